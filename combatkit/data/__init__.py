@@ -1,0 +1,1 @@
+"""The seeds' tables and the shipped example encounters, read with importlib.resources."""

@@ -1,0 +1,205 @@
+"""Dice: standard notation, an injected RNG, and numbers a referee rolled at the table.
+
+Every random draw in combatkit goes through a :class:`Roller`. A roller is built
+from a seed (or a ``random.Random``) *and/or* a mapping of values the referee
+entered, keyed by what the roll is for. An entered value always wins, so the same
+engine can referee a real table and replay a seeded simulation:
+
+>>> roller = Roller(seed=7, entered={"initiative: party": 3})
+>>> roller.roll("d10", "initiative: party").total
+3
+>>> roller.roll("d10", "initiative: orcs").entered
+False
+
+Same seed and same inputs give the same rolls, always:
+
+>>> [Roller(seed=1).roll("3d4+1", "x").total for _ in range(2)]
+[9, 9]
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+__all__ = [
+    "Dice",
+    "DiceNotationError",
+    "EnteredRollError",
+    "MissingRollError",
+    "Roll",
+    "Roller",
+]
+
+_NOTATION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+_MAX_COUNT = 100
+_MAX_SIDES = 1000
+
+
+class DiceNotationError(ValueError):
+    """A dice string that is not standard notation (``d10``, ``2d6``, ``3d4+1``)."""
+
+
+class EnteredRollError(ValueError):
+    """A number entered by the referee that the named dice cannot roll."""
+
+
+class MissingRollError(ValueError):
+    """A roll was needed, no number was entered for it, and the roller has no RNG."""
+
+
+@dataclass(frozen=True)
+class Dice:
+    """``count`` dice of ``sides`` sides plus ``modifier``: ``Dice(3, 4, 1)`` is 3d4+1."""
+
+    count: int
+    """How many dice are rolled, 1..100."""
+    sides: int
+    """Faces on each die, 2..1000."""
+    modifier: int = 0
+    """Added to the sum of the faces (may be negative)."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.count <= _MAX_COUNT:
+            raise DiceNotationError(f"dice count must be 1..{_MAX_COUNT}, got {self.count} in {self}")
+        if not 2 <= self.sides <= _MAX_SIDES:
+            raise DiceNotationError(f"a die needs 2..{_MAX_SIDES} sides, got d{self.sides}")
+
+    @classmethod
+    def parse(cls, text: str | Dice) -> Dice:
+        """Read standard notation.
+
+        >>> Dice.parse("3d4+1")
+        Dice(count=3, sides=4, modifier=1)
+        >>> Dice.parse("d12")
+        Dice(count=1, sides=12, modifier=0)
+        >>> Dice.parse("2x6")
+        Traceback (most recent call last):
+        ...
+        combatkit.dice.DiceNotationError: '2x6' is not dice notation: write NdS or NdS+M, e.g. d10, 2d6, 3d4+1
+        """
+        if isinstance(text, Dice):
+            return text
+        if not isinstance(text, str):
+            raise DiceNotationError(f"dice notation must be a string like '2d6', got {text!r}")
+        match = _NOTATION.match(text)
+        if not match:
+            raise DiceNotationError(
+                f"{text!r} is not dice notation: write NdS or NdS+M, e.g. d10, 2d6, 3d4+1"
+            )
+        count_text, sides_text, sign, mod_text = match.groups()
+        count = int(count_text) if count_text else 1
+        modifier = int(mod_text or 0) * (-1 if sign == "-" else 1)
+        return cls(count, int(sides_text), modifier)
+
+    def __str__(self) -> str:
+        count = "" if self.count == 1 else str(self.count)
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        return f"{count}d{self.sides}{mod}"
+
+    @property
+    def minimum(self) -> int:
+        return self.count + self.modifier
+
+    @property
+    def maximum(self) -> int:
+        return self.count * self.sides + self.modifier
+
+    def distribution(self) -> dict[int, Fraction]:
+        """Exact probability of every total.
+
+        >>> Dice.parse("2d6").distribution()[7]
+        Fraction(1, 6)
+        """
+        counts = {0: 1}
+        for _ in range(self.count):
+            step: dict[int, int] = {}
+            for total, ways in counts.items():
+                for face in range(1, self.sides + 1):
+                    step[total + face] = step.get(total + face, 0) + ways
+            counts = step
+        outcomes = self.sides**self.count
+        return {total + self.modifier: Fraction(ways, outcomes) for total, ways in sorted(counts.items())}
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One roll: what was rolled, for what, the faces and the total."""
+
+    dice: Dice
+    """The dice rolled."""
+    purpose: str
+    """What the roll decides, e.g. ``"initiative: party"``; also the key for entered values."""
+    total: int
+    """Sum of the faces plus the modifier."""
+    faces: tuple[int, ...] | None
+    """Each die's face, or None when the referee entered only a total."""
+    entered: bool
+    """True when the number came from the table, not from the RNG."""
+
+    def __str__(self) -> str:
+        how = "entered by the referee" if self.entered else "rolled"
+        faces = f" {list(self.faces)}" if self.faces and len(self.faces) > 1 else ""
+        return f"{self.purpose}: {self.dice} {how} = {self.total}{faces}"
+
+
+Entered = int | Sequence[int]
+
+
+@dataclass
+class Roller:
+    """Source of every roll: referee-entered numbers first, then the injected RNG.
+
+    ``entered`` maps a roll's purpose to a total (``{"initiative: orcs": 7}``) or to
+    the faces of each die (``{"blows: Ariadne": (2, 5)}`` for 2d6).
+    """
+
+    seed: int | None = None
+    entered: Mapping[str, Entered] = field(default_factory=dict)
+    rng: random.Random | None = None
+    log: list[Roll] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.rng is None and self.seed is not None:
+            self.rng = random.Random(self.seed)
+        self.entered = dict(self.entered)
+
+    def roll(self, dice: str | Dice, purpose: str) -> Roll:
+        """Roll ``dice`` for ``purpose`` (the key a referee's number is entered under)."""
+        spec = Dice.parse(dice)
+        if purpose in self.entered:
+            result = self._from_entry(spec, purpose, self.entered[purpose])
+        elif self.rng is not None:
+            faces = tuple(self.rng.randint(1, spec.sides) for _ in range(spec.count))
+            result = Roll(spec, purpose, sum(faces) + spec.modifier, faces, entered=False)
+        else:
+            raise MissingRollError(
+                f"no number entered for {purpose!r} ({spec}) and no seed to roll it: "
+                f"enter what was rolled at the table or give a seed"
+            )
+        self.log.append(result)
+        return result
+
+    @staticmethod
+    def _from_entry(spec: Dice, purpose: str, value: Entered) -> Roll:
+        if isinstance(value, bool) or not isinstance(value, int | Sequence) or isinstance(value, str):
+            raise EnteredRollError(f"{purpose}: the entered roll must be a whole number, got {value!r}")
+        if isinstance(value, int):
+            if not spec.minimum <= value <= spec.maximum:
+                raise EnteredRollError(
+                    f"{purpose}: {spec} rolls {spec.minimum}..{spec.maximum}, "
+                    f"so {value} cannot have been rolled"
+                )
+            faces = (value - spec.modifier,) if spec.count == 1 else None
+            return Roll(spec, purpose, value, faces, entered=True)
+        faces = tuple(value)
+        if len(faces) != spec.count or not all(
+            isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= spec.sides for f in faces
+        ):
+            raise EnteredRollError(
+                f"{purpose}: {spec} needs {spec.count} face(s) of 1..{spec.sides}, got {list(faces)}"
+            )
+        return Roll(spec, purpose, sum(faces) + spec.modifier, faces, entered=True)

@@ -1,0 +1,498 @@
+"""Encounters and the encounter file (TOML or JSON) a DM saves, edits and shares.
+
+The file format is documented in README.md ("Encounter files"); the shipped
+examples live in ``combatkit/data/encounters/``. Loading checks every field and
+names the one that is wrong: ``combatants[2].dex: must be 1..25, got 40``.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from combatkit.dice import Dice
+from combatkit.errors import EncounterFileError
+from combatkit.model import (
+    ONE_ROUND,
+    Abilities,
+    ActionKind,
+    Combatant,
+    Declaration,
+    Length,
+    Size,
+    Spell,
+    Weapon,
+    WeaponKind,
+)
+
+__all__ = [
+    "Encounter",
+    "Hit",
+    "dumps_toml",
+    "encounter_from_dict",
+    "encounter_to_dict",
+    "example_encounters",
+    "load_encounter",
+    "load_example",
+    "save_encounter",
+]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A hit the referee reports landing on a combatant: spoils a spell being cast (000 §2 A)."""
+
+    target: str
+    """Who was hit."""
+    tick: int
+    """When it landed, on the system's clock (half-segment 1..20 in Phase System I)."""
+    source: str = ""
+    """Who or what hit, for the explanation."""
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """Everything one round needs: who is there, what they declared, what the dice said."""
+
+    title: str
+    """A line that says what the fight is."""
+    combatants: tuple[Combatant, ...]
+    """Every figure, each with its side."""
+    declarations: tuple[Declaration, ...] = ()
+    """What each figure does in each phase."""
+    distances: tuple[tuple[str, str, int], ...] = ()
+    """Known gaps between two figures in feet, ``(a, b, feet)``."""
+    hits: tuple[Hit, ...] = ()
+    """Hits the referee reports (they can spoil spells)."""
+    rolls: Mapping[str, int | tuple[int, ...]] = field(default_factory=dict, hash=False)
+    """Dice rolled at the table, by purpose (``"initiative: party": 3``); others are rolled."""
+    round: int = 1
+    """Round number (3/2 attacks per round give 2 attacks in even rounds)."""
+    seed: int | None = None
+    """Seed for the dice not entered."""
+    system: str = "phase1"
+    """The timing system the encounter was written for."""
+    description: str = ""
+    """A paragraph for the reader."""
+
+    def combatant(self, name: str) -> Combatant:
+        for c in self.combatants:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """Sides in order of first appearance."""
+        return tuple(dict.fromkeys(c.side for c in self.combatants))
+
+
+# ---------------------------------------------------------------- reading
+
+
+class _Reader:
+    """Pulls typed fields out of a mapping, naming the path of any bad value."""
+
+    def __init__(self, data: Any, path: str) -> None:
+        if not isinstance(data, Mapping):
+            raise EncounterFileError(path or "file", f"expected a table of fields, got {type(data).__name__}")
+        self.data = data
+        self.path = path
+        self.used: set[str] = set()
+
+    def at(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ..., check=None, why: str = "") -> Any:
+        self.used.add(key)
+        if key not in self.data:
+            if default is ...:
+                raise EncounterFileError(self.at(key), "is required")
+            return default
+        value = self.data[key]
+        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+            raise EncounterFileError(self.at(key), f"expected {_kind_name(kind)}, got {value!r}")
+        if not isinstance(value, kind):
+            raise EncounterFileError(self.at(key), f"expected {_kind_name(kind)}, got {value!r}")
+        if check is not None and not check(value):
+            raise EncounterFileError(self.at(key), f"{why}, got {value!r}")
+        return value
+
+    def enum(self, key: str, enum_type: type, default: Any) -> Any:
+        text = self.get(key, str, default.value)
+        try:
+            return enum_type(text.lower())
+        except ValueError:
+            allowed = ", ".join(e.value for e in enum_type)
+            raise EncounterFileError(self.at(key), f"must be one of {allowed}; got {text!r}") from None
+
+    def done(self) -> None:
+        extra = sorted(set(self.data) - self.used)
+        if extra:
+            raise EncounterFileError(self.at(extra[0]), "is not a field this format knows (check the spelling)")
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "a table"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _score(v: int) -> bool:
+    return 1 <= v <= 25
+
+
+def _fraction(reader: _Reader, key: str, default: str) -> Fraction:
+    value = reader.get(key, (int, str), default)
+    try:
+        result = Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise EncounterFileError(reader.at(key), f"expected a number like 1, 2 or \"3/2\", got {value!r}") from None
+    if result <= 0:
+        raise EncounterFileError(reader.at(key), f"must be more than 0, got {value!r}")
+    return result
+
+
+def _dice_text(reader: _Reader, key: str, default: str) -> str:
+    text = reader.get(key, str, default)
+    try:
+        Dice.parse(text)
+    except ValueError as error:
+        raise EncounterFileError(reader.at(key), str(error)) from None
+    return text
+
+
+def _weapon(data: Any, path: str) -> Weapon:
+    r = _Reader(data, path)
+    weapon = Weapon(
+        name=r.get("name", str, check=bool, why="must not be empty"),
+        speed_factor=r.get("sf", int, 5, check=lambda v: -5 <= v <= 20, why="SF is -5..20"),
+        magic_bonus=r.get("magic", int, 0, check=lambda v: -5 <= v <= 6, why="a magic bonus is -5..+6"),
+        style_bonus=r.get("style_bonus", int, 0, check=lambda v: 0 <= v <= 5, why="is 0..5"),
+        kind=r.enum("kind", WeaponKind, WeaponKind.MELEE),
+        length=r.enum("length", Length, Length.MEDIUM),
+        damage=_dice_text(r, "damage", "d6"),
+        rate_of_fire=_fraction(r, "rate_of_fire", "1"),
+    )
+    r.done()
+    return weapon
+
+
+def _spell(data: Any, path: str) -> Spell:
+    r = _Reader(data, path)
+    name = r.get("name", str, check=bool, why="must not be empty")
+    ct = r.get("ct", (int, str), 1)
+    if isinstance(ct, str) and ct != ONE_ROUND:
+        raise EncounterFileError(r.at("ct"), f'is a number of segments or "1 round", got {ct!r}')
+    if isinstance(ct, int) and not 1 <= ct <= 20:
+        raise EncounterFileError(r.at("ct"), f"casting time is 1..20 segments or \"1 round\", got {ct!r}")
+    components = r.get("components", str, "V,S")
+    if set(c.strip().upper() for c in components.split(",") if c.strip()) - {"V", "S", "M"}:
+        raise EncounterFileError(r.at("components"), f'components are V, S and M, e.g. "V,S,M"; got {components!r}')
+    spell = Spell(
+        name=name,
+        level=r.get("level", int, 1, check=lambda v: 0 <= v <= 9, why="spell level is 0..9"),
+        casting_time=ct,
+        components=components,
+        touch=r.get("touch", bool, False),
+        psionic=r.get("psionic", bool, False),
+    )
+    r.done()
+    return spell
+
+
+def _combatant(data: Any, path: str) -> Combatant:
+    r = _Reader(data, path)
+    abilities = Abilities(
+        strength=r.get("str", int, 10, check=_score, why="must be 1..25"),
+        dexterity=r.get("dex", int, 10, check=_score, why="must be 1..25"),
+        constitution=r.get("con", int, 10, check=_score, why="must be 1..25"),
+        intelligence=r.get("int", int, 10, check=_score, why="must be 1..25"),
+        wisdom=r.get("wis", int, 10, check=_score, why="must be 1..25"),
+        charisma=r.get("cha", int, 10, check=_score, why="must be 1..25"),
+        agility=r.get("agi", int, None, check=_score, why="must be 1..25"),
+    )
+    weapons = r.get("weapons", list, [])
+    spells = r.get("spells", list, [])
+    combatant = Combatant(
+        name=r.get("name", str, check=bool, why="must not be empty"),
+        side=r.get("side", str, check=bool, why="must not be empty"),
+        level=r.get("level", int, 1, check=lambda v: 0 <= v <= 40, why="level is 0..40"),
+        char_class=r.get("class", str, "fighter"),
+        size=r.enum("size", Size, Size.MEDIUM),
+        abilities=abilities,
+        movement=r.get("mv", int, 12, check=lambda v: 0 <= v <= 240, why="MV is 0..240"),
+        armor_class=r.get("ac", int, 10, check=lambda v: -10 <= v <= 10, why="AC is -10..10"),
+        thac0=r.get("thac0", int, 20, check=lambda v: -10 <= v <= 25, why="THAC0 is -10..25"),
+        hit_points=r.get("hp", int, 1, check=lambda v: v >= 0, why="hit points are 0 or more"),
+        attacks_per_round=_fraction(r, "attacks_per_round", "1"),
+        weapons=tuple(_weapon(w, f"{r.at('weapons')}[{i}]") for i, w in enumerate(weapons)),
+        spells=tuple(_spell(s, f"{r.at('spells')}[{i}]") for i, s in enumerate(spells)),
+        components_ready=r.get("components_ready", bool, True),
+        surprised=r.get("surprised", bool, False),
+    )
+    r.done()
+    return combatant
+
+
+def _declaration(data: Any, path: str, names: set[str]) -> Declaration:
+    r = _Reader(data, path)
+
+    def known(key: str, value: str | None) -> str | None:
+        if value is not None and value not in names:
+            raise EncounterFileError(r.at(key), f"no combatant is called {value!r}; combatants: {sorted(names)}")
+        return value
+
+    weapons = r.get("weapons", list, [])
+    if "weapon" in r.data:
+        weapons = [r.get("weapon", str)]
+    if not all(isinstance(w, str) for w in weapons):
+        raise EncounterFileError(r.at("weapons"), f"expected a list of weapon names, got {weapons!r}")
+    declaration = Declaration(
+        actor=known("actor", r.get("actor", str)),
+        phase=r.get("phase", int, check=lambda v: 1 <= v <= 20, why="phase is a positive number"),
+        kind=r.enum("action", ActionKind, ActionKind.MISC) if "action" in r.data else _missing(r, "action"),
+        target=known("target", r.get("target", str, None)),
+        weapons=tuple(weapons),
+        spell=r.get("spell", str, None),
+        attacks=r.get("attacks", int, 1, check=lambda v: 1 <= v <= 2, why="one or two attacks in a phase"),
+        reposition=r.get("reposition", bool, False),
+        retarget=r.get("retarget", bool, False),
+        drop_and_draw=r.get("drop_and_draw", bool, False),
+        readies_components=r.get("readies_components", bool, False),
+        hold=r.get("hold", int, 0, check=lambda v: v >= 0, why="hold is 0 or more CT units"),
+        feet=r.get("feet", int, None, check=lambda v: v >= 0, why="feet is 0 or more"),
+        note=r.get("note", str, ""),
+    )
+    r.done()
+    return declaration
+
+
+def _missing(r: _Reader, key: str):
+    raise EncounterFileError(r.at(key), "is required (move, attack, cast, misc or ready)")
+
+
+def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
+    """Build an encounter from a parsed file, checking every field."""
+    r = _Reader(data, "")
+    combatant_list = r.get("combatants", list, check=bool, why="an encounter needs at least one combatant")
+    combatants = tuple(_combatant(c, f"combatants[{i}]") for i, c in enumerate(combatant_list))
+    names = [c.name for c in combatants]
+    for i, name in enumerate(names):
+        if names.index(name) != i:
+            raise EncounterFileError(f"combatants[{i}].name", f"{name!r} is used twice; names must be unique")
+    known = set(names)
+    declarations = tuple(
+        _declaration(d, f"declarations[{i}]", known) for i, d in enumerate(r.get("declarations", list, []))
+    )
+    distances = []
+    for i, item in enumerate(r.get("distances", list, [])):
+        dr = _Reader(item, f"distances[{i}]")
+        a, b = dr.get("a", str), dr.get("b", str)
+        for key, value in (("a", a), ("b", b)):
+            if value not in known:
+                raise EncounterFileError(dr.at(key), f"no combatant is called {value!r}")
+        distances.append((a, b, dr.get("feet", int, check=lambda v: v >= 0, why="feet is 0 or more")))
+        dr.done()
+    hits = []
+    for i, item in enumerate(r.get("hits", list, [])):
+        hr = _Reader(item, f"hits[{i}]")
+        target = hr.get("target", str)
+        if target not in known:
+            raise EncounterFileError(hr.at("target"), f"no combatant is called {target!r}")
+        hits.append(Hit(target, hr.get("tick", int, check=lambda v: v >= 1, why="tick is 1 or more"), hr.get("source", str, "")))
+        hr.done()
+    rolls = r.get("rolls", Mapping, {})
+    clean_rolls: dict[str, int | tuple[int, ...]] = {}
+    for key, value in rolls.items():
+        if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            clean_rolls[key] = tuple(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            clean_rolls[key] = value
+        else:
+            raise EncounterFileError(f"rolls.{key}", f"a roll is a whole number or a list of faces, got {value!r}")
+    encounter = Encounter(
+        title=r.get("title", str, "Untitled encounter"),
+        description=r.get("description", str, ""),
+        system=r.get("system", str, "phase1"),
+        round=r.get("round", int, 1, check=lambda v: v >= 1, why="round is 1 or more"),
+        seed=r.get("seed", int, None),
+        combatants=combatants,
+        declarations=declarations,
+        distances=tuple(distances),
+        hits=tuple(hits),
+        rolls=clean_rolls,
+    )
+    r.done()
+    return encounter
+
+
+def load_encounter(path: str | Path) -> Encounter:
+    """Read a ``.toml`` or ``.json`` encounter file."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    return loads_encounter(text, fmt=path.suffix.lstrip(".").lower())
+
+
+def loads_encounter(text: str, fmt: str = "toml") -> Encounter:
+    """Parse encounter text in ``toml`` or ``json``."""
+    try:
+        if fmt == "json":
+            data = json.loads(text)
+        elif fmt == "toml":
+            data = tomllib.loads(text)
+        else:
+            raise EncounterFileError("file", f"encounter files are .toml or .json, got .{fmt}")
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
+        raise EncounterFileError("file", f"not valid {fmt.upper()}: {error}") from None
+    return encounter_from_dict(data)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _without_defaults(obj: Any, names: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in fields(obj):
+        value = getattr(obj, f.name)
+        if f.default is not MISSING:
+            default = f.default
+        elif f.default_factory is not MISSING:
+            default = f.default_factory()
+        else:
+            default = MISSING
+        if value == default:
+            continue
+        out[names.get(f.name, f.name)] = value
+    return out
+
+
+def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
+    """The encounter as plain data in the file format (defaults left out)."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, Fraction):
+            return int(value) if value.denominator == 1 else str(value)
+        if hasattr(value, "value") and not isinstance(value, int):  # enums
+            return value.value
+        if isinstance(value, tuple):
+            return [plain(v) for v in value]
+        return value
+
+    def combatant(c: Combatant) -> dict[str, Any]:
+        out = {"name": c.name, "side": c.side}
+        out.update(_without_defaults(c, {"char_class": "class", "movement": "mv", "armor_class": "ac",
+                                          "hit_points": "hp"}))
+        out.pop("abilities", None)
+        out.update(_without_defaults(c.abilities, {"strength": "str", "dexterity": "dex", "constitution": "con",
+                                                   "intelligence": "int", "wisdom": "wis", "charisma": "cha",
+                                                   "agility": "agi"}))
+        out["weapons"] = [_without_defaults(w, {"speed_factor": "sf", "magic_bonus": "magic"}) | {"name": w.name}
+                          for w in c.weapons]
+        out["spells"] = [_without_defaults(s, {"casting_time": "ct"}) | {"name": s.name} for s in c.spells]
+        for key in ("weapons", "spells"):
+            if not out[key]:
+                del out[key]
+        return {k: plain(v) for k, v in out.items() if k not in ("weapons", "spells")} | {
+            k: [{kk: plain(vv) for kk, vv in item.items()} for item in out[k]] for k in ("weapons", "spells") if k in out
+        }
+
+    def declaration(d: Declaration) -> dict[str, Any]:
+        out = {"actor": d.actor, "phase": d.phase, "action": d.kind.value}
+        out.update(_without_defaults(d, {}))
+        out.pop("kind", None)
+        return {k: plain(v) for k, v in out.items()}
+
+    data: dict[str, Any] = {"title": encounter.title}
+    for key in ("description", "system", "round", "seed"):
+        value = getattr(encounter, key)
+        if value not in ("", None) and not (key == "round" and value == 1):
+            data[key] = value
+    if encounter.rolls:
+        data["rolls"] = {k: list(v) if isinstance(v, tuple) else v for k, v in encounter.rolls.items()}
+    data["combatants"] = [combatant(c) for c in encounter.combatants]
+    if encounter.declarations:
+        data["declarations"] = [declaration(d) for d in encounter.declarations]
+    if encounter.distances:
+        data["distances"] = [{"a": a, "b": b, "feet": f} for a, b, f in encounter.distances]
+    if encounter.hits:
+        data["hits"] = [_without_defaults(h, {}) | {"target": h.target, "tick": h.tick} for h in encounter.hits]
+    return data
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(f"cannot write {value!r} as TOML")
+
+
+def _toml_key(key: str) -> str:
+    return key if key.replace("_", "").replace("-", "").isalnum() else json.dumps(key)
+
+
+def dumps_toml(encounter: Encounter) -> str:
+    """The encounter as TOML text that :func:`loads_encounter` reads back."""
+    data = encounter_to_dict(encounter)
+    lines: list[str] = []
+    tables: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            tables[key] = value
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            tables[key] = value
+        else:
+            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    for key, value in tables.items():
+        if isinstance(value, dict):
+            lines += ["", f"[{key}]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
+            continue
+        for item in value:
+            lines += ["", f"[[{key}]]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in item.items()]
+    return "\n".join(lines) + "\n"
+
+
+def save_encounter(encounter: Encounter, path: str | Path) -> None:
+    """Write ``.toml`` or ``.json`` by the path's suffix."""
+    path = Path(path)
+    if path.suffix == ".json":
+        path.write_text(json.dumps(encounter_to_dict(encounter), indent=2) + "\n", encoding="utf-8")
+    elif path.suffix == ".toml":
+        path.write_text(dumps_toml(encounter), encoding="utf-8")
+    else:
+        raise EncounterFileError("file", f"encounter files are .toml or .json, got {path.suffix or 'no suffix'}")
+
+
+# ---------------------------------------------------------------- shipped examples
+
+
+def example_encounters() -> dict[str, str]:
+    """Shipped example encounters: file stem -> title."""
+    folder = resources.files("combatkit.data") / "encounters"
+    out = {}
+    for item in sorted(folder.iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".toml"):
+            out[item.name.removesuffix(".toml")] = tomllib.loads(item.read_text(encoding="utf-8"))["title"]
+    return out
+
+
+def load_example(name: str) -> Encounter:
+    """Load a shipped example by its file stem, e.g. ``"fighter-and-mage-vs-orc-archer"``."""
+    folder = resources.files("combatkit.data") / "encounters"
+    item = folder / f"{name}.toml"
+    if not item.is_file():
+        raise EncounterFileError("example", f"no shipped encounter {name!r}; have {sorted(example_encounters())}")
+    return loads_encounter(item.read_text(encoding="utf-8"), "toml")

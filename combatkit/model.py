@@ -1,0 +1,328 @@
+"""Value types: combatants, weapons, spells and the actions they declare.
+
+All are frozen dataclasses; change one with :func:`dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TypeAlias
+
+from combatkit.dice import Dice
+from combatkit.errors import RulesError
+
+__all__ = [
+    "Abilities",
+    "ActionKind",
+    "Combatant",
+    "Declaration",
+    "ONE_ROUND",
+    "Length",
+    "Size",
+    "Spell",
+    "Weapon",
+    "WeaponKind",
+    "reaction_adjustment",
+]
+
+SpeedFactor: TypeAlias = int
+"""A weapon's speed factor; lower is faster. May fall below 1 after bonuses."""
+
+ONE_ROUND = "1 round"
+"""The casting time of a spell that takes the whole round (000 Table 1, phase 4)."""
+
+
+class Size(enum.Enum):
+    """Creature size, with 000 §1 E Table 2 (Speed Factor Based on Size)."""
+
+    TINY = "tiny"
+    SMALL = "small"
+    MEDIUM = "medium"
+    LARGE = "large"
+    HUGE = "huge"
+    GARGANTUAN = "gargantuan"
+
+    @property
+    def natural_sf(self) -> SpeedFactor:
+        """SF of a natural attack (claw, bite...) for this size (000 Table 2)."""
+        return _TABLE_2[self][0]
+
+    @property
+    def weapon_sf_adjustment(self) -> int:
+        """Added to a wielded weapon's SF for this size (000 Table 2)."""
+        return _TABLE_2[self][1]
+
+
+# 000 §1 E, Table 2: Speed Factor Based on Size -> (SF for natural attack, SF adj. for weapon)
+_TABLE_2: dict[Size, tuple[int, int]] = {
+    Size.TINY: (0, -1),
+    Size.SMALL: (2, -1),
+    Size.MEDIUM: (3, 0),
+    Size.LARGE: (6, 1),
+    Size.HUGE: (8, 2),
+    Size.GARGANTUAN: (10, 4),
+}
+
+# Player's Handbook (2e) Table 2, Dexterity "Reaction Adjustment", which 000 §1 B
+# applies to the group initiative roll (and Part 4, AGI/DEX split, to SF).
+_REACTION_ADJUSTMENT = {
+    1: -6, 2: -4, 3: -3, 4: -2, 5: -1,
+    16: 1, 17: 2, 18: 2, 19: 3, 20: 3, 21: 4, 22: 4, 23: 4, 24: 5, 25: 5,
+}  # fmt: skip
+
+
+def reaction_adjustment(score: int) -> int:
+    """The PH Reaction Adjustment for a DEX (or AGI) score of 1..25.
+
+    Positive is faster. >>> reaction_adjustment(17)
+    2
+    """
+    if isinstance(score, bool) or not isinstance(score, int) or not 1 <= score <= 25:
+        raise RulesError("PH Table 2", f"an ability score is 1..25, got {score!r}")
+    return _REACTION_ADJUSTMENT.get(score, 0)
+
+
+class WeaponKind(enum.Enum):
+    """How a weapon attacks."""
+
+    MELEE = "melee"
+    MISSILE = "missile"
+    NATURAL = "natural"
+    """Claw, bite...: SF comes from size (000 Table 2), not the weapon."""
+
+
+class Length(enum.Enum):
+    """Weapon length, used for strike speed (004) and closing order (002 II D)."""
+
+    UNARMED = "unarmed"
+    SHORT = "short"
+    MEDIUM = "medium"
+    LONG = "long"
+    VERY_LONG = "very long"
+    POLE_ARM = "pole arm"
+
+
+class ActionKind(enum.Enum):
+    """What a combatant does with one phase (000 §1: one of these per phase)."""
+
+    MOVE = "move"
+    """Move up to 1/3 MV (000 §1 F)."""
+    ATTACK = "attack"
+    """One attack routine, melee or missile (000 §2 C)."""
+    CAST = "cast"
+    """Begin a spell (or psionic power); later phases continue it automatically (000 §2 A)."""
+    MISC = "misc"
+    """A brief miscellaneous action: draw, ready components, re-string a bow (000 §2 E)."""
+    READY = "ready"
+    """Set a weapon or ready a defense against a charge, in lieu of attacking (000 §2 D)."""
+
+
+@dataclass(frozen=True)
+class Abilities:
+    """The six abilities, plus the optional Agility split of 000 Part 4."""
+
+    strength: int = 10
+    """STR, 1..25 (exceptional strength is not needed for timing)."""
+    dexterity: int = 10
+    """DEX, 1..25. Its Reaction Adjustment moves a figure between tracks (000 §1 B)."""
+    constitution: int = 10
+    """CON, 1..25. A CON check decides a hit caster's delay (000 §2 A)."""
+    intelligence: int = 10
+    """INT, 1..25."""
+    wisdom: int = 10
+    """WIS, 1..25."""
+    charisma: int = 10
+    """CHA, 1..25."""
+    agility: int | None = None
+    """AGI, 1..25, only with the AGI/DEX split (000 Part 4): then AGI sets the track."""
+
+    def __post_init__(self) -> None:
+        for name in ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"):
+            reaction_adjustment(getattr(self, name))  # validates 1..25
+        if self.agility is not None:
+            reaction_adjustment(self.agility)
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon or natural attack."""
+
+    name: str
+    """Shown in the timeline and used in declarations."""
+    speed_factor: SpeedFactor = 5
+    """Base SF (PH weapon table). Ignored for natural attacks, whose SF comes from size."""
+    magic_bonus: int = 0
+    """The weapon's +N; subtracted from SF (000 §1 E)."""
+    style_bonus: int = 0
+    """Style (two-handed) specialization bonus; subtracted from SF (000 §1 E)."""
+    kind: WeaponKind = WeaponKind.MELEE
+    """Melee, missile or natural."""
+    length: Length = Length.MEDIUM
+    """For strike speed (004) and closing order (002)."""
+    damage: str = "d6"
+    """Damage dice, e.g. ``"d8"`` or ``"2d4+1"``."""
+    rate_of_fire: Fraction = Fraction(1)
+    """Missiles per round at one attack per round (PH); 000 §3 C multiplies it by APR."""
+
+    def __post_init__(self) -> None:
+        Dice.parse(self.damage)
+
+
+@dataclass(frozen=True)
+class Spell:
+    """A spell or psionic power."""
+
+    name: str
+    """Shown in the timeline and used in declarations."""
+    level: int = 1
+    """Spell level, 1..9 (psionics may use 0)."""
+    casting_time: int | str = 1
+    """CT in segments (1..9 in Phase System I), or ``"1 round"``."""
+    components: str = "V,S"
+    """Any of V, S, M, comma separated. M needs components in hand (000 §2 A)."""
+    touch: bool = False
+    """A touch spell: the touch is an attack in a later phase (000 §2 A)."""
+    psionic: bool = False
+    """A psionic power: spellcasting with CT 1 unless given (000 §2 B)."""
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.level, int) and 0 <= self.level <= 9):
+            raise RulesError("PH spell levels", f"{self.name}: spell level is 0..9, got {self.level!r}")
+        ct = self.casting_time
+        if ct != ONE_ROUND and not (isinstance(ct, int) and not isinstance(ct, bool) and ct >= 1):
+            raise RulesError(
+                "000 Table 1", f"{self.name}: casting time is a whole number of segments or '1 round', got {ct!r}"
+            )
+        bad = set(self.component_set) - {"V", "S", "M"}
+        if bad:
+            raise RulesError("PH spell components", f"{self.name}: components are V, S, M; got {sorted(bad)}")
+
+    @property
+    def component_set(self) -> frozenset[str]:
+        return frozenset(c.strip().upper() for c in self.components.split(",") if c.strip())
+
+    @property
+    def full_round(self) -> bool:
+        return self.casting_time == ONE_ROUND
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """A figure in the fight."""
+
+    name: str
+    """Unique within an encounter."""
+    side: str
+    """The group that rolls initiative together (000 §1 A)."""
+    level: int = 1
+    """Level or hit dice, 1..40."""
+    char_class: str = "fighter"
+    """Class (fighter, mage, priest, thief, ranger, paladin, monster...)."""
+    size: Size = Size.MEDIUM
+    """Size, for natural-attack SF and weapon SF adjustment (000 Table 2)."""
+    abilities: Abilities = field(default_factory=Abilities)
+    """Ability scores."""
+    movement: int = 12
+    """MV: movement rate per round (1 = 10 feet per round indoors)."""
+    armor_class: int = 10
+    """AC, 10 (unarmoured) down to -10."""
+    thac0: int = 20
+    """To hit armour class 0."""
+    hit_points: int = 1
+    """Current hit points."""
+    attacks_per_round: Fraction = Fraction(1)
+    """Attacks per round; 3/2 means 1 in odd rounds and 2 in even rounds."""
+    weapons: tuple[Weapon, ...] = ()
+    """What it can attack with; the first is the default."""
+    spells: tuple[Spell, ...] = ()
+    """Spells (or psionic powers) it can cast this round."""
+    components_ready: bool = True
+    """Material components in hand at the start of the round (000 §2 A)."""
+    surprised: bool = False
+    """Surprised: loses the first phase (000 §2 F)."""
+
+    def __post_init__(self) -> None:
+        if not self.name or not isinstance(self.name, str):
+            raise RulesError("encounter", f"a combatant needs a name, got {self.name!r}")
+        if not (isinstance(self.level, int) and 0 <= self.level <= 40):
+            raise RulesError("PH levels", f"{self.name}: level is 0..40, got {self.level!r}")
+        if not (isinstance(self.movement, int) and 0 <= self.movement <= 240):
+            raise RulesError("000 Table 3", f"{self.name}: MV is 0..240, got {self.movement!r}")
+        if Fraction(self.attacks_per_round) <= 0:
+            raise RulesError("000 §2 C", f"{self.name}: attacks per round must be positive, got {self.attacks_per_round}")
+        names = [w.name for w in self.weapons]
+        if len(set(names)) != len(names):
+            raise RulesError("encounter", f"{self.name}: two weapons share a name in {names}")
+
+    def weapon(self, name: str | None) -> Weapon:
+        """The named weapon, or the first one."""
+        if not self.weapons:
+            raise RulesError("000 §2 C", f"{self.name} has no weapon or natural attack to attack with")
+        if name is None:
+            return self.weapons[0]
+        for weapon in self.weapons:
+            if weapon.name == name:
+                return weapon
+        raise RulesError("encounter", f"{self.name} has no weapon {name!r}; has {[w.name for w in self.weapons]}")
+
+    def spell(self, name: str | None) -> Spell:
+        """The named spell, or the first one."""
+        if not self.spells:
+            raise RulesError("000 §2 A", f"{self.name} has no spell to cast")
+        if name is None:
+            return self.spells[0]
+        for spell in self.spells:
+            if spell.name == name:
+                return spell
+        raise RulesError("encounter", f"{self.name} has no spell {name!r}; has {[s.name for s in self.spells]}")
+
+    def attacks_in_round(self, round_number: int, weapon: Weapon | None = None) -> int:
+        """Whole attacks this round: 3/2 gives 1 in odd rounds, 2 in even ones. A missile
+        weapon multiplies by its rate of fire (000 §3 C: "Multiply the fire rate by number
+        of attacks per round").
+
+        >>> Combatant("x", "a", attacks_per_round=Fraction(3, 2)).attacks_in_round(2)
+        2
+        >>> Combatant("x", "a").attacks_in_round(1, Weapon("long bow", 8, kind=WeaponKind.MISSILE, rate_of_fire=2))
+        2
+        """
+        apr = Fraction(self.attacks_per_round)
+        if weapon is not None and weapon.kind is WeaponKind.MISSILE:
+            apr *= Fraction(weapon.rate_of_fire)
+        return int(apr * round_number) - int(apr * (round_number - 1))
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What one combatant states it will do in one phase (000 §1 C)."""
+
+    actor: str
+    """The combatant's name."""
+    phase: int
+    """Phase number in the system's clock (1..4 in Phase System I)."""
+    kind: ActionKind
+    """Move, attack, cast, misc or ready."""
+    target: str | None = None
+    """Whom the attack or spell is aimed at, or whom a move closes on."""
+    weapons: tuple[str, ...] = ()
+    """Weapons used; several make a multi-part routine at the slowest SF (000 §2 C)."""
+    spell: str | None = None
+    """The spell begun, for a cast."""
+    attacks: int = 1
+    """Attacks in this phase: 2 is a double attack (000 §2 C, more than the opportunities)."""
+    reposition: bool = False
+    """A step of up to 10' first: +2 SF for an attack, +1 CT for a spell (000 §2 A, C)."""
+    retarget: bool = False
+    """A new target after the first fell: +3 SF (000 §2 C)."""
+    drop_and_draw: bool = False
+    """Drop one weapon and draw another as part of the attack: +3 SF (000 §2 E)."""
+    readies_components: bool = False
+    """For a misc action: gets material components in hand for a later spell (000 §2 A)."""
+    hold: int = 0
+    """CT units a completed spell is held before release, 0..6 (000 §2 A)."""
+    feet: int | None = None
+    """For a move: feet moved (default: the full 1/3 MV)."""
+    note: str = ""
+    """Free text, e.g. what a misc action is."""

@@ -1,0 +1,166 @@
+"""What happens when, in long form: a clock, spans on it, and why each span is where it is.
+
+Every timing system of the seeds answers the same question on a different clock:
+20 half-segments in four phases (000 Phase System I), continuous A/B/C phases
+(000 Phase System II), ten segments (003), five phases and last actions (001),
+initiative counts (002), strike speed (004). A :class:`Clock` names the ticks and
+groups them into periods; a :class:`Span` is one action from ``start`` to ``end``
+ticks (inclusive) with the rule that put it there; a :class:`Timeline` is a clock,
+the spans and the explanations.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from typing import TypeAlias
+
+from combatkit.dice import Roll
+
+__all__ = ["Clock", "Period", "Span", "Status", "Tick", "Timeline", "Track"]
+
+Tick: TypeAlias = int
+"""A position on a system's clock, counted from 1. Ticks past the clock's end
+fall in the next round (tick 23 on a 20-tick clock is the next round's tick 3)."""
+
+
+class Track(enum.Enum):
+    """Initiative track of 000 Table 1: winners act a half-segment ahead of losers."""
+
+    WINNER = "winner"
+    LOSER = "loser"
+
+
+class Status(enum.Enum):
+    """How a span ended."""
+
+    DONE = "done"
+    """Happens as declared."""
+    RUINED = "ruined"
+    """Begun but spoilt, e.g. a spell whose caster was hit while casting."""
+    CANCELLED = "cancelled"
+    """Declared but never begun."""
+
+
+@dataclass(frozen=True)
+class Period:
+    """A named stretch of ticks: a phase, a segment band, last actions."""
+
+    label: str
+    """As a reader sees it: ``"phase 2"``, ``"endphase"``."""
+    start: Tick
+    """First tick, inclusive."""
+    end: Tick
+    """Last tick, inclusive."""
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A system's time axis."""
+
+    unit: str
+    """What one tick is, for axis titles: ``"half-segment (3 seconds)"``."""
+    ticks: int
+    """Ticks in one round (or cycle)."""
+    periods: tuple[Period, ...]
+    """The phases (or other groupings) marked on charts."""
+
+    def period_of(self, tick: Tick) -> Period | None:
+        """The period holding ``tick`` in its own round, or None."""
+        local = (tick - 1) % self.ticks + 1
+        return next((p for p in self.periods if p.start <= local <= p.end), None)
+
+    def describe(self, tick: Tick) -> str:
+        """``"half-segment 9 (phase 2)"``, or ``"... of the next round"`` past the end."""
+        rounds_on, local = divmod(tick - 1, self.ticks)
+        local += 1
+        period = self.period_of(tick)
+        unit = self.unit.split(" (")[0]
+        text = f"{unit} {local}" + (f" ({period.label})" if period else "")
+        if rounds_on == 1:
+            text += " of the next round"
+        elif rounds_on > 1:
+            text += f" of round +{rounds_on}"
+        return text
+
+
+@dataclass(frozen=True)
+class Span:
+    """One action placed on the clock: who, what, from when to when, and why."""
+
+    actor: str
+    """The combatant's name."""
+    side: str
+    """The combatant's side."""
+    kind: str
+    """``move``, ``attack``, ``cast``, ``misc``, ``ready``... (an ActionKind value)."""
+    action: str
+    """What a reader sees: ``"long sword -> Grishnak"``, ``"casting sleep"``."""
+    start: Tick
+    """First tick of the action, inclusive."""
+    end: Tick
+    """Tick the action lands (strike, release, arrival), inclusive."""
+    period: str
+    """Label of the period the action belongs to (``"phase 1"``)."""
+    rule: str
+    """The seed rule that placed it, cited: ``"000 Table 1: loser, SF 4-6"``."""
+    why: str
+    """The same in plain words for a new player."""
+    track: str | None = None
+    """``winner`` or ``loser`` where the system has tracks."""
+    target: str | None = None
+    """Whom it is aimed at."""
+    status: Status = Status.DONE
+    """Done, ruined or cancelled."""
+
+    def row(self) -> dict[str, object]:
+        """The span as one long-form row (plain types only)."""
+        data = asdict(self)
+        data["status"] = self.status.value
+        return data
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """A round (or stretch of rounds) on one clock, with its explanation."""
+
+    system: str
+    """Registry id of the timing system that made it."""
+    clock: Clock
+    """Its time axis."""
+    spans: tuple[Span, ...]
+    """Every action, sorted by landing tick then actor."""
+    notes: tuple[str, ...] = ()
+    """Round-level explanations: initiative, tracks, declaration order."""
+    rolls: tuple[Roll, ...] = field(default=(), repr=False)
+    """Every roll used, rolled or entered."""
+
+    def __iter__(self) -> Iterator[Span]:
+        return iter(self.spans)
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def rows(self) -> list[dict[str, object]]:
+        """Long-form rows, one per span: what charts and frames are built from."""
+        return [span.row() for span in self.spans]
+
+    def for_actor(self, actor: str) -> tuple[Span, ...]:
+        return tuple(s for s in self.spans if s.actor == actor)
+
+    def landing_at(self, tick: Tick) -> tuple[Span, ...]:
+        """Spans whose action lands on ``tick``: simultaneous with each other."""
+        return tuple(s for s in self.spans if s.end == tick and s.status is not Status.CANCELLED)
+
+    def why(self) -> list[str]:
+        """Plain-language lines in time order: the notes, then one line per span."""
+        lines = list(self.notes)
+        for span in self.spans:
+            when = self.clock.describe(span.end)
+            together = [
+                s.actor for s in self.landing_at(span.end) if s is not span and s.actor != span.actor
+            ]
+            also = f" Simultaneous with {', '.join(together)}." if together else ""
+            lines.append(f"{when}: {span.actor} {span.action}. {span.why}{also} [{span.rule}]")
+        return lines
