@@ -179,7 +179,9 @@ def _weapon(data: Any, path: str) -> Weapon:
         length=r.enum("length", Length, Length.MEDIUM),
         damage=_dice_text(r, "damage", "d6"),
         rate_of_fire=_fraction(r, "rate_of_fire", "1"),
+        attacks_per_round=_fraction(r, "attacks_per_round", "1") if "attacks_per_round" in r.data else None,
     )
+    r.used.add("attacks_per_round")
     r.done()
     return weapon
 

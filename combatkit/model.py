@@ -165,6 +165,9 @@ class Weapon:
     """Damage dice, e.g. ``"d8"`` or ``"2d4+1"``."""
     rate_of_fire: Fraction = Fraction(1)
     """Missiles per round at one attack per round (PH); 000 §3 C multiplies it by APR."""
+    attacks_per_round: Fraction | None = None
+    """Attacks per round with this weapon when it differs from the wielder's, e.g. a
+    specialist's favoured weapon in a two-weapon routine (000 §2 C); None: the wielder's."""
 
     def __post_init__(self) -> None:
         Dice.parse(self.damage)
@@ -289,6 +292,8 @@ class Combatant:
         2
         """
         apr = Fraction(self.attacks_per_round)
+        if weapon is not None and weapon.attacks_per_round is not None:
+            apr = Fraction(weapon.attacks_per_round)
         if weapon is not None and weapon.kind is WeaponKind.MISSILE:
             apr *= Fraction(weapon.rate_of_fire)
         return int(apr * round_number) - int(apr * (round_number - 1))

@@ -218,11 +218,10 @@ class _State:
     """What one combatant has done so far this round."""
 
     busy: dict[int, str] = field(default_factory=dict)  # phase -> what fills it
-    attacks_used: int = 0
+    attacks_used: dict[str, int] = field(default_factory=dict)  # weapon name -> attacks made
     attack_phase: int | None = None
     cast: Spell | None = None
     cast_phase: int | None = None
-    cast_done_phase: int | None = None
     ruined_at: Tick | None = None
     components: bool = True
     distance: dict[str, int] = field(default_factory=dict)
@@ -378,10 +377,15 @@ class _Round:
             weapons = c.weapons[:1]
         else:
             weapons = tuple(c.weapon(name) for name in d.weapons) or (c.weapon(None),)
-        available = max((c.attacks_in_round(self.encounter.round, w) for w in weapons), default=1)
-        if st.attacks_used + d.attacks > available and touch is None:
-            raise self.fail("000 §2 C", f"{c.name} has {available} attack(s) in round {self.encounter.round} and "
-                                        f"has used {st.attacks_used}; cannot make {d.attacks} more")
+        available = min((c.attacks_in_round(self.encounter.round, w) for w in weapons), default=1)
+        if touch is None:
+            for w in weapons:
+                own = c.attacks_in_round(self.encounter.round, w)
+                used = st.attacks_used.get(w.name, 0)
+                if used + d.attacks > own:
+                    raise self.fail("000 §2 C", f"{c.name} has {own} attack(s) with the {w.name} in round "
+                                                f"{self.encounter.round} and has used {used}; cannot make "
+                                                f"{d.attacks} more")
         if d.attacks == 2 and available <= self.options.double_attack_above:
             raise self.fail("000 §2 C", f"{c.name} may attack twice in a phase only with more than "
                                         f"{self.options.double_attack_above} attacks a round, has {available}")
@@ -437,7 +441,8 @@ class _Round:
                      f"({sf}) half-segments.", d.target)
         st.busy[d.phase] = "attacking"
         if touch is None:
-            st.attacks_used += d.attacks
+            for w in weapons:
+                st.attacks_used[w.name] = st.attacks_used.get(w.name, 0) + d.attacks
         st.attack_phase = st.attack_phase or d.phase
 
     def _touch_spell(self, c: Combatant, d: Declaration, st: _State) -> Spell | None:
@@ -446,11 +451,9 @@ class _Round:
         spell = c.spell(d.spell)
         if not spell.touch:
             raise self.fail("000 §2 A", f"{spell.name} is not a touch spell, so {c.name} cannot deliver it by attack")
-        if st.cast is None or st.cast.name != spell.name or st.cast_done_phase is None:
-            raise self.fail("000 §2 A", f"{c.name} must cast {spell.name} before delivering its touch")
-        if d.phase <= st.cast_done_phase:
-            raise self.fail("000 §2 A", f"the touch of {spell.name} comes in the attack portion of the phase after "
-                                        f"the casting (phase {st.cast_done_phase + 1} or later), not phase {d.phase}")
+        if st.cast is None or st.cast.name != spell.name:
+            raise self.fail("000 §2 A", f"{c.name} must cast {spell.name} before delivering its touch "
+                                        f"(in the attack portion of a later phase)")
         return spell
 
     def _check_reach(self, c: Combatant, d: Declaration, st: _State, ranged: bool) -> None:
@@ -525,14 +528,14 @@ class _Round:
         for p in phases:
             st.busy[p] = (f"delayed: {c.name}'s {spell.name} slipped into phase {p} after a failed CON check"
                           if delayed else f"casting {spell.name}")
-        st.cast, st.cast_phase, st.cast_done_phase = spell, phase, min((release - 1) // 6 + 1, 4)
+        st.cast, st.cast_phase = spell, phase
         start = phase_start(phase) + (1 if track is Track.LOSER else 0)
         held_to = release + 2 * d.hold
-        ruin = self._ruining_hit(c.name, start, held_to)
+        ruin = self._ruining_hit(c.name, phase_start(phase), held_to)  # "being cast during the current phase"
         label = f"casts {spell.name} ({ct_text})" + (f" -> {d.target}" if d.target else "")
         if ruin is not None and ruin < release:
             st.ruined_at = ruin
-            self.add(c, "cast", label, start, ruin, phase, "000 §2 A: caster takes damage",
+            self.add(c, "cast", label, min(start, ruin), ruin, phase, "000 §2 A: caster takes damage",
                      f"{c.name} is hit at half-segment {ruin} while casting: the spell is ruined. {c.name} may defend "
                      f"and move for the rest of the round but not begin a new spell.", d.target, Status.RUINED)
             self._free_after(st, ruin)

@@ -1,0 +1,60 @@
+"""Dice notation, seeded rolls, and numbers the referee rolled at the table."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from combatkit import Dice, DiceNotationError, EnteredRollError, MissingRollError, Roller
+
+
+@pytest.mark.parametrize(("text", "dice"), [
+    ("d10", Dice(1, 10)), ("2d6", Dice(2, 6)), ("3d4+1", Dice(3, 4, 1)), ("d12", Dice(1, 12)),
+    ("1d20-2", Dice(1, 20, -2)), (" 2 D 8 + 3 ", Dice(2, 8, 3)),
+])
+def test_standard_notation(text, dice):
+    assert Dice.parse(text) == dice
+    assert Dice.parse(str(dice)) == dice
+
+
+@pytest.mark.parametrize("text", ["", "d", "2x6", "d1", "0d6", "d6+", "3d4+1d6", "ten", "101d6", "d6*2"])
+def test_malformed_notation_names_the_value(text):
+    with pytest.raises(DiceNotationError) as err:
+        Dice.parse(text)
+    assert isinstance(err.value, ValueError)
+    assert repr(text) in str(err.value) or text.strip().lstrip("0123456789") in str(err.value)
+
+
+def test_exact_distribution():
+    dist = Dice.parse("3d4+1").distribution()
+    assert sum(dist.values()) == 1
+    assert min(dist) == 4 and max(dist) == 13
+    assert dist[4] == Fraction(1, 64)
+    assert Dice.parse("2d6").distribution()[7] == Fraction(6, 36)
+
+
+def test_same_seed_same_rolls_and_an_injected_rng():
+    a = [Roller(seed=5).roll("2d6", "x").faces for _ in range(3)]
+    assert len(set(a)) == 1
+    rng = random.Random(5)
+    assert Roller(rng=rng).roll("2d6", "x").faces == a[0]
+
+
+def test_referee_entered_values_win_and_are_checked():
+    roller = Roller(seed=1, entered={"init": 10, "blows": (2, 5)})
+    assert roller.roll("d10", "init").total == 10 and roller.log[-1].entered
+    blows = roller.roll("2d6", "blows")
+    assert blows.faces == (2, 5) and blows.total == 7
+    with pytest.raises(EnteredRollError, match="init: d10 rolls 1..10, so 11 cannot have been rolled"):
+        Roller(entered={"init": 11}).roll("d10", "init")
+    with pytest.raises(EnteredRollError, match="needs 2 face"):
+        Roller(entered={"blows": (2,)}).roll("2d6", "blows")
+    with pytest.raises(EnteredRollError, match="whole number"):
+        Roller(entered={"init": "7"}).roll("d10", "init")
+
+
+def test_a_roll_with_no_entry_and_no_seed_asks_for_one():
+    with pytest.raises(MissingRollError, match="'initiative: orcs' \\(d10\\)"):
+        Roller().roll("d10", "initiative: orcs")
