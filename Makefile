@@ -1,0 +1,35 @@
+# combatkit: two commands do all the set-up on a fresh machine.
+#   make dashboards   install, then serve every dashboard with voila on 127.0.0.1 (prints the URL)
+#   make test         install (Python packages and Debian's chromium), then run every test
+# Also: make bench (benchmarks that print numbers), make install (just the environment).
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PORT ?= 8866
+
+.PHONY: install dashboards test bench chromium
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+dashboards: $(STAMP)
+	$(BIN)/python -m combatkit.widgets.serve --port $(PORT)
+
+# Debian's chromium drives the browser tests (never `playwright install`: it downloads a browser).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+test: $(STAMP) chromium
+	$(BIN)/python -m pytest
+
+bench: $(STAMP) chromium
+	$(BIN)/python benchmarks/run.py
