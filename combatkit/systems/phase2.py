@@ -1,0 +1,998 @@
+"""Combat II, Phase System II: continuous combat in A/B/C phases (seed 000 §3, Tables 4-7).
+
+There are no rounds. Phases A, B, C of six half-segments each follow one another
+for as long as the fight lasts (000 §3 Table 4); any three consecutive phases count
+as a round for durations. An :class:`~combatkit.encounter.Encounter`'s declaration
+``phase`` numbers are read as consecutive phases: 1 = A, 2 = B, 3 = C, 4 = the next
+A, and so on. Ticks are half-segments counted from the first phase A shown.
+
+What the module does, rule by rule:
+
+* Initiative (000 §3 A): each side rolls a d10 at the beginning of every phase A,
+  low wins; each figure's DEX Reaction Adjustment may move it between tracks as in
+  Phase System I (000 §1 B). The tracks hold through the end of phase C. The first
+  cycle's rolls are entered under ``"initiative: <side>"`` (the Phase System I key),
+  later ones under ``"initiative: <side>, cycle <n>"``.
+* Blows (000 Table 4): the Phase System I rows, "SF 7-9" in every phase.
+* Spells (000 §3 B): a spell may begin in any phase; each CT unit takes one active
+  half-segment of the caster's *current* track (odd ones for winners, even ones for
+  losers), three a phase, spilling into later phases and cycles, so a spell begun as
+  a winner may end as a loser. A 1-round spell (CT ``"1 round"`` or 10 segments)
+  goes off after every other action, movement included, at the end of its third phase.
+* Durations (000 §3 B): :func:`spell_expiry`; with ``Phase2Options.durations`` the
+  timeline shows each spell's effect until the end of the phase it expires in.
+* Casting delay (000 §3 B): after completing a spell the caster waits two phases
+  before casting again or attacking. With ``caster_delay_by_level=True`` (the optional
+  Table 5) the wait between spells shortens with level: :func:`table5_delay`. A caster
+  who attacks after casting always waits two phases; a caster who attacks physically
+  waits two phases before casting (000 §3 C).
+* Attack schedules (000 §3 C Table 6): the attack/delay sequence for the figure's
+  attacks per round, times the rate of fire for missiles (:func:`attack_schedule`).
+  A sequence may begin in any phase, repeats, and starts over after any unscheduled
+  delay. Two-weapon routines whose weapons differ in attacks per round follow the
+  favored weapon's schedule, alternating paired and single (favored) attacks.
+* Attack forms (000 §3 C Table 7): with ``attack_forms=True`` (the optional rule of
+  000 §2 C) a creature with several natural attack forms uses them one or two a phase.
+* Everything else carries over from Phase System I: one action per phase, 1/3 MV a
+  phase (a longer move spills over), repositioning (+2 SF, +1 CT), retargeting and
+  drop-and-draw (+3 SF), double attacks (second blow SF half-segments after the
+  first, inside the phase), touch spells, holding a spell (at most 6 CT), material
+  components in hand, a hit ruining a spell being cast, a hit in the phase before
+  casting delaying it a phase on a failed CON check, surprise costing the first phase.
+
+Choices this module makes where the seed is silent (each documented where it is used):
+
+* Table 6's 5/2 sequence "attack, attack, attack, delay, attack, attack" repeats as
+  printed: 5 attacks in every 6 phases, the rate the row names.
+* Rates Table 6 does not list: below 1 a round (a heavy crossbow's 1/2), "attack"
+  then delays for 3/rate phases in all (1/2: one shot every 6 phases); others raise
+  and can be given per combatant in ``Phase2Options.schedules``.
+* "For the remainder of the round" after a ruined spell (000 §2 A) is the rest of the
+  current A/B/C cycle, the span initiative holds for (000 §3 A): no new spell and no
+  attack until the next phase A; later declarations in it are cancelled, not refused.
+* A hit "prior to the phase" of casting (000 §2 A) is a hit in the phase just before it.
+* Casting a spell with a material component uses the components up: the next such
+  spell needs them readied again (000 §3 B: "the caster may certainly gather new spell
+  components" during the delay).
+* The touch of a touch spell is the spell's delivery: it needs no attack opportunity
+  and does not start an attack sequence.
+* Table 5's "13+: cast spell, cast spell, delay 1 phase": the second spell must begin
+  in the phase right after the first is completed, or the sequence starts over.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import icepool
+
+from combatkit.dice import Roll, Roller
+from combatkit.encounter import Encounter
+from combatkit.errors import IllegalActionError, RulesError
+from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind, reaction_adjustment
+from combatkit.systems._exhaust import Branches, exhaust, matchup
+from combatkit.systems.base import register
+from combatkit.systems.phase1 import Phase1Options, adjusted_speed_factor, sf_band, strike_half_segment
+from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline, Track
+
+__all__ = [
+    "PHASE2",
+    "TABLE_6",
+    "TABLE_7",
+    "Phase2Options",
+    "PhaseSystemII",
+    "attack_schedule",
+    "clock_for",
+    "describe_schedule",
+    "forms_schedule",
+    "odds",
+    "phase_label",
+    "spell_expiry",
+    "table5_delay",
+]
+
+HALF_SEGMENTS = 6  # per phase, 000 Table 4
+LETTERS = "ABC"
+CT_PER_PHASE = 3  # active half-segments a phase, 000 Table 4 "C" marks
+ONE_ROUND_SEGMENTS = 10  # 000 §3 B: "a one round CT (10 seg)"
+MAX_HOLD = 6  # 000 §2 A, Holding a Spell
+MELEE_REACH_FT = 5  # 000 §2 D
+REPOSITION_FT = 10  # 000 §2 A, §2 C
+BASE_CASTING_DELAY = 2  # 000 §3 B: "the caster must wait two phases"
+CASTER_ATTACK_DELAY = 2  # 000 §3 B-C: casters delay 2 phases around a physical attack
+ACTION_RANK, MOVEMENT_RANK, AFTER_ALL_RANK = 0, 1, 2  # order of spans on one tick: blows and spells,
+# then movement and other actions, then 1-round spells and expiring effects (000 §1 F, §3 B)
+
+# 000 §3 C Table 6: attacks per round -> attack/delay sequence (number of attacks each phase).
+TABLE_6: dict[Fraction, tuple[int, ...]] = {
+    Fraction(1): (1, 0, 0),
+    Fraction(3, 2): (1, 0),
+    Fraction(2): (1, 1, 0),
+    Fraction(5, 2): (1, 1, 1, 0, 1, 1),
+    Fraction(3): (1, 1, 1),
+    Fraction(4): (1, 2, 1),
+    Fraction(5): (2, 2, 1),
+    Fraction(6): (2, 2, 2),
+}
+
+# 000 §3 C Table 7: number of attack forms -> forms used each phase.
+TABLE_7: dict[int, tuple[int, ...]] = {
+    1: (1, 0, 0),
+    2: (1, 1, 0),
+    3: (1, 1, 1),
+    4: (1, 2, 1),
+    5: (2, 2, 1),
+    6: (2, 2, 2),
+}
+
+
+def phase_label(phase: int) -> str:
+    """``"phase C, cycle 1"`` for phase 3, ``"phase A, cycle 2"`` for phase 4.
+
+    >>> phase_label(4)
+    'phase A, cycle 2'
+    """
+    return f"phase {LETTERS[(phase - 1) % 3]}, cycle {(phase - 1) // 3 + 1}"
+
+
+def clock_for(phases: int) -> Clock:
+    """A clock of ``phases`` consecutive phases of six half-segments (000 Table 4)."""
+    if phases < 1:
+        raise RulesError("000 §3", f"a Phase System II clock shows at least one phase, got {phases}")
+    return Clock(
+        unit="half-segment (3 seconds; six a phase, counted from the first phase A shown)",
+        ticks=HALF_SEGMENTS * phases,
+        periods=tuple(Period(phase_label(p), _start(p), _start(p) + 5) for p in range(1, phases + 1)),
+    )
+
+
+def spell_expiry(phase: int, rounds: int) -> int:
+    """The phase at whose end a spell completed in ``phase`` and lasting ``rounds`` expires.
+
+    000 §3 B: "if a spell cast in phase B lasts one round, it expires at the end of the
+    next phase B after all movement and combat has been resolved."
+
+    >>> phase_label(spell_expiry(2, 1))
+    'phase B, cycle 2'
+    """
+    if phase < 1 or rounds < 1:
+        raise RulesError("000 §3 B", f"a spell is completed in phase 1 or later and lasts 1 round or more, got "
+                                     f"phase {phase}, {rounds} round(s)")
+    return phase + 3 * rounds
+
+
+def table5_delay(level: int, second_in_a_row: bool = False) -> int:
+    """Phases a caster waits after completing a spell, by caster level (000 §3 B Table 5, optional).
+
+    1-6: "cast spell, delay 2 phases"; 7-12: "cast spell, delay 1 phase"; 13+: "cast spell,
+    cast spell, delay 1 phase" (no wait after the first spell of the pair).
+
+    >>> table5_delay(10), table5_delay(13), table5_delay(13, second_in_a_row=True)
+    (1, 0, 1)
+    """
+    if level <= 6:
+        return 2
+    if level <= 12:
+        return 1
+    return 1 if second_in_a_row else 0
+
+
+def attack_schedule(rate: Fraction | int) -> tuple[int, ...]:
+    """The attack/delay sequence for ``rate`` attacks (or missiles) per round (000 §3 C Table 6).
+
+    Each entry is the number of attacks in one phase, 0 for a delay; the sequence repeats.
+    Rates below one a round extend the table's pattern: one attack in every 3/rate phases.
+
+    >>> attack_schedule(Fraction(3, 2)), attack_schedule(Fraction(1, 2))
+    ((1, 0), (1, 0, 0, 0, 0, 0))
+    """
+    rate = Fraction(rate)
+    if rate in TABLE_6:
+        return TABLE_6[rate]
+    if 0 < rate < 1 and (3 / rate).denominator == 1:
+        return (1,) + (0,) * int(3 / rate - 1)
+    raise IllegalActionError(
+        "000 §3 C Table 6",
+        f"Table 6 has no attack/delay sequence for {rate} attacks per round (it lists 1, 3/2, 2, 5/2, 3, 4, 5 "
+        f"and 6); give the figure's sequence in Phase2Options.schedules",
+    )
+
+
+def forms_schedule(forms: int) -> tuple[int, ...]:
+    """Attack forms used each phase for a creature with ``forms`` forms (000 §3 C Table 7).
+
+    >>> forms_schedule(4)
+    (1, 2, 1)
+    """
+    if forms not in TABLE_7:
+        raise IllegalActionError("000 §3 C Table 7", f"Table 7 covers 1 to 6 attack forms, got {forms}; give the "
+                                                     f"sequence in Phase2Options.schedules")
+    return TABLE_7[forms]
+
+
+def describe_schedule(schedule: tuple[int, ...], forms: bool = False) -> str:
+    """``"attack, attack, delay"`` for (1, 1, 0); ``"1 form, 2 forms, 1 form"`` with ``forms``.
+
+    >>> describe_schedule((1, 2, 1))
+    'attack, 2 attacks, attack'
+    """
+    one, many = ("1 form", "{} forms") if forms else ("attack", "{} attacks")
+    return ", ".join("delay" if n == 0 else one if n == 1 else many.format(n) for n in schedule)
+
+
+def _start(phase: int) -> Tick:
+    return HALF_SEGMENTS * (phase - 1) + 1
+
+
+def _end(phase: int) -> Tick:
+    return HALF_SEGMENTS * phase
+
+
+def _phase_of(tick: Tick) -> int:
+    return (tick - 1) // HALF_SEGMENTS + 1
+
+
+def _cycle_of(phase: int) -> int:
+    return (phase - 1) // 3 + 1
+
+
+@dataclass(frozen=True)
+class Phase2Options:
+    """Readings and optional rules of 000 §3; every default is the seed's base rule."""
+
+    phases: int | None = None
+    """Phases on the clock, at least (3 = one A/B/C cycle). None: whole cycles. The clock
+    always grows to hold every action placed."""
+    tie_track: Track = Track.WINNER
+    """Track for a figure whose adjusted initiative ties the best opposing roll (as Phase System I)."""
+    agility_split: bool = False
+    """AGI/DEX split (000 Part 4): AGI's Reaction Adjustment sets the track, DEX's lowers SF."""
+    caster_delay_by_level: bool = False
+    """Optional Table 5 (000 §3 B): the delay between spells shortens with caster level."""
+    attack_forms: bool = False
+    """Optional rule (000 §2 C, §3 C Table 7): separate attack forms, one or two a phase."""
+    schedules: Mapping[str, tuple[int, ...]] = field(default_factory=dict, hash=False)
+    """Per combatant name, an attack/delay sequence replacing Table 6/7 (attacks each phase, 0 = delay)."""
+    weapon_attacks: Mapping[str, Mapping[str, Fraction]] = field(default_factory=dict, hash=False)
+    """Per combatant name, per weapon name, attacks per round where a weapon differs from the
+    combatant's (000 §2 C two-weapon routines: ``{"Saska": {"dagger": Fraction(3, 2)}}``)."""
+    durations: Mapping[str, int] = field(default_factory=dict, hash=False)
+    """Per spell name, duration in rounds: the timeline shows the effect until it expires (000 §3 B)."""
+
+    def __post_init__(self) -> None:
+        if self.phases is not None and self.phases < 1:
+            raise RulesError("000 §3", f"Phase2Options.phases shows at least one phase, got {self.phases}")
+        for name, sequence in self.schedules.items():
+            if not sequence or sequence[0] < 1 or any(n < 0 or n > 2 for n in sequence):
+                raise RulesError("000 §3 C Table 6", f"{name}'s schedule must begin with an attack and give 0-2 "
+                                                     f"attacks a phase, got {tuple(sequence)}")
+        for spell, rounds in self.durations.items():
+            if rounds < 1:
+                raise RulesError("000 §3 B", f"{spell} lasts 1 round or more, got {rounds}")
+
+
+# ----------------------------------------------------------------- initiative
+
+
+def _track(own: int, adjustment: int, opposing: int | None, tie: Track) -> Track:
+    """000 §1 B: the side roll less the Reaction Adjustment against the best opposing roll."""
+    if opposing is None:
+        return Track.WINNER
+    adjusted = own - adjustment
+    if adjusted < opposing:
+        return Track.WINNER
+    if adjusted > opposing:
+        return Track.LOSER
+    return tie
+
+
+def _adjustment(c: Combatant, options: Phase2Options) -> tuple[str, int]:
+    if options.agility_split and c.abilities.agility is not None:
+        return "AGI", reaction_adjustment(c.abilities.agility)
+    return "DEX", reaction_adjustment(c.abilities.dexterity)
+
+
+def _tracks(encounter: Encounter, rolls: Mapping[str, int], cycle: int,
+            options: Phase2Options) -> tuple[dict[str, Track], list[str]]:
+    """Each figure's track for one cycle from the side rolls, and the notes that explain it."""
+    sides = encounter.sides
+    phases = f"phases {cycle * 3 - 2}-{cycle * 3}"
+    notes = []
+    if len(sides) == 1:
+        notes.append(f"Cycle {cycle} ({phases}): only {sides[0]} is fighting, everyone is on the winner track.")
+    else:
+        shown = ", ".join(f"{s} {rolls[s]}" for s in sides)
+        best = min(rolls.values())
+        winners = [s for s in sides if rolls[s] == best]
+        verdict = f"side {winners[0]!r} wins" if len(winners) == 1 else f"{' and '.join(winners)} tie"
+        notes.append(f"Cycle {cycle} ({phases}): initiative d10 per side at phase A (low wins): {shown}; {verdict}. "
+                     f"The tracks hold through phase C (000 §3 A).")
+    tracks = {}
+    for c in encounter.combatants:
+        others = [rolls[s] for s in sides if s != c.side]
+        opposing = min(others) if others else None
+        score, adjustment = _adjustment(c, options)
+        track = _track(rolls[c.side], adjustment, opposing, options.tie_track)
+        tracks[c.name] = track
+        side_track = _track(rolls[c.side], 0, opposing, options.tie_track)
+        if track is not side_track:
+            notes.append(f"Cycle {cycle}: {c.name}'s {score} Reaction Adjustment {adjustment:+d} moves {c.name} onto "
+                         f"the {track.value} track ({rolls[c.side]} - ({adjustment:+d}) against {opposing}, 000 §1 B).")
+    losers = [name for name, track in tracks.items() if track is Track.LOSER]
+    if losers:
+        winners = [name for name, track in tracks.items() if track is Track.WINNER] or ["nobody"]
+        notes.append(f"Cycle {cycle}: winner track {', '.join(winners)}; loser track {', '.join(losers)}, who state "
+                     f"their intentions first in each phase (000 Table 4).")
+    return tracks, notes
+
+
+class _Dice:
+    """The fate of a scheduled run: initiative and CON checks rolled (or entered) through a Roller."""
+
+    def __init__(self, encounter: Encounter, roller: Roller, options: Phase2Options) -> None:
+        self.encounter, self.roller, self.options = encounter, roller, options
+        self.cycles: list[dict[str, Track]] = []
+        self.notes: list[str] = []
+
+    def track(self, name: str, cycle: int) -> Track:
+        while len(self.cycles) < cycle:
+            self._roll_cycle(len(self.cycles) + 1)
+        return self.cycles[cycle - 1][name]
+
+    def roll_through(self, cycle: int) -> None:
+        """Initiative is rolled at every phase A shown, whether or not anyone needed it."""
+        while len(self.cycles) < cycle:
+            self._roll_cycle(len(self.cycles) + 1)
+
+    def _roll_cycle(self, cycle: int) -> None:
+        suffix = "" if cycle == 1 else f", cycle {cycle}"
+        rolls = {side: self.roller.roll("d10", f"initiative: {side}{suffix}").total for side in self.encounter.sides}
+        tracks, notes = _tracks(self.encounter, rolls, cycle, self.options)
+        self.cycles.append(tracks)
+        self.notes.extend(notes)
+
+    def con_check(self, c: Combatant, purpose: str) -> tuple[bool, str]:
+        roll = self.roller.roll("d20", purpose)
+        return roll.total <= c.abilities.constitution, f"{roll.total} vs CON {c.abilities.constitution}"
+
+    def rolls(self) -> tuple[Roll, ...]:
+        return tuple(self.roller.log)
+
+
+# ----------------------------------------------------------------- the run
+
+
+@dataclass
+class _Figure:
+    """What one combatant has done, and what it still owes, so far."""
+
+    components: bool
+    busy: dict[int, str] = field(default_factory=dict)
+    """Phase -> what fills it."""
+    involuntary: set[int] = field(default_factory=set)
+    """Phases filled by surprise or a slipped spell: later declarations there are cancelled."""
+    holding: set[int] = field(default_factory=set)
+    """Phases a completed spell is held in: the caster may move (000 §2 A)."""
+    attacked: set[int] = field(default_factory=set)
+    seq_start: int | None = None
+    seq_schedule: tuple[int, ...] = ()
+    forms_used: set[str] = field(default_factory=set)
+    attack_from: int = 1
+    attack_block: tuple[str, str, bool] = ("", "", False)
+    """Why attacks wait until ``attack_from``: (rule, reason, whether a slipped spell caused it)."""
+    cast_from: int = 1
+    cast_block: tuple[str, str, bool] = ("", "", False)
+    """Why spells wait until ``cast_from``: (rule, reason, whether a slipped spell caused it)."""
+    pair_phase: int | None = None
+    """Table 5, 13+: a spell begun in this phase is the second of the pair."""
+    ruined_through: int = 0
+    ruin_reason: str = ""
+    completed: dict[str, int] = field(default_factory=dict)
+    """Touch spells completed, by name -> the phase they were completed in."""
+
+
+class _Run:
+    def __init__(self, encounter: Encounter, fate: _Dice | _Branching, options: Phase2Options) -> None:
+        self.encounter, self.fate, self.options = encounter, fate, options
+        self.people = {c.name: c for c in encounter.combatants}
+        self.state = {c.name: _Figure(components=c.components_ready) for c in encounter.combatants}
+        self.spans: list[tuple[int, Span]] = []
+        self.notes: list[str] = []
+        self.closures: list[tuple[frozenset[str], int, int]] = []  # (pair, phase, feet closed)
+        self.gaps = {frozenset((a, b)): feet for a, b, feet in encounter.distances}
+        self.sf_options = Phase1Options(agility_split=options.agility_split)
+
+    # -- helpers
+
+    def track(self, name: str, phase: int) -> Track:
+        return self.fate.track(name, _cycle_of(phase))
+
+    def add(self, c: Combatant, kind: str, action: str, start: Tick, end: Tick, rule: str, why: str,
+            target: str | None = None, status: Status = Status.DONE, rank: int = ACTION_RANK,
+            on_track: bool = True) -> None:
+        """Place a span; ``rank`` orders spans landing on one tick (movement after blows)."""
+        phase = _phase_of(end)
+        track = self.track(c.name, phase).value if on_track else None
+        span = Span(c.name, c.side, kind, action, start, end, phase_label(phase), rule, why,
+                    track=track, target=target, status=status)
+        self.spans.append((rank, span))
+
+    def gap(self, a: str, b: str, before: int) -> int | None:
+        """Known distance between a and b at the start of phase ``before`` (None: unknown)."""
+        pair = frozenset((a, b))
+        if pair not in self.gaps:
+            return None
+        closed = sum(feet for p, when, feet in self.closures if p == pair and when < before)
+        return max(0, self.gaps[pair] - closed)
+
+    # -- the run
+
+    def run(self) -> Timeline:
+        for d in self.encounter.declarations:
+            if d.actor not in self.people:
+                raise RulesError("encounter", f"a declaration names {d.actor!r}, who is not in the encounter")
+            if d.target is not None and d.target not in self.people:
+                raise RulesError("encounter", f"{d.actor} targets {d.target!r}, who is not in the encounter")
+            if d.phase < 1:
+                raise IllegalActionError("000 §3", f"{d.actor}: phases are numbered from 1 (phase A), got {d.phase}")
+        for c in self.encounter.combatants:
+            if c.surprised:
+                st = self.state[c.name]
+                st.busy[1] = "surprised"
+                st.involuntary.add(1)
+                self.add(c, "surprised", "surprised: loses phase A", 1, 6, "000 §2 F",
+                         f"{c.name} is surprised and loses one full phase.", rank=MOVEMENT_RANK)
+        for d in sorted(self.encounter.declarations, key=lambda d: (d.phase, d.actor)):
+            self._declare(self.people[d.actor], d)
+        last = max([_phase_of(s.end) for _, s in self.spans] + [d.phase for d in self.encounter.declarations] + [1])
+        shown = max(last, self.options.phases or 0)
+        if self.options.phases is None:
+            shown = 3 * math.ceil(shown / 3)
+        self.fate.roll_through(_cycle_of(shown))
+        self.notes[:0] = self.fate.notes
+        ordered = sorted(self.spans, key=lambda rs: (rs[1].end, rs[0], rs[1].start, rs[1].actor, rs[1].kind))
+        return Timeline(PHASE2.id, clock_for(shown), tuple(s for _, s in ordered), tuple(self.notes),
+                        self.fate.rolls())
+
+    def _declare(self, c: Combatant, d: Declaration) -> None:
+        st = self.state[c.name]
+        p = d.phase
+        if p in st.busy and not (p in st.holding and d.kind is ActionKind.MOVE):
+            if p in st.involuntary:
+                if st.busy[p] == "surprised":
+                    raise IllegalActionError("000 §2 F", f"{c.name} is surprised and loses {phase_label(p)}, so "
+                                                         f"cannot {d.kind.value} then")
+                self.add(c, d.kind.value, f"{d.kind.value} (cancelled)", _start(p), _start(p), "000 §2 A",
+                         f"Cancelled: {st.busy[p]}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
+                return
+            raise IllegalActionError("000 §1 C", f"one action per phase: {c.name} is already {st.busy[p]} in "
+                                                 f"{phase_label(p)} and cannot also {d.kind.value}")
+        {
+            ActionKind.MOVE: self._move,
+            ActionKind.ATTACK: self._attack,
+            ActionKind.CAST: self._cast,
+            ActionKind.MISC: self._misc,
+            ActionKind.READY: self._ready,
+        }[d.kind](c, d, st)
+
+    # -- movement
+
+    def _move(self, c: Combatant, d: Declaration, st: _Figure) -> None:
+        per_phase = c.movement * 10 // 3
+        if per_phase == 0:
+            raise IllegalActionError("000 §1 F", f"{c.name} has MV {c.movement} and cannot move")
+        gap = self.gap(c.name, d.target, d.phase) if d.target is not None else None
+        # As in Phase System I a move covers up to 1/3 MV, stopping on reaching its target; a longer
+        # ``feet`` spills over into the following phases (000 §3: "movement ... may spill over").
+        feet = d.feet if d.feet is not None else (min(gap, per_phase) if gap is not None else per_phase)
+        if feet <= 0:
+            raise IllegalActionError("000 §1 F", f"{c.name} moves 0' in {phase_label(d.phase)}: "
+                                                 f"{'already at ' + d.target if d.target else 'give feet'}")
+        phases = math.ceil(feet / per_phase)
+        for q in range(d.phase, d.phase + phases):
+            if q in st.busy and q not in st.holding:
+                raise IllegalActionError("000 §1 C", f"{c.name}'s {feet}' move needs {phases} phases and runs into "
+                                                     f"{phase_label(q)}, where {c.name} is already {st.busy[q]}")
+        left = feet
+        for k, q in enumerate(range(d.phase, d.phase + phases), 1):
+            step = min(per_phase, left)
+            left -= step
+            st.busy[q] = "moving"
+            where = ""
+            if gap is not None:
+                self.closures.append((frozenset((c.name, d.target)), q, step))  # type: ignore[arg-type]
+                now = self.gap(c.name, d.target, q + 1)  # type: ignore[arg-type]
+                where = f" {c.name} is now {now}' from {d.target}." if now else f" {c.name} reaches {d.target}."
+            part = f" ({k} of {phases} phases)" if phases > 1 else ""
+            spill = (" A move longer than 1/3 MV spills over into the next phase (000 §3)." if phases > 1 else "")
+            self.add(c, "move", f"moves {step}'" + (f" toward {d.target}" if d.target else "") + part,
+                     _end(q), _end(q), "000 §1 F, §3: movement after attacks and spells, spilling over",
+                     f"{c.name} moves {step}' (1/3 of MV {c.movement} is {per_phase}') after the phase's attacks and "
+                     f"spells.{spill}{where}", d.target, rank=MOVEMENT_RANK)
+
+    # -- attacks
+
+    def _forms_mode(self, c: Combatant, named: tuple[Weapon, ...]) -> bool:
+        """Optional rule (000 §2 C, §3 C): a creature with several natural forms uses Table 7."""
+        natural = [w for w in c.weapons if w.kind is WeaponKind.NATURAL]
+        return (self.options.attack_forms and len(natural) > 1 and c.name not in self.options.schedules
+                and all(w.kind is WeaponKind.NATURAL for w in named))
+
+    def _schedule_for(self, c: Combatant, weapons: tuple[Weapon, ...], forms: bool) -> tuple[tuple[int, ...], str, str]:
+        """The attack/delay sequence for an attack: (sequence, rule, where it comes from)."""
+        if c.name in self.options.schedules:
+            return tuple(self.options.schedules[c.name]), "000 §3 C", "Phase2Options.schedules"
+        if forms:
+            count = sum(1 for w in c.weapons if w.kind is WeaponKind.NATURAL)
+            return forms_schedule(count), "000 §3 C Table 7", f"Table 7, {count} attack forms"
+        rate = max(self._rate(c, w) for w in weapons)
+        missile = ", fire rate x attacks per round" if any(w.kind is WeaponKind.MISSILE for w in weapons) else ""
+        return attack_schedule(rate), "000 §3 C Table 6", f"Table 6, {rate} attack{'' if rate == 1 else 's'} per round{missile}"
+
+    def _rate(self, c: Combatant, w: Weapon) -> Fraction:
+        rate = Fraction(self.options.weapon_attacks.get(c.name, {}).get(w.name, c.attacks_per_round))
+        return rate * Fraction(w.rate_of_fire) if w.kind is WeaponKind.MISSILE else rate
+
+    def _sequence(self, st: _Figure, p: int, schedule: tuple[int, ...]) -> tuple[int, int, bool]:
+        """(attacks allowed in phase p, attacks already made in this sequence, whether it starts over)."""
+        if st.seq_start is None or st.seq_schedule != schedule:
+            return schedule[0], 0, True
+        s = st.seq_start
+        for q in range(s, p):
+            if schedule[(q - s) % len(schedule)] > 0 and q not in st.attacked:
+                return schedule[0], 0, True  # 000 §3 C: after any delay the sequence starts over
+        made = sum(1 for q in range(s, p) if q in st.attacked)
+        return schedule[(p - s) % len(schedule)], made, False
+
+    def _blocked(self, c: Combatant, d: Declaration, st: _Figure, what: str, until: int,
+                 block: tuple[str, str, bool]) -> bool:
+        """Refuse (or, when only a slipped spell caused it, cancel) an action inside a delay."""
+        if until <= d.phase:
+            return False
+        rule, reason, slipped = block
+        if slipped and d.phase == until - 1:
+            self.add(c, d.kind.value, f"{what} (cancelled)", _start(d.phase), _start(d.phase), rule,
+                     f"Cancelled: the failed CON check pushed {c.name}'s delay one phase later. {reason}.",
+                     d.target, Status.CANCELLED, MOVEMENT_RANK)
+            return True
+        raise IllegalActionError(rule, f"{c.name} cannot {what} in {phase_label(d.phase)}: {reason}")
+
+    def _attack(self, c: Combatant, d: Declaration, st: _Figure) -> None:
+        p = d.phase
+        if st.ruined_through >= p:
+            self.add(c, "attack", "attack (cancelled)", _start(p), _start(p), "000 §2 A: caster takes damage",
+                     f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
+            st.busy[p] = "recovering from a ruined spell"
+            return
+        if d.spell is not None:
+            self._touch(c, d, st)
+            return
+        if self._blocked(c, d, st, "attack", st.attack_from, st.attack_block):
+            return
+        if d.attacks < 1:
+            raise IllegalActionError("000 §2 C", f"{c.name} declares {d.attacks} attacks; at least one")
+        named = tuple(c.weapon(n) for n in d.weapons)
+        forms = self._forms_mode(c, named)
+        weapons = named or (() if forms else (c.weapon(None),))
+        schedule, rule, source = self._schedule_for(c, weapons, forms)
+        allowed, made, restart = self._sequence(st, p, schedule)
+        plan = describe_schedule(schedule, forms)
+        if allowed == 0:
+            raise IllegalActionError(rule, f"{c.name} is on the '{plan}' sequence ({source}) begun in "
+                                           f"{phase_label(st.seq_start or p)}: {phase_label(p)} is a delay, no attack")
+        if restart:
+            st.seq_start, st.seq_schedule = p, schedule
+        if restart or (p - st.seq_start) % len(schedule) == 0:  # type: ignore[operator]
+            st.forms_used = set()
+        if forms:
+            natural = [w for w in c.weapons if w.kind is WeaponKind.NATURAL]
+            weapons = weapons or tuple(w for w in natural if w.name not in st.forms_used)[:allowed]
+            names = [w.name for w in weapons]
+            if not names or len(names) > allowed or set(names) & st.forms_used or len(set(names)) < len(names):
+                raise IllegalActionError(rule, f"{c.name} may use {allowed} attack form(s) in {phase_label(p)}, each "
+                                               f"form once a sequence; declared {names}, already used "
+                                               f"{sorted(st.forms_used)}")
+            st.forms_used.update(names)
+            count = 1
+        else:
+            count = d.attacks
+            if count > allowed:
+                raise IllegalActionError(rule, f"{c.name}'s '{plan}' sequence ({source}) allows {allowed} attack(s) "
+                                               f"in {phase_label(p)}, not {count}")
+            self._check_pairing(c, weapons, made)
+        st.attacked.add(p)
+        if c.spells:
+            st.cast_from = max(st.cast_from, p + CASTER_ATTACK_DELAY + 1)
+            st.cast_block = ("000 §3 C", f"a caster delays two phases after a physical attack ({c.name} attacked in "
+                                         f"{phase_label(p)})", False)
+        if restart:
+            state = "a new sequence begins here"
+        else:
+            anew = "it begins anew here; " if (p - st.seq_start) % len(schedule) == 0 else ""  # type: ignore[operator]
+            state = f"{anew}attack {made + 1} since it began in {phase_label(st.seq_start)}"  # type: ignore[arg-type]
+        self._strike(c, d, st, weapons, count, " + ".join(w.name for w in weapons), "",
+                     f"On the '{plan}' sequence ({source}), {state}.")
+
+    def _check_pairing(self, c: Combatant, weapons: tuple[Weapon, ...], made: int) -> None:
+        """000 §3 C: weapons of different attack rates alternate paired and single (favored) attacks."""
+        if len(weapons) < 2:
+            return
+        rates = {w.name: self._rate(c, w) for w in weapons}
+        if len(set(rates.values())) == 1 or made % 2 == 0:
+            return
+        favored = max(weapons, key=lambda w: rates[w.name])
+        raise IllegalActionError(
+            "000 §3 C",
+            f"{c.name}'s weapons differ in attacks per round ({', '.join(f'{n} {r}' for n, r in rates.items())}): "
+            f"on the favored {favored.name}'s schedule paired and single attacks alternate, and attack "
+            f"{made + 1} of this sequence is the {favored.name} alone",
+        )
+
+    def _touch(self, c: Combatant, d: Declaration, st: _Figure) -> None:
+        spell = c.spell(d.spell)
+        if not spell.touch:
+            raise IllegalActionError("000 §2 A", f"{spell.name} is not a touch spell, so {c.name} cannot deliver it "
+                                                 f"by attack")
+        done = st.completed.get(spell.name)
+        if done is None or done >= d.phase:
+            raise IllegalActionError("000 §2 A", f"the touch of {spell.name} comes in a phase after {c.name} "
+                                                 f"completes casting it, not in {phase_label(d.phase)}")
+        del st.completed[spell.name]
+        self._strike(c, d, st, c.weapons[:1], 1, f"touch: {spell.name}", "000 §2 A: touch spell, a later phase",
+                     f"{c.name} delivers the touch of {spell.name}, completed in {phase_label(done)}; the touch is "
+                     f"the spell's own delivery, not a new attack.")
+
+    def _strike(self, c: Combatant, d: Declaration, st: _Figure, weapons: tuple[Weapon, ...], count: int,
+                what: str, touch_rule: str, explain: str) -> None:
+        p = d.phase
+        track = self.track(c.name, p)
+        sfs = [adjusted_speed_factor(c, w, self.sf_options) for w in weapons]
+        base = max(sfs) if sfs else c.size.natural_sf
+        sf = base
+        extras = []
+        if d.reposition:
+            sf += 2
+            extras.append("+2 for a repositioning step (000 §2 C)")
+        if d.retarget:
+            sf += 3
+            extras.append("+3 for retargeting (000 §2 C)")
+        if d.drop_and_draw:
+            sf += 3
+            extras.append("+3 to drop one weapon and draw another (000 §2 E)")
+        target = f" -> {d.target}" if d.target else ""
+        if d.feet is not None:
+            tick = self._close_on_surprised(c, d)
+            rule = "000 §2 F: closing on a surprised figure, the blow follows the movement"
+            why = f"{d.target} is surprised, so {c.name} moves {d.feet}' and strikes at the end of the movement."
+        else:
+            ranged = bool(weapons) and all(w.kind is WeaponKind.MISSILE for w in weapons)
+            self._check_reach(c, d, ranged)
+            _, band = sf_band(sf, 1)
+            tick = strike_half_segment(sf, p, track)
+            multi = f" (the slowest of SF {', '.join(map(str, sfs))}, 000 §2 C multi-part routine)" if len(sfs) > 1 \
+                else ""
+            bumps = f" Then {'; '.join(extras)}: SF {sf}." if extras else ""
+            rule = touch_rule or f"000 Table 4: {track.value}, {band}"
+            why = (f"Adjusted SF {base}{multi}.{bumps} On the {track.value} track the {band} row is half-segment "
+                   f"{tick - _start(p) + 1} of {phase_label(p)}.")
+        self.add(c, "attack", what + target, tick, tick, rule, f"{why} {explain}", d.target)
+        if count == 2:
+            gap = max(sf, 1)  # an SF below 1 still leaves the second blow a half-segment behind the first
+            second = tick + gap
+            if second > _end(p):
+                raise IllegalActionError("000 §2 C", f"{c.name}'s second attack of {phase_label(p)} lands SF {sf} "
+                                                     f"half-segments after the first, at half-segment "
+                                                     f"{second - _start(p) + 1}, past the end of the phase")
+            self.add(c, "attack", f"second blow{target}", second, second, "000 §2 C: double attack, + SF",
+                     f"Two attacks this phase: the second follows the first by the weapon's SF ({gap}) "
+                     f"half-segments.", d.target)
+        st.busy[p] = "attacking"
+
+    def _close_on_surprised(self, c: Combatant, d: Declaration) -> Tick:
+        """000 §2 F: moving up to a surprised figure, the blow lands at the end of the movement."""
+        target = self.people.get(d.target) if d.target else None
+        if target is None or not target.surprised or d.phase != 1:
+            raise IllegalActionError("000 §1 F", f"{c.name} may not move and attack in the same phase (only a short "
+                                                 f"repositioning step, or closing on a surprised figure in its lost "
+                                                 f"phase A)")
+        allowed = c.movement * 10 // 3
+        if d.feet > allowed:  # type: ignore[operator]
+            raise IllegalActionError("000 §1 F", f"{c.name} may move up to {allowed}' a phase, not {d.feet}'")
+        if self.gap(c.name, target.name, d.phase) is not None:
+            self.closures.append((frozenset((c.name, target.name)), d.phase, d.feet))  # type: ignore[arg-type]
+        return _end(d.phase)
+
+    def _check_reach(self, c: Combatant, d: Declaration, ranged: bool) -> None:
+        if ranged or d.target is None:
+            return
+        gap = self.gap(c.name, d.target, d.phase)
+        reach = MELEE_REACH_FT + (REPOSITION_FT if d.reposition else 0)
+        if gap is not None and gap > reach:
+            hint = "" if d.reposition else "; a repositioning step (+2 SF) covers up to 10'"
+            raise IllegalActionError("000 §2 D", f"{c.name} is {gap}' from {d.target} at {phase_label(d.phase)}: "
+                                                 f"a melee attack needs striking distance ({reach}'){hint}")
+
+    # -- spells
+
+    def _cast(self, c: Combatant, d: Declaration, st: _Figure) -> None:
+        spell = c.spell(d.spell)
+        p = d.phase
+        if st.ruined_through >= p:
+            self.add(c, "cast", f"{spell.name} (cancelled)", _start(p), _start(p), "000 §2 A: caster takes damage",
+                     f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
+            st.busy[p] = "recovering from a ruined spell"
+            return
+        if self._blocked(c, d, st, f"begin {spell.name}", st.cast_from, st.cast_block):
+            return
+        if not 0 <= d.hold <= MAX_HOLD:
+            raise IllegalActionError("000 §2 A", f"a spell may be held at most {MAX_HOLD} CT, not {d.hold}")
+        if "M" in spell.component_set and not st.components:
+            raise IllegalActionError("000 §2 A", f"{spell.name} needs material components and {c.name} has none in "
+                                                 f"hand: spend a phase readying them (a misc action with "
+                                                 f"readies_components)")
+        full = spell.full_round or spell.casting_time == ONE_ROUND_SEGMENTS
+        if full and d.reposition:
+            raise IllegalActionError("000 §2 A", f"{spell.name} takes a full round; a repositioning step adds a CT "
+                                                 f"unit it does not have: step in an earlier phase")
+        begin = self._hit_before_casting(c, spell, p, st)
+        second = self.options.caster_delay_by_level and st.pair_phase == begin
+        if full:
+            start, release = _start(begin), _end(begin + 2)
+            rule = "000 §3 B: 1-round spell, after all other actions at the end of its third phase"
+            how = (f"{spell.name} takes one round (10 segments): begun in {phase_label(begin)}, it goes off after "
+                   f"every other action, movement included, at the end of {phase_label(begin + 2)}.")
+        else:
+            units = int(spell.casting_time) + (1 if d.reposition else 0)
+            ticks = self._active_after(c.name, _start(begin) - 1, units)
+            start, release = ticks[0], ticks[-1]
+            rule = f"000 Table 4: CT {units} on the active half-segments of the current track"
+            how = (f"Each CT unit takes one active half-segment of {c.name}'s current track, three a phase "
+                   f"(000 Table 4): {self._unit_story(c.name, ticks)}."
+                   + (" A repositioning step first adds 1 to CT (000 §2 A)." if d.reposition else ""))
+        phases = range(begin, _phase_of(release) + 1)
+        for q in phases:
+            if q in st.busy:
+                raise IllegalActionError("000 §1 C", f"{c.name}'s {spell.name} runs through {phase_label(q)}, where "
+                                                     f"{c.name} is already {st.busy[q]}: one action per phase")
+        for q in phases:
+            if begin == p:
+                st.busy[q] = f"casting {spell.name}"
+            else:
+                st.busy[q] = f"{c.name}'s {spell.name} slipped into {phase_label(begin)} after a failed CON check"
+                st.involuntary.add(q)
+        if "M" in spell.component_set:
+            st.components = False
+        label = f"casts {spell.name} ({'1 round' if full else f'CT {spell.casting_time}'})" + (
+            f" -> {d.target}" if d.target else "")
+        ruin = self._ruining_hit(c.name, start, release)
+        if ruin is not None:
+            self._ruin(c, st, spell, label, start, ruin, d.target, "casting")
+            return
+        psionic = " A psionic power counts as spellcasting (000 §2 B)." if spell.psionic else ""
+        self.add(c, "cast", label, start, release, rule, how + psionic, d.target,
+                 rank=AFTER_ALL_RANK if full else ACTION_RANK)
+        done = self._hold(c, d, st, spell, release) if d.hold else release
+        if done is not None:
+            self._after_spell(c, st, spell, _phase_of(done), second, slipped=begin != p)
+
+    def _active_after(self, name: str, after: Tick, units: int) -> list[Tick]:
+        """The next ``units`` active half-segments after tick ``after``, each on its phase's track."""
+        ticks: list[Tick] = []
+        q = _phase_of(after + 1)
+        while len(ticks) < units:
+            offset = 0 if self.track(name, q) is Track.WINNER else 1
+            ticks += [t for t in range(_start(q) + offset, _end(q) + 1, 2) if t > after][: units - len(ticks)]
+            q += 1
+        return ticks
+
+    def _unit_story(self, name: str, ticks: list[Tick]) -> str:
+        parts = []
+        for q in sorted({_phase_of(t) for t in ticks}):
+            here = [str(t - _start(q) + 1) for t in ticks if _phase_of(t) == q]
+            parts.append(f"{len(here)} in {phase_label(q)} ({self.track(name, q).value}: half-segment "
+                         f"{', '.join(here)})")
+        return "; ".join(parts)
+
+    def _hold(self, c: Combatant, d: Declaration, st: _Figure, spell: Spell, release: Tick) -> Tick | None:
+        held = self._active_after(c.name, release, d.hold)[-1]
+        for q in range(_phase_of(release) + 1, _phase_of(held) + 1):
+            if q in st.busy:
+                raise IllegalActionError("000 §1 C", f"{c.name} holds {spell.name} into {phase_label(q)}, where "
+                                                     f"{c.name} is already {st.busy[q]}")
+            st.busy[q] = f"holding {spell.name}"
+            st.holding.add(q)
+        ruin = self._ruining_hit(c.name, release, held)
+        label = f"holds {spell.name} {d.hold} CT" + (f", releases -> {d.target}" if d.target else ", releases")
+        if ruin is not None:
+            self._ruin(c, st, spell, label, release, ruin, d.target, "holding", kind="hold")
+            return None
+        self.add(c, "hold", label, release, held, "000 §2 A: holding a spell (max 6 CT)",
+                 f"{c.name} holds the completed spell {d.hold} more CT units on active half-segments and may move "
+                 f"meanwhile; a hit still ruins it.", d.target)
+        return held
+
+    def _ruin(self, c: Combatant, st: _Figure, spell: Spell, label: str, start: Tick, ruin: Tick,
+              target: str | None, doing: str, kind: str = "cast") -> None:
+        ruined_phase = _phase_of(ruin)
+        st.ruined_through = 3 * _cycle_of(ruined_phase)
+        st.ruin_reason = (f"{c.name}'s {spell.name} was ruined by a hit at half-segment {ruin}; for the rest of the "
+                          f"cycle (through {phase_label(st.ruined_through)}) the caster may defend and move, but not "
+                          f"begin a spell or attack (000 §2 A, §3 A)")
+        self.add(c, kind, label, start, ruin, "000 §2 A: caster takes damage",
+                 f"{c.name} is hit at half-segment {ruin} while {doing}: the spell is ruined. {c.name} may defend "
+                 f"and move until the next phase A.", target, Status.RUINED)
+        for q in [q for q in st.busy if q > ruined_phase and spell.name in st.busy[q]]:
+            del st.busy[q]
+            st.involuntary.discard(q)
+            st.holding.discard(q)
+
+    def _after_spell(self, c: Combatant, st: _Figure, spell: Spell, done: int, second: bool, slipped: bool) -> None:
+        if spell.touch:
+            st.completed[spell.name] = done
+        if self.options.caster_delay_by_level:
+            wait = table5_delay(c.level, second)
+            st.pair_phase = done + 1 if c.level >= 13 and not second else None
+            rule = "000 §3 B Table 5"
+            why = f"at level {c.level} Table 5 gives " + ("no delay after the first spell of a pair" if wait == 0
+                                                         else f"a delay of {wait} phase(s)")
+        else:
+            wait, rule, why = BASE_CASTING_DELAY, "000 §3 B", "the caster waits two phases"
+        st.cast_from = max(st.cast_from, done + 1 + wait)
+        st.cast_block = (rule, f"{c.name} completed {spell.name} in {phase_label(done)} and {why}", slipped)
+        st.attack_from = max(st.attack_from, done + CASTER_ATTACK_DELAY + 1)
+        st.attack_block = ("000 §3 B", f"{c.name} completed {spell.name} in {phase_label(done)}, and a caster who "
+                                       f"attacks physically after casting waits two phases", slipped)
+        if wait:
+            self.notes.append(f"{c.name} completes {spell.name} in {phase_label(done)} and delays through "
+                              f"{phase_label(done + wait)} ({rule}); the next spell may begin in "
+                              f"{phase_label(done + wait + 1)}.")
+        else:
+            self.notes.append(f"{c.name} completes {spell.name} in {phase_label(done)}; at level {c.level} a second "
+                              f"spell may begin at once, in {phase_label(done + 1)} ({rule}).")
+        rounds = self.options.durations.get(spell.name)
+        if rounds is not None:
+            expires = spell_expiry(done, rounds)
+            self.add(c, "effect", f"{spell.name} in effect", _end(done), _end(expires),
+                     "000 §3 B: spell duration, three phases a round",
+                     f"{spell.name} lasts {rounds} round(s) = {3 * rounds} phases from {phase_label(done)}: it expires "
+                     f"at the end of {phase_label(expires)}, after all movement and combat.", rank=AFTER_ALL_RANK,
+                     on_track=False)
+
+    def _ruining_hit(self, name: str, start: Tick, end: Tick) -> Tick | None:
+        """First hit on ``name`` from ``start`` up to, not including, ``end`` (same tick: simultaneous)."""
+        ticks = [h.tick for h in self.encounter.hits if h.target == name and start <= h.tick < end]
+        return min(ticks) if ticks else None
+
+    def _hit_before_casting(self, c: Combatant, spell: Spell, p: int, st: _Figure) -> int:
+        """000 §2 A: hit in the phase before casting -> CON check, or the casting slips a phase."""
+        if p == 1 or not any(h.target == c.name and _start(p - 1) <= h.tick < _start(p) for h in self.encounter.hits):
+            return p
+        passed, shown = self.fate.con_check(c, f"CON check: {c.name}, phase {p}")
+        if passed:
+            self.notes.append(f"{c.name} was hit in {phase_label(p - 1)} but passes a CON check ({shown}): "
+                              f"{spell.name} begins on time in {phase_label(p)} (000 §2 A).")
+            return p
+        self.notes.append(f"{c.name} was hit in {phase_label(p - 1)} and fails a CON check ({shown}): {spell.name} "
+                          f"is delayed one phase, to {phase_label(p + 1)} (000 §2 A).")
+        st.busy[p] = "shaken by a hit"
+        self.add(c, "misc", f"shaken, {spell.name} delayed", _start(p), _end(p), "000 §2 A: hit before casting",
+                 f"A failed CON check after last phase's hit costs {c.name} this phase.", rank=MOVEMENT_RANK)
+        return p + 1
+
+    # -- miscellaneous
+
+    def _misc(self, c: Combatant, d: Declaration, st: _Figure) -> None:
+        st.busy[d.phase] = "busy with a miscellaneous action"
+        if d.readies_components:
+            st.components = True
+        what = d.note or ("readies material components" if d.readies_components else "miscellaneous action")
+        self.add(c, "misc", what, _start(d.phase), _end(d.phase), "000 §2 E: miscellaneous preparation",
+                 f"{c.name} spends {phase_label(d.phase)} on it, foregoing attacks and movement.", d.target,
+                 rank=MOVEMENT_RANK)
+
+    def _ready(self, c: Combatant, d: Declaration, st: _Figure) -> None:
+        st.busy[d.phase] = "readying a weapon"
+        self.add(c, "ready", "sets weapon / readies defense" + (f" against {d.target}" if d.target else ""),
+                 _start(d.phase), _end(d.phase), "000 §2 D: setting weapons / readying defense",
+                 f"In lieu of attacking, {c.name} stands ready: a foe who closes is struck as it arrives.", d.target,
+                 rank=MOVEMENT_RANK)
+
+
+class PhaseSystemII:
+    """Combat II Phase System II as a timing system (000 §3, Tables 4-7)."""
+
+    id = "phase2"
+    aliases = ("phase system ii", "combat ii phase system ii", "continuous combat", "000 §3")
+    title = "Combat II: Phase System II (continuous A/B/C phases)"
+    source = "000 §3, Tables 4-7"
+    clock = clock_for(3)
+
+    def schedule(self, encounter: Encounter, roller: Roller, options: Phase2Options | None = None) -> Timeline:
+        """Place every declaration on consecutive A/B/C phases, or raise the rule it breaks."""
+        options = options or Phase2Options()
+        return _Run(encounter, _Dice(encounter, roller, options), options).run()
+
+
+PHASE2 = register(PhaseSystemII())
+
+
+# ----------------------------------------------------------------- exact odds
+
+
+class _Branching(Branches):
+    """An enumerating fate: the tracks of ``a`` and ``b`` each cycle, and CON checks, as branches."""
+
+    notes: tuple[str, ...] = ()
+    """Initiative is not narrated when enumerating."""
+
+    def __init__(self, decided: Mapping[Hashable, object], encounter: Encounter, a: str, b: str,
+                 options: Phase2Options) -> None:
+        super().__init__(decided)
+        self.encounter, self.a, self.b, self.options = encounter, a, b, options
+
+    def track(self, name: str, cycle: int) -> Track:
+        if name not in (self.a, self.b):
+            return Track.WINNER  # nobody else's track moves a's or b's actions
+        pair: tuple[Track, Track] = self.choose(("tracks", cycle), self._pair_tracks)
+        return pair[0] if name == self.a else pair[1]
+
+    def _pair_tracks(self) -> list[tuple[tuple[Track, Track], Fraction]]:
+        """Exact distribution of (a's track, b's track) in one cycle: a d10 per side (000 §3 A).
+
+        Only three numbers matter: a's side roll, b's side roll and the best roll of every
+        other side (icepool's ``lowest``)."""
+        a, b = self.encounter.combatant(self.a), self.encounter.combatant(self.b)
+        apart = a.side != b.side
+        others = len([s for s in self.encounter.sides if s not in (a.side, b.side)])
+        dice = [icepool.d10] * (2 if apart else 1) + ([icepool.lowest(*[icepool.d10] * others)] if others else [])
+        adj_a, adj_b = _adjustment(a, self.options)[1], _adjustment(b, self.options)[1]
+        tie = self.options.tie_track
+
+        def best(*rolls: int | None) -> int | None:
+            known = [r for r in rolls if r is not None]
+            return min(known) if known else None
+
+        def tracks(*rolls: int) -> tuple[str, str]:
+            roll_a = rolls[0]
+            roll_b = rolls[1] if apart else roll_a
+            rest = rolls[-1] if others else None
+            against_a = best(roll_b if apart else None, rest)
+            against_b = best(roll_a if apart else None, rest)
+            return _track(roll_a, adj_a, against_a, tie).value, _track(roll_b, adj_b, against_b, tie).value
+
+        die = icepool.map(tracks, *dice)
+        total = die.denominator()
+        return [((Track(ta), Track(tb)), Fraction(n, total)) for (ta, tb), n in die.items()]
+
+    def roll_through(self, cycle: int) -> None:
+        """Cycles nobody asked about cannot move a's or b's actions: nothing to enumerate."""
+
+    def con_check(self, c: Combatant, purpose: str) -> tuple[bool, str]:
+        chance = Fraction(min(max(c.abilities.constitution, 0), 20), 20)
+        passed = self.choose(("con", purpose), lambda: [(True, chance), (False, 1 - chance)])
+        return passed, "passed" if passed else "failed"
+
+    def rolls(self) -> tuple[Roll, ...]:
+        return ()
+
+
+def odds(encounter: Encounter, a: str, b: str, options: Phase2Options | None = None) -> dict[str, Fraction]:
+    """Exact chances for a matchup over every initiative roll (and CON check) that moves a or b.
+
+    Keys (see :func:`combatkit.systems._exhaust.matchup`): ``"a first"``, ``"simultaneous"``,
+    ``"b first"``, ``"neither"``: who is first to land a blow or complete a spell over the
+    whole encounter; ``"a spell interrupted"`` / ``"b spell interrupted"`` when that figure
+    casts (a reported hit landing while it casts); ``"a blow N @ T"``: its N-th blow on tick T.
+    """
+    options = options or Phase2Options()
+    for name in (a, b):
+        if name not in {c.name for c in encounter.combatants}:
+            raise RulesError("combatkit odds", f"{name!r} is not in the encounter")
+    if a == b:
+        raise RulesError("combatkit odds", f"a matchup needs two different figures, got {a!r} twice")
+    outcomes = exhaust(lambda fate: _Run(encounter, fate, options).run(),
+                       lambda decided: _Branching(decided, encounter, a, b, options))
+    return matchup(outcomes, a, b)

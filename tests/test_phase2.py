@@ -1,0 +1,601 @@
+"""Combat II Phase System II (seed 000 §3, Tables 4-7): worked examples, rules, odds, invariants."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from combatkit import (
+    ONE_ROUND,
+    Abilities,
+    ActionKind,
+    Combatant,
+    Declaration,
+    Encounter,
+    Hit,
+    Roller,
+    Spell,
+    Weapon,
+    WeaponKind,
+    load_example,
+)
+from combatkit.errors import IllegalActionError, RulesError
+from combatkit.systems._exhaust import matchup
+from combatkit.systems.phase2 import (
+    PHASE2,
+    TABLE_6,
+    Phase2Options,
+    attack_schedule,
+    clock_for,
+    forms_schedule,
+    odds,
+    phase_label,
+    spell_expiry,
+    table5_delay,
+)
+from combatkit.timeline import Status, Track
+
+WIN = {"initiative: party": 2, "initiative: foes": 6}
+"""The party wins every cycle these tests look at (later cycles are entered too)."""
+for _cycle in range(2, 8):
+    WIN |= {f"initiative: party, cycle {_cycle}": 2, f"initiative: foes, cycle {_cycle}": 6}
+
+SWORD = Weapon("long sword", 5, damage="d8")
+DAGGER = Weapon("dagger", 2, damage="d4")
+
+
+def foe(**kw) -> Combatant:
+    return Combatant("Orc", "foes", char_class="monster", weapons=(SWORD,), **kw)
+
+
+def mage(level: int = 10, **kw) -> Combatant:
+    spells = (
+        Spell("cone of cold", 5, 5, "V,S"),
+        Spell("magic missile", 1, 1, "V,S"),
+        Spell("web", 2, 2, "V,S,M"),
+        Spell("bless", 1, ONE_ROUND, "V,S"),
+        Spell("shocking grasp", 1, 1, "V,S", touch=True),
+    )
+    return Combatant("Finch", "party", level=level, char_class="mage", weapons=(DAGGER,), spells=spells, **kw)
+
+
+def run(combatants, declarations, rolls=WIN, options=None, hits=(), distances=()):
+    encounter = Encounter("test", tuple(combatants), tuple(declarations), hits=tuple(hits),
+                          distances=tuple(distances), rolls=rolls, system="phase2")
+    return PHASE2.schedule(encounter, Roller(seed=0, entered=rolls), options)
+
+
+def cast(actor: str, phase: int, spell: str, **kw) -> Declaration:
+    return Declaration(actor, phase, ActionKind.CAST, spell=spell, **kw)
+
+
+def attack(actor: str, phase: int, target: str | None = "Orc", **kw) -> Declaration:
+    return Declaration(actor, phase, ActionKind.ATTACK, target, **kw)
+
+
+def only(timeline, actor, kind, status=Status.DONE):
+    return [s for s in timeline.for_actor(actor) if s.kind == kind and s.status is status]
+
+
+# ----------------------------------------------------------------- 000 §3 B worked example
+
+
+def test_tenth_level_caster_ct5_spell_begun_in_phase_c_table5():
+    """000 §3 B Table 5 example: "a 10th level caster begins a CT 5 spell on phase C. Three of its
+    casting segments occur in C, but it is not completed until A. The caster delays only during
+    phase B (being 10th level), then can begin casting again on phase C."""
+    options = Phase2Options(caster_delay_by_level=True)
+    timeline = run([mage(10), foe()], [cast("Finch", 3, "cone of cold"), cast("Finch", 6, "magic missile")],
+                   options=options)
+    cone, missile = only(timeline, "Finch", "cast")
+    assert phase_label(3) == "phase C, cycle 1"
+    assert (cone.start, cone.end) == (13, 21)  # C half-segment 1 .. the next A's half-segment 3
+    assert cone.period == "phase A, cycle 2"
+    assert "3 in phase C, cycle 1 (winner: half-segment 1, 3, 5); 2 in phase A, cycle 2" in cone.why
+    assert missile.start == 31 and missile.period == "phase C, cycle 2"
+    with pytest.raises(IllegalActionError) as error:  # phase B of cycle 2 is the one-phase delay
+        run([mage(10), foe()], [cast("Finch", 3, "cone of cold"), cast("Finch", 5, "magic missile")], options=options)
+    assert error.value.rule == "000 §3 B Table 5"
+    assert "phase B, cycle 2" in str(error.value)
+
+
+def test_tenth_level_caster_under_the_base_rule_waits_two_phases():
+    """000 §3 B Casting Delay: without Table 5 the caster waits B and C and begins again at A."""
+    with pytest.raises(IllegalActionError) as error:
+        run([mage(10), foe()], [cast("Finch", 3, "cone of cold"), cast("Finch", 6, "magic missile")])
+    assert error.value.rule == "000 §3 B"
+    assert "two phases" in str(error.value)
+    timeline = run([mage(10), foe()], [cast("Finch", 3, "cone of cold"), cast("Finch", 7, "magic missile")])
+    assert only(timeline, "Finch", "cast")[1].period == "phase A, cycle 3"
+
+
+def test_spell_begun_as_winner_can_end_as_loser():
+    """000 §3 A: "a caster may begin a long spell as a winner and end on the loser schedule"."""
+    rolls = WIN | {"initiative: party, cycle 2": 9, "initiative: foes, cycle 2": 1}
+    timeline = run([mage(), foe()], [cast("Finch", 3, "cone of cold")], rolls=rolls)
+    cone = only(timeline, "Finch", "cast")[0]
+    assert (cone.start, cone.end, cone.track) == (13, 22, "loser")  # A half-segment 4 on the loser track
+    assert "(loser: half-segment 2, 4)" in cone.why
+
+
+def test_initiative_is_rolled_at_every_phase_a():
+    """000 §3 A: "Roll for initiative at the beginning of each A phase"."""
+    timeline = run([mage(), foe()], [cast("Finch", 4, "magic missile")])
+    purposes = [r.purpose for r in timeline.rolls]
+    assert purposes == ["initiative: party", "initiative: foes", "initiative: party, cycle 2",
+                        "initiative: foes, cycle 2"]
+    assert timeline.clock.ticks == 36 and timeline.clock.periods[3].label == "phase A, cycle 2"
+
+
+# ----------------------------------------------------------------- 000 §3 C worked example
+
+
+def specialist() -> Combatant:
+    return Combatant("Saska", "party", level=7, attacks_per_round=Fraction(2),
+                     weapons=(Weapon("short sword", 3, damage="d6"), DAGGER))
+
+
+TWO_WEAPONS = Phase2Options(weapon_attacks={"Saska": {"dagger": Fraction(3, 2)}})
+
+
+def test_short_sword_specialist_with_dagger():
+    """000 §3 C example: a 7th-level short-sword specialist "attacks with both weapons on the first
+    phase, then with the short sword alone on the second phase. The third phase is her normal
+    delay. The next phase begins the sequence anew"."""
+    both, alone = ("short sword", "dagger"), ("short sword",)
+    declarations = [attack("Saska", 1, weapons=both), attack("Saska", 2, weapons=alone),
+                    attack("Saska", 4, weapons=both), attack("Saska", 5, weapons=alone)]
+    timeline = run([specialist(), foe()], declarations, options=TWO_WEAPONS)
+    blows = only(timeline, "Saska", "attack")
+    assert [(s.action, s.end) for s in blows] == [
+        ("short sword + dagger -> Orc", 2), ("short sword -> Orc", 8),
+        ("short sword + dagger -> Orc", 20), ("short sword -> Orc", 26),
+    ]
+    assert "'attack, attack, delay' sequence (Table 6, 2 attacks per round)" in blows[0].why
+    with pytest.raises(IllegalActionError) as error:  # the third phase is her delay
+        run([specialist(), foe()], declarations[:2] + [attack("Saska", 3, weapons=alone)], options=TWO_WEAPONS)
+    assert error.value.rule == "000 §3 C Table 6" and "phase C, cycle 1 is a delay" in str(error.value)
+    with pytest.raises(IllegalActionError) as error:  # the second phase is the short sword alone
+        run([specialist(), foe()], [attack("Saska", 1, weapons=both), attack("Saska", 2, weapons=both)],
+            options=TWO_WEAPONS)
+    assert error.value.rule == "000 §3 C" and "short sword alone" in str(error.value)
+
+
+def test_two_weapons_with_the_same_rate_always_pair():
+    """000 §2 C: "each weapon may attack to the maximum applicable attacks per round, but only in
+    paired fashion" when the weapons yield the same number of attacks."""
+    both = ("short sword", "dagger")
+    timeline = run([specialist(), foe()], [attack("Saska", 1, weapons=both), attack("Saska", 2, weapons=both)])
+    assert len(only(timeline, "Saska", "attack")) == 2
+
+
+# ----------------------------------------------------------------- Table 6, Table 7
+
+
+@pytest.mark.parametrize("rate", list(TABLE_6))
+def test_table6_sequence_is_followed_and_repeats(rate):
+    """000 §3 C Table 6: attack on every attack entry for two repetitions; the first delay refuses."""
+    schedule = attack_schedule(rate)
+    fast = Weapon("fist", 1, damage="d2")
+    fighter = Combatant("Vala", "party", level=13, attacks_per_round=rate, weapons=(fast,))
+    phases = [p for p in range(1, 2 * len(schedule) + 1) if schedule[(p - 1) % len(schedule)]]
+    declarations = [attack("Vala", p, attacks=schedule[(p - 1) % len(schedule)]) for p in phases]
+    timeline = run([fighter, foe()], declarations)
+    assert len(only(timeline, "Vala", "attack")) == sum(schedule) * 2
+    if 0 in schedule:
+        delay = schedule.index(0) + 1
+        with pytest.raises(IllegalActionError) as error:
+            run([fighter, foe()], [d for d in declarations if d.phase < delay] + [attack("Vala", delay)])
+        assert error.value.rule == "000 §3 C Table 6"
+
+
+def test_table6_rows():
+    """000 §3 C Table 6 as printed."""
+    assert attack_schedule(1) == (1, 0, 0)
+    assert attack_schedule(Fraction(3, 2)) == (1, 0)
+    assert attack_schedule(2) == (1, 1, 0)
+    assert attack_schedule(Fraction(5, 2)) == (1, 1, 1, 0, 1, 1)
+    assert attack_schedule(4) == (1, 2, 1)
+    assert attack_schedule(5) == (2, 2, 1)
+    assert attack_schedule(6) == (2, 2, 2)
+
+
+def test_five_halves_repeats_as_printed():
+    """Table 6, 5/2: "attack, attack, attack, delay, attack, attack", repeated: phase 10 is the next delay."""
+    fighter = Combatant("Vala", "party", level=13, attacks_per_round=Fraction(5, 2), weapons=(SWORD,))
+    ok = [attack("Vala", p) for p in (1, 2, 3, 5, 6, 7, 8, 9)]
+    assert len(only(run([fighter, foe()], ok), "Vala", "attack")) == 8
+    with pytest.raises(IllegalActionError):
+        run([fighter, foe()], ok + [attack("Vala", 10)])
+
+
+def test_sequence_starts_over_after_a_voluntary_delay():
+    """000 §3 C: "In the event of an unexpected or even voluntary phase delay, the sequence starts
+    over with the next attack"."""
+    fighter = Combatant("Vala", "party", level=13, attacks_per_round=Fraction(2), weapons=(SWORD,))
+    timeline = run([fighter, foe()], [attack("Vala", 1), attack("Vala", 3), attack("Vala", 4)])
+    assert "a new sequence begins here" in only(timeline, "Vala", "attack")[1].why
+    with pytest.raises(IllegalActionError):  # 3, 4 attack; 5 is the new sequence's delay
+        run([fighter, foe()], [attack("Vala", 1), attack("Vala", 3), attack("Vala", 4), attack("Vala", 5)])
+
+
+def test_missile_fire_rate_times_attacks_per_round():
+    """000 §3 C Missile Fire: "Multiply the fire rate by number of attacks per round"."""
+    bow = Weapon("short bow", 7, kind=WeaponKind.MISSILE, rate_of_fire=Fraction(2))
+    archer = Combatant("Ash", "party", level=7, attacks_per_round=Fraction(3, 2), weapons=(bow,))
+    timeline = run([archer, foe()], [attack("Ash", p) for p in (1, 2, 3, 4)])
+    assert "Table 6, 3 attacks per round, fire rate x attacks per round" in only(timeline, "Ash", "attack")[0].why
+    novice = Combatant("Ash", "party", weapons=(bow,))
+    with pytest.raises(IllegalActionError):  # 1 x 2 = 2 a round: attack, attack, delay
+        run([novice, foe()], [attack("Ash", p) for p in (1, 2, 3)])
+
+
+def test_heavy_crossbow_half_a_shot_a_round():
+    """Below one a round the pattern extends: 1/2 is one shot every six phases."""
+    crossbow = Weapon("heavy crossbow", 10, kind=WeaponKind.MISSILE, rate_of_fire=Fraction(1, 2))
+    archer = Combatant("Ash", "party", weapons=(crossbow,))
+    assert len(run([archer, foe()], [attack("Ash", 1), attack("Ash", 7)]).spans) == 2
+    with pytest.raises(IllegalActionError):
+        run([archer, foe()], [attack("Ash", 1), attack("Ash", 6)])
+
+
+def test_rate_table6_does_not_list_names_the_rule_and_value():
+    with pytest.raises(IllegalActionError) as error:
+        attack_schedule(Fraction(7, 2))
+    assert error.value.rule == "000 §3 C Table 6" and "7/2" in str(error.value)
+    fighter = Combatant("Vala", "party", attacks_per_round=Fraction(7, 2), weapons=(SWORD,))
+    timeline = run([fighter, foe()], [attack("Vala", 1), attack("Vala", 2)],
+                   options=Phase2Options(schedules={"Vala": (1, 1, 2, 1, 1, 1, 0)}))
+    assert len(timeline.spans) == 2
+
+
+def test_attack_forms_option_table7():
+    """000 §3 C Table 7 (optional rule of 000 §2 C): 4 forms go "1 form, 2 forms, 1 form"."""
+    forms = tuple(Weapon(name, kind=WeaponKind.NATURAL) for name in ("claws", "bite", "tail", "wings"))
+    dragon = Combatant("Wyrm", "foes", char_class="monster", weapons=forms)
+    hero = Combatant("Orc", "party", weapons=(SWORD,))  # named Orc so the default target fits
+    options = Phase2Options(attack_forms=True)
+    declarations = [Declaration("Wyrm", 1, ActionKind.ATTACK, "Orc", weapons=("claws",)),
+                    Declaration("Wyrm", 2, ActionKind.ATTACK, "Orc", weapons=("bite", "tail")),
+                    Declaration("Wyrm", 3, ActionKind.ATTACK, "Orc"),
+                    Declaration("Wyrm", 4, ActionKind.ATTACK, "Orc", weapons=("claws",))]
+    timeline = run([hero, dragon], declarations, options=options)
+    assert [s.action for s in only(timeline, "Wyrm", "attack")] == [
+        "claws -> Orc", "bite + tail -> Orc", "wings -> Orc", "claws -> Orc"]
+    assert forms_schedule(4) == (1, 2, 1)
+    with pytest.raises(IllegalActionError) as error:
+        run([hero, dragon], declarations[:1] + [Declaration("Wyrm", 2, ActionKind.ATTACK, "Orc",
+                                                            weapons=("claws", "bite"))], options=options)
+    assert error.value.rule == "000 §3 C Table 7"
+    # without the option the forms are one routine on the 1-attack schedule
+    routine = run([hero, dragon], [Declaration("Wyrm", 1, ActionKind.ATTACK, "Orc", weapons=("claws", "bite"))])
+    assert "attack, delay, delay" in only(routine, "Wyrm", "attack")[0].why
+
+
+def test_double_attack_lands_sf_half_segments_later_inside_the_phase():
+    """Table 6, 4 attacks: "attack, 2 attacks, attack"; the second blow of a phase is + SF (000 §2 C)."""
+    fighter = Combatant("Vala", "party", attacks_per_round=Fraction(4), weapons=(Weapon("knife", 1),))
+    timeline = run([fighter, foe()], [attack("Vala", 1), attack("Vala", 2, attacks=2)])
+    assert [s.end for s in only(timeline, "Vala", "attack")] == [1, 7, 8]
+    slow = Combatant("Vala", "party", attacks_per_round=Fraction(4), weapons=(SWORD,))
+    with pytest.raises(IllegalActionError) as error:
+        run([slow, foe()], [attack("Vala", 1), attack("Vala", 2, attacks=2)])
+    assert error.value.rule == "000 §2 C"
+
+
+# ----------------------------------------------------------------- spells
+
+
+def test_one_round_spell_goes_off_after_everything_at_the_end_of_its_third_phase():
+    """000 §3 B: "If a spell has a one round CT (10 seg) it goes off after all other actions
+    (including movement) at the end of the third phase of casting"."""
+    runner = Combatant("Orc", "foes", weapons=(SWORD,))
+    timeline = run([mage(), runner], [cast("Finch", 2, "bless"), Declaration("Orc", 4, ActionKind.MOVE, feet=30)])
+    assert [(s.actor, s.kind, s.end) for s in timeline.spans[-2:]] == [("Orc", "move", 24), ("Finch", "cast", 24)]
+    assert timeline.spans[-1].period == "phase A, cycle 2"
+
+
+def test_spell_duration_in_phases():
+    """000 §3 B: "if a spell cast in phase B lasts one round, it expires at the end of the next phase B"."""
+    assert spell_expiry(2, 1) == 5
+    timeline = run([mage(), foe()], [cast("Finch", 2, "magic missile")],
+                   options=Phase2Options(durations={"magic missile": 1}))
+    effect = only(timeline, "Finch", "effect")[0]
+    assert (effect.end, effect.period) == (30, "phase B, cycle 2")
+    with pytest.raises(RulesError):
+        spell_expiry(0, 1)
+
+
+def test_table5_schedule():
+    """000 §3 B Table 5."""
+    assert [table5_delay(level) for level in (1, 6, 7, 12)] == [2, 2, 1, 1]
+    assert table5_delay(13) == 0 and table5_delay(13, second_in_a_row=True) == 1
+
+
+def test_thirteenth_level_casts_twice_then_delays_once():
+    """Table 5, 13+: "cast spell, cast spell, delay 1 phase"."""
+    options = Phase2Options(caster_delay_by_level=True)
+    pair = [cast("Finch", 1, "magic missile"), cast("Finch", 2, "magic missile")]
+    timeline = run([mage(13), foe()], pair + [cast("Finch", 4, "magic missile")], options=options)
+    assert len(only(timeline, "Finch", "cast")) == 3
+    with pytest.raises(IllegalActionError) as error:
+        run([mage(13), foe()], pair + [cast("Finch", 3, "magic missile")], options=options)
+    assert error.value.rule == "000 §3 B Table 5"
+
+
+def test_caster_attacking_after_casting_waits_two_phases_even_at_high_level():
+    """000 §3 B: "If either a priest or mage wishes to physically attack after casting, the delay is
+    automatically 2 phases"."""
+    options = Phase2Options(caster_delay_by_level=True)
+    with pytest.raises(IllegalActionError) as error:
+        run([mage(13), foe()], [cast("Finch", 1, "magic missile"), attack("Finch", 2)], options=options)
+    assert error.value.rule == "000 §3 B"
+    timeline = run([mage(13), foe()], [cast("Finch", 1, "magic missile"), attack("Finch", 4)], options=options)
+    assert only(timeline, "Finch", "attack")[0].period == "phase A, cycle 2"
+
+
+def test_caster_delays_two_phases_after_a_physical_attack():
+    """000 §3 C: "casters MUST delay two phases after a physical attack regardless of their delay
+    time between spells"."""
+    options = Phase2Options(caster_delay_by_level=True)
+    with pytest.raises(IllegalActionError) as error:
+        run([mage(13), foe()], [attack("Finch", 1), cast("Finch", 3, "magic missile")], options=options)
+    assert error.value.rule == "000 §3 C"
+    timeline = run([mage(13), foe()], [attack("Finch", 1), cast("Finch", 4, "magic missile")], options=options)
+    assert len(only(timeline, "Finch", "cast")) == 1
+
+
+def test_hit_while_casting_ruins_the_spell_until_the_next_phase_a():
+    """000 §2 A: a hit while casting ruins the spell; no new spell "for the remainder of the round",
+    here the rest of the A/B/C cycle."""
+    declarations = [cast("Finch", 1, "cone of cold"), cast("Finch", 3, "magic missile"),
+                    cast("Finch", 4, "magic missile")]
+    timeline = run([mage(), foe()], declarations, hits=[Hit("Finch", 8, "Orc")])
+    statuses = [(s.status, s.end) for s in timeline.for_actor("Finch") if s.kind == "cast"]
+    assert statuses == [(Status.RUINED, 8), (Status.CANCELLED, 13), (Status.DONE, 19)]
+
+
+def test_hit_in_the_phase_before_casting_and_a_failed_con_check_delays_a_phase():
+    """000 §2 A: hit prior to the casting phase: delayed one phase on a failed CON check."""
+    declarations = [cast("Finch", 2, "magic missile"), Declaration("Finch", 3, ActionKind.MISC, note="looks around")]
+    failed = run([mage(abilities=Abilities(constitution=9)), foe()], declarations,
+                 rolls=WIN | {"CON check: Finch, phase 2": 15}, hits=[Hit("Finch", 4, "Orc")])
+    spell = only(failed, "Finch", "cast")[0]
+    assert spell.period == "phase C, cycle 1"
+    assert only(failed, "Finch", "misc", Status.CANCELLED)
+    passed = run([mage(abilities=Abilities(constitution=9)), foe()], declarations,
+                 rolls=WIN | {"CON check: Finch, phase 2": 9}, hits=[Hit("Finch", 4, "Orc")])
+    assert only(passed, "Finch", "cast")[0].period == "phase B, cycle 1"
+
+
+def test_components_must_be_readied_and_are_used_up():
+    """000 §2 A: material components in hand at the start of casting; 000 §3 B: gathered anew."""
+    ready = Declaration("Finch", 1, ActionKind.MISC, readies_components=True)
+    timeline = run([mage(components_ready=False), foe()], [ready, cast("Finch", 2, "web")])
+    assert only(timeline, "Finch", "cast")
+    with pytest.raises(IllegalActionError) as error:
+        run([mage(), foe()], [cast("Finch", 1, "web"), cast("Finch", 4, "web")])
+    assert error.value.rule == "000 §2 A" and "material components" in str(error.value)
+
+
+def test_touch_spell_delivered_in_a_later_phase():
+    """000 §2 A Touch Spells: "The actual touch may be attempted during the attack portion of the
+    next phase or later"."""
+    timeline = run([mage(), foe()], [cast("Finch", 1, "shocking grasp", target="Orc"),
+                                     attack("Finch", 2, spell="shocking grasp")])
+    assert only(timeline, "Finch", "attack")[0].action == "touch: shocking grasp -> Orc"
+    with pytest.raises(IllegalActionError):
+        run([mage(), foe()], [attack("Finch", 2, spell="shocking grasp")])
+
+
+def test_holding_a_spell_lets_the_caster_move():
+    """000 §2 A Holding a Spell: up to 6 CT; "The caster may move freely while holding a spell"."""
+    declarations = [cast("Finch", 1, "magic missile", hold=4), Declaration("Finch", 2, ActionKind.MOVE, feet=20)]
+    timeline = run([mage(), foe()], declarations)
+    hold = only(timeline, "Finch", "hold")[0]
+    assert (hold.start, hold.end) == (1, 9)
+    assert only(timeline, "Finch", "move")
+    with pytest.raises(IllegalActionError):
+        run([mage(), foe()], [cast("Finch", 1, "magic missile", hold=7)])
+
+
+# ----------------------------------------------------------------- movement, surprise, errors
+
+
+def test_long_move_spills_over_into_the_next_phases():
+    """000 §3: "Actions such as movement and casting may 'spill over' into the next phase"."""
+    runner = Combatant("Orc", "foes", weapons=(SWORD,))
+    timeline = run([mage(), runner], [Declaration("Orc", 1, ActionKind.MOVE, feet=100)])
+    assert [s.end for s in only(timeline, "Orc", "move")] == [6, 12, 18]
+    with pytest.raises(IllegalActionError) as error:
+        run([mage(), runner], [Declaration("Orc", 1, ActionKind.MOVE, feet=100), attack("Orc", 2, "Finch")])
+    assert error.value.rule == "000 §1 C"
+
+
+def test_closing_then_attacking_as_soon_as_able():
+    """000 §3: "he attacks as soon as he is able": close 40' at MV 12 in A, strike in B."""
+    timeline = run([mage(), foe()], [Declaration("Orc", 1, ActionKind.MOVE, "Finch"), attack("Orc", 2, "Finch")],
+                   distances=[("Finch", "Orc", 40)])
+    assert [s.kind for s in timeline.for_actor("Orc")] == ["move", "attack"]
+    with pytest.raises(IllegalActionError) as error:
+        run([mage(), foe()], [attack("Orc", 1, "Finch")], distances=[("Finch", "Orc", 40)])
+    assert error.value.rule == "000 §2 D"
+
+
+def test_surprised_figure_loses_the_first_phase():
+    """000 §2 F, carried into Phase System II."""
+    with pytest.raises(IllegalActionError) as error:
+        run([mage(surprised=True), foe()], [cast("Finch", 1, "magic missile")])
+    assert error.value.rule == "000 §2 F"
+
+
+def test_bad_input_names_the_rule_and_the_value():
+    with pytest.raises(IllegalActionError) as error:
+        run([mage(), foe()], [cast("Finch", 0, "magic missile")])
+    assert error.value.rule == "000 §3" and "got 0" in str(error.value)
+    with pytest.raises(RulesError) as options_error:
+        Phase2Options(schedules={"Vala": (0, 1)})
+    assert options_error.value.rule == "000 §3 C Table 6" and "(0, 1)" in str(options_error.value)
+    with pytest.raises(RulesError):
+        Phase2Options(phases=0)
+    with pytest.raises(RulesError):
+        clock_for(0)
+    with pytest.raises(IllegalActionError) as error:
+        run([mage(), foe()], [cast("Finch", 1, "cone of cold"), Declaration("Finch", 2, ActionKind.MOVE, feet=10)])
+    assert error.value.rule == "000 §1 C" and "casting cone of cold" in str(error.value)
+
+
+def test_shipped_example_loads_and_schedules():
+    encounter = load_example("phase2-tenth-level-caster")
+    assert encounter.system == "phase2"
+    for options in (Phase2Options(), Phase2Options(caster_delay_by_level=True)):
+        timeline = PHASE2.schedule(encounter, Roller(seed=encounter.seed, entered=encounter.rolls), options)
+        cone = [s for s in timeline.for_actor("Finchfingle") if "cone of cold" in s.action][0]
+        assert (cone.start, cone.end) == (13, 22)  # begun as a winner in C, finished as a loser in A
+
+
+def test_registered_with_aliases():
+    from combatkit.systems.base import find_system
+
+    assert find_system("Phase System II") is PHASE2
+    assert PHASE2.clock.ticks == 18 and PHASE2.clock.describe(9) == "half-segment 9 (phase B, cycle 1)"
+
+
+# ----------------------------------------------------------------- exact odds
+
+
+def duel() -> Encounter:
+    fighter = Combatant("Brienne", "party", weapons=(SWORD,), abilities=Abilities(dexterity=16))
+    caster = Combatant("Mira", "foes", char_class="mage", spells=(Spell("sleep", 1, 3, "V,S"),))
+    return Encounter("duel", (fighter, caster), (attack("Brienne", 1, "Mira"), cast("Mira", 1, "sleep", target="Brienne")),
+                     hits=(Hit("Mira", 5, "Brienne"),))
+
+
+def test_odds_are_exact():
+    """Brienne (DEX 16, +1) strikes at half-segment 3 (winner) or 4 (loser); Mira's CT 3 sleep goes
+    off at 5 (winner) or 6 (loser); a reported hit at 5 spoils it only on the loser track."""
+    result = odds(duel(), "Brienne", "Mira")
+    assert result["a first"] == 1
+    # Mira is a loser when her d10 is higher than Brienne's side's: 45/100
+    assert result["b spell interrupted"] == Fraction(45, 100)
+    # Brienne is a winner unless her side's roll - 1 is higher than Mira's: P(rB - 1 <= rM) = 64/100
+    assert result["a blow 1 @ 3"] == Fraction(64, 100)
+    assert sum(v for k, v in result.items() if k in ("a first", "simultaneous", "b first", "neither")) == 1
+
+
+def test_odds_of_a_plain_duel():
+    """Two SF 5 swords, equal DEX: 9/20 each, 1/10 simultaneous (a tie puts both on the winner track)."""
+    a = Combatant("A", "one", weapons=(SWORD,))
+    b = Combatant("B", "two", weapons=(SWORD,))
+    result = odds(Encounter("d", (a, b), (attack("A", 1, "B"), attack("B", 1, "A"))), "A", "B")
+    assert (result["a first"], result["simultaneous"], result["b first"]) == (Fraction(9, 20), Fraction(1, 10),
+                                                                              Fraction(9, 20))
+
+
+def test_odds_match_a_monte_carlo_of_the_schedule():
+    encounter = duel()
+    exact = odds(encounter, "Brienne", "Mira")
+    n = 1500
+    sample = [(Fraction(1, n), PHASE2.schedule(encounter, Roller(seed=seed))) for seed in range(n)]
+    estimate = matchup(sample, "Brienne", "Mira")
+    for key in set(exact) | set(estimate):
+        p = float(exact.get(key, 0))
+        tolerance = 4.5 * math.sqrt(max(p * (1 - p), 1 / n) / n)
+        assert abs(float(estimate.get(key, 0)) - p) <= tolerance, key
+
+
+def test_odds_branch_on_the_con_check():
+    """000 §2 A: hit in the phase before casting; on a failed CON check (d20 over CON 12) the CT 1 spell
+    slips from phase B to C, behind the halberd that lands at the end of B either way."""
+    halberd = Combatant("Orc", "foes", weapons=(Weapon("halberd", 9, magic_bonus=-1),))
+    caster = mage(abilities=Abilities(constitution=12))
+    encounter = Encounter("con", (halberd, caster), (attack("Orc", 2, "Finch"), cast("Finch", 2, "magic missile")),
+                          hits=(Hit("Finch", 3, "arrow"),))
+    result = odds(encounter, "Orc", "Finch")
+    assert result["b first"] == Fraction(12, 20) and result["a first"] == Fraction(8, 20)
+    n = 1000
+    sample = [(Fraction(1, n), PHASE2.schedule(encounter, Roller(seed=seed))) for seed in range(n)]
+    estimate = matchup(sample, "Orc", "Finch")["b first"]
+    assert abs(float(estimate) - 0.6) <= 4.5 * math.sqrt(0.24 / n)
+
+
+def test_phases_option_sets_the_clock_and_grows_to_fit():
+    timeline = run([mage(), foe()], [cast("Finch", 1, "magic missile")], options=Phase2Options(phases=5))
+    assert timeline.clock.ticks == 30 and timeline.clock.periods[-1].label == "phase B, cycle 2"
+    grown = run([mage(), foe()], [cast("Finch", 7, "magic missile")], options=Phase2Options(phases=2))
+    assert grown.clock.ticks == 42
+    assert run([mage(), foe()], [cast("Finch", 1, "magic missile")]).clock.ticks == 18
+
+
+def test_odds_reject_unknown_figures():
+    with pytest.raises(RulesError):
+        odds(duel(), "Brienne", "Nobody")
+    with pytest.raises(RulesError):
+        odds(duel(), "Mira", "Mira")
+
+
+# ----------------------------------------------------------------- invariants
+
+NAMES = ("P1", "P2", "F1", "F2")
+
+
+@st.composite
+def encounters(draw):
+    combatants = []
+    for name in NAMES:
+        weapons = tuple(Weapon(f"w{i}", draw(st.integers(0, 12)), kind=draw(st.sampled_from(list(WeaponKind))),
+                               rate_of_fire=draw(st.sampled_from([Fraction(1), Fraction(2)])))
+                        for i in range(draw(st.integers(1, 3))))
+        spells = tuple(Spell(f"spell{i}", 1, draw(st.sampled_from([1, 2, 3, 4, 5, 7, 9, 10, ONE_ROUND])),
+                             draw(st.sampled_from(["V", "V,S,M"]))) for i in range(draw(st.integers(0, 2))))
+        combatants.append(Combatant(
+            name, "party" if name[0] == "P" else "foes", level=draw(st.integers(1, 15)), weapons=weapons,
+            spells=spells, attacks_per_round=draw(st.sampled_from(list(TABLE_6))),
+            abilities=Abilities(dexterity=draw(st.integers(3, 18)), constitution=draw(st.integers(3, 18))),
+            components_ready=draw(st.booleans()), surprised=draw(st.sampled_from([False, False, False, True]))))
+    declarations = []
+    for _ in range(draw(st.integers(0, 10))):
+        actor = draw(st.sampled_from(NAMES))
+        kind = draw(st.sampled_from(list(ActionKind)))
+        me = next(c for c in combatants if c.name == actor)
+        spell = draw(st.sampled_from([s.name for s in me.spells])) if kind is ActionKind.CAST and me.spells \
+            else None
+        if kind is ActionKind.CAST and spell is None:
+            kind = ActionKind.MISC
+        declarations.append(Declaration(
+            actor, draw(st.integers(1, 9)), kind, draw(st.sampled_from([None, *[n for n in NAMES if n != actor]])),
+            weapons=draw(st.sampled_from([(), ("w0",), ("w0", "w1"), ("w1", "w2")])) if kind is ActionKind.ATTACK
+            and len(me.weapons) == 3 else (),
+            spell=spell, attacks=draw(st.sampled_from([1, 1, 2])), hold=draw(st.sampled_from([0, 0, 2])),
+            feet=draw(st.sampled_from([None, 20, 90])) if kind is ActionKind.MOVE else None,
+            readies_components=draw(st.booleans()) if kind is ActionKind.MISC else False))
+    hits = tuple(Hit(draw(st.sampled_from(NAMES)), draw(st.integers(1, 54))) for _ in range(draw(st.integers(0, 3))))
+    return Encounter("random", tuple(combatants), tuple(declarations), hits=hits,
+                     distances=(("P1", "F1", draw(st.sampled_from([0, 5, 30]))),))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(encounters(), st.integers(0, 2**16), st.booleans(), st.booleans())
+def test_any_encounter_schedules_inside_its_phases_or_raises_a_rules_error(encounter, seed, table5, forms):
+    options = Phase2Options(caster_delay_by_level=table5, attack_forms=forms)
+    try:
+        timeline = PHASE2.schedule(encounter, Roller(seed=seed), options)
+    except RulesError:
+        return
+    again = PHASE2.schedule(encounter, Roller(seed=seed), options)
+    assert again == timeline  # same seed, same timeline
+    declared = {(d.actor, d.phase) for d in encounter.declarations}
+    for span in timeline:
+        assert 1 <= span.start <= span.end <= timeline.clock.ticks
+        phase = (span.end - 1) // 6 + 1
+        assert span.period == phase_label(phase)
+        assert span.track in (Track.WINNER.value, Track.LOSER.value, None)
+        if span.kind == "attack" and span.status is Status.DONE:
+            assert (span.actor, phase) in declared  # a blow lands in the phase it was declared for
+        if span.kind == "cast" and span.status is Status.DONE:
+            begun = (span.start - 1) // 6 + 1
+            assert (span.actor, begun) in declared or (span.actor, begun - 1) in declared  # on time or slipped
