@@ -1,11 +1,15 @@
 """Timing systems, one module each, found through :func:`find_system` by id or alias."""
 
 from combatkit.systems.base import SYSTEMS, TimingSystem, find_system, register
+from combatkit.systems.five_phase import FIVE_PHASE, FivePhaseOptions
 from combatkit.systems.phase1 import PHASE1, Phase1Options
 from combatkit.systems.phase2 import PHASE2, Phase2Options
 from combatkit.systems.segments import SEGMENTS, SegmentsOptions
+from combatkit.systems.short_form import SHORT_FORM, ShortFormOptions
+from combatkit.systems.strike_speed import STRIKE_SPEED, StrikeSpeedOptions
 
 __all__ = [
-    "PHASE1", "PHASE2", "SEGMENTS", "SYSTEMS", "Phase1Options", "Phase2Options", "SegmentsOptions",
+    "FIVE_PHASE", "PHASE1", "PHASE2", "SEGMENTS", "SHORT_FORM", "STRIKE_SPEED", "SYSTEMS", "FivePhaseOptions",
+    "Phase1Options", "Phase2Options", "SegmentsOptions", "ShortFormOptions", "StrikeSpeedOptions",
     "TimingSystem", "find_system", "register",
 ]  # fmt: skip

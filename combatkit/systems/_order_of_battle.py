@@ -1,0 +1,210 @@
+"""What the order-of-battle systems share: dice fates, moment clocks, declaration checks.
+
+Used by :mod:`~combatkit.systems.five_phase` (001), :mod:`~combatkit.systems.short_form`
+(002) and :mod:`~combatkit.systems.strike_speed` (004).
+
+**Fates.** Each system draws every chance outcome through ``fate.roll(dice, purpose,
+classify)``. :class:`RolledFate` rolls it with the injected Roller (or takes the number
+the referee entered under ``purpose``): that is ``schedule``. :class:`BranchingFate` makes
+:func:`combatkit.systems._exhaust.exhaust` run the round once per outcome, weighted by
+:meth:`combatkit.dice.Dice.distribution`: that is ``odds``. ``classify`` says which totals
+lead to the same round (a surprise d12 only matters as *who* it surprises), so totals of
+one class are enumerated once, as the lowest of them. The odds therefore come from the
+very code that draws the timeline.
+
+>>> from combatkit.systems._exhaust import exhaust
+>>> sorted(exhaust(lambda fate: fate.roll("d6", "x", classify=lambda t: t >= 5), BranchingFate))
+[(Fraction(1, 3), 5), (Fraction(2, 3), 1)]
+
+**Moment clocks.** In 002 (initiative counts) and 004 (strike speeds) a round is an
+order, not a stretch of seconds, and inside one count the tie rules can put several
+moments one after another. A scheduled round's clock has one tick per moment that
+happens, in order; its periods name the count or strike speed each tick belongs to.
+
+>>> clock, ticks = moment_clock("moment", [Moment((1, -9, 0), "count 9"), Moment((0,), "before initiative"),
+...                                        Moment((1, -9, 1), "count 9")])
+>>> [ticks[m] for m in sorted(ticks)], [p.label for p in clock.periods]
+([1, 2, 3], ['before initiative', 'count 9'])
+>>> clock.describe(3)
+'moment 3 (count 9)'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from fractions import Fraction
+from typing import Protocol
+
+from combatkit.dice import Dice, Roll, Roller
+from combatkit.encounter import Encounter
+from combatkit.errors import IllegalActionError, RulesError
+from combatkit.model import Declaration
+from combatkit.systems._exhaust import Branches, exhaust, matchup
+from combatkit.timeline import Clock, Period, Tick, Timeline
+
+__all__ = [
+    "BranchingFate",
+    "Fate",
+    "Moment",
+    "RolledFate",
+    "check_names",
+    "exact_odds",
+    "grouped_totals",
+    "has_word",
+    "moment_clock",
+    "refuse_combat_ii_fields",
+]
+
+Classify = Callable[[int], Hashable]
+
+
+# ----------------------------------------------------------------- fates
+
+
+class Fate(Protocol):
+    """Where a round's chance outcomes come from."""
+
+    def roll(self, dice: str, purpose: str, classify: Classify | None = None) -> int:
+        """The total of ``dice`` rolled for ``purpose`` (a key used once per round)."""
+        ...
+
+    def rolls(self) -> tuple[Roll, ...]:
+        """Every roll made, for :attr:`Timeline.rolls`."""
+        ...
+
+
+class RolledFate:
+    """Totals from a Roller: seeded, or entered by the referee under each purpose."""
+
+    def __init__(self, roller: Roller) -> None:
+        self.roller = roller
+
+    def roll(self, dice: str, purpose: str, classify: Classify | None = None) -> int:
+        return self.roller.roll(dice, purpose).total
+
+    def rolls(self) -> tuple[Roll, ...]:
+        return tuple(self.roller.log)
+
+
+def grouped_totals(dice: Dice, classify: Classify | None) -> list[tuple[int, Fraction]]:
+    """Each total of ``dice`` with its chance; totals of one class merge into the lowest.
+
+    >>> grouped_totals(Dice.parse("d12"), lambda t: t <= 4)
+    [(1, Fraction(1, 3)), (5, Fraction(2, 3))]
+    """
+    groups: dict[Hashable, tuple[int, Fraction]] = {}
+    for total, chance in dice.distribution().items():
+        key = total if classify is None else classify(total)
+        first, weight = groups.get(key, (total, Fraction(0)))
+        groups[key] = (first, weight + chance)
+    return list(groups.values())
+
+
+class BranchingFate(Branches):
+    """An enumerating fate for :func:`~combatkit.systems._exhaust.exhaust`: every total is a branch."""
+
+    def roll(self, dice: str, purpose: str, classify: Classify | None = None) -> int:
+        spec = Dice.parse(dice)
+        return self.choose(purpose, lambda: grouped_totals(spec, classify))
+
+    def rolls(self) -> tuple[Roll, ...]:
+        return ()
+
+
+def exact_odds(encounter: Encounter, a: str, b: str, run: Callable[[Fate], Timeline]) -> dict[str, Fraction]:
+    """Exact matchup chances between ``a`` and ``b`` over every roll ``run`` makes.
+
+    Keys as :func:`combatkit.systems._exhaust.matchup` gives them: ``"a first"``,
+    ``"simultaneous"``, ``"b first"``, ``"neither"`` (first blow struck or spell gone off;
+    they sum to 1), ``"a spell interrupted"`` / ``"b spell interrupted"`` when that figure
+    casts (a reported hit ruins the spell), and ``"a blow N @ T"``.
+    """
+    names = {c.name for c in encounter.combatants}
+    for name in (a, b):
+        if name not in names:
+            raise RulesError("combatkit odds", f"{name!r} is not in the encounter; combatants: {sorted(names)}")
+    if a == b:
+        raise RulesError("combatkit odds", f"a matchup needs two different figures, got {a!r} twice")
+    return matchup(exhaust(run, BranchingFate), a, b)
+
+
+# ----------------------------------------------------------------- moment clocks
+
+
+@dataclass(frozen=True, order=True)
+class Moment:
+    """A point in a round's order: sorted by ``key``, earliest first."""
+
+    key: tuple[int, ...]
+    """Sort key; moments with equal keys are one moment (simultaneous)."""
+    label: str = field(compare=False)
+    """The period it belongs to, as a reader sees it: ``"count 9"``."""
+
+
+def moment_clock(unit: str, moments: Iterable[Moment]) -> tuple[Clock, dict[Moment, Tick]]:
+    """The clock of ``moments`` (one tick each, in order) and each moment's tick."""
+    ordered = sorted(set(moments))
+    ticks = {moment: tick for tick, moment in enumerate(ordered, 1)}
+    periods: list[Period] = []
+    for moment, tick in ticks.items():
+        if periods and periods[-1].label == moment.label:
+            periods[-1] = Period(moment.label, periods[-1].start, tick)
+        else:
+            periods.append(Period(moment.label, tick, tick))
+    return Clock(unit, len(ordered), tuple(periods)), ticks
+
+
+# ----------------------------------------------------------------- declarations
+
+_COMBAT_II_FIELDS = {
+    "hold": "holding a completed spell (000 §2 A)",
+    "reposition": "a repositioning step (000 §2 A, C)",
+    "retarget": "retargeting (000 §2 C)",
+    "drop_and_draw": "dropping one weapon and drawing another (000 §2 E)",
+    "readies_components": "readying material components (000 §2 A)",
+}
+
+
+def refuse_combat_ii_fields(d: Declaration, rule: str, allowed: frozenset[str] = frozenset()) -> None:
+    """Refuse a declaration field that only Combat II (000) gives a meaning to.
+
+    >>> from combatkit.model import ActionKind
+    >>> refuse_combat_ii_fields(Declaration("Ann", 1, ActionKind.CAST, hold=2), "004 Strike Speed")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    combatkit.errors.IllegalActionError: Ann: hold=2 asks for holding a completed spell (000 §2 A), ...
+    """
+    for name, what in _COMBAT_II_FIELDS.items():
+        value = getattr(d, name)
+        if value and name not in allowed:
+            raise IllegalActionError(
+                rule, f"{d.actor}: {name}={value!r} asks for {what}, a Combat II rule this system does not have"
+            )
+
+
+def check_names(encounter: Encounter) -> None:
+    """Every declaration's actor and target is in the encounter."""
+    names = {c.name for c in encounter.combatants}
+    for d in encounter.declarations:
+        if d.actor not in names:
+            raise RulesError("encounter", f"a declaration names {d.actor!r}, who is not in the encounter")
+        if d.target is not None and d.target not in names:
+            raise RulesError("encounter", f"{d.actor} targets {d.target!r}, who is not in the encounter")
+
+
+def has_word(text: str, word: str) -> bool:
+    """``word`` (or phrase) occurs in ``text`` as whole words, ignoring case.
+
+    >>> has_word("Counter-charge the ogre", "charge"), has_word("recharge", "charge")
+    (True, False)
+    """
+    return _pattern(word).search(text) is not None
+
+
+@cache
+def _pattern(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w]){re.escape(word)}(?![\w])", re.IGNORECASE)

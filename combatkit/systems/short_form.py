@@ -1,0 +1,1014 @@
+"""The A.D.D.I.C.T. short form (seed 002): surprise, initiative counts, and who strikes first.
+
+A round, step by step:
+
+1. Surprise (002 I). The DM may simply know who is surprised (I.A): a figure flagged
+   ``surprised`` in the encounter. Otherwise, in the first round, each side rolls a d12
+   (I.B, "a 1-4 ... indicates surprise"); each figure adds its Dexterity modifier
+   ("Individual Dexterity modifiers apply") and the Surprise Modifiers of
+   ``combatkit/data/short_form_002.toml`` move the range. If some side has surprised
+   figures and another side has none, this round is the surprise round (I.C, I.D): the
+   surprised do nothing; the others act from highest to lowest Dexterity.
+2. Initiative, every other round (002 II.A): a d12 per side, each figure adds its
+   Dexterity modifier: its *count*. Counts resolve from high to low; equal counts are
+   simultaneous, except by the tie rules below.
+3. A figure that begins the round with a missile ready fires before initiative is rolled
+   (III.A). All of a figure's attacks are resolved on its count (III.B); movement may be
+   split before and after (III.D).
+4. A spell is begun on the caster's count and occupies it for the casting time: it goes
+   off CT counts later (II.C). A full-round spell goes off at the very end of the round.
+   An attack that damages the caster before the spell goes off disrupts it (III.F): hits
+   the referee reports (``Encounter.hits``, ``tick`` read as the count it landed on)
+   before the caster's count cancel the casting; hits while casting ruin the spell.
+5. Closing (II.D, Charging III): when one figure enters melee range of another, the
+   longer weapon strikes first regardless of initiative (not in a surprise round); a
+   weapon set against a charge strikes first; against a charged spellcaster the lower of
+   the charger's WSF and the spell's casting time goes first. Weapons beat unarmed
+   attackers to the blow (II.D), monks excepted.
+6. Ties (II.E): a figure with more attacks goes first; other ties are simultaneous. The
+   three options of II.F, off by default: melee ties by Weapon Speed Factor
+   (``tie_weapon_speed``), spell completion against a melee strike by the lower of CT and
+   WSF (``tie_spell_vs_melee``), missile fire before a completing spell whose casting
+   time is higher than the caster's initiative die (``tie_missile_vs_spell``).
+7. Attacks of opportunity (III.C, III.G, Breaking Off) are placed on the timeline as
+   ``opportunity`` spans at the moment they are drawn: firing a missile at an adjacent
+   opponent who attacks you in melee, casting within 5' of an opponent, moving more than
+   5' from within an opponent's reach (breaking off when the note says so). One per
+   opponent per round.
+
+The clock is the order itself (see :mod:`combatkit.systems._order_of_battle`): one tick per
+moment, periods labelled ``"count 9"`` (``"Dex 16"`` in a surprise round), with "before
+initiative" first and "end of round" last. :attr:`ShortForm.clock` is the nominal round,
+one tick per count from 17 (12 + Dex 25) down to -5.
+
+Choices this module makes where 002 is silent (each also in :class:`ShortFormOptions`):
+
+* The Dexterity modifier is the Player's Handbook Reaction Adjustment (the one the shared
+  model carries); ``dex_scale`` offers B/X's and d20's, ``dex_modifiers`` sets one per figure.
+* Surprise is checked (I.B) only in round 1 and only when no figure is flagged surprised
+  (a flag is the DM's own call, I.A); ``surprise_check=False`` is "the DM rules there is none".
+  One d12 per side, as for initiative; a side's "surprises" bonus is the best of its
+  figures'; modifiers of one figure add up. "Neither side / both sides surprised" (I.C)
+  is read figure by figure: a surprise round needs a side with surprised figures *and* a
+  side with none.
+* In the surprise round no tie rules, closing order or missile-ready fire apply: the
+  order is Dexterity (I.D).
+* The caster's "initiative die result" of II.F's third option is the caster's side's d12.
+* A Weapon Speed Factor is the weapon's listed (base) speed factor; a routine with
+  several weapons uses the slowest. Melee range is 5' (III.G: "5' (1 square)").
+* A miscellaneous declaration costs the action type its note names (Action Types); one
+  whose note names none is a standard action. Dropping a weapon and drawing another
+  (``drop_and_draw``) is a minor action.
+* Closing: the figure whose move brings the pair within 5' is the one "entering"; the other's
+  melee attack on it waits for that moment when its own count came first (it had no one
+  in reach) and strikes before the entering blow if its weapon is longer, with it if equal,
+  after it if shorter. A move with no distance given (``feet``) stops at 5' from its target.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import tomllib
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+
+from combatkit.dice import Roller
+from combatkit.encounter import Encounter, Hit
+from combatkit.errors import IllegalActionError, RulesError
+from combatkit.model import ActionKind, Combatant, Declaration, Length, Size, Spell, Weapon, WeaponKind, reaction_adjustment
+from combatkit.modifiers import Hand, two_weapon_modifier
+from combatkit.movement import charge_rate_002
+from combatkit.systems._order_of_battle import (
+    Fate,
+    Moment,
+    RolledFate,
+    check_names,
+    exact_odds,
+    has_word,
+    moment_clock,
+    refuse_combat_ii_fields,
+)
+from combatkit.systems.base import register
+from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
+
+__all__ = [
+    "SHORT_FORM",
+    "ActionType",
+    "DexScale",
+    "ShortForm",
+    "ShortFormOptions",
+    "SurpriseModifier",
+    "action_types",
+    "dex_modifier",
+    "layers",
+    "odds",
+    "surprise_modifiers",
+    "surprise_table",
+]
+
+REACH = 5  # 002 III.G: "5' (1 square)"
+UNIT = "moment (initiative count, high to low)"
+BEFORE = (0,)
+END = (2,)
+_LENGTH_ORDER = list(Length)
+_SIZE_ORDER = list(Size)
+
+CLOCK = Clock(
+    unit=UNIT,
+    ticks=25,
+    periods=(Period("before initiative", 1, 1),)
+    + tuple(Period(f"count {17 - i}", i + 2, i + 2) for i in range(23))
+    + (Period("end of round", 25, 25),),
+)
+"""The nominal round: before initiative, counts 17 down to -5, end of round."""
+
+
+# ----------------------------------------------------------------- tables and options
+
+
+class DexScale(enum.Enum):
+    """Which Dexterity modifier 002 II.A's "Dexterity modifier" is (the seed does not say)."""
+
+    REACTION_ADJUSTMENT = "reaction adjustment"
+    """Player's Handbook Table 2 Reaction Adjustment (:func:`combatkit.model.reaction_adjustment`)."""
+    BX = "b/x"
+    """B/X: 3 -3, 4-5 -2, 6-8 -1, 9-12 0, 13-15 +1, 16-17 +2, 18 and up +3."""
+    D20 = "d20"
+    """d20 System: (score - 10) / 2, rounded down."""
+
+    def modifier(self, score: int) -> int:
+        """The modifier for a score of 1..25.
+
+        >>> DexScale.BX.modifier(16), DexScale.D20.modifier(7), DexScale.REACTION_ADJUSTMENT.modifier(17)
+        (2, -2, 2)
+        """
+        if self is DexScale.REACTION_ADJUSTMENT:
+            return reaction_adjustment(score)
+        if self is DexScale.D20:
+            return (score - 10) // 2
+        return next(mod for top, mod in ((3, -3), (5, -2), (8, -1), (12, 0), (15, 1), (17, 2), (25, 3)) if score <= top)
+
+
+@dataclass(frozen=True)
+class ShortFormOptions:
+    """Readings of 002 where it leaves a choice, and inputs the shared model has no field for."""
+
+    dex_scale: DexScale = DexScale.REACTION_ADJUSTMENT
+    """The scale of 002 II.A's Dexterity modifier."""
+    dex_modifiers: Mapping[str, int] = field(default_factory=dict, hash=False)
+    """A figure's Dexterity modifier by name, instead of the scale's."""
+    surprise_check: bool = True
+    """Roll 002 I.B's d12 in round 1 when no figure is flagged surprised (False: the DM rules no surprise)."""
+    on_point: frozenset[str] = frozenset()
+    """Elves or halflings "on point" (Surprise Modifiers: surprises +4), by name."""
+    monster_surprise_die: Mapping[str, int] = field(default_factory=dict, hash=False)
+    """Monsters normally surprised on 1d8 (8) or 1d10 or better (10+), by name."""
+    missile_ready: Mapping[str, bool] = field(default_factory=dict, hash=False)
+    """Who begins the round with a missile ready and target in sight (III.A), by name.
+    Unnamed figures: those whose first declaration is a missile attack."""
+    tie_weapon_speed: bool = False
+    """II.F option: ties in melee go to the lower Weapon Speed Factor."""
+    tie_spell_vs_melee: bool = False
+    """II.F option: a spell completing and a melee strike tied go by the lower of CT and WSF."""
+    tie_missile_vs_spell: bool = False
+    """II.F option: missile fire tied with a completing spell goes first if the CT is higher
+    than the caster's initiative die."""
+    outdoors: bool = False
+    """Charging I: outdoors a charger gains a third (bipeds) or half (quadrupeds) its move; indoors double."""
+    quadrupeds: frozenset[str] = frozenset()
+    """Figures that charge as quadrupeds (Charging I.A), by name."""
+
+
+@dataclass(frozen=True)
+class SurpriseModifier:
+    """One row of 002's Surprise Modifiers."""
+
+    who: str
+    """As printed."""
+    surprises: int = 0
+    """Added to the range in which this figure's opponents are surprised."""
+    is_surprised: int = 0
+    """Added to the range in which this figure is surprised."""
+    char_class: str | None = None
+    """The class it applies to."""
+    levels: tuple[int, int] = (0, 40)
+    """The levels it applies to, inclusive."""
+    option: str | None = None
+    """The ShortFormOptions input that says who it applies to."""
+
+
+@dataclass(frozen=True)
+class ActionType:
+    """One of 002's Action Types."""
+
+    id: str
+    name: str
+    becomes: str | None
+    """The cheaper type this one can be taken as."""
+    examples: tuple[str, ...]
+    words: tuple[str, ...]
+
+
+@cache
+def _data() -> dict:
+    text = resources.files("combatkit.data").joinpath("short_form_002.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def surprise_table() -> tuple[SurpriseModifier, ...]:
+    """002's Surprise Modifiers, from ``short_form_002.toml``."""
+    return tuple(
+        SurpriseModifier(row["who"], row.get("surprises", 0), row.get("is_surprised", 0), row.get("class"),
+                         tuple(row.get("levels", (0, 40))), row.get("option"))
+        for row in _data()["surprise_modifier"]
+    )
+
+
+def action_types() -> dict[str, ActionType]:
+    """002's Action Types by id (standard, move, minor, free)."""
+    return {row["id"]: ActionType(row["id"], row["name"], row.get("becomes"), tuple(row["examples"]),
+                                  tuple(row["words"])) for row in _data()["action_type"]}
+
+
+def dex_modifier(c: Combatant, options: ShortFormOptions = ShortFormOptions()) -> int:
+    """The figure's Dexterity modifier for 002 II.A (and I, "Individual Dexterity modifiers apply")."""
+    if c.name in options.dex_modifiers:
+        return options.dex_modifiers[c.name]
+    return options.dex_scale.modifier(c.abilities.dexterity)
+
+
+def surprise_modifiers(c: Combatant, options: ShortFormOptions = ShortFormOptions()) -> list[SurpriseModifier]:
+    """The rows of 002's Surprise Modifiers that apply to ``c``.
+
+    >>> [m.who for m in surprise_modifiers(Combatant("Quen", "a", level=9, char_class="monk"))]
+    ['Monk (level 9-12)']
+    """
+    die = options.monster_surprise_die.get(c.name, 0)
+    present = {"on_point": c.name in options.on_point, "monster_d8": 8 <= die < 10, "monster_d10": die >= 10}
+    out = []
+    for row in surprise_table():
+        if row.option is not None:
+            if present[row.option]:
+                out.append(row)
+        elif row.char_class == c.char_class.strip().lower() and row.levels[0] <= c.level <= row.levels[1]:
+            out.append(row)
+    return out
+
+
+def _fits(needs: dict[str, int]) -> bool:
+    """Whether a round's actions fit its one action of each type, a type taken as the one it ``becomes``
+    (002 Action Types: a standard as a move, a move as a minor); free actions always fit.
+
+    >>> _fits({"standard": 0, "move": 2, "minor": 1}), _fits({"standard": 1, "move": 1, "minor": 2})
+    (True, False)
+    """
+    types = action_types()
+    chain = ["standard"]
+    while types[chain[-1]].becomes is not None:
+        chain.append(str(types[chain[-1]].becomes))
+    return all(sum(needs.get(t, 0) for t in chain[:k]) <= k for k in range(1, len(chain) + 1))
+
+
+def layers(nodes: list[Hashable], hard: list[tuple[Hashable, Hashable]],
+           soft: list[tuple[Hashable, Hashable]]) -> dict[Hashable, int]:
+    """Order the moments inside one count: each node's layer (0 first), the longest chain of
+    "goes before" edges leading to it. ``hard`` edges are rules that must hold (closing, II.E);
+    a ``soft`` edge (II.F's options) is kept only if it does not contradict those already kept.
+
+    >>> layers(["x", "y", "z"], hard=[("x", "y"), ("y", "z")], soft=[("z", "x")])
+    {'x': 0, 'y': 1, 'z': 2}
+    """
+    after: dict[Hashable, list[Hashable]] = {n: [] for n in nodes}
+
+    def reaches(start: Hashable, goal: Hashable) -> bool:
+        stack, seen = [start], {start}
+        while stack:
+            node = stack.pop()
+            if node == goal:
+                return True
+            for nxt in after[node]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return False
+
+    for a, b in hard:
+        after[a].append(b)
+    for a, b in soft:
+        if not reaches(b, a):
+            after[a].append(b)
+    level = {n: 0 for n in nodes}
+    incoming = {n: 0 for n in nodes}
+    for a in nodes:
+        for b in after[a]:
+            incoming[b] += 1
+    ready = [n for n in nodes if incoming[n] == 0]
+    while ready:
+        node = ready.pop(0)
+        for nxt in after[node]:
+            level[nxt] = max(level[nxt], level[node] + 1)
+            incoming[nxt] -= 1
+            if incoming[nxt] == 0:
+                ready.append(nxt)
+    return level
+
+
+# ----------------------------------------------------------------- the round
+
+
+def _weapons(c: Combatant, d: Declaration) -> tuple[Weapon, ...]:
+    return tuple(c.weapon(name) for name in d.weapons) or (c.weapon(None),)
+
+
+def _melee(c: Combatant, d: Declaration) -> bool:
+    return d.kind is ActionKind.ATTACK and not all(w.kind is WeaponKind.MISSILE for w in _weapons(c, d))
+
+
+def _unarmed(c: Combatant, d: Declaration) -> bool:
+    return all(w.length is Length.UNARMED for w in _weapons(c, d)) or any(
+        has_word(d.note, w) for w in ("pummel", "pummels", "grapple", "grapples", "overbear", "overbears"))
+
+
+def _length(c: Combatant, d: Declaration) -> Length:
+    """A routine's reach: its longest weapon."""
+    return max((w.length for w in _weapons(c, d)), key=_LENGTH_ORDER.index)
+
+
+def _wsf(c: Combatant, d: Declaration) -> int:
+    """Weapon Speed Factor of a routine: the slowest listed SF."""
+    return max(w.speed_factor for w in _weapons(c, d))
+
+
+def _is_charge(d: Declaration) -> bool:
+    return d.kind is ActionKind.MOVE and (has_word(d.note, "charge") or has_word(d.note, "charges"))
+
+
+def _breaking_off(d: Declaration) -> bool:
+    return any(has_word(d.note, w) for w in ("break off", "breaks off", "flee", "flees", "disengage", "disengages"))
+
+
+@dataclass
+class _Figure:
+    """One combatant's round."""
+
+    c: Combatant
+    decls: list[Declaration]
+    count: int | None = None
+    """Its count (initiative, or Dex in a surprise round); None when surprised."""
+    die: int | None = None
+    """Its side's initiative d12."""
+    ready: bool = False
+    """Fires its missiles before initiative (III.A)."""
+
+    @property
+    def attacks(self) -> int:
+        return sum(d.attacks for d in self.decls if d.kind is ActionKind.ATTACK)
+
+    @property
+    def cast(self) -> Declaration | None:
+        return next((d for d in self.decls if d.kind is ActionKind.CAST), None)
+
+
+@dataclass(frozen=True)
+class _Node:
+    """What happens together at one count: a figure's turn, a spell going off, or a pulled strike."""
+
+    key: tuple[str, ...]
+    """``("turn", name)``, ``("done", name)`` or ``("pull", striker, closer)``."""
+    attacks: int = 0
+    """The figure's attacks this round (002 II.E)."""
+    wsf: int | None = None
+    """Weapon Speed Factor of its melee strikes (002 II.F)."""
+    missile: bool = False
+    """It fires missiles (002 II.F)."""
+    ct: int | None = None
+    """The casting time of a spell going off (002 II.F)."""
+    die: int | None = None
+    """The caster's initiative die (002 II.F)."""
+
+
+@dataclass
+class _Pull:
+    """A strike moved to the moment another figure enters reach (II.D, Charging III)."""
+
+    striker: str
+    decl: Declaration | None
+    """The attack moved; None for a weapon set against a charge that declared no attack."""
+    closer: str
+    entry: int
+    how: str
+    """'first', 'with' or 'after' the closer's blow."""
+    rule: str
+    why: str
+
+
+class _Round:
+    def __init__(self, encounter: Encounter, fate: Fate, options: ShortFormOptions) -> None:
+        self.encounter, self.fate, self.options = encounter, fate, options
+        self.people = {c.name: c for c in encounter.combatants}
+        self.notes: list[str] = []
+        self.figures = {
+            c.name: _Figure(c, sorted((d for d in encounter.declarations if d.actor == c.name), key=lambda d: d.phase))
+            for c in encounter.combatants
+        }
+        self.distance: dict[frozenset[str], int] = {frozenset((a, b)): feet for a, b, feet in encounter.distances}
+        self.surprise_round = False
+        self.pulls: list[_Pull] = []
+        self.early_completion: dict[str, tuple[int, str, str]] = {}
+        """Charged caster -> (count its spell now goes off on, the charger, why) (002 Charging III.B.i)."""
+        self.cancelled: dict[int, tuple[str, str]] = {}
+        """id(declaration) -> (rule, why) for declarations the dice made impossible."""
+        self.hits: dict[str, tuple[Hit, Moment]] = {}
+        """Caster -> the reported hit that disrupts its spell, and its moment (002 III.F)."""
+
+    # ------------------------------------------------------------ checks that need no dice
+
+    def _check(self) -> None:
+        check_names(self.encounter)
+        for name in (*self.options.dex_modifiers, *self.options.on_point, *self.options.monster_surprise_die,
+                     *self.options.missile_ready, *self.options.quadrupeds):
+            if name not in self.people:
+                raise RulesError("002 options", f"an option names {name!r}, who is not in the encounter")
+        for f in self.figures.values():
+            self._check_figure(f)
+
+    def _check_figure(self, f: _Figure) -> None:
+        c, budget = f.c, {"standard": 0, "move": 0, "minor": 0, "free": 0}
+        moved, charged = 0, False
+        rate = c.movement * 10
+        for i, d in enumerate(f.decls):
+            refuse_combat_ii_fields(d, "002 Action Types", allowed=frozenset({"drop_and_draw"}))
+            if d.drop_and_draw:
+                budget["minor"] += 1
+            if d.kind is ActionKind.ATTACK:
+                self._check_attack(c, d)
+            elif d.kind is ActionKind.CAST:
+                c.spell(d.spell)
+                budget["standard"] += 1
+            elif d.kind is ActionKind.READY:
+                budget["standard"] += 1
+            elif d.kind is ActionKind.MISC:
+                budget[self._misc_type(d)] += 1
+            elif _is_charge(d):
+                if charged:
+                    raise IllegalActionError("002 Charging", f"{c.name} declares two charges in one round")
+                charged = True
+                limit = self._charge_rate(c)
+                feet = d.feet if d.feet is not None else limit
+                if feet > limit:
+                    raise IllegalActionError("002 Charging I", f"{c.name} charges at most {limit}' "
+                                                               f"({self._charge_words(c)}), not {feet}'")
+                follow = [x for x in f.decls[i + 1:] if x.kind is ActionKind.ATTACK and x.target == d.target]
+                if d.target is None or not follow or not _melee(c, follow[0]):
+                    raise IllegalActionError("002 Charging III", f"{c.name}'s charge must end in melee: declare a "
+                                                                 f"melee attack on the charge's target after it")
+            else:
+                moved += d.feet if d.feet is not None else rate
+        if any(d.kind is ActionKind.ATTACK for d in f.decls):
+            budget["standard"] += 1
+        if moved and not rate:
+            raise IllegalActionError("002 III.D", f"{c.name} has MV 0 and cannot move")
+        budget["move"] += (math.ceil(moved / rate) if moved else 0) + (1 if charged else 0)
+        s, m, n = budget["standard"], budget["move"], budget["minor"]
+        if not _fits(budget):
+            raise IllegalActionError(
+                "002 Action Types",
+                f"{c.name} declares {s} standard, {m} move and {n} minor action(s); a round holds one standard "
+                f"(which may be taken as a move), one move (which may be taken as a minor) and one minor action"
+                + (f" (moving {moved}' is {m} move actions at {rate}' each: faster movement gives up combat and "
+                   f"casting, III.D)" if moved > rate else ""))
+        attacks = [d for d in f.decls if d.kind is ActionKind.ATTACK]
+        if attacks:
+            allowed = max(c.attacks_in_round(self.encounter.round, w) for d in attacks for w in _weapons(c, d))
+            if f.attacks > allowed:
+                raise IllegalActionError("002 III.B", f"{c.name} has {allowed} attack(s) in round "
+                                                      f"{self.encounter.round}, declares {f.attacks}")
+
+    def _check_attack(self, c: Combatant, d: Declaration) -> None:
+        wielded = [w for w in _weapons(c, d) if w.kind is WeaponKind.MELEE]
+        if len(wielded) > 1:
+            two_weapon_modifier(Hand.SECONDARY, c.abilities.dexterity, wielded[-1].name)
+        if d.target is not None and _unarmed(c, d):
+            target = self.people[d.target]
+            if _SIZE_ORDER.index(target.size) > _SIZE_ORDER.index(c.size):
+                raise IllegalActionError("002 Unarmed Combat",
+                                         f"{c.name} ({c.size.value}) may use unarmed combat only on a creature of its "
+                                         f"own size or smaller; {target.name} is {target.size.value}")
+
+    @staticmethod
+    def _misc_type(d: Declaration) -> str:
+        """The costliest action type the note names (002 Action Types); standard if it names none."""
+        named = [t.id for t in action_types().values() if any(has_word(d.note, w) for w in t.words)]
+        order = ["standard", "move", "minor", "free"]
+        return min(named, key=order.index) if named else "standard"
+
+    def _charge_rate(self, c: Combatant) -> int:
+        """002 Charging I: outdoors +1/3 (bipeds) or +1/2 (quadrupeds); indoors double."""
+        return charge_rate_002(c.movement, outdoors=self.options.outdoors, quadruped=c.name in self.options.quadrupeds)
+
+    def _charge_words(self, c: Combatant) -> str:
+        if not self.options.outdoors:
+            return "indoors, double MV"
+        return "outdoors, a quadruped's +50%" if c.name in self.options.quadrupeds else "outdoors, a biped's +33.3%"
+
+    # ------------------------------------------------------------ surprise and initiative
+
+    def _surprise(self) -> dict[str, bool] | None:
+        """Who is surprised, if this is a surprise round (002 I); None if it is not."""
+        sides = self.encounter.sides
+        flagged = [c.name for c in self.encounter.combatants if c.surprised]
+        if flagged:
+            surprised = {c.name: c.surprised for c in self.encounter.combatants}
+            self.notes.append(f"The DM has determined that {', '.join(flagged)} "
+                              f"{'is' if len(flagged) == 1 else 'are'} surprised (002 I.A).")
+        elif self.options.surprise_check and self.encounter.round == 1 and len(sides) > 1:
+            surprised = {}
+            for side in sides:
+                members = [c for c in self.encounter.combatants if c.side == side]
+                bonus = max((m.surprises for o in self.encounter.combatants if o.side != side
+                             for m in surprise_modifiers(o, self.options)), default=0)
+                mods = [dex_modifier(c, self.options) for c in members]
+                ranges = [_data()["surprise_range"] + bonus
+                          + sum(m.is_surprised for m in surprise_modifiers(c, self.options)) for c in members]
+                roll = self.fate.roll(_data()["surprise_die"], f"surprise: {side}",
+                                      classify=lambda t, mods=mods, ranges=ranges: tuple(
+                                          t + mod <= top for mod, top in zip(mods, ranges, strict=True)))
+                for c, mod, top in zip(members, mods, ranges, strict=True):
+                    surprised[c.name] = roll + mod <= top
+                    self.notes.append(
+                        f"Surprise, side {side!r} rolls {roll} on the d12: {c.name} {roll} {mod:+d} (Dex) = {roll + mod} "
+                        f"against a range of 1-{top}: {'surprised' if surprised[c.name] else 'not surprised'} (002 I.B"
+                        + (", Surprise Modifiers" if top != _data()["surprise_range"] else "") + ").")
+        else:
+            return None
+        hit = {side for side in sides if any(surprised[c.name] for c in self.encounter.combatants if c.side == side)}
+        if hit and len(hit) < len(sides):
+            self.notes.append("This is the surprise round: the surprised do nothing; everyone else acts from "
+                              "highest to lowest Dexterity (002 I.D).")
+            return surprised
+        who = "both sides are" if hit else "neither side is"
+        self.notes.append(f"No surprise round: {who} surprised (002 I.C).")
+        return None
+
+    def _initiative(self) -> dict[str, int]:
+        """002 II.A: a d12 per side; each figure adds its Dexterity modifier."""
+        rolls = {side: self.fate.roll("d12", f"initiative: {side}") for side in self.encounter.sides}
+        for f in self.figures.values():
+            mod = dex_modifier(f.c, self.options)
+            f.die, f.count = rolls[f.c.side], rolls[f.c.side] + mod
+        shown = "; ".join(f"{f.c.name} {f.die} {f.count - f.die:+d} = {f.count}" for f in self.figures.values())
+        self.notes.append(f"Initiative, d12 per side plus each figure's Dexterity modifier, high to low (002 II.A): "
+                          f"{shown}.")
+        return rolls
+
+    # ------------------------------------------------------------ the round
+
+    def run(self) -> Timeline:
+        self._check()
+        surprised = self._surprise()
+        self.surprise_round = surprised is not None
+        if surprised is not None:
+            for f in self.figures.values():
+                f.count = None if surprised[f.c.name] else f.c.abilities.dexterity
+        else:
+            self._initiative()
+            for f in self.figures.values():
+                first = f.decls[0] if f.decls else None
+                default = first is not None and first.kind is ActionKind.ATTACK and not _melee(f.c, first)
+                f.ready = self.options.missile_ready.get(f.c.name, default)
+                if any(self._early(f, d) for d in f.decls):
+                    self.notes.append(f"{f.c.name} begins the round with a missile ready and target in sight: "
+                                      f"fires before initiative is rolled (002 III.A).")
+        self._closing()
+        self._armed_against_unarmed()
+        self.hits = self._disruptions()
+        return self._place()
+
+    def _label(self, count: int) -> str:
+        return f"Dex {count}" if self.surprise_round else f"count {count}"
+
+    def _acting(self, name: str) -> bool:
+        return self.figures[name].count is not None
+
+    def _count(self, name: str) -> int:
+        count = self.figures[name].count
+        assert count is not None, f"{name} does not act this round"
+        return count
+
+    def _completion(self, f: _Figure) -> int | None:
+        """The count a figure's spell goes off on (None: at the end of the round)."""
+        cast, count = f.cast, f.count
+        assert cast is not None and count is not None, "only an acting caster's spell goes off"
+        if f.c.name in self.early_completion:
+            return self.early_completion[f.c.name][0]
+        spell = f.c.spell(cast.spell)
+        return None if spell.full_round else count - int(spell.casting_time)
+
+    # ------------------------------------------------------------ closing (II.D, Charging III)
+
+    def _moves_toward(self, mover: str, other: str) -> list[Declaration]:
+        return [d for d in self.figures[mover].decls if d.kind is ActionKind.MOVE and d.target == other]
+
+    def _move_feet(self, c: Combatant, d: Declaration, gap: int | None) -> int:
+        rate = self._charge_rate(c) if _is_charge(d) else c.movement * 10
+        if d.feet is not None:
+            return d.feet
+        return rate if gap is None else min(rate, max(0, gap - REACH))
+
+    def _closing(self) -> None:
+        done: set[frozenset[str]] = set()
+        for f in self.figures.values():
+            for d in f.decls:
+                if not (_melee(f.c, d) and d.target is not None):
+                    continue
+                pair = frozenset((f.c.name, d.target))
+                if pair in done:
+                    continue
+                done.add(pair)
+                self._close(f.c.name, d.target)
+
+    def _close(self, a: str, b: str) -> None:
+        """Where ``a`` and ``b`` (one attacking the other in melee) come within reach of each other."""
+        gap = self.distance.get(frozenset((a, b)))
+        movers = [(name, m) for name, other in ((a, b), (b, a)) for m in self._moves_toward(name, other)]
+        if gap is not None and gap > REACH:
+            total = sum(self._move_feet(self.people[name], m, gap) for name, m in movers)
+            if gap - total > REACH:
+                closing = f"close only {total}'" if movers else "neither moves toward the other"
+                raise IllegalActionError("002 III.D", f"{a} and {b} are {gap}' apart and {closing}: a melee attack "
+                                                      f"needs its target within {REACH}'")
+        elif gap is not None or not movers:
+            return  # already within reach
+        acting = sorted(((name, m) for name, m in movers if self._acting(name)),
+                        key=lambda nm: -self._count(nm[0]))
+        covered = 0
+        for name, m in acting:
+            covered += self._move_feet(self.people[name], m, gap)
+            if gap is None or gap - covered <= REACH:
+                self._entry(name, m, b if name == a else a)
+                return
+        for name, other in ((a, b), (b, a)):
+            for d in self.figures[name].decls:
+                if _melee(self.people[name], d) and d.target == other:
+                    self.cancelled[id(d)] = ("002 I.D", f"The surprised do not move, so {name} and {other} never come "
+                                                        f"within {REACH}' of each other this round.")
+
+    def _entry(self, closer: str, move: Declaration, other: str) -> None:
+        """``closer`` comes within reach of ``other`` on its count: who strikes first there."""
+        fc, fo = self.figures[closer], self.figures[other]
+        if fo.count is None:
+            return
+        entry = fc.count
+        assert entry is not None
+        charge = _is_charge(move)
+        blow = next((d for d in fc.decls if d.kind is ActionKind.ATTACK and d.target == other and _melee(fc.c, d)),
+                    None)
+        answer = next((d for d in fo.decls if d.kind is ActionKind.ATTACK and d.target == closer
+                       and _melee(fo.c, d)), None)
+        set_vs = next((d for d in fo.decls if d.kind is ActionKind.READY and d.target in (None, closer)), None)
+        if charge and set_vs is not None and blow is not None and not self.surprise_round:
+            self.pulls.append(_Pull(other, None, closer, entry, "first", "002 Charging III.A",
+                                    f"{other} has set a weapon against {closer}'s charge: that attack is resolved "
+                                    f"first, at double damage."))
+            return
+        cast = fo.cast
+        if charge and cast is not None and blow is not None and not self.surprise_round:
+            completes = self._completion(fo)
+            if fo.count >= entry and (completes is None or completes < entry):
+                ct, wsf = fo.c.spell(cast.spell).casting_time, _wsf(fc.c, blow)
+                if ct != "1 round" and int(ct) < wsf:
+                    self.early_completion[other] = (entry, closer, f"{closer} charges the spellcaster {other}: the lower of "
+                                                           f"{closer}'s WSF {wsf} and the casting time {ct} goes "
+                                                           f"first, so the spell goes off first (002 Charging III.B.i).")
+                else:
+                    self.notes.append(f"{closer} charges the spellcaster {other}: the lower of {closer}'s WSF {wsf} "
+                                      f"and the casting time {ct} goes first, so {closer} strikes first "
+                                      f"(002 Charging III.B.i).")
+        if answer is None or blow is None:
+            return
+        own_first = fo.count >= entry
+        mine, theirs = _length(fc.c, blow), _length(fo.c, answer)
+        longer = _LENGTH_ORDER.index(theirs) > _LENGTH_ORDER.index(mine)
+        if self.surprise_round:
+            if own_first:
+                self.pulls.append(_Pull(other, answer, closer, entry, "with", "002 I.D",
+                                        f"{other} had no one in reach on its own turn and strikes as {closer} "
+                                        f"comes in; in the surprise round the longer weapon has no priority."))
+            return
+        rule = "002 Charging III.B" if charge else "002 II.D"
+        if longer:
+            self.pulls.append(_Pull(other, answer, closer, entry, "first", rule,
+                                    f"{closer} {'charges' if charge else 'enters'} into melee range of {other}: "
+                                    f"{other}'s {theirs.value} weapon is longer than {closer}'s {mine.value} one and "
+                                    f"strikes first, regardless of initiative."))
+        elif own_first:
+            how = "with" if theirs is mine else "after"
+            self.pulls.append(_Pull(other, answer, closer, entry, how, rule,
+                                    f"{other} had no one in reach on its own count; as {closer} enters melee range "
+                                    + ("both weapons are the same length and strike together."
+                                       if how == "with" else
+                                       f"{closer}'s {mine.value} weapon, the longer, strikes first and {other} answers.")))
+
+    def _armed_against_unarmed(self) -> None:
+        """002 II.D: "Weapons always win initiative vs. unarmed unless special abilities apply [monk]"."""
+        if self.surprise_round:
+            return
+        pulled = {(p.striker, p.closer) for p in self.pulls}
+        for f in self.figures.values():
+            for d in f.decls:
+                if not (_melee(f.c, d) and d.target is not None and not _unarmed(f.c, d)):
+                    continue
+                other = self.figures[d.target]
+                answer = next((x for x in other.decls if x.kind is ActionKind.ATTACK and x.target == f.c.name
+                               and _unarmed(other.c, x)), None)
+                if (answer is None or other.count is None or f.count is None or other.c.char_class == "monk"
+                        or other.count < f.count or (f.c.name, d.target) in pulled or (d.target, f.c.name) in pulled):
+                    continue
+                self.pulls.append(_Pull(f.c.name, d, d.target, other.count, "first", "002 II.D",
+                                        f"{d.target} attacks {f.c.name} unarmed: weapons always win initiative against "
+                                        f"unarmed attacks, so {f.c.name} strikes first."))
+
+    # ------------------------------------------------------------ groups, layers, moments
+
+    def _place(self) -> Timeline:
+        """Group what happens at each count, order the groups inside it, and make the moments."""
+        nodes: dict[int, list[_Node]] = {}
+        hard: list[tuple[Hashable, Hashable]] = []
+        soft: list[tuple[Hashable, Hashable]] = []
+        for f in self.figures.values():
+            if f.count is None or not f.decls:
+                continue
+            name = f.c.name
+            turn = [d for d in f.decls if not self._pulled(name, d) and not self._early(f, d)]
+            if turn:
+                melee = [d for d in turn if _melee(f.c, d)]
+                nodes.setdefault(f.count, []).append(_Node(
+                    ("turn", name), attacks=f.attacks, wsf=max((_wsf(f.c, d) for d in melee), default=None),
+                    missile=any(d.kind is ActionKind.ATTACK and not _melee(f.c, d) for d in turn)))
+            completes = self._completion(f) if f.cast is not None and name not in self.hits else None
+            if f.cast is not None and completes is not None:
+                ct = int(f.c.spell(f.cast.spell).casting_time)
+                nodes.setdefault(completes, []).append(_Node(("done", name), ct=ct, die=f.die))
+                if name in self.early_completion:
+                    hard.append((("done", name), ("turn", self.early_completion[name][1])))
+        for p in self.pulls:
+            if p.how == "with":
+                continue
+            key = ("pull", p.striker, p.closer)
+            wsf = _wsf(self.people[p.striker], p.decl) if p.decl is not None else None
+            nodes.setdefault(p.entry, []).append(_Node(key, wsf=wsf))
+            hard.append((key, ("turn", p.closer)) if p.how == "first" else (("turn", p.closer), key))
+        groups: dict[Hashable, Moment] = {}
+        for count, group in nodes.items():
+            keys = [n.key for n in group]
+            if not self.surprise_round:
+                self._tie_edges(group, hard, soft)
+            level = layers(keys, [e for e in hard if e[0] in keys and e[1] in keys],
+                           [e for e in soft if e[0] in keys and e[1] in keys])
+            for key in keys:
+                groups[key] = Moment((1, -count, level[key]), self._label(count))
+        return self._spans(groups)
+
+    def _pulled(self, name: str, d: Declaration) -> bool:
+        return any(p.striker == name and p.decl is d for p in self.pulls)
+
+    def _early(self, f: _Figure, d: Declaration) -> bool:
+        """Fired before initiative (III.A)."""
+        return f.ready and d.kind is ActionKind.ATTACK and not _melee(f.c, d)
+
+    def _tie_edges(self, group: list[_Node], hard: list[tuple[Hashable, Hashable]],
+                   soft: list[tuple[Hashable, Hashable]]) -> None:
+        """002 II.E (a rule: hard edges) and II.F's options (soft edges) inside one count."""
+        turns = [n for n in group if n.key[0] == "turn"]
+        if any(n.attacks >= 2 for n in turns):
+            for x in turns:
+                for y in turns:
+                    if x.attacks > y.attacks:
+                        hard.append((x.key, y.key))
+                        self.notes.append(f"{x.key[1]} and {y.key[1]} tie on their count; {x.key[1]} has more attacks "
+                                          f"({x.attacks} to {y.attacks}) and goes first (002 II.E).")
+        melee = [(n, n.wsf) for n in group if n.wsf is not None]
+        spells = [(n, n.ct, n.die) for n in group if n.ct is not None and n.die is not None]
+        if self.options.tie_weapon_speed:
+            soft += [(x.key, y.key) for x, a in melee for y, b in melee if a < b]
+        if self.options.tie_spell_vs_melee:
+            soft += [(s.key, m.key) if ct < wsf else (m.key, s.key) for s, ct, _ in spells for m, wsf in melee
+                     if ct != wsf]
+        if self.options.tie_missile_vs_spell:
+            soft += [(m.key, s.key) for s, ct, die in spells for m in group if m.missile and ct > die]
+
+    # ------------------------------------------------------------ spans
+
+    def _spans(self, groups: dict[Hashable, Moment]) -> Timeline:
+        before = Moment(BEFORE, "surprise round" if self.surprise_round else "before initiative")
+        end = Moment(END, "end of round")
+        hits = self.hits
+        moments = [before, end, *groups.values(), *(m for _, m in hits.values())]
+        clock, ticks = moment_clock(UNIT, moments)
+        placed: list[tuple[Span, Declaration | None]] = []
+        for f in self.figures.values():
+            name, c = f.c.name, f.c
+            if f.count is None:
+                placed.append((Span(name, c.side, "surprised", "surprised: does nothing this round", ticks[before],
+                                    ticks[end], "surprise round", "002 I.D",
+                                    f"{name} is surprised and loses the surprise round."), None))
+                for d in f.decls:
+                    placed.append((self._span(f, d, ticks[before], ticks[before], "surprise round", "002 I.D",
+                                              f"{name} is surprised: this is not done.", Status.CANCELLED), d))
+                continue
+            turn_moment = groups.get(("turn", name))
+            for d in f.decls:
+                placed.append((self._place_declaration(f, d, groups, ticks, before, end, hits, turn_moment), d))
+            for p in self.pulls:
+                if p.striker == name and p.decl is None:
+                    moment = groups[("pull", name, p.closer)]
+                    placed.append((Span(name, c.side, "attack", f"set weapon -> {p.closer}", ticks[moment],
+                                        ticks[moment], moment.label, p.rule, p.why, target=p.closer), None))
+        spans = [span for span, _ in placed] + self._opportunities(placed)
+        order = {id(span): i for i, span in enumerate(spans)}
+        spans.sort(key=lambda s: (s.end, s.start, order[id(s)]))
+        return Timeline(SHORT_FORM.id, clock, tuple(spans), tuple(self.notes), self.fate.rolls())
+
+    def _place_declaration(self, f: _Figure, d: Declaration, groups: dict[Hashable, Moment],
+                           ticks: dict[Moment, Tick], before: Moment, end: Moment,
+                           hits: dict[str, tuple[Hit, Moment]], turn_moment: Moment | None) -> Span:
+        name = f.c.name
+        if self._early(f, d):
+            return self._span(f, d, ticks[before], ticks[before], before.label, "002 III.A",
+                              f"{name} began the round with a missile ready and target in sight, so fires before "
+                              f"initiative is rolled.")
+        pull = next((p for p in self.pulls if p.striker == name and p.decl is d), None)
+        if pull is not None:
+            moment = groups[("turn", pull.closer)] if pull.how == "with" else groups[("pull", name, pull.closer)]
+            return self._span(f, d, ticks[moment], ticks[moment], moment.label, pull.rule, pull.why)
+        assert turn_moment is not None
+        tick = ticks[turn_moment]
+        if id(d) in self.cancelled:
+            rule, why = self.cancelled[id(d)]
+            return self._span(f, d, tick, tick, turn_moment.label, rule, why, Status.CANCELLED)
+        if d.kind is ActionKind.CAST:
+            return self._cast_span(f, d, tick, turn_moment.label, groups, ticks, end, hits)
+        return self._span(f, d, tick, tick, turn_moment.label, self._turn_rule(f), self._turn_why(f, d))
+
+    def _turn_rule(self, f: _Figure) -> str:
+        return "002 I.D: highest to lowest Dexterity" if self.surprise_round else "002 II.A, III.B: on its count"
+
+    def _turn_why(self, f: _Figure, d: Declaration) -> str:
+        if self.surprise_round:
+            return f"In the surprise round {f.c.name} acts on Dexterity {f.count}, highest first."
+        count, die = self._count(f.c.name), f.die or 0
+        base = f"{f.c.name} acts on count {count} ({die} on the d12 {count - die:+d} Dexterity)."
+        if d.kind is ActionKind.MOVE:
+            return base + " Movement may be split before and after attacking or casting (002 III.D)."
+        if d.kind is ActionKind.ATTACK:
+            return base + " All of its attacks are resolved on its count (002 III.B)."
+        return base
+
+    def _span(self, f: _Figure, d: Declaration, start: Tick, end: Tick, period: str, rule: str, why: str,
+              status: Status = Status.DONE) -> Span:
+        c = f.c
+        target = f" -> {d.target}" if d.target else ""
+        if d.kind is ActionKind.ATTACK:
+            what = " + ".join(w.name for w in _weapons(c, d)) + (f" ({d.attacks} attacks)" if d.attacks > 1 else "")
+        elif d.kind is ActionKind.MOVE:
+            what = ("charges" if _is_charge(d) else "moves") + (f" {d.feet}'" if d.feet is not None else "")
+        elif d.kind is ActionKind.CAST:
+            what = f"casts {c.spell(d.spell).name}"
+        elif d.kind is ActionKind.READY:
+            what = "sets weapon against a charge"
+        else:
+            what = d.note or "miscellaneous action"
+        if d.kind is ActionKind.MISC:
+            kind = action_types()[self._misc_type(d)]
+            why += f" A {kind.name.lower()} (002 Action Types), like: {'; '.join(kind.examples)}."
+        return Span(c.name, c.side, d.kind.value, what + target, start, end, period, rule, why, target=d.target,
+                    status=status)
+
+    def _cast_span(self, f: _Figure, d: Declaration, tick: Tick, period: str, groups: dict[Hashable, Moment],
+                   ticks: dict[Moment, Tick], end: Moment, hits: dict[str, tuple[Hit, Moment]]) -> Span:
+        spell: Spell = f.c.spell(d.spell)
+        completes = self._completion(f)
+        done = groups.get(("done", f.c.name), end)
+        ct = "a full round" if spell.full_round else f"CT {spell.casting_time}"
+        if f.c.name in self.early_completion:
+            why = self.early_completion[f.c.name][2]
+        elif completes is None:
+            why = f"{spell.name} takes a full round: it resolves at the very end of the round (002 II.C)."
+        else:
+            why = (f"{f.c.name} begins {spell.name} on {self._label(self._count(f.c.name))} and is occupied casting "
+                   f"for {ct}: it goes off on {self._label(completes)} (002 II.C).")
+        why += " No Dexterity bonus to AC while casting (002 III.E)."
+        if f.c.name in hits:
+            hit, moment = hits[f.c.name]
+            by = f" by {hit.source}" if hit.source else ""
+            if hit.tick > self._count(f.c.name):
+                return self._span(f, d, tick, tick, period, "002 III.F",
+                                  f"{f.c.name} is hit{by} on {self._label(hit.tick)}, before beginning {spell.name}: "
+                                  f"the casting is disrupted (the spell is not lost).", Status.CANCELLED)
+            return self._span(f, d, tick, ticks[moment], period, "002 III.F",
+                              f"{f.c.name} is hit{by} on {self._label(hit.tick)} while casting {spell.name}: "
+                              f"the spell is lost.", Status.RUINED)
+        rule = "002 II.C" if f.c.name not in self.early_completion else "002 Charging III.B.i"
+        return self._span(f, d, tick, ticks[done], done.label, rule, why)
+
+    def _disruptions(self) -> dict[str, tuple[Hit, Moment]]:
+        """002 III.F: the first reported hit on each caster before its spell goes off."""
+        out = {}
+        for f in self.figures.values():
+            if f.count is None or f.cast is None:
+                continue
+            completes = self._completion(f)
+            early = [h for h in self.encounter.hits if h.target == f.c.name
+                     and (completes is None or h.tick > completes)]
+            if early:
+                hit = max(early, key=lambda h: h.tick)
+                out[f.c.name] = (hit, Moment((1, -hit.tick, 0), self._label(hit.tick)))
+        return out
+
+    # ------------------------------------------------------------ attacks of opportunity
+
+    def _opportunities(self, placed: list[tuple[Span, Declaration | None]]) -> list[Span]:
+        """002 III.C, III.G, Breaking Off: who may make an attack of opportunity, and when.
+
+        Walks the round in order, keeping the distances up to date as figures move toward
+        their targets; each opponent is offered at most one (III.G: "Generally only 1 AoO
+        per round per character")."""
+        gaps = dict(self.distance)
+        used: set[str] = set()
+        out: list[Span] = []
+        melee_on = {(f.c.name, d.target) for f in self.figures.values() for d in f.decls if _melee(f.c, d)}
+
+        def offer(who: str, provoker: Span, rule: str, why: str) -> None:
+            if who in used or not self._acting(who) or self.people[who].side == provoker.side:
+                return
+            used.add(who)
+            out.append(Span(who, self.people[who].side, "opportunity",
+                            f"may make an attack of opportunity -> {provoker.actor}", provoker.start, provoker.start,
+                            provoker.period, rule, why, target=provoker.actor))
+
+        def near(name: str) -> list[str]:
+            return [o for o in self.people if o != name and gaps.get(frozenset((name, o)), REACH + 1) <= REACH]
+
+        events = sorted(((span, d) for span, d in placed if d is not None and span.status is Status.DONE),
+                        key=lambda sd: sd[0].start)
+        for span, d in events:
+            actor, c = span.actor, self.people[span.actor]
+            if d.kind is ActionKind.CAST:
+                for o in near(actor):
+                    offer(o, span, "002 III.C", f"{actor} casts within melee range of {o}: "
+                                                f"{o} may make an attack of opportunity.")
+            elif d.kind is ActionKind.ATTACK and d.target is not None and not _melee(c, d):
+                if d.target in near(actor) and (d.target, actor) in melee_on:
+                    offer(d.target, span, "002 III.C",
+                          f"{actor} fires at {d.target}, an adjacent opponent attacking {actor} in melee: "
+                          f"{d.target} may make an attack of opportunity.")
+            elif d.kind is ActionKind.MOVE:
+                key = frozenset((actor, d.target)) if d.target else None
+                feet = self._move_feet(c, d, gaps.get(key) if key else None)
+                if feet > REACH:
+                    for o in near(actor):
+                        if o == d.target:
+                            continue
+                        if _breaking_off(d):
+                            offer(o, span, "002 Breaking Off From Melee I",
+                                  f"{actor} breaks off from melee with {o}: {o} may attack at +4 to hit, ignoring "
+                                  f"{actor}'s shield and Dexterity bonuses to AC.")
+                        else:
+                            offer(o, span, "002 III.G",
+                                  f"{actor} moves {feet}' from within {o}'s melee range: {o} may make an attack of "
+                                  f"opportunity at its best bonus.")
+                if key is not None:
+                    gaps[key] = max(0, gaps[key] - feet) if key in gaps else REACH
+        return out
+
+
+class ShortForm:
+    """002's A.D.D.I.C.T. short form as a timing system."""
+
+    id = "short_form"
+    aliases = ("short form", "short-form", "a.d.d.i.c.t.", "addict", "a.d.d.i.c.t. short form", "002")
+    title = "The A.D.D.I.C.T. short form"
+    source = "002 I-III, Charging, Breaking Off, Unarmed Combat, Action Types"
+    clock = CLOCK
+
+    def schedule(self, encounter: Encounter, roller: Roller, options: ShortFormOptions | None = None) -> Timeline:
+        """Order one round by initiative count (or surprise), or raise the rule a declaration breaks."""
+        return _Round(encounter, RolledFate(roller), options or ShortFormOptions()).run()
+
+    def odds(self, encounter: Encounter, a: str, b: str, options: ShortFormOptions | None = None) -> dict[str, Fraction]:
+        """Exact chances over every surprise and initiative roll: who of ``a`` and ``b`` strikes (or
+        completes a spell) first, and, for a caster, the chance a reported hit disrupts the spell.
+
+        Keys: ``"a first"``, ``"simultaneous"``, ``"b first"``, ``"neither"`` (summing to 1),
+        ``"a spell interrupted"`` / ``"b spell interrupted"`` for a figure that casts.
+        """
+        options = options or ShortFormOptions()
+        return exact_odds(encounter, a, b, lambda fate: _Round(encounter, fate, options).run())
+
+
+SHORT_FORM = register(ShortForm())
+odds = SHORT_FORM.odds

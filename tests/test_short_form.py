@@ -1,0 +1,578 @@
+"""The A.D.D.I.C.T. short form (seed 002): surprise and its modifiers, initiative counts, casting
+time, closing and first strikes, the tie rules and their options, missile-ready fire, attacks of
+opportunity; exact odds against a Monte Carlo of the scheduler; invariants."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import icepool
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from combatkit import (
+    Abilities, ActionKind, Combatant, Declaration, Encounter, Hit, IllegalActionError, Length, Roller, RulesError, Size,
+    Spell, Status, Weapon, WeaponKind, find_system, load_example, loads_encounter,
+)
+from combatkit.encounter import dumps_toml
+from combatkit.systems._exhaust import matchup
+from combatkit.systems.short_form import (
+    SHORT_FORM, DexScale, ShortFormOptions, action_types, dex_modifier, layers, surprise_modifiers, surprise_table,
+)
+
+A, M, C, X, R = ActionKind.ATTACK, ActionKind.MOVE, ActionKind.CAST, ActionKind.MISC, ActionKind.READY
+NO_SURPRISE = ShortFormOptions(surprise_check=False)
+SWORD = Weapon("long sword", 5, length=Length.LONG)
+SPEAR = Weapon("spear", 6, length=Length.VERY_LONG)
+DAGGER = Weapon("dagger", 2, length=Length.SHORT)
+BOW = Weapon("short bow", 7, kind=WeaponKind.MISSILE)
+FIST = Weapon("fist", 1, length=Length.UNARMED)
+
+
+def person(name, side="party", dex=10, weapons=(SWORD,), **kw) -> Combatant:
+    return Combatant(name, side, abilities=Abilities(dexterity=dex), weapons=weapons, **kw)
+
+
+def orc(name="Ugluk", weapons=(DAGGER,), **kw) -> Combatant:
+    return person(name, "orcs", weapons=weapons, char_class="monster", **kw)
+
+
+def mage(name="Mira", dex=10, ct=2, **kw) -> Combatant:
+    return person(name, dex=dex, weapons=(DAGGER,), char_class="mage", spells=(Spell("web", 2, ct),), **kw)
+
+
+def run(people, decls, rolls=None, options=NO_SURPRISE, distances=(), hits=(), round=1):
+    rolls = {"initiative: party": 6, "initiative: orcs": 3} if rolls is None else rolls
+    enc = Encounter("test", tuple(people), tuple(decls), tuple(distances), tuple(hits), rolls, round)
+    return SHORT_FORM.schedule(enc, Roller(entered=rolls), options)
+
+
+def span(timeline, actor, kind):
+    return next(s for s in timeline.for_actor(actor) if s.kind == kind)
+
+
+def label(timeline, s):
+    return timeline.clock.period_of(s.end).label
+
+
+# ----------------------------------------------------------------- 002 I: surprise
+
+def test_surprise_modifier_table_is_the_seeds():
+    """002 Surprise Modifiers, row by row."""
+    assert [(m.who, m.surprises, m.is_surprised) for m in surprise_table()] == [
+        ('Elf or Halfling "on point"', 4, 0), ("Ranger", 2, -2), ("Monk (level 5-8)", 0, -1),
+        ("Monk (level 9-12)", 0, -2), ("Monk (level 13)", 0, -3), ("Monster normally surprised 1d8", 0, -2),
+        ("Monster normally surprised 1d10 or better", 0, -3)]
+
+
+@pytest.mark.parametrize(("combatant", "options", "who"), [
+    (person("Quen", char_class="monk", level=4), ShortFormOptions(), []),
+    (person("Quen", char_class="monk", level=8), ShortFormOptions(), ["Monk (level 5-8)"]),
+    (person("Quen", char_class="monk", level=13), ShortFormOptions(), ["Monk (level 13)"]),
+    (person("Kell", char_class="ranger"), ShortFormOptions(), ["Ranger"]),
+    (person("Pip"), ShortFormOptions(on_point=frozenset({"Pip"})), ['Elf or Halfling "on point"']),
+    (orc("Bug"), ShortFormOptions(monster_surprise_die={"Bug": 8}), ["Monster normally surprised 1d8"]),
+    (orc("Bug"), ShortFormOptions(monster_surprise_die={"Bug": 12}), ["Monster normally surprised 1d10 or better"]),
+])
+def test_who_each_surprise_modifier_applies_to(combatant, options, who):
+    assert [m.who for m in surprise_modifiers(combatant, options)] == who
+
+
+def surprise_round(people, surprise_rolls, options=ShortFormOptions(), decls=()):
+    rolls = {**surprise_rolls, "initiative: party": 6, "initiative: orcs": 3}
+    return run(people, decls, rolls, options)
+
+
+def test_1_to_4_on_a_d12_is_surprise():
+    """002 I.B: "A 1-4 on a d12 otherwise normally indicates surprise"; I.C: one side surprised -> a surprise round."""
+    people = [person("Brienne"), orc()]
+    t = surprise_round(people, {"surprise: party": 4, "surprise: orcs": 5})
+    assert "This is the surprise round" in " ".join(t.notes)
+    assert span(t, "Brienne", "surprised").rule == "002 I.D"
+    t = surprise_round(people, {"surprise: party": 5, "surprise: orcs": 5})
+    assert "No surprise round: neither side is surprised (002 I.C)." in t.notes
+
+
+def test_both_sides_surprised_is_no_surprise_round():
+    """002 I.C: "If neither side is surprised or both sides are surprised then no surprise round is needed." """
+    t = surprise_round([person("Brienne"), orc()], {"surprise: party": 2, "surprise: orcs": 3})
+    assert "No surprise round: both sides are surprised (002 I.C)." in t.notes
+    assert any("Initiative" in n for n in t.notes)
+
+
+def test_individual_dexterity_modifiers_and_the_ranger_apply_to_surprise():
+    """002 Surprise Modifiers: "Individual Dexterity modifiers apply"; Ranger surprises +2, is surprised -2."""
+    people = [person("Brienne"), person("Mira", dex=17), person("Kell", char_class="ranger"), orc()]
+    t = surprise_round(people, {"surprise: party": 3, "surprise: orcs": 6})
+    notes = " ".join(t.notes)
+    assert "Brienne 3 +0 (Dex) = 3 against a range of 1-4: surprised" in notes
+    assert "Mira 3 +2 (Dex) = 5 against a range of 1-4: not surprised" in notes
+    assert "Kell 3 +0 (Dex) = 3 against a range of 1-2: not surprised" in notes
+    assert "Ugluk 6 +0 (Dex) = 6 against a range of 1-6: surprised" in notes  # the ranger surprises +2
+    assert "No surprise round: both sides are surprised (002 I.C)." in t.notes
+
+
+def test_elf_on_point_surprises_plus_4():
+    t = surprise_round([person("Pip"), orc()], {"surprise: party": 12, "surprise: orcs": 8},
+                       ShortFormOptions(on_point=frozenset({"Pip"})))
+    assert "Ugluk 8 +0 (Dex) = 8 against a range of 1-8: surprised" in " ".join(t.notes)
+
+
+def test_surprise_round_goes_by_dexterity_and_the_surprised_do_nothing():
+    """002 I.D: "Surprise lasts one round ... resolve actions in order of highest to lowest Dexterity." """
+    people = [person("Brienne", dex=9), person("Mira", dex=17, weapons=(DAGGER,)), orc(dex=13)]
+    decls = [Declaration("Brienne", 1, A, target="Ugluk"), Declaration("Mira", 1, A, target="Ugluk"),
+             Declaration("Ugluk", 1, A, target="Mira")]
+    t = surprise_round(people, {"surprise: party": 9, "surprise: orcs": 1}, decls=decls)
+    assert [label(t, s) for s in t if s.status is Status.DONE and s.kind == "attack"] == ["Dex 17", "Dex 9"]
+    ugluk = span(t, "Ugluk", "attack")
+    assert ugluk.status is Status.CANCELLED and "surprised" in ugluk.why
+    assert span(t, "Ugluk", "surprised").end == t.clock.ticks
+
+
+def test_the_dm_can_simply_know_who_is_surprised():
+    """002 I.A: the DM determines surprise from the circumstances: no roll is made."""
+    t = run([person("Brienne"), orc(surprised=True)], [], {}, ShortFormOptions())
+    assert t.notes[0] == "The DM has determined that Ugluk is surprised (002 I.A)."
+    assert not t.rolls
+
+
+def test_surprise_is_checked_only_in_the_first_round():
+    t = run([person("Brienne"), orc()], [], round=2, options=ShortFormOptions())
+    assert [r.purpose for r in t.rolls] == ["initiative: party", "initiative: orcs"]
+
+
+# ----------------------------------------------------------------- 002 II: initiative
+
+def test_initiative_is_d12_plus_dexterity_high_to_low():
+    """002 II.A: "everyone adds their Dexterity modifier. Actions are resolved in order of highest to lowest
+    result or are simultaneous." """
+    people = [person("Brienne"), person("Ash"), orc()]
+    decls = [Declaration(n, 1, A, target="Ugluk") for n in ("Brienne", "Ash")] + [Declaration("Ugluk", 1, A, target="Ash")]
+    t = run(people, decls)
+    assert span(t, "Brienne", "attack").end == span(t, "Ash", "attack").end < span(t, "Ugluk", "attack").end
+    assert [label(t, s) for s in t] == ["count 6", "count 6", "count 3"]
+
+
+def test_a_high_dexterity_can_act_before_an_enemy_that_won():
+    """002 II.B: "By adjusting the die roll you might be able to act simultaneously or even before the enemy,
+    even if your side 'lost' initiative." """
+    people = [person("Mira", dex=17, weapons=(DAGGER,)), person("Brienne"), orc()]
+    decls = [Declaration("Mira", 1, A, target="Ugluk"), Declaration("Brienne", 1, A, target="Ugluk"),
+             Declaration("Ugluk", 1, A, target="Mira")]
+    t = run(people, decls, {"initiative: party": 5, "initiative: orcs": 6})
+    mira, brienne, ugluk = (span(t, n, "attack") for n in ("Mira", "Brienne", "Ugluk"))
+    assert mira.end < ugluk.end < brienne.end
+    assert label(t, mira) == "count 7"
+
+
+@pytest.mark.parametrize(("scale", "score", "mod"), [
+    (DexScale.REACTION_ADJUSTMENT, 17, 2), (DexScale.REACTION_ADJUSTMENT, 4, -2), (DexScale.BX, 13, 1),
+    (DexScale.BX, 18, 3), (DexScale.BX, 5, -2), (DexScale.D20, 16, 3), (DexScale.D20, 7, -2),
+])
+def test_dexterity_modifier_scales(scale, score, mod):
+    assert dex_modifier(person("X", dex=score), ShortFormOptions(dex_scale=scale)) == mod
+    assert dex_modifier(person("X", dex=score), ShortFormOptions(dex_scale=scale, dex_modifiers={"X": 4})) == 4
+
+
+def test_a_spell_occupies_the_caster_for_its_casting_time():
+    """002 II.C: "Caster is then occupied in casting for the duration of the listed casting time; then the
+    effects are resolved." """
+    t = run([mage(dex=17, ct=3), orc()], [Declaration("Mira", 1, C, spell="web", target="Ugluk")])
+    cast = span(t, "Mira", "cast")
+    assert t.clock.period_of(cast.start).label == "count 8" and label(t, cast) == "count 5"
+    assert "No Dexterity bonus to AC while casting (002 III.E)" in cast.why
+
+
+def test_full_round_spells_resolve_at_the_very_end():
+    """002 II.C: "Full-round spells resolve at the very end of the round." """
+    people = [person("Mira", char_class="mage", spells=(Spell("cloudkill", 5, "1 round"),)), orc()]
+    t = run(people, [Declaration("Mira", 1, C, spell="cloudkill", target="Ugluk"), Declaration("Ugluk", 1, X, note="howls")])
+    cast = span(t, "Mira", "cast")
+    assert label(t, cast) == "end of round" and cast.end == t.clock.ticks
+
+
+def test_the_longer_weapon_strikes_first_when_closing():
+    """002 II.D: "When entering/charging into melee range of any opponent the longer weapon strikes first,
+    regardless of initiative" -- here the orc lost initiative but holds the spear."""
+    people = [person("Brienne"), orc(weapons=(SPEAR,))]
+    decls = [Declaration("Brienne", 1, M, target="Ugluk"), Declaration("Brienne", 2, A, target="Ugluk"),
+             Declaration("Ugluk", 1, A, target="Brienne")]
+    t = run(people, decls, distances=[("Brienne", "Ugluk", 30)])
+    ugluk, brienne = span(t, "Ugluk", "attack"), span(t, "Brienne", "attack")
+    assert ugluk.end < brienne.end and label(t, ugluk) == label(t, brienne) == "count 6"
+    assert ugluk.rule == "002 II.D"
+
+
+def test_a_shorter_weapon_waiting_for_the_closer_strikes_after_it():
+    people = [person("Brienne"), orc()]
+    decls = [Declaration("Brienne", 1, M, target="Ugluk"), Declaration("Brienne", 2, A, target="Ugluk"),
+             Declaration("Ugluk", 1, A, target="Brienne")]
+    t = run(people, decls, {"initiative: party": 2, "initiative: orcs": 9}, distances=[("Brienne", "Ugluk", 30)])
+    ugluk, brienne = span(t, "Ugluk", "attack"), span(t, "Brienne", "attack")
+    assert brienne.end < ugluk.end and label(t, ugluk) == "count 2"
+    assert "had no one in reach on its own count" in ugluk.why
+
+
+def test_no_reach_priority_in_a_surprise_round():
+    """002 II.D: "... unless it's a surprise round". Snaga is surprised, Ugluk (Dex 16) is not: in the surprise
+    round his spear waits for Brienne to come in and strikes with her, not before."""
+    people = [person("Brienne", dex=14), orc(weapons=(SPEAR,), dex=16), orc("Snaga")]
+    decls = [Declaration("Brienne", 1, M, target="Ugluk"), Declaration("Brienne", 2, A, target="Ugluk"),
+             Declaration("Ugluk", 1, A, target="Brienne")]
+    t = run(people, decls, {"surprise: party": 8, "surprise: orcs": 4}, ShortFormOptions(),
+            distances=[("Brienne", "Ugluk", 30)])
+    assert span(t, "Snaga", "surprised")
+    ugluk, brienne = span(t, "Ugluk", "attack"), span(t, "Brienne", "attack")
+    assert ugluk.end == brienne.end and label(t, ugluk) == "Dex 14" and ugluk.rule == "002 I.D"
+
+
+def test_weapons_win_initiative_against_unarmed_but_not_against_a_monk():
+    """002 II.D: "Weapons always win initiative vs. unarmed unless special abilities apply [monk]." """
+    decls = [Declaration("Brawler", 1, A, target="Ugluk"), Declaration("Ugluk", 1, A, target="Brawler")]
+    t = run([person("Brawler", weapons=(FIST,)), orc()], decls)
+    assert span(t, "Ugluk", "attack").end < span(t, "Brawler", "attack").end
+    assert span(t, "Ugluk", "attack").rule == "002 II.D"
+    t = run([person("Brawler", weapons=(FIST,), char_class="monk"), orc()], decls)
+    assert span(t, "Brawler", "attack").end < span(t, "Ugluk", "attack").end
+
+
+def test_ties_go_to_more_attacks_else_simultaneous():
+    """002 II.E: "Ties where anyone has multiple weapon attacks (missiles too) go to whoever has more attacks.
+    Other ties are just ties simultaneous results." """
+    people = [person("Brienne", attacks_per_round=Fraction(2)), person("Ash"), orc()]
+    decls = [Declaration("Brienne", 1, A, target="Ugluk", attacks=2), Declaration("Ash", 1, A, target="Ugluk")]
+    t = run(people, decls)
+    assert span(t, "Brienne", "attack").end < span(t, "Ash", "attack").end
+    assert label(t, span(t, "Brienne", "attack")) == label(t, span(t, "Ash", "attack")) == "count 6"
+    t = run(people, [Declaration("Brienne", 1, A, target="Ugluk"), Declaration("Ash", 1, A, target="Ugluk")])
+    assert span(t, "Brienne", "attack").end == span(t, "Ash", "attack").end
+
+
+def tie_round(options, ct=3, weapons=(SWORD,), rolls=None, dex=10):
+    """Mira completes a CT ``ct`` spell on the count the orc acts on."""
+    people = [mage(ct=ct, dex=dex), orc(weapons=weapons)]
+    decls = [Declaration("Mira", 1, C, spell="web", target="Ugluk"), Declaration("Ugluk", 1, A, target="Mira")]
+    return run(people, decls, rolls or {"initiative: party": 3 + ct, "initiative: orcs": 3}, options)
+
+
+def test_without_the_options_a_spell_and_a_blow_on_one_count_are_simultaneous():
+    """002 II.E: "Other ties are just ties simultaneous results." """
+    t = tie_round(NO_SURPRISE)
+    assert span(t, "Mira", "cast").end == span(t, "Ugluk", "attack").end
+
+
+def test_option_spell_against_melee_goes_by_the_lower_of_ct_and_wsf():
+    """002 II.F: "Ties between spell completion and a melee strike go to whichever is lower of the casting
+    time or WSF." """
+    option = ShortFormOptions(surprise_check=False, tie_spell_vs_melee=True)
+    t = tie_round(option, ct=3)  # CT 3 < WSF 5
+    assert span(t, "Mira", "cast").end < span(t, "Ugluk", "attack").end
+    t = tie_round(option, ct=6)  # WSF 5 < CT 6
+    assert span(t, "Ugluk", "attack").end < span(t, "Mira", "cast").end
+    t = tie_round(option, ct=5)  # equal: still a tie
+    assert span(t, "Ugluk", "attack").end == span(t, "Mira", "cast").end
+
+
+def test_option_missile_before_a_spell_whose_ct_is_higher_than_the_initiative_die():
+    """002 II.F: "Ties between missile fire and spell completion go to missile if spell casting time is higher
+    than initiative die result" (the caster's side's d12)."""
+    option = ShortFormOptions(surprise_check=False, tie_missile_vs_spell=True, missile_ready={"Ugluk": False})
+    t = tie_round(option, ct=3, weapons=(BOW,), dex=17, rolls={"initiative: party": 2, "initiative: orcs": 1})
+    assert span(t, "Ugluk", "attack").end < span(t, "Mira", "cast").end  # CT 3 > die 2; both on count 1
+    t = tie_round(option, ct=3, weapons=(BOW,), rolls={"initiative: party": 6, "initiative: orcs": 3})
+    assert span(t, "Ugluk", "attack").end == span(t, "Mira", "cast").end  # CT 3 < die 6
+
+
+def test_option_melee_ties_by_weapon_speed_factor():
+    """002 II.F: "Ties in melee combat may be decided by comparing Weapon Speed Factors." """
+    people = [person("Brienne"), person("Ash", weapons=(DAGGER,)), orc()]
+    decls = [Declaration("Brienne", 1, A, target="Ugluk"), Declaration("Ash", 1, A, target="Ugluk")]
+    t = run(people, decls, options=ShortFormOptions(surprise_check=False, tie_weapon_speed=True))
+    assert span(t, "Ash", "attack").end < span(t, "Brienne", "attack").end
+    t = run(people, decls)
+    assert span(t, "Ash", "attack").end == span(t, "Brienne", "attack").end
+
+
+def test_layers_keep_hard_rules_over_optional_tie_breaks():
+    """A tie option never overturns II.D / II.E: a contradicting soft edge is dropped."""
+    assert layers(["x", "y", "z"], hard=[("x", "y")], soft=[("y", "x"), ("z", "x")]) == {"x": 1, "y": 2, "z": 0}
+
+
+# ----------------------------------------------------------------- 002 III: combat
+
+def test_a_ready_missile_fires_before_initiative():
+    """002 III.A: "A character who begins the round with missile ready and target in sight fires before
+    initiative is rolled"."""
+    people = [person("Kell", weapons=(BOW,)), orc()]
+    t = run(people, [Declaration("Kell", 1, A, target="Ugluk"), Declaration("Ugluk", 1, A, target="Kell")],
+            {"initiative: party": 1, "initiative: orcs": 12})
+    kell = span(t, "Kell", "attack")
+    assert kell.end == 1 and label(t, kell) == "before initiative" and kell.rule == "002 III.A"
+    t = run(people, [Declaration("Kell", 1, A, target="Ugluk")], {"initiative: party": 1, "initiative: orcs": 12},
+            ShortFormOptions(surprise_check=False, missile_ready={"Kell": False}))
+    assert label(t, span(t, "Kell", "attack")) == "count 1"
+
+
+def test_all_attacks_on_his_turn():
+    """002 III.B: "Unless otherwise specified, ALL of a character's attacks will be resolved ON his turn." """
+    t = run([person("Brienne", attacks_per_round=Fraction(2)), orc()],
+            [Declaration("Brienne", 1, A, target="Ugluk"), Declaration("Brienne", 2, A, target="Ugluk")])
+    first, second = [s for s in t.for_actor("Brienne")]
+    assert first.end == second.end
+
+
+def test_attacks_of_opportunity_are_placed_when_drawn():
+    """002 III.C: missile fire at an adjacent melee attacker, and casting in melee range, draw an AoO."""
+    people = [person("Kell", weapons=(BOW,)), mage(), orc()]
+    decls = [Declaration("Kell", 1, A, target="Ugluk"), Declaration("Mira", 1, C, spell="web", target="Ugluk"),
+             Declaration("Ugluk", 1, A, target="Kell")]
+    t = run(people, decls, distances=[("Kell", "Ugluk", 5), ("Mira", "Ugluk", 5)],
+            options=ShortFormOptions(surprise_check=False, missile_ready={"Kell": False}))
+    aoo = [s for s in t if s.kind == "opportunity"]
+    assert len(aoo) == 1, "one attack of opportunity per character per round (III.G)"
+    assert aoo[0].actor == "Ugluk" and aoo[0].target in ("Kell", "Mira") and aoo[0].rule == "002 III.C"
+
+
+def test_moving_within_reach_and_breaking_off_draw_attacks_of_opportunity():
+    """002 III.G and Breaking Off From Melee I."""
+    people = [person("Brienne"), orc(), orc("Snaga")]
+    t = run(people, [Declaration("Brienne", 1, M, feet=20)], distances=[("Brienne", "Ugluk", 5)])
+    assert span(t, "Ugluk", "opportunity").rule == "002 III.G"
+    t = run(people, [Declaration("Brienne", 1, M, feet=20, note="breaks off and flees")],
+            distances=[("Brienne", "Ugluk", 5), ("Brienne", "Snaga", 5)])
+    assert {s.actor for s in t if s.kind == "opportunity"} == {"Ugluk", "Snaga"}
+    assert "+4 to hit" in span(t, "Snaga", "opportunity").why
+    t = run(people, [Declaration("Brienne", 1, M, feet=5)], distances=[("Brienne", "Ugluk", 5)])
+    assert not [s for s in t if s.kind == "opportunity"]
+
+
+def test_a_hit_disrupts_casting():
+    """002 III.F: a damaging attack before the spell is complete disrupts it; while actually casting, the spell
+    is lost."""
+    decls = [Declaration("Mira", 1, C, spell="web", target="Ugluk")]
+    before = run([mage(), orc()], decls, hits=[Hit("Mira", 9, "Ugluk")])  # Mira begins on count 6
+    assert span(before, "Mira", "cast").status is Status.CANCELLED
+    during = run([mage(), orc()], decls, hits=[Hit("Mira", 5, "Ugluk")])
+    cast = span(during, "Mira", "cast")
+    assert cast.status is Status.RUINED and label(during, cast) == "count 5" and "lost" in cast.why
+    after = run([mage(), orc()], decls, hits=[Hit("Mira", 4, "Ugluk")])  # completes on count 4: simultaneous
+    assert span(after, "Mira", "cast").status is Status.DONE
+
+
+def test_melee_needs_reach_and_faster_movement_gives_up_attacking():
+    """002 III.D: move the standard rate and still attack; faster movement sacrifices combat."""
+    people = [person("Brienne"), orc()]
+    with pytest.raises(IllegalActionError) as err:
+        run(people, [Declaration("Brienne", 1, A, target="Ugluk")], distances=[("Brienne", "Ugluk", 30)])
+    assert err.value.rule == "002 III.D" and "30' apart" in str(err.value)
+    with pytest.raises(IllegalActionError) as err:
+        run(people, [Declaration("Brienne", 1, M, feet=200, target="Ugluk"), Declaration("Brienne", 2, A, target="Ugluk")],
+            distances=[("Brienne", "Ugluk", 200)])
+    assert err.value.rule == "002 Action Types" and "III.D" in str(err.value)
+
+
+# ----------------------------------------------------------------- 002 Charging
+
+def charge(setter=False, feet=200, **options):
+    people = [person("Brienne"), orc(weapons=(DAGGER,))]
+    decls = [Declaration("Brienne", 1, M, target="Ugluk", note="charge", feet=feet),
+             Declaration("Brienne", 2, A, target="Ugluk")]
+    decls.append(Declaration("Ugluk", 1, R, target="Brienne") if setter else Declaration("Ugluk", 1, A, target="Brienne"))
+    return run(people, decls, {"initiative: party": 9, "initiative: orcs": 3},
+               ShortFormOptions(surprise_check=False, **options), distances=[("Brienne", "Ugluk", feet + 5)])
+
+
+def test_set_against_a_charge_strikes_first():
+    """002 Charging III.A: "If opponent has set vs. charge, resolve that attack first at double damage." """
+    t = charge(setter=True)
+    set_strike = next(s for s in t.for_actor("Ugluk") if s.kind == "attack")
+    assert set_strike.end < span(t, "Brienne", "attack").end and "double damage" in set_strike.why
+    assert set_strike.rule == "002 Charging III.A"
+
+
+def test_charging_distance_indoors_and_outdoors():
+    """002 Charging I: "Outdoors bipods gain 33.3% movement bonus; quadrupeds gain 50% bonus"; "Indoors
+    charging creatures double movement rate" (MV 12: 240' indoors, 160' or 180' outdoors)."""
+    assert span(charge(feet=240), "Brienne", "attack").status is Status.DONE
+    with pytest.raises(IllegalActionError) as err:
+        charge(feet=170, outdoors=True)
+    assert err.value.rule == "002 Charging I" and "160'" in str(err.value)
+    t = charge(feet=170, outdoors=True, quadrupeds=frozenset({"Brienne"}))
+    assert span(t, "Brienne", "attack").status is Status.DONE
+
+
+def test_a_charge_must_end_in_melee():
+    with pytest.raises(IllegalActionError) as err:
+        run([person("Brienne"), orc()], [Declaration("Brienne", 1, M, target="Ugluk", note="charges")])
+    assert err.value.rule == "002 Charging III"
+
+
+def test_charging_a_spellcaster_the_lower_of_wsf_and_ct_goes_first():
+    """002 Charging III.B.i: "If charging spellcaster, lower of Weapon Speed Factor or casting time goes first." """
+    def go(ct):
+        people = [person("Brienne"), mage("Mira", side="orcs", ct=ct)]
+        decls = [Declaration("Brienne", 1, M, target="Mira", note="charge"), Declaration("Brienne", 2, A, target="Mira"),
+                 Declaration("Mira", 1, C, spell="web", target="Brienne")]
+        return run(people, decls, {"initiative: party": 4, "initiative: orcs": 6}, distances=[("Brienne", "Mira", 30)])
+    quick = go(ct=3)  # CT 3 < WSF 5: the spell goes off first
+    assert span(quick, "Mira", "cast").end < span(quick, "Brienne", "attack").end
+    assert span(quick, "Mira", "cast").rule == "002 Charging III.B.i"
+    slow = go(ct=9)  # WSF 5 < CT 9: the charger strikes first (and may disrupt the casting, III.F)
+    assert span(slow, "Brienne", "attack").end < span(slow, "Mira", "cast").end
+
+
+# ----------------------------------------------------------------- action types, special attacks
+
+@pytest.mark.parametrize(("note", "kind"), [
+    ("draws a dagger", "minor"), ("drinks a potion", "minor"), ("administers a potion", "standard"),
+    ("stands up", "move"), ("drops the torch", "free"), ("sings", "standard"),
+])
+def test_action_types_of_miscellaneous_declarations(note, kind):
+    """002 Action Types: the seed's examples pick the type; anything else is a standard action."""
+    t = run([person("Brienne"), orc()], [Declaration("Brienne", 1, X, note=note)])
+    assert f"A {action_types()[kind].name.lower()} (002 Action Types), like: " in t.spans[0].why
+
+
+def test_one_standard_action_a_round():
+    with pytest.raises(IllegalActionError) as err:
+        run([mage(), orc()], [Declaration("Mira", 1, C, spell="web", target="Ugluk"),
+                              Declaration("Mira", 2, A, target="Ugluk")])
+    assert err.value.rule == "002 Action Types" and "2 standard" in str(err.value)
+
+
+def test_unarmed_combat_only_on_a_creature_its_own_size_or_smaller():
+    """002 Unarmed Combat."""
+    ogre = orc("Grol", size=Size.LARGE)
+    with pytest.raises(IllegalActionError) as err:
+        run([person("Brawler", weapons=(FIST,)), ogre], [Declaration("Brawler", 1, A, target="Grol")])
+    assert err.value.rule == "002 Unarmed Combat" and "large" in str(err.value)
+
+
+def test_offhand_weapon_must_be_a_dagger_or_hand_axe():
+    """002 Special Types of Attacks VI.A."""
+    people = [person("Ash", weapons=(SWORD, DAGGER, SPEAR)), orc()]
+    run(people, [Declaration("Ash", 1, A, target="Ugluk", weapons=("long sword", "dagger"))])
+    with pytest.raises(IllegalActionError) as err:
+        run(people, [Declaration("Ash", 1, A, target="Ugluk", weapons=("long sword", "spear"))])
+    assert err.value.rule == "002 Special Types of Attacks VI.A" and "'spear'" in str(err.value)
+
+
+@pytest.mark.parametrize(("declaration", "rule", "words"), [
+    (Declaration("Brienne", 1, A, target="Ugluk", hold=1), "002 Action Types", "hold=1"),
+    (Declaration("Brienne", 1, A, target="Ugluk", attacks=2), "002 III.B", "declares 2"),
+    (Declaration("Brienne", 1, A, target="Ghost"), "encounter", "'Ghost'"),
+])
+def test_bad_declarations_name_the_rule_and_value(declaration, rule, words):
+    with pytest.raises(RulesError) as err:
+        run([person("Brienne"), orc()], [declaration])
+    assert err.value.rule == rule and words in str(err.value)
+
+
+# ----------------------------------------------------------------- the shipped example
+
+def test_shipped_example():
+    enc = load_example("short-form-spear-web-and-ready-bow")
+    assert loads_encounter(dumps_toml(enc)) == enc, "the file round-trips"
+    assert find_system(enc.system) is SHORT_FORM
+    t = SHORT_FORM.schedule(enc, Roller(entered=enc.rolls))
+    assert [label(t, span(t, n, "attack")) for n in ("Kell", "Snaga")] == ["before initiative"] * 2
+    cast = span(t, "Mira", "cast")
+    assert (t.clock.period_of(cast.start).label, label(t, cast)) == ("count 6", "count 4")
+    assert span(t, "Ugluk", "attack").end < span(t, "Brienne", "attack").end
+
+
+def test_find_by_alias():
+    assert find_system("A.D.D.I.C.T.") is SHORT_FORM and find_system("short form") is SHORT_FORM
+
+
+# ----------------------------------------------------------------- exact odds, and a Monte Carlo of schedule
+
+def duel():
+    people = (person("Brienne", dex=16), mage("Mira", dex=17, ct=4), orc("Ugluk", dex=5, weapons=(DAGGER,)))
+    decls = (Declaration("Brienne", 1, A, target="Ugluk"), Declaration("Mira", 1, C, spell="web", target="Ugluk"),
+             Declaration("Ugluk", 1, A, target="Mira"))
+    return Encounter("duel", people, decls, hits=(Hit("Mira", 6, "Ugluk"),))
+
+
+def test_odds_are_exact():
+    """Without surprise: Brienne d12 + 1 against Ugluk d12 - 1 (PH Reaction Adjustment)."""
+    odds = SHORT_FORM.odds(duel(), "Brienne", "Ugluk", NO_SURPRISE)
+    a, b = icepool.d12 + 1, icepool.d12 - 1
+    assert odds["a first"] == (a > b).probability(True)
+    assert odds["simultaneous"] == (a == b).probability(True)
+    assert odds["b first"] == (a < b).probability(True)
+    # Mira begins on d12 + 2 and goes off 4 counts later; a hit on count 6 while she casts loses the spell
+    mira = SHORT_FORM.odds(duel(), "Mira", "Ugluk", NO_SURPRISE)
+    count = icepool.d12 + 2
+    assert mira["a spell interrupted"] == icepool.map(lambda c: c >= 6 > c - 4, count).probability(True)
+
+
+def test_odds_with_surprise_match_a_monte_carlo_of_schedule():
+    enc = duel()
+    exact = SHORT_FORM.odds(enc, "Mira", "Ugluk")
+    assert sum(exact[k] for k in ("a first", "simultaneous", "b first", "neither")) == 1
+    n = 1500
+    sample = matchup([(Fraction(1, n), SHORT_FORM.schedule(enc, Roller(seed=i))) for i in range(n)], "Mira", "Ugluk")
+    for key in ("a first", "simultaneous", "b first", "neither", "a spell interrupted"):
+        p = float(exact[key])
+        assert abs(float(sample[key]) - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-12, key
+
+
+# ----------------------------------------------------------------- invariants
+
+NAMES = ["A", "B", "C", "D"]
+
+
+@st.composite
+def encounters(draw):
+    n = draw(st.integers(2, 4))
+    people = []
+    for i in range(n):
+        weapons = tuple(
+            Weapon(f"w{j}", draw(st.integers(1, 10)), kind=draw(st.sampled_from(list(WeaponKind))),
+                   length=draw(st.sampled_from(list(Length))))
+            for j in range(draw(st.integers(0, 2))))
+        people.append(Combatant(
+            NAMES[i], draw(st.sampled_from(["x", "y"])), abilities=Abilities(dexterity=draw(st.integers(1, 25))),
+            level=draw(st.integers(1, 14)), char_class=draw(st.sampled_from(["fighter", "mage", "monster", "monk", "ranger"])),
+            attacks_per_round=Fraction(draw(st.integers(1, 4)), draw(st.integers(1, 2))), weapons=weapons,
+            size=draw(st.sampled_from(list(Size))), surprised=draw(st.booleans()) and draw(st.booleans()),
+            spells=(Spell("s0", 1, draw(st.one_of(st.integers(1, 9), st.just("1 round")))),) if draw(st.booleans()) else ()))
+    declarations = [
+        Declaration(draw(st.sampled_from(NAMES[:n])), draw(st.integers(1, 3)), draw(st.sampled_from(list(ActionKind))),
+                    target=draw(st.one_of(st.none(), st.sampled_from(NAMES[:n]))),
+                    spell=draw(st.sampled_from([None, "s0"])), attacks=draw(st.integers(1, 2)),
+                    feet=draw(st.one_of(st.none(), st.integers(0, 60))),
+                    note=draw(st.sampled_from(["", "charge", "draws", "breaks off", "speaks"])))
+        for _ in range(draw(st.integers(0, 6)))]
+    distances = tuple((a, b, draw(st.integers(0, 60))) for a, b in draw(
+        st.lists(st.tuples(st.sampled_from(NAMES[:n]), st.sampled_from(NAMES[:n])).filter(lambda p: p[0] != p[1]),
+                 max_size=3, unique_by=lambda p: frozenset(p))))
+    hits = tuple(Hit(draw(st.sampled_from(NAMES[:n])), draw(st.integers(1, 20))) for _ in range(draw(st.integers(0, 2))))
+    options = ShortFormOptions(tie_weapon_speed=draw(st.booleans()), tie_spell_vs_melee=draw(st.booleans()),
+                               tie_missile_vs_spell=draw(st.booleans()), outdoors=draw(st.booleans()))
+    return Encounter("random", tuple(people), tuple(declarations), distances, hits), options
+
+
+@settings(max_examples=150, deadline=None)
+@given(encounters(), st.integers(0, 2**32))
+def test_any_encounter_orders_every_action_or_names_the_rule(case, seed):
+    """Every declaration is placed inside the round's clock, in count order, the same way for the same
+    seed, or the round raises a rules error that names the rule."""
+    encounter, options = case
+    try:
+        timeline = SHORT_FORM.schedule(encounter, Roller(seed=seed), options)
+    except RulesError as error:
+        assert error.rule and str(error)
+        return
+    assert timeline == SHORT_FORM.schedule(encounter, Roller(seed=seed), options)
+    declared = [s for s in timeline if s.kind in ("move", "attack", "cast", "misc", "ready")]
+    assert len(declared) >= len(encounter.declarations)
+    for span_ in timeline:
+        assert 1 <= span_.start <= span_.end <= timeline.clock.ticks, span_
+        assert span_.rule.startswith("002"), span_
+    counts = [int(p.label.split()[-1]) for p in timeline.clock.periods if p.label.split()[0] in ("count", "Dex")]
+    assert counts == sorted(counts, reverse=True), "counts run high to low"
