@@ -1,0 +1,281 @@
+"""Figures on a battle line: who stands where, in what state, with what the model lacks.
+
+A fight is played on one line, in feet (:func:`layout`): the first side at 0, each later side
+further on, figures the encounter gives distances for placed by them. A :class:`Figure` is a
+combatant's state between rounds (hit points, position, status, spells used, conditions) and its
+tally for the fight; :class:`FigureExtras` carries what the shared
+:class:`~combatkit.model.Combatant` has no field for (shield, stance, mounted, cover...).
+"""
+
+from __future__ import annotations
+
+import enum
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+from combatkit.conditions import Condition
+from combatkit.criticals import AttackForm
+from combatkit.encounter import Encounter
+from combatkit.model import Combatant, Weapon, WeaponKind
+from combatkit.modifiers import Position, Unarmed, WeaponUse
+from combatkit.stances import CombatManeuver, Shield, Stance
+
+__all__ = [
+    "NO_EXTRAS",
+    "REACH",
+    "REPOSITION",
+    "ActiveCondition",
+    "Figure",
+    "FigureExtras",
+    "FigureStatus",
+    "attack_form",
+    "figures_from",
+    "layout",
+    "missile_range",
+    "routine",
+]
+
+REACH = 5
+"""Melee striking distance in feet (000 §2 D "within 5' or so"; 002 III.G "5' (1 square)")."""
+REPOSITION = 10
+"""A repositioning step before an attack (000 §2 C: "max. 10'")."""
+
+# ----------------------------------------------------------------- figures
+
+
+class FigureStatus(enum.Enum):
+    """Where a figure stands in the fight."""
+
+    ACTIVE = "active"
+    DEAD = "dead"
+    UNCONSCIOUS = "unconscious"
+    """At 0 hit points or below but above ``dead_at`` (DMG 2e option)."""
+    ASLEEP = "asleep"
+    """Magical sleep: helpless, hit automatically."""
+    HELD = "held"
+    """Magically held: helpless, hit automatically."""
+    FLED = "fled"
+    """Left the fight."""
+
+    @property
+    def acts(self) -> bool:
+        """Takes actions."""
+        return self is FigureStatus.ACTIVE
+
+    @property
+    def fallen(self) -> bool:
+        """Dead or unconscious."""
+        return self in (FigureStatus.DEAD, FigureStatus.UNCONSCIOUS)
+
+    @property
+    def present(self) -> bool:
+        """Still on the field: active, asleep or held (helpless figures can be attacked)."""
+        return self in (FigureStatus.ACTIVE, FigureStatus.ASLEEP, FigureStatus.HELD)
+
+
+@dataclass(frozen=True)
+class ActiveCondition:
+    """A condition on a figure, over a window of the system's phases."""
+
+    condition: Condition
+    """What holds (``combatkit.conditions.CONDITIONS``)."""
+    first: int
+    """First phase it holds, counted over the whole fight from 0 (round 1's first phase)."""
+    last: int
+    """Last phase it holds."""
+    rule: str
+    """What imposed it."""
+    until_attack: bool = False
+    """It also ends after the figure's next attack."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A combatant's state between rounds, and its tally for the fight so far."""
+
+    combatant: Combatant
+    """As in the encounter; its ``hit_points`` are the figure's maximum."""
+    hit_points: int
+    """Current hit points (may be below 0)."""
+    position: int
+    """Feet along the battle line."""
+    status: FigureStatus = FigureStatus.ACTIVE
+    """Active, dead, unconscious, asleep, held or fled."""
+    spells_used: tuple[str, ...] = ()
+    """Spells begun (a ruined spell is used up too): no longer castable this fight."""
+    components_ready: bool = True
+    """Material components in hand (000 §2 A)."""
+    conditions: tuple[ActiveCondition, ...] = ()
+    """Conditions carried into later rounds."""
+    fell: tuple[int, int] | None = None
+    """(round, tick) it fell, fled or was put out of action; None while it is in the fight."""
+    attacks: int = 0
+    """Attack rolls made (and automatic hits)."""
+    hits: int = 0
+    """Attacks that hit."""
+    damage_dealt: int = 0
+    """Hit points of damage dealt, by blows and spells."""
+    damage_taken: int = 0
+    """Hit points of damage taken."""
+    spells_attempted: int = 0
+    """Spells declared (or begun) that reached their moment: went off, ruined or cancelled."""
+    spells_succeeded: int = 0
+    """Spells that went off."""
+
+    @property
+    def name(self) -> str:
+        return self.combatant.name
+
+    @property
+    def side(self) -> str:
+        return self.combatant.side
+
+    @property
+    def max_hit_points(self) -> int:
+        return self.combatant.hit_points
+
+
+@dataclass(frozen=True)
+class FigureExtras:
+    """What one figure brings that the shared :class:`~combatkit.model.Combatant` has no field for."""
+
+    shield: Shield = Shield.NONE
+    """Shield carried (004 stances' AC bonus; 002 flank and rear attacks negate it)."""
+    shield_ac: int = 1
+    """AC points the shield gives (PH 2e: 1), negated from the flank and rear (002)."""
+    stance: Stance = Stance.STANDARD
+    """004 combat stance, held every round."""
+    maneuver: CombatManeuver | None = None
+    """A 004 combat maneuver made with every attack."""
+    specialization_slots: int = 0
+    """Weapon specialization slots (PH 2e, 000 Severity Rules II)."""
+    exceptional_strength: int | None = None
+    """18/xx strength, 1..100."""
+    listed_damage_bonus: int = 0
+    """A creature's listed damage bonus (000 Severity Rules II)."""
+    attack_forms: Mapping[str, AttackForm] = field(default_factory=dict, hash=False)
+    """How each missile weapon is used, by weapon name (default: bow, crossbow or thrown, by its name)."""
+    mounted: bool = False
+    """Mounted (002 Mounted Combat; 000 Charging: -2 AC when charging)."""
+    weapon_uses: Mapping[str, WeaponUse] = field(default_factory=dict, hash=False)
+    """A weapon's "horseman" or "footman" label, by weapon name (002 Mounted Combat II.A)."""
+    lance: str | None = None
+    """The weapon that is a lance (002 Mounted Combat III.A: double damage on a mounted charge)."""
+    two_weapons: bool = False
+    """Fights with its first two melee weapons as primary and off hand (002 Special Types of Attacks VI)."""
+    cover: int = 0
+    """Percent of the figure behind cover against missiles: 0, 25, 50, 75, 90 (002 Missile Attacks II)."""
+    concealment: int = 0
+    """Percent concealed: 0, 25, 50, 75, 90 (002 Missile Attacks III)."""
+    invisible: bool = False
+    """Invisible (002 Special Types of Attacks V): -4 to be hit, once it has attacked."""
+    position: Position = Position.FRONT
+    """Where this figure's attacks come from on its foe: front, flank or rear (002)."""
+    unarmed: Unarmed | None = None
+    """What its unarmed weapons (length ``unarmed``) do: pummel (default), grapple or overbear (002 Unarmed Combat)."""
+
+
+NO_EXTRAS = FigureExtras()
+"""A figure with nothing the model lacks."""
+
+
+# ----------------------------------------------------------------- the battle line
+
+
+def layout(encounter: Encounter, opening_gap: int = 30) -> dict[str, int]:
+    """Positions in feet on one battle line, in encounter order: the first side at 0 and each later
+    side ``opening_gap`` further on, except that a figure with a known distance to one already
+    placed (``Encounter.distances``) stands that far from it, on its own side's side of it.
+
+    >>> from combatkit import load_example
+    >>> layout(load_example("fighter-and-mage-vs-orc-archer"))
+    {'Brienne': 0, 'Mira': -30, 'Ugluk': 30}
+    """
+    index = {side: i for i, side in enumerate(encounter.sides)}
+    side_of = {c.name: c.side for c in encounter.combatants}
+    links: dict[str, list[tuple[str, int]]] = {c.name: [] for c in encounter.combatants}
+    for a, b, feet in encounter.distances:
+        links[a].append((b, feet))
+        links[b].append((a, feet))
+    pos: dict[str, int] = {}
+    for c in encounter.combatants:
+        if c.name in pos:
+            continue
+        pos[c.name] = index[c.side] * opening_gap
+        todo = [c.name]
+        while todo:
+            here = todo.pop(0)
+            for other, feet in links[here]:
+                if other in pos:
+                    continue
+                mine, theirs = index[side_of[here]], index[side_of[other]]
+                sign = 1 if theirs > mine else -1 if theirs < mine else (-1 if mine == 0 else 1)
+                pos[other] = pos[here] + sign * feet
+                todo.append(other)
+    return dict(sorted(pos.items()))
+
+
+def figures_from(encounter: Encounter, opening_gap: int = 30) -> tuple[Figure, ...]:
+    """The encounter's combatants as figures at the start of a fight, on :func:`layout`'s line.
+    A combatant entered with 0 hit points starts the fight down."""
+    pos = layout(encounter, opening_gap)
+    return tuple(
+        Figure(c, c.hit_points, pos[c.name], FigureStatus.ACTIVE if c.hit_points > 0 else FigureStatus.UNCONSCIOUS,
+               components_ready=c.components_ready, fell=None if c.hit_points > 0 else (0, 0))
+        for c in encounter.combatants
+    )
+
+
+@cache
+def _ranges() -> dict[str, tuple[int, int, int]]:
+    text = resources.files("combatkit.data").joinpath("missile_ranges_ph2e.toml").read_text(encoding="utf-8")
+    return {k: tuple(v) for k, v in tomllib.loads(text).items()}  # type: ignore[misc]
+
+
+def missile_range(weapon: Weapon, extra: Mapping[str, tuple[int, int, int]] | None = None) -> tuple[int, int, int] | None:
+    """Short, medium and long range in feet of a missile weapon (PH 2e, tens of feet), or None if unknown.
+
+    >>> missile_range(Weapon("long bow", 8, kind=WeaponKind.MISSILE))
+    (70, 140, 210)
+    """
+    table = {**_ranges(), **(extra or {})}
+    name = weapon.name.lower()
+    key = name if name in table else max((k for k in table if k in name), key=len, default=None)
+    if key is None:
+        return None
+    short, medium, long = table[key]
+    return short * 10, medium * 10, long * 10
+
+
+def attack_form(weapon: Weapon, extras: FigureExtras) -> AttackForm | None:
+    """How a missile weapon is used, for its STR and DEX columns (:class:`combatkit.criticals.AttackForm`):
+    as ``extras`` says, else by its name (crossbow, bow, or thrown); None for melee and natural weapons.
+
+    >>> attack_form(Weapon("heavy crossbow", 10, kind=WeaponKind.MISSILE), NO_EXTRAS)
+    <AttackForm.CROSSBOW: 'crossbow'>
+    """
+    if weapon.kind is not WeaponKind.MISSILE:
+        return None
+    if weapon.name in extras.attack_forms:
+        return extras.attack_forms[weapon.name]
+    name = weapon.name.lower()
+    if "crossbow" in name:
+        return AttackForm.CROSSBOW
+    if "bow" in name:
+        return AttackForm.BOW
+    return AttackForm.THROWN
+
+
+def routine(c: Combatant, extras: FigureExtras = NO_EXTRAS) -> tuple[Weapon, ...]:
+    """A figure's melee routine: all its natural attacks (claw/claw/bite, 000 §2 C), else its
+    first melee weapon (its first two with ``two_weapons``), else its first weapon."""
+    naturals = tuple(w for w in c.weapons if w.kind is WeaponKind.NATURAL)
+    if naturals:
+        return naturals
+    melee = tuple(w for w in c.weapons if w.kind is WeaponKind.MELEE)
+    if melee:
+        return melee[:2] if extras.two_weapons and len(melee) > 1 else melee[:1]
+    return c.weapons[:1]

@@ -1,0 +1,359 @@
+"""Whole fights: each round declared, scheduled by a timing system and resolved, to the end.
+
+:func:`run_fight` plays an encounter round after round until one side is left standing,
+the other having fallen or fled, or until a round limit:
+
+1. Figures stand on a battle line (:func:`combatkit.battle.layout`).
+2. Each round, every figure still on the field is handed to the timing system with its
+   current hit points and its unused spells; the encounter's own declarations are played in
+   round 1, and :mod:`combatkit.policy` declares for everyone else (and for every later round).
+3. The system schedules the round (:meth:`~combatkit.systems.base.TimingSystem.schedule`),
+   :func:`combatkit.resolution.resolve_round` plays it out, and the figures carry their
+   hit points, positions, spells used and conditions into the next round.
+
+Same seed, same fight: one seed gives every die of the fight (initiative and other timing
+dice from one stream, attacks, damage and saves from another). The numbers a referee entered
+in the encounter (``Encounter.rolls``) are used in round 1 when the fight is run under the
+system the encounter was written for (they are that system's dice); the hits it reports
+(``Encounter.hits``) are not used: in a resolved fight the dice decide who is hit.
+
+**Surprise**, per system (:class:`SurpriseOptions`):
+
+* 000 (``phase1``, ``phase2``): a surprised figure "loses one full phase" (000 §2 F); foes
+  closing on it strike at the end of their move. 000 says what surprise costs, not how it is
+  found: the encounter's ``surprised`` flags (the DM's call), or with
+  ``standard_roll=True`` the PH 2e roll (d10 a side, 1-3 surprised).
+* 002 (``short_form``): the short form rolls its own d12 with the Surprise Modifiers in round
+  1 when no figure is flagged (002 I), unless ``check=False``.
+* 003 (``segments``): "d6 per character" (003 §VI): every figure rolls in round 1 when none
+  is flagged, unless ``check=False``; a flagged figure loses a d2 of segments.
+* 001 and 004 print no surprise roll: flags (or ``standard_roll``); a surprised figure makes
+  no declarations in round 1 (001 A; 004 is silent, so B/X's surprise round is used).
+
+**Declarations the system refuses.** A declaration of the encounter's is the DM's and a
+refusal is raised. A policy declaration a system refuses (a corner the policy does not
+foresee) is dropped, the figure does nothing that round, and a ``refused`` event names the rule.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from combatkit.dice import Roller
+from combatkit.encounter import Encounter, Hit
+from combatkit.errors import RulesError
+from combatkit.model import Combatant, Declaration
+from combatkit.policy import PolicyOptions, declare
+from combatkit.battle import Figure, FigureStatus, figures_from
+from combatkit.resolution import (
+    Event,
+    EventKind,
+    ResolutionOptions,
+    RoundResult,
+    resolve_round,
+    timing_options,
+    timing_roller,
+)
+from combatkit.stances import Stance
+from combatkit.systems.base import find_system
+from combatkit.timeline import Timeline
+
+__all__ = ["End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]
+
+
+@dataclass(frozen=True)
+class SurpriseOptions:
+    """How surprise is found in round 1 (module docstring)."""
+
+    check: bool = True
+    """Roll where the system's seed gives a roll: 002's d12 (short form), 003's d6 a figure (segments)."""
+    standard_roll: bool = False
+    """000, 001, 004 (whose seeds give no roll): the PH 2e roll, d10 a side, 1-3 surprised."""
+
+
+@dataclass(frozen=True)
+class FightOptions:
+    """How a fight is run; defaults are the ones the module docstrings explain."""
+
+    max_rounds: int = 10
+    """Stop after this many rounds (the fight is then undecided)."""
+    opening_gap: int = 30
+    """Feet between the sides at the start, for figures the encounter gives no distance for."""
+    declarations: bool = True
+    """Play the encounter's own declarations in round 1 (False: the policy declares for everyone)."""
+    policy: PolicyOptions = PolicyOptions()
+    """The default declaration policy."""
+    resolution: ResolutionOptions = ResolutionOptions()
+    """How rounds are resolved."""
+    surprise: SurpriseOptions = SurpriseOptions()
+    """How surprise is found."""
+
+    def __post_init__(self) -> None:
+        if self.max_rounds < 1:
+            raise RulesError("combatkit fights", f"max_rounds is 1 or more, got {self.max_rounds}")
+        if self.opening_gap < 0:
+            raise RulesError("combatkit fights", f"opening_gap is 0 feet or more, got {self.opening_gap}")
+
+
+class End(enum.Enum):
+    """Why a fight ended."""
+
+    SIDE_DOWN = "a side down"
+    FLED = "fled"
+    NO_ONE_LEFT = "no one left"
+    ROUND_LIMIT = "round limit"
+
+
+@dataclass(frozen=True)
+class Fight:
+    """A fight played out."""
+
+    title: str
+    """The encounter's title."""
+    system: str
+    """The timing system's id."""
+    seed: int
+    """The seed every die came from."""
+    figures: tuple[Figure, ...]
+    """Every figure at the end."""
+    winner: str | None
+    """The side left standing; None if no one, or at the round limit."""
+    end: End
+    """Why it ended."""
+    round_count: int
+    """Rounds played."""
+    rounds: tuple[RoundResult, ...] = field(default=(), repr=False)
+    """Each round as played (empty on the fast path)."""
+    refused: int = 0
+    """Policy declarations the system refused (see the module docstring)."""
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(e for r in self.rounds for e in r.events)
+
+    def figure(self, name: str) -> Figure:
+        return next(f for f in self.figures if f.name == name)
+
+    def why(self) -> list[str]:
+        """Every round's notes and events, in order, then the outcome."""
+        lines: list[str] = []
+        for r in self.rounds:
+            lines.append(f"--- round {r.round} ({r.system}) ---")
+            lines.extend(r.why())
+        who = f"side {self.winner!r} wins" if self.winner else "no winner"
+        lines.append(f"After {self.round_count} round(s): {who} ({self.end.value}).")
+        return lines
+
+    def row(self) -> dict[str, object]:
+        """The fight as one plain row: who won, why it ended, how many rounds, who fell (``fallen``:
+        the figures out of the fight at the end, dead, unconscious, asleep, held or fled), spells
+        attempted and succeeded, declarations refused."""
+        fell = sorted(f.name for f in self.figures if f.status is not FigureStatus.ACTIVE)
+        return {
+            "system": self.system, "seed": self.seed, "winner": self.winner, "end": self.end.value,
+            "rounds": self.round_count, "fallen": ";".join(fell), "refused": self.refused,
+            "spells_attempted": sum(f.spells_attempted for f in self.figures),
+            "spells_succeeded": sum(f.spells_succeeded for f in self.figures),
+        }
+
+    def figure_rows(self) -> list[dict[str, object]]:
+        """One plain row per figure: how it ended and what it did."""
+        return [{
+            "system": self.system, "seed": self.seed, "figure": f.name, "side": f.side, "status": f.status.value,
+            "fell": f.status is not FigureStatus.ACTIVE, "fell_round": f.fell[0] if f.fell else None,
+            "hit_points": f.hit_points, "max_hit_points": f.max_hit_points, "attacks": f.attacks, "hits": f.hits,
+            "damage_dealt": f.damage_dealt, "damage_taken": f.damage_taken,
+            "spells_attempted": f.spells_attempted, "spells_succeeded": f.spells_succeeded,
+        } for f in self.figures]
+
+
+def _system_options(system: str, given: object, surprise: SurpriseOptions, resolution: ResolutionOptions,
+                    names: tuple[str, ...], first: bool, flagged: bool) -> object:
+    """The system's options for one round of a resolved fight (see the module docstring)."""
+    if system == "segments":
+        base = timing_options(system, given)
+        checks = frozenset(names) if first and surprise.check and not flagged else frozenset()
+        return replace(base, surprise_checks=(base.surprise_checks | checks) if first else frozenset())
+    if system == "short_form":
+        from combatkit.systems.short_form import ShortFormOptions
+
+        base = given if isinstance(given, ShortFormOptions) else ShortFormOptions()
+        return replace(base, surprise_check=base.surprise_check and surprise.check)
+    if system == "strike_speed":
+        from combatkit.systems.strike_speed import StrikeSpeedOptions
+
+        base = given if isinstance(given, StrikeSpeedOptions) else StrikeSpeedOptions()
+        if not base.stances:
+            stances = {n: e.stance for n, e in resolution.figures.items() if e.stance is not Stance.STANDARD}
+            base = replace(base, stances=stances)
+        return base
+    return given
+
+
+def _as_now(f: Figure, surprised: bool, cache: dict) -> Combatant:
+    """The figure's combatant as the timing system should see it this round: its hit points now,
+    its unused spells, its components, whether it is surprised (built once per state)."""
+    key = ("now", f.name, max(0, f.hit_points), surprised, f.spells_used, f.components_ready)
+    if key not in cache:
+        cache[key] = replace(f.combatant, hit_points=max(0, f.hit_points), surprised=surprised,
+                             spells=tuple(s for s in f.combatant.spells if s.name not in f.spells_used),
+                             components_ready=f.components_ready)
+    return cache[key]
+
+
+def _over(figures: list[Figure]) -> bool:
+    return len({f.side for f in figures if f.status.acts}) <= 1
+
+
+def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | None = None,
+              options: FightOptions = FightOptions(), system_options: object = None,
+              explain: bool = True) -> Fight:
+    """Play ``encounter`` out under ``system`` (default the encounter's) from ``seed`` (default
+    the encounter's, else 0). ``explain=False`` is the fast path: the same fight, without
+    events, explanations or per-round records.
+
+    >>> from combatkit import load_example
+    >>> fight = run_fight(load_example("orc-closes-on-longbowman"), seed=4)
+    >>> fight.winner, fight.round_count, fight.end.value
+    ('archers', 1, 'a side down')
+    """
+    found = find_system(system or encounter.system)
+    sid = found.id
+    seed = seed if seed is not None else (encounter.seed if encounter.seed is not None else 0)
+    own = _own_system(encounter) == sid
+    table_rolls = dict(encounter.rolls) if own else {}
+    master = random.Random(seed)
+    resolve_roller = Roller(rng=random.Random(master.getrandbits(64)), entered=table_rolls)
+    figures = list(figures_from(encounter, options.opening_gap))
+    flagged = any(c.surprised for c in encounter.combatants)
+    surprised = frozenset(c.name for c in encounter.combatants if c.surprised)
+    rounds: list[RoundResult] = []
+    refused_total = 0
+    cache: dict = {}
+    played = 0
+    for r in range(1, options.max_rounds + 1):
+        if _over(figures):
+            break
+        played = r
+        first = r == 1
+        schedule_rng = random.Random(master.getrandbits(64))
+        entered: dict[str, object] = dict(table_rolls) if first else {}
+        extra_events: list[Event] = []
+        if first and options.surprise.standard_roll and sid not in ("short_form", "segments") and not flagged:
+            surprised = _standard_surprise(encounter, Roller(rng=schedule_rng, entered=entered), extra_events)
+        round_surprised = surprised if first else frozenset()
+        present = [f for f in figures if f.status.present]
+        number = encounter.round + r - 1
+        combatants = tuple(_as_now(f, f.name in round_surprised, cache) for f in present)
+        names = tuple(f.name for f in present)
+        sys_opts = _system_options(sid, system_options, options.surprise, options.resolution, names, first,
+                                   flagged or bool(round_surprised))
+        user = tuple(d for d in encounter.declarations if d.actor in names) if first and options.declarations else ()
+        policy = declare(sid, present, round=number, surprised=round_surprised, options=options.policy,
+                         resolution=options.resolution, skip=frozenset(d.actor for d in user), system_options=sys_opts)
+        for name in sorted(round_surprised):
+            if sid in ("five_phase", "strike_speed") and name in names:
+                extra_events.append(Event(r, 1, name, EventKind.SURPRISE, "004 is silent: B/X's surprise round"
+                                          if sid == "strike_speed" else "001 A. Declare Intentions",
+                                          f"{name} is surprised and declares nothing this round." if explain else ""))
+        distances = tuple((a.name, b.name, abs(a.position - b.position))
+                          for i, a in enumerate(present) for b in present[i + 1:])
+        round_encounter = Encounter(encounter.title, combatants, user + policy, distances, (), entered, number,
+                                    None, sid, encounter.description)
+        timing = timing_roller(sid)
+        timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,
+                                                        entered, sys_opts, r, explain)
+        refused_total += len(refusals)
+        extra_events.extend(refusals)
+        known = {roll.purpose: (roll.faces if roll.faces else roll.total) for roll in timeline.rolls}
+        known.update(entered)
+
+        def reschedule(hits: tuple[Hit, ...], enc: Encounter = round_encounter, known: dict = known,
+                       roller_type: type = timing, rng: random.Random = schedule_rng,
+                       opts: object = sys_opts) -> Timeline:
+            again = found.schedule(replace(enc, hits=hits), roller_type(entered=dict(known), rng=rng), opts)
+            known.update({roll.purpose: (roll.faces if roll.faces else roll.total) for roll in again.rolls})
+            return again
+
+        result = resolve_round(timeline, present, round_encounter.declarations, roller=resolve_roller,
+                               options=options.resolution, round=r, encounter_round=number, system_options=sys_opts,
+                               reschedule=reschedule, explain=explain, cache=cache)
+        after = {f.name: f for f in result.figures}
+        figures = [after.get(f.name, f) for f in figures]
+        if explain:
+            rounds.append(replace(result, events=tuple(extra_events) + result.events))
+    standing = sorted({f.side for f in figures if f.status.acts})
+    if len(standing) == 1 and _over(figures):
+        winner = standing[0]
+        losers = [f for f in figures if f.side != winner]
+        end = End.FLED if losers and any(f.status is FigureStatus.FLED for f in losers) else End.SIDE_DOWN
+    elif not standing:
+        winner, end = None, End.NO_ONE_LEFT
+    else:
+        winner, end = None, End.ROUND_LIMIT
+    return Fight(encounter.title, sid, seed, tuple(figures), winner, end, played, tuple(rounds), refused_total)
+
+
+def _own_system(encounter: Encounter) -> str | None:
+    """The id of the system the encounter was written for (its rolls are that system's dice), if registered."""
+    try:
+        return find_system(encounter.system).id
+    except RulesError:
+        return None
+
+
+def _standard_surprise(encounter: Encounter, roller: Roller, events: list[Event]) -> frozenset[str]:
+    """PH 2e surprise: d10 a side, 1-3 surprised (the option for seeds that give no roll)."""
+    out = set()
+    for side in encounter.sides:
+        roll = roller.roll("d10", f"surprise: {side}").total
+        if roll <= 3:
+            out |= {c.name for c in encounter.combatants if c.side == side}
+        events.append(Event(1, 1, side, EventKind.SURPRISE, "PH 2e surprise (combatkit option)",
+                            f"Side {side!r} rolls {roll} on d10 for surprise: {'surprised' if roll <= 3 else 'not surprised'}.",
+                            outcome="surprised" if roll <= 3 else "not surprised"))
+    return frozenset(out)
+
+
+def _schedule(found, encounter: Encounter, user: tuple[Declaration, ...], roller_type: type, rng: random.Random,
+              entered: Mapping[str, object], options: object, r: int, explain: bool
+              ) -> tuple[Timeline, Encounter, list[Event]]:
+    """Schedule the round; drop policy declarations the system refuses (module docstring)."""
+    state = rng.getstate()
+
+    def attempt(enc: Encounter) -> Timeline:
+        rng.setstate(state)
+        return found.schedule(enc, roller_type(entered=dict(entered), rng=rng), options)
+
+    try:
+        return attempt(encounter), encounter, []
+    except RulesError as error:
+        first_error = error
+    if user:
+        try:
+            attempt(replace(encounter, declarations=user))
+        except RulesError:
+            raise first_error from None
+    refusals: list[Event] = []
+    kept = list(encounter.declarations)
+    for actor in dict.fromkeys(d.actor for d in encounter.declarations if d not in user):
+        mine = tuple(d for d in kept if d.actor == actor)
+        try:
+            attempt(replace(encounter, declarations=user + mine))
+        except RulesError as error:
+            kept = [d for d in kept if d.actor != actor]
+            refusals.append(Event(r, 1, actor, EventKind.REFUSED, error.rule,
+                                  f"{actor}'s declarations were refused and it does nothing this round: {error.message}"
+                                  if explain else "", outcome="refused"))
+    encounter = replace(encounter, declarations=tuple(kept))
+    try:
+        return attempt(encounter), encounter, refusals
+    except RulesError:
+        encounter = replace(encounter, declarations=user)
+        refusals = [Event(r, 1, actor, EventKind.REFUSED, first_error.rule,
+                          f"The round's declarations were refused together: {first_error.message}" if explain else "",
+                          outcome="refused") for actor in dict.fromkeys(d.actor for d in kept if d not in user)]
+        return attempt(encounter), encounter, refusals

@@ -1,0 +1,519 @@
+"""Resolving scheduled rounds (combatkit.resolution): each seed's death timing, spells, charges,
+flight and the situational modifiers, with the dice entered at the table; exact cases against
+enumeration."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+import combatkit.systems.five_phase  # noqa: F401  (registers the system)
+import combatkit.systems.short_form  # noqa: F401
+from combatkit import (
+    Abilities,
+    ActionKind,
+    Combatant,
+    Declaration,
+    Encounter,
+    IllegalActionError,
+    Length,
+    Spell,
+    Status,
+    Weapon,
+    WeaponKind,
+)
+from combatkit.criticals import Attacker, Defender, attack_odds
+from combatkit.dice import Dice, Roller
+from combatkit.battle import FigureExtras, FigureStatus, figures_from, layout, missile_range
+from combatkit.resolution import EventKind, ResolutionOptions, Retarget, play_round, resolve_round
+from combatkit.model import Size
+from combatkit.modifiers import Position, WeaponUse
+from combatkit.stances import Shield, Stance
+from combatkit.systems.base import find_system
+
+A, M, C, X, R = ActionKind.ATTACK, ActionKind.MOVE, ActionKind.CAST, ActionKind.MISC, ActionKind.READY
+SWORD = Weapon("long sword", 5, damage="d8")
+
+
+def fighter(name, side, hp=20, **kw) -> Combatant:
+    kw.setdefault("weapons", (SWORD,))
+    kw.setdefault("thac0", 15)
+    kw.setdefault("armor_class", 5)
+    return Combatant(name, side, hit_points=hp, **kw)
+
+
+def mage(name="Mira", side="a", hp=8, spells=(Spell("sleep", 1, 1, "V,S,M"),), **kw) -> Combatant:
+    return Combatant(name, side, char_class="mage", level=3, hit_points=hp, spells=spells,
+                     weapons=(Weapon("dagger", 2, damage="d4", length=Length.SHORT),), **kw)
+
+
+def play(combatants, declarations, rolls, system="phase1", distances=(), gap=5, options=ResolutionOptions(), seed=1,
+         system_options=None):
+    enc = Encounter("test", tuple(combatants), tuple(declarations), tuple(distances), (), rolls)
+    return play_round(enc, system, seed=seed, options=options, opening_gap=gap, system_options=system_options)
+
+
+def events(result, kind=None, actor=None):
+    return [e for e in result.events if (kind is None or e.kind is kind) and (actor is None or e.actor == actor)]
+
+
+WINNER_A = {"initiative: a": 1, "initiative: b": 10}
+CLOSE = [("A", "B", 5), ("C", "B", 5), ("A", "D", 5)]
+"""A and C at 0, B and D at 5: everyone within striking distance of a foe."""
+SAME = {"initiative: a": 5, "initiative: b": 5}
+
+
+# ----------------------------------------------------------------- 000: simultaneity, preemption, overkill
+
+
+def test_000_blows_on_one_half_segment_are_simultaneous():
+    """000 §1 E: "dying or other forms of incapacitation occur AFTER actions are performed": two
+    fighters on the same half-segment kill each other."""
+    rolls = {**SAME, "attack roll: A [round 1, tick 3]": 18, "damage: A [round 1, tick 3]": 8,
+             "attack roll: B [round 1, tick 3]": 18, "damage: B [round 1, tick 3]": 8}
+    result = play([fighter("A", "a", hp=5), fighter("B", "b", hp=5)],
+                  [Declaration("A", 1, A, target="B"), Declaration("B", 1, A, target="A")], rolls)
+    assert [e.actor for e in events(result, EventKind.ATTACK)] == ["A", "B"]
+    falls = events(result, EventKind.FALL)
+    assert {(e.actor, e.tick, e.outcome) for e in falls} == {("A", 3, "dead"), ("B", 3, "dead")}
+    assert falls[0].rule.startswith("000 §1 E")
+
+
+def test_000_a_kill_on_an_earlier_half_segment_preempts_the_blow():
+    """000 §1 E: 'Killing an opponent on a half-segment prior to the opponent's attack preempts the attack'."""
+    rolls = {**WINNER_A, "attack roll: A [round 1, tick 3]": 18, "damage: A [round 1, tick 3]": 8}
+    result = play([fighter("A", "a", hp=5), fighter("B", "b", hp=5)],
+                  [Declaration("A", 1, A, target="B"), Declaration("B", 1, A, target="A")], rolls)
+    assert [e.actor for e in events(result, EventKind.ATTACK)] == ["A"]
+    (cancel,) = events(result, EventKind.CANCELLED, "B")
+    assert cancel.tick == 4 and "preempts the attack" in cancel.rule
+    span = next(s for s in result.timeline.spans if s.actor == "B" and s.kind == "attack")
+    assert span.status is Status.CANCELLED and "preempts" in span.rule
+    assert result.figure("B").status is FigureStatus.DEAD and result.figure("B").fell == (1, 3)
+
+
+def test_000_overkill_targets_are_locked_at_impact():
+    """000 §2 C Overkill: a second blow landing on the same half-segment as the kill still falls on the dying target."""
+    rolls = {**WINNER_A, "attack roll: A [round 1, tick 3]": 18, "damage: A [round 1, tick 3]": 8,
+             "attack roll: C [round 1, tick 3]": 17, "damage: C [round 1, tick 3]": 4}
+    result = play([fighter("A", "a"), fighter("C", "a"), fighter("B", "b", hp=5), fighter("D", "b")],
+                  [Declaration("A", 1, A, target="B"), Declaration("C", 1, A, target="B")], rolls)
+    blows = events(result, EventKind.ATTACK)
+    assert [(e.actor, e.target, e.amount) for e in blows] == [("A", "B", 8), ("C", "B", 4)]
+    assert result.figure("B").hit_points == -7 and result.figure("D").hit_points == 20
+
+
+def test_000_retargeting_at_plus_3_sf():
+    """000 §2 C Retargeting: B fell on half-segment 3, before C's blow (loser, SF 5: half-segment 4);
+    C turns on D within striking distance at +3 SF: SF 8, the loser's SF 7-9 row, half-segment 5."""
+    rolls = {"initiative: a": 1, "initiative: c": 10, "initiative: b": 10, "attack roll: A [round 1, tick 3]": 18,
+             "damage: A [round 1, tick 3]": 8, "attack roll: C [round 1, tick 5]": 17, "damage: C [round 1, tick 5]": 2}
+    result = play([fighter("A", "a"), fighter("C", "c"), fighter("B", "b", hp=5), fighter("D", "b")],
+                  [Declaration("A", 1, A, target="B"), Declaration("C", 1, A, target="B")], rolls, distances=CLOSE)
+    (turn,) = events(result, EventKind.RETARGET)
+    assert turn.actor == "C" and turn.target in ("A", "D") and turn.rule == "000 §2 C Retargeting"
+    blow = events(result, EventKind.ATTACK, "C")[0]
+    assert blow.tick == 5 and blow.target == turn.target
+
+
+def test_000_retargeting_past_the_phase_is_lost():
+    """A loser's SF 10+ blow already lands on the phase's last half-segment: +3 SF cannot fit, the blow is lost."""
+    slow = Weapon("halberd", 10, damage="d10", length=Length.POLE_ARM)
+    rolls = {**WINNER_A, "initiative: c": 10, "attack roll: A [round 1, tick 3]": 18, "damage: A [round 1, tick 3]": 8}
+    result = play([fighter("A", "a"), fighter("C", "c", weapons=(slow,)), fighter("B", "b", hp=5), fighter("D", "b")],
+                  [Declaration("A", 1, A, target="B"), Declaration("C", 1, A, target="B")], rolls, distances=CLOSE)
+    (lost,) = events(result, EventKind.CANCELLED, "C")
+    assert lost.tick == 6
+    assert "the attack is lost" in lost.why and lost.rule == "000 §2 C Retargeting"
+
+
+def test_a_dead_figures_later_actions_are_cancelled_with_the_rule():
+    rolls = {**WINNER_A, "attack roll: A [round 1, tick 3]": 18, "damage: A [round 1, tick 3]": 8}
+    result = play([fighter("A", "a"), fighter("B", "b", hp=5)],
+                  [Declaration("A", 1, A, target="B"), Declaration("B", 2, M, target="A", feet=0),
+                   Declaration("B", 3, A, target="A")], rolls)
+    cancelled = events(result, EventKind.CANCELLED, "B")
+    assert len(cancelled) == 2 and all("preempts" in e.rule for e in cancelled)
+
+
+# ----------------------------------------------------------------- 001, 002, 003
+
+
+def test_001_a_mortal_stroke_takes_effect_at_the_end_of_the_melee():
+    """001 Play Out Phases: side A strikes first, "a mortal stroke won't result in B's death until
+    the end of the melee in the phase": B still strikes back in that phase, then falls."""
+    rolls = {"ordering: a": 6, "ordering: b": 1, "attack roll: A [round 1, tick 23]": 18,
+             "damage: A [round 1, tick 23]": 8, "attack roll: B [round 1, tick 24]": 18, "damage: B [round 1, tick 24]": 3}
+    result = play([fighter("A", "a"), fighter("B", "b", hp=5)],
+                  [Declaration("A", 3, A, target="B"), Declaration("B", 3, A, target="A")], rolls, system="five_phase")
+    assert [(e.actor, e.tick) for e in events(result, EventKind.ATTACK)] == [("A", 23), ("B", 24)]
+    (fall,) = events(result, EventKind.FALL)
+    assert (fall.actor, fall.tick) == ("B", 24) and fall.rule.startswith("001 Play Out Phases")
+    assert result.figure("A").hit_points == 17
+
+
+def test_001_stuns_take_effect_at_once():
+    """001: "a stun result would take effect": A's severe hit (000 Tables I) dazes B for the rest of
+    the phase, so B's blow later in the same melee step is at -2."""
+    rolls = {"ordering: a": 6, "ordering: b": 1, "attack roll: A [round 1, tick 23]": 15,
+             "damage: A [round 1, tick 23]": 1, "damage, second roll: A [round 1, tick 23]": 1,
+             "attack roll: B [round 1, tick 24]": 12, "damage: B [round 1, tick 24]": 3}
+    options = ResolutionOptions(criticals="000-I")
+    result = play([fighter("A", "a", thac0=5), fighter("B", "b", hp=30)],
+                  [Declaration("A", 3, A, target="B"), Declaration("B", 3, A, target="A")], rolls, system="five_phase",
+                  options=options)
+    assert any(e.kind is EventKind.CONDITION and e.actor == "B" for e in result.events)
+    b_blow = events(result, EventKind.ATTACK, "B")[0]
+    assert "dazed" in b_blow.why and "-2" in b_blow.why
+
+
+def test_001_charge_and_rushing_modifiers():
+    """001 Charge: -2 to hit, +2 damage; the attack rushed a phase early (due in phase 4): -4 (001 B)."""
+    rolls = {"ordering: a": 6, "ordering: b": 1, "attack roll: A [round 1, tick 23]": 19,
+             "damage: A [round 1, tick 23]": 3}
+    result = play([fighter("A", "a"), fighter("B", "b", hp=30)],
+                  [Declaration("A", 1, M, target="B", note="charge"), Declaration("A", 3, A, target="B")], rolls,
+                  system="five_phase", distances=[("A", "B", 60)])
+    (blow,) = events(result, EventKind.ATTACK, "A")
+    assert "-2 charge" in blow.why and "-4 rushed" in blow.why and "needs 16" in blow.why  # 15 + 2 + 4 - AC 5
+    assert blow.amount == 3 + 2
+
+
+def test_002_a_blow_at_a_fallen_target_goes_to_another_in_reach():
+    """002 III.B: all of a figure's attacks are resolved on its own count, so it strikes whoever is there."""
+    from combatkit.systems.short_form import ShortFormOptions
+
+    rolls = {"initiative: a": 12, "initiative: b": 1}
+    options = ShortFormOptions(surprise_check=False)
+    enc = Encounter("t", (fighter("A", "a"), fighter("C", "a", abilities=Abilities(dexterity=3)),
+                          fighter("B", "b", hp=5), fighter("D", "b")),
+                    (Declaration("A", 1, A, target="B"), Declaration("C", 1, A, target="B")), (), (), rolls)
+    timeline = find_system("short_form").schedule(enc, Roller(entered=rolls), options)
+    a_tick = next(s.end for s in timeline.spans if s.actor == "A")
+    result = play(list(enc.combatants), enc.declarations,
+                  {**rolls, f"attack roll: A [round 1, tick {a_tick}]": 19, f"damage: A [round 1, tick {a_tick}]": 8},
+                  system="short_form", system_options=options)
+    (turn,) = events(result, EventKind.RETARGET)
+    assert turn.actor == "C" and turn.target == "D" and turn.rule.startswith("002 III.B")
+
+
+def test_003_simultaneous_blows_both_hit():
+    """003 §I: "Simultaneous blows, and both hit!"."""
+    rolls = {"segment: A": 5, "segment: B": 5, "attack roll: A [round 1, tick 5]": 18, "damage: A [round 1, tick 5]": 8,
+             "attack roll: B [round 1, tick 5]": 18, "damage: B [round 1, tick 5]": 8}
+    result = play([fighter("A", "a", hp=5), fighter("B", "b", hp=5)],
+                  [Declaration("A", 1, A, target="B"), Declaration("B", 1, A, target="A")], rolls, system="segments")
+    assert {e.actor for e in events(result, EventKind.FALL)} == {"A", "B"}
+
+
+@pytest.mark.parametrize(("save", "strikes"), [(14, True), (13, False)])
+def test_003_dying_blow_on_a_save_vs_death(save, strikes):
+    """003 §I Option: B, killed in segment 3, swings in segment 4 if it saves vs. death (a level 1
+    fighter needs 14, PH 2e Table 60); a blow 2 segments late is always lost."""
+    rolls = {"segment: A": 3, "segment: B": 4, "attack roll: A [round 1, tick 3]": 18,
+             "damage: A [round 1, tick 3]": 8, "save vs death: B [round 1]": save,
+             "attack roll: B [round 1, tick 4]": 18, "damage: B [round 1, tick 4]": 2}
+    options = ResolutionOptions(dying_blow=True)
+    result = play([fighter("A", "a"), fighter("B", "b", hp=5)],
+                  [Declaration("A", 1, A, target="B"), Declaration("B", 1, A, target="A")], rolls, system="segments",
+                  options=options)
+    (verdict,) = events(result, EventKind.DYING_BLOW)
+    assert verdict.outcome == ("saved" if strikes else "failed") and verdict.rule == "003 §I Option"
+    assert bool(events(result, EventKind.ATTACK, "B")) is strikes
+
+
+# ----------------------------------------------------------------- spells
+
+
+def test_a_hit_while_casting_ruins_the_spell():
+    """000 §2 A: the orc's blow lands on half-segment 4 while Mira's CT 5 spell runs to 9."""
+    spell = Spell("fireball", 3, 5, "V,S")
+    rolls = {**WINNER_A, "attack roll: B [round 1, tick 4]": 19, "damage: B [round 1, tick 4]": 2}
+    result = play([mage(spells=(spell,), hp=9), fighter("B", "b")],
+                  [Declaration("Mira", 1, C, target="B", spell="fireball"), Declaration("B", 1, A, target="Mira")],
+                  rolls)
+    (ruined,) = events(result, EventKind.SPELL_RUINED)
+    assert ruined.actor == "Mira" and ruined.tick == 4 and "000 §2 A" in ruined.rule
+    mira = result.figure("Mira")
+    assert mira.spells_attempted == 1 and mira.spells_succeeded == 0 and "fireball" in mira.spells_used
+    assert not events(result, EventKind.SPELL)
+
+
+def test_a_miss_leaves_the_spell_alone():
+    spell = Spell("magic missile", 1, 5, "V,S")
+    rolls = {**WINNER_A, "attack roll: B [round 1, tick 4]": 2, "magic missile: Mira [round 1, tick 9, 1]": 4,
+             "magic missile: Mira [round 1, tick 9, 2]": 3}
+    result = play([mage(spells=(spell,)), fighter("B", "b")],
+                  [Declaration("Mira", 1, C, target="B", spell="magic missile"),
+                   Declaration("B", 1, A, target="Mira")], rolls)
+    (went,) = events(result, EventKind.SPELL)
+    assert went.tick == 9
+    (effect,) = events(result, EventKind.EFFECT)
+    assert effect.amount == 7 and result.figure("B").hit_points == 13  # level 3: two missiles, 4 + 3
+
+
+def test_a_hit_before_the_casting_phase_delays_it_on_a_failed_con_check():
+    """000 §2 A: hit in phase 1, Mira fails her CON check (20 against CON 10): her phase-2 spell slips
+    to phase 3, where the system itself re-times it (CT 3 on the winner track: half-segment 17)."""
+    spell = Spell("magic missile", 1, 3, "V,S")
+    rolls = {**WINNER_A, "attack roll: B [round 1, tick 4]": 19, "damage: B [round 1, tick 4]": 2,
+             "CON check: Mira": 20}
+    result = play([mage(spells=(spell,)), fighter("B", "b")],
+                  [Declaration("Mira", 2, C, target="B", spell="magic missile"),
+                   Declaration("B", 1, A, target="Mira")], rolls)
+    (went,) = events(result, EventKind.SPELL)
+    assert went.tick == 17
+    assert any("fails a CON check" in note for note in result.timeline.notes)
+
+
+@pytest.mark.parametrize(("d6", "goes_off"), [(2, 8), (5, 6)])
+def test_003_a_hit_before_casting_adds_1_to_3_segments(d6, goes_off):
+    """003 §IV: hit in segment 2, before her casting begins in segment 3, Mira throws a d6: 1-3 is
+    added to the casting time (3 segments), 4-6 no delay. The Segment of Action scheduler re-times it."""
+    spell = Spell("magic missile", 1, 3, "V,S")
+    rolls = {"spell start: Mira": 3, "segment: B": 2, "attack roll: B [round 1, tick 2]": 19,
+             "damage: B [round 1, tick 2]": 3, "hit before casting: Mira": d6}
+    result = play([mage(spells=(spell,)), fighter("B", "b")],
+                  [Declaration("Mira", 1, C, target="B", spell="magic missile"),
+                   Declaration("B", 1, A, target="Mira")], rolls, system="segments")
+    (went,) = events(result, EventKind.SPELL)
+    assert went.tick == goes_off and result.figure("Mira").spells_succeeded == 1
+
+
+def test_sleep_then_an_automatic_hit():
+    """Sleep (PH 2e) takes 2 orcs; a blow at a magically sleeping foe hits automatically (002 Special Types IV)."""
+    orcs = [fighter(f"orc{i}", "b", hp=6, level=1) for i in range(2)]
+    rolls = {**WINNER_A, "sleep: Mira [round 1, tick 1, number affected]": 5, "damage: Brienne [round 1, tick 9]": 3}
+    result = play([mage(), fighter("Brienne", "a", level=5)] + orcs,
+                  [Declaration("Mira", 1, C, target="orc0", spell="sleep"),
+                   Declaration("Brienne", 2, A, target="orc0")], rolls,
+                  distances=[("Mira", "orc0", 20), ("Brienne", "orc0", 5), ("orc1", "orc0", 0)])
+    assert {f.name for f in result.figures if f.status is FigureStatus.ASLEEP} == {"orc0", "orc1"}
+    (blow,) = events(result, EventKind.ATTACK, "Brienne")
+    assert blow.outcome == "hit" and "hit automatically" in blow.why
+
+
+def test_healing_is_the_only_way_hit_points_rise():
+    cure = Spell("cure light wounds", 1, 1, "V,S")
+    priest = Combatant("Ansel", "a", char_class="priest", hit_points=10, spells=(cure,), weapons=(SWORD,))
+    hurt = fighter("Brienne", "a", hp=20)
+    figures = list(figures_from(Encounter("t", (priest, hurt, fighter("B", "b")), ()), 5))
+    figures[1] = replace(figures[1], hit_points=4)
+    enc = Encounter("t", (priest, hurt, fighter("B", "b")), (Declaration("Ansel", 1, C, target="Brienne",
+                                                                       spell="cure light wounds"),), (), (), WINNER_A)
+    roller = Roller(entered={**WINNER_A, "cure light wounds: Ansel [round 1, tick 1, 1]": 6})
+    timeline = find_system("phase1").schedule(enc, roller)
+    result = resolve_round(timeline, figures, enc.declarations, roller=roller)
+    (heal,) = [e for e in events(result, EventKind.EFFECT) if e.outcome == "healed"]
+    assert heal.amount == 6 and result.figure("Brienne").hit_points == 10
+
+
+# ----------------------------------------------------------------- charges and flight (000 §2 D)
+
+
+def knight(**kw) -> Combatant:
+    return fighter("Sir Roland", "a", hp=30, movement=12, weapons=(Weapon("lance", 7, damage="d8",
+                                                                          length=Length.VERY_LONG),), **kw)
+
+
+def test_000_charge_overruns_and_the_defender_answers_after():
+    """000 §2 D Charging: from a standstill the knight reaches 3x base (MV 36, 120' a phase); the orc is
+    100' away, so he strikes it and overruns by 20'. It survives, has not attacked this phase: it answers."""
+    rolls = {**WINNER_A, "attack roll: Sir Roland [round 1, tick 6]": 15, "damage: Sir Roland [round 1, tick 6]": 3,
+             "attack roll: Grak [round 1, tick 6]": 16, "damage: Grak [round 1, tick 6]": 5}
+    result = play([knight(), fighter("Grak", "b")], [Declaration("Sir Roland", 1, M, target="Grak", feet=40,
+                                                                 note="charge")],
+                  rolls, distances=[("Sir Roland", "Grak", 100)])
+    (rush,) = events(result, EventKind.CHARGE)
+    assert rush.amount == 120 and "overruns it by 120 - 100 = 20" in rush.why
+    assert [e.actor for e in events(result, EventKind.ATTACK)] == ["Sir Roland", "Grak"]
+    roland, grak = result.figure("Sir Roland"), result.figure("Grak")
+    assert roland.position - grak.position == 20
+
+
+def test_000_a_charger_loses_its_dexterity_bonus_while_charging():
+    """000 §2 D: "The attacker loses AC bonus from Dexterity while charging": Grak's answer needs 2 less
+    against DEX 16 (Defensive Adjustment -2), and only during the charge."""
+    rolls = {**WINNER_A, "attack roll: Sir Roland [round 1, tick 6]": 2, "attack roll: Grak [round 1, tick 6]": 2}
+    quick = knight(abilities=Abilities(dexterity=16))
+    result = play([quick, fighter("Grak", "b")], [Declaration("Sir Roland", 1, M, target="Grak", feet=40, note="charge")],
+                  rolls, distances=[("Sir Roland", "Grak", 100)])
+    (answer,) = events(result, EventKind.ATTACK, "Grak")
+    assert "+2 AC charging: no Dexterity bonus" in answer.why and "needs 8" in answer.why  # 15 - (AC 5 + 2)
+
+
+def test_paladin_charges_the_troll_and_the_troll_has_already_attacked():
+    """The paladin-and-troll example (000 §2 D), on foot indoors: MV 18 tripled is 180' a phase, the troll
+    130' away, an overrun of 50'. The troll struck the squire earlier this phase, so it may not respond."""
+    paladin = Combatant("Paladin", "a", char_class="paladin", movement=18, hit_points=40, thac0=14,
+                        weapons=(Weapon("lance", 7, damage="d8", length=Length.VERY_LONG),))
+    troll = Combatant("Troll", "b", char_class="monster", level=6, movement=12, hit_points=40, thac0=13,
+                      armor_class=4, size=Size.LARGE, weapons=(Weapon("claw", kind=WeaponKind.NATURAL,
+                                                                                      damage="d4+4"),))
+    squire = fighter("Squire", "a", hp=10)
+    rolls = {**WINNER_A, "attack roll: Troll [round 1, tick 4]": 5,
+             "attack roll: Paladin [round 1, tick 6]": 12, "damage: Paladin [round 1, tick 6]": 6}
+    result = play([paladin, squire, troll], [Declaration("Paladin", 1, M, target="Troll", feet=60, note="charge"),
+                                             Declaration("Troll", 1, A, target="Squire")], rolls,
+                  distances=[("Paladin", "Troll", 130), ("Squire", "Troll", 5)])
+    (rush,) = events(result, EventKind.CHARGE)
+    assert "covers 180 feet, 130 to the target, overruns it by 180 - 130 = 50 feet" in rush.why
+    assert result.figure("Paladin").position - result.figure("Troll").position == 50
+    assert [e.actor for e in events(result, EventKind.ATTACK)] == ["Troll", "Paladin"]
+    assert any("already attacked this phase" in e.why for e in events(result, EventKind.NOTE, "Troll"))
+
+
+def test_000_a_set_weapon_answers_a_charge_simultaneously_at_double_damage():
+    """000 §2 D Setting Weapons: the pike set against the charge strikes as the charger arrives,
+    simultaneously; a set weapon of some length does double damage."""
+    pike = Weapon("pike", 13, damage="d6", length=Length.POLE_ARM)
+    rolls = {**WINNER_A, "attack roll: Sir Roland [round 1, tick 6]": 15, "damage: Sir Roland [round 1, tick 6]": 8,
+             "attack roll: Grak [round 1, tick 6]": 16, "damage: Grak [round 1, tick 6]": 5}
+    result = play([knight(), fighter("Grak", "b", hp=8, weapons=(pike,))],
+                  [Declaration("Sir Roland", 1, M, target="Grak", feet=40, note="charge"),
+                   Declaration("Grak", 1, R, target="Sir Roland")], rolls, distances=[("Sir Roland", "Grak", 100)])
+    blows = events(result, EventKind.ATTACK)
+    assert [(e.actor, e.amount) for e in blows] == [("Sir Roland", 8), ("Grak", 10)]
+    assert result.figure("Grak").status is FigureStatus.DEAD
+
+
+def test_000_a_charge_needs_a_target():
+    with pytest.raises(IllegalActionError, match="announces a charge in phase 1 without a target") as info:
+        play([knight(), fighter("Grak", "b")], [Declaration("Sir Roland", 1, M, feet=40, note="charge")], WINNER_A)
+    assert info.value.rule == "000 §2 D Charging"
+
+
+def test_000_fleeing_draws_a_free_attack_and_leaves_the_fight():
+    rolls = {**WINNER_A, "attack roll: Brienne [round 1, tick 6]": 3}
+    result = play([fighter("Brienne", "b"), fighter("Snaga", "a", hp=3, movement=12)],
+                  [Declaration("Snaga", 1, M, feet=40, note="flee")], rolls)
+    (free,) = events(result, EventKind.ATTACK, "Brienne")
+    assert free.rule == "000 §2 D Withdrawing / Fleeing" and free.outcome == "miss"
+    assert result.figure("Snaga").status is FigureStatus.FLED
+
+
+def test_000_an_initiative_winner_outruns_an_opponent_that_struck_this_phase():
+    rolls = {**WINNER_A, "attack roll: Brienne [round 1, tick 4]": 3}
+    result = play([fighter("Brienne", "b", movement=9), fighter("Snaga", "a", hp=3, movement=12)],
+                  [Declaration("Snaga", 1, M, feet=40, note="flee"), Declaration("Brienne", 1, A, target="Snaga")],
+                  rolls)
+    assert [e.tick for e in events(result, EventKind.ATTACK, "Brienne")] == [4]
+    assert any("outruns the free attack" in e.why for e in events(result, EventKind.NOTE))
+
+
+# ----------------------------------------------------------------- to hit: 002 tables, 004 stances, criticals
+
+
+def test_rear_attack_and_cover_from_002():
+    """002: a rear attack is +2 and negates shield and Dexterity bonuses; 50% cover is +4 AC against missiles."""
+    options = ResolutionOptions(figures={"A": FigureExtras(position=Position.REAR),
+                                         "B": FigureExtras(shield=Shield.SHIELD)})
+    rolls = {**WINNER_A, "attack roll: A [round 1, tick 3]": 2}
+    result = play([fighter("A", "a"), fighter("B", "b", abilities=Abilities(dexterity=16))],
+                  [Declaration("A", 1, A, target="B")], rolls, options=options)
+    why = events(result, EventKind.ATTACK, "A")[0].why
+    assert "+2 rear attack" in why and "no shield bonus" in why and "no Dexterity bonus" in why
+    assert "needs 5" in why  # THAC0 15 - 2 rear - (AC 5 + 1 shield + 2 DEX)
+
+
+def test_missile_range_and_cover():
+    bow = Weapon("long bow", 8, kind=WeaponKind.MISSILE, damage="d6")
+    assert missile_range(bow) == (70, 140, 210)
+    options = ResolutionOptions(figures={"B": FigureExtras(cover=50)})
+    rolls = {**WINNER_A, "attack roll: A [round 1, tick 4]": 2}
+    result = play([fighter("A", "a", weapons=(bow,)), fighter("B", "b")], [Declaration("A", 1, A, target="B")],
+                  rolls, distances=[("A", "B", 100)], options=options)
+    why = events(result, EventKind.ATTACK, "A")[0].why
+    assert "-2 medium range" in why and "+4 AC 50% cover" in why
+
+
+def test_004_stance_through_criticals():
+    options = ResolutionOptions(figures={"A": FigureExtras(stance=Stance.FULL_ATTACK),
+                                         "B": FigureExtras(stance=Stance.ACTIVE_DEFENSE)})
+    rolls = {**WINNER_A, "attack roll: A [round 1, tick 3]": 2}
+    result = play([fighter("A", "a"), fighter("B", "b")], [Declaration("A", 1, A, target="B")], rolls, options=options)
+    why = events(result, EventKind.ATTACK, "A")[0].why
+    assert "+2 Full Attack" in why and "Active Defense" in why
+
+
+def test_severity_rules_through_resolve_attack():
+    options = ResolutionOptions(criticals="000-II")
+    rolls = {**WINNER_A, "attack roll: A [round 1, tick 3]": 18, "damage: A [round 1, tick 3]": 4}
+    result = play([fighter("A", "a"), fighter("B", "b", hp=40)], [Declaration("A", 1, A, target="B")], rolls,
+                  options=options)
+    blow = events(result, EventKind.ATTACK, "A")[0]
+    assert blow.outcome == "severe hit" and "Severity Rules II" in blow.why
+    assert blow.amount == 4 + (18 - 10)  # +1 a point over the 10 needed
+
+
+def test_two_weapons_unarmed_and_mounted_from_002():
+    """002 VI: two weapons at -2 and -4; 002 Unarmed Combat: a pummel does 1d2; 002 Mounted Combat II:
+    a horseman's weapon +1 mounted, +2 against a footman."""
+    dagger = Weapon("dagger", 2, damage="d4", length=Length.SHORT)
+    rolls = {**WINNER_A, "attack roll: A [round 1, tick 3, long sword]": 2, "attack roll: A [round 1, tick 3, dagger]": 2}
+    result = play([fighter("A", "a", weapons=(SWORD, dagger)), fighter("B", "b")],
+                  [Declaration("A", 1, A, target="B", weapons=("long sword", "dagger"))], rolls,
+                  options=ResolutionOptions(figures={"A": FigureExtras(two_weapons=True)}))
+    primary, secondary = events(result, EventKind.ATTACK, "A")
+    assert "-2 two weapons, primary hand" in primary.why and "-4 two weapons, secondary hand" in secondary.why
+    fists = Weapon("fists", 1, damage="d6", length=Length.UNARMED)
+    rolls = {**WINNER_A, "attack roll: A [round 1, tick 1]": 19, "damage: A [round 1, tick 1]": 2}  # SF 1: the "SF < 2" row
+    (pummel,) = events(play([fighter("A", "a", weapons=(fists,)), fighter("B", "b")],
+                            [Declaration("A", 1, A, target="B")], rolls), EventKind.ATTACK)
+    assert "d2 rolled 2" in pummel.why and pummel.amount == 2
+    lance = Weapon("lance", 7, damage="d8", length=Length.VERY_LONG)
+    options = ResolutionOptions(figures={"A": FigureExtras(mounted=True, weapon_uses={"lance": WeaponUse.HORSEMAN})})
+    rolls = {**WINNER_A, "attack roll: A [round 1, tick 4]": 2}
+    (ride,) = events(play([fighter("A", "a", weapons=(lance,)), fighter("B", "b")], [Declaration("A", 1, A, target="B")],
+                          rolls, options=options), EventKind.ATTACK)
+    assert "+1 horseman weapon, mounted" in ride.why and "+2 mounted vs. footman" in ride.why
+
+
+# ----------------------------------------------------------------- exact odds by enumeration
+
+
+@pytest.mark.parametrize(("thac0", "ac", "damage"), [(15, 5, "d8"), (19, 2, "d6+1"), (20, -2, "2d4"), (5, 8, "d3")])
+def test_plain_attack_matches_enumeration(thac0, ac, damage):
+    """Every d20 face and every damage face, entered at the table: the resolver's hit chance and
+    mean damage equal the exact odds (criticals.attack_odds under 004 for the hit chance; the plain
+    DMG damage, at least 1, by enumeration)."""
+    weapon = Weapon("blade", 5, damage=damage)
+    dice = Dice.parse(damage)
+    hits, total = 0, Fraction(0)
+    for natural in range(1, 21):
+        for dmg, chance in dice.distribution().items():
+            rolls = {**WINNER_A, "attack roll: A [round 1, tick 3]": natural, "damage: A [round 1, tick 3]": dmg}
+            result = play([fighter("A", "a", thac0=thac0, weapons=(weapon,)), fighter("B", "b", hp=100,
+                                                                                     armor_class=ac)],
+                          [Declaration("A", 1, A, target="B")], rolls)
+            blow = events(result, EventKind.ATTACK, "A")[0]
+            weight = Fraction(1, 20) * chance
+            hits += blow.outcome == "hit" and dmg == dice.minimum
+            total += weight * blow.amount
+    odds = attack_odds(Attacker(thac0=thac0, weapon=weapon), Defender(armor_class=ac), "004")
+    assert Fraction(hits, 20) == odds.hit
+    needed = thac0 - ac
+    p_hit = Fraction(sum(1 for n in range(1, 21) if n != 1 and (n >= needed or n == 20)), 20)
+    expected = p_hit * sum(max(1, k) * p for k, p in dice.distribution().items())
+    assert total == expected
+
+
+# ----------------------------------------------------------------- the battle line
+
+
+def test_layout_honours_known_distances():
+    enc = Encounter("t", (fighter("A", "a"), fighter("B", "b"), fighter("C", "a")), (),
+                    (("A", "B", 40), ("C", "B", 10)))
+    assert layout(enc) == {"A": 0, "B": 40, "C": 30}
+    assert layout(Encounter("t", (fighter("A", "a"), fighter("B", "b")), ()), opening_gap=25) == {"A": 0, "B": 25}
+
+
+def test_retarget_option_overrides_the_seed():
+    rolls = {**WINNER_A, "initiative: c": 10, "attack roll: A [round 1, tick 3]": 18, "damage: A [round 1, tick 3]": 8}
+    result = play([fighter("A", "a"), fighter("C", "c"), fighter("B", "b", hp=5), fighter("D", "b")],
+                  [Declaration("A", 1, A, target="B"), Declaration("C", 1, A, target="B")], rolls, distances=CLOSE,
+                  options=ResolutionOptions(retarget=Retarget.LOST))
+    assert not events(result, EventKind.RETARGET)
+    assert any(e.rule == "combatkit option: retarget lost" for e in events(result, EventKind.CANCELLED, "C"))

@@ -1,0 +1,300 @@
+"""Whole fights and Monte Carlo runs (combatkit.fight, combatkit.simulation): same seed same fight,
+the fast path against the explained one, surprise per system, and invariants under hypothesis."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import combatkit.systems.five_phase  # noqa: F401  (registers the system)
+import combatkit.systems.short_form  # noqa: F401
+import combatkit.systems.strike_speed  # noqa: F401
+from combatkit import (
+    Abilities,
+    ActionKind,
+    Combatant,
+    Declaration,
+    Encounter,
+    Length,
+    RulesError,
+    Spell,
+    Weapon,
+    WeaponKind,
+    load_encounter,
+    load_example,
+)
+from combatkit.fight import End, FightOptions, SurpriseOptions, run_fight
+from combatkit.policy import PolicyOptions
+from combatkit.battle import FigureStatus
+from combatkit.resolution import EventKind, ResolutionOptions
+from combatkit.simulation import fight_seed, replay, simulate, wilson_interval
+
+SYSTEMS = ("phase1", "phase2", "segments", "five_phase", "short_form", "strike_speed")
+FOUR = load_encounter(Path(__file__).parents[1] / "benchmarks" / "four-vs-four.toml")
+ACTS = {EventKind.ATTACK, EventKind.SPELL, EventKind.MOVE, EventKind.CHARGE, EventKind.FLEE}
+
+
+def outcome(fight):
+    return fight.row(), fight.figure_rows()
+
+
+# ----------------------------------------------------------------- same seed, same fight
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_same_seed_same_fight(system):
+    first, second = run_fight(FOUR, system, seed=11), run_fight(FOUR, system, seed=11)
+    assert first.events == second.events and outcome(first) == outcome(second)
+    assert [r.timeline.rolls for r in first.rounds] == [r.timeline.rolls for r in second.rounds]
+
+
+def test_different_seeds_differ():
+    assert len({tuple(run_fight(FOUR, "phase1", seed=s).events) for s in range(5)}) == 5
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_fast_path_is_the_explained_path(system):
+    """The brute-force oracle: fight by fight, the fast path (no explanations) ends exactly as the explained path."""
+    for seed in range(25):
+        explained, fast = run_fight(FOUR, system, seed=seed), run_fight(FOUR, system, seed=seed, explain=False)
+        assert outcome(fast) == outcome(explained), seed
+        assert fast.rounds == () and fast.events == ()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_policy_declares_only_what_each_system_allows(system):
+    """Every round of every fight is declared by the policy in the system's own terms: nothing refused."""
+    for seed in range(8):
+        fight = run_fight(FOUR, system, seed=seed)
+        assert fight.refused == 0, [e.why for e in fight.events if e.kind is EventKind.REFUSED]
+        assert fight.round_count >= 1
+
+
+def test_a_fight_ends_when_one_side_is_left():
+    fight = run_fight(FOUR, "phase1", seed=3, options=FightOptions(max_rounds=30))
+    assert fight.winner in ("party", "orcs") and fight.end is End.SIDE_DOWN
+    standing = {f.side for f in fight.figures if f.status is FigureStatus.ACTIVE}
+    assert standing == {fight.winner}
+    assert fight.why()[-1].startswith(f"After {fight.round_count} round(s): side {fight.winner!r} wins")
+
+
+def test_round_limit():
+    fight = run_fight(FOUR, "phase1", seed=3, options=FightOptions(max_rounds=1))
+    assert fight.round_count == 1 and fight.winner is None and fight.end is End.ROUND_LIMIT
+
+
+def test_fleeing_ends_a_fight():
+    """Snaga breaks off (its own declaration) and outpaces Brienne: it has fled, and the party wins (002 Breaking Off II.B)."""
+    enc = Encounter("flee", (Combatant("Brienne", "party", hit_points=30, movement=6, weapons=(Weapon("sword"),)),
+                             Combatant("Snaga", "orcs", hit_points=5, movement=12, weapons=(Weapon("spear"),))),
+                    (Declaration("Snaga", 1, ActionKind.MOVE, feet=40, note="flee"),))
+    for seed in range(6):
+        fight = run_fight(enc, "phase1", seed=seed, options=FightOptions(opening_gap=5))
+        snaga = fight.figure("Snaga")
+        assert snaga.status in (FigureStatus.FLED, FigureStatus.DEAD)
+        assert fight.winner == "party"
+        assert fight.end is (End.FLED if snaga.status is FigureStatus.FLED else End.SIDE_DOWN)
+        turned = [e for e in fight.events if e.actor == "Snaga" and (e.kind is EventKind.FLEE or "turns to flee" in e.why)]
+        answers = [e.kind for e in fight.events if e.actor == "Brienne" and e.rule == "000 §2 D Withdrawing / Fleeing"]
+        if turned:  # Brienne may have killed it before it could turn
+            assert EventKind.ATTACK in answers or any("outruns" in e.why for e in fight.events)
+
+
+def test_the_policy_flees_when_badly_hurt():
+    options = FightOptions(policy=PolicyOptions(flee_below=Fraction(1, 2)), opening_gap=5, max_rounds=8)
+    fled = [run_fight(FOUR, "phase1", seed=seed, options=options) for seed in range(6)]
+    flights = [e for f in fled for e in f.events if e.kind is EventKind.FLEE]
+    assert flights and all(e.rule == "000 §2 D Withdrawing / Fleeing" for e in flights)
+
+
+def test_the_encounters_own_declarations_and_rolls_play_round_1():
+    enc = load_example("fighter-and-mage-vs-orc-archer")
+    fight = run_fight(enc, seed=5)
+    first = fight.rounds[0]
+    assert first.declarations[: len(enc.declarations)] == enc.declarations
+    assert "Initiative d10 per side (low wins): party 6, orcs 4." in first.timeline.notes[0]
+    other = run_fight(enc, "strike_speed", seed=5)  # another system's dice: the entered rolls are not its own
+    assert other.refused == 0
+
+
+# ----------------------------------------------------------------- surprise
+
+
+def surprised_party(surprised: bool = True, **changes) -> Encounter:
+    return Encounter("ambush", (
+        Combatant("Brienne", "party", hit_points=30, surprised=surprised, weapons=(Weapon("long sword", damage="d8"),)),
+        Combatant("Gorbag", "orcs", char_class="monster", hit_points=12, weapons=(Weapon("scimitar", damage="d8"),)),
+    ), (), **changes)
+
+
+def test_000_a_surprised_figure_loses_a_phase():
+    """000 §2 F: the surprised figure loses one full phase; its declarations begin in phase 2."""
+    fight = run_fight(surprised_party(), "phase1", seed=1, options=FightOptions(opening_gap=5))
+    first = fight.rounds[0]
+    assert any(e.kind is EventKind.SURPRISE and e.actor == "Brienne" and e.rule == "000 §2 F" for e in first.events)
+    assert all(d.phase >= 2 for d in first.declarations if d.actor == "Brienne")
+    assert not [e for e in first.events if e.actor == "Brienne" and e.kind in ACTS and e.tick <= 6]
+
+
+def test_000_standard_surprise_roll_option():
+    enc = surprised_party(False, rolls={"surprise: party": 9, "surprise: orcs": 2}, system="phase1")
+    fight = run_fight(enc, seed=1, options=FightOptions(surprise=SurpriseOptions(standard_roll=True)))
+    notes = [e for e in fight.rounds[0].events if e.kind is EventKind.SURPRISE]
+    assert [(e.actor, e.outcome) for e in notes[:2]] == [("party", "not surprised"), ("orcs", "surprised")]
+    assert any(e.actor == "Gorbag" and e.rule == "000 §2 F" for e in notes)
+
+
+def test_002_d12_surprise_round():
+    """002 I.B: 1-4 on the side's d12 (with its figures' modifiers) is surprise: a surprise round follows."""
+    enc = surprised_party(False, rolls={"surprise: party": 2, "surprise: orcs": 11}, system="short_form")
+    fight = run_fight(enc, seed=1, options=FightOptions(opening_gap=5))
+    first = fight.rounds[0]
+    assert any("surprise round" in n for n in first.timeline.notes)
+    assert not [e for e in first.events if e.actor == "Brienne" and e.kind is EventKind.ATTACK]
+    unchecked = run_fight(enc, seed=1, options=FightOptions(opening_gap=5, surprise=SurpriseOptions(check=False)))
+    assert not any("surprise round" in n for n in unchecked.rounds[0].timeline.notes)
+
+
+def test_003_d6_surprise_per_figure():
+    """003 §VI: "d6 per character": Brienne rolls 1, loses a segment; Gorbag rolls 6."""
+    enc = surprised_party(False, rolls={"surprise: Brienne": 1, "surprise: Gorbag": 6}, system="segments")
+    notes = run_fight(enc, seed=1, options=FightOptions(opening_gap=5)).rounds[0].timeline.notes
+    assert any("Brienne's surprise d6: 1" in n and "surprised" in n for n in notes)
+    assert any("Gorbag's surprise d6: 6" in n and "not surprised" in n for n in notes)
+
+
+@pytest.mark.parametrize(("system", "rule"), [("five_phase", "001 A. Declare Intentions"),
+                                              ("strike_speed", "004 is silent: B/X's surprise round")])
+def test_001_and_004_surprised_figures_lose_round_1(system, rule):
+    fight = run_fight(surprised_party(), system, seed=1, options=FightOptions(opening_gap=5))
+    first = fight.rounds[0]
+    assert any(e.kind is EventKind.SURPRISE and e.rule == rule for e in first.events)
+    assert not [d for d in first.declarations if d.actor == "Brienne"]
+
+
+# ----------------------------------------------------------------- Monte Carlo
+
+
+def test_simulation_is_reproducible_and_fight_seeds_do_not_depend_on_n():
+    small = simulate(FOUR, "phase1", n=6, seed=3)
+    large = simulate(FOUR, "phase1", n=10, seed=3)
+    assert small.fights == large.fights[:6]
+    assert [r["seed"] for r in large.fights] == [fight_seed(3, i) for i in range(10)]
+    assert simulate(FOUR, "phase1", n=6, seed=4).fights != small.fights
+
+
+def test_simulation_rows_and_replay():
+    sim = simulate(FOUR, "segments", n=8, seed=2)
+    row = sim.fights[5]
+    fight = replay(FOUR, 5, "segments", seed=2)
+    assert {"fight": 5, **fight.row()} == row and fight.events
+    names = {r["figure"] for r in sim.figures if r["fight"] == 5}
+    assert names == {c.name for c in FOUR.combatants}
+    summary = sim.summary()
+    assert summary["fights"] == 8 and sum(w["count"] for w in summary["wins"].values()) == 8
+    assert set(summary["fell"]) == names
+
+
+def test_progress_callback():
+    calls = []
+    simulate(FOUR, "phase1", n=7, seed=1, progress=lambda done, total: calls.append((done, total)), every=3)
+    assert calls == [(3, 7), (6, 7), (7, 7)]
+
+
+def test_simulation_refuses_a_negative_count():
+    with pytest.raises(RulesError, match="got -1"):
+        simulate(FOUR, n=-1)
+
+
+def test_wilson_interval_brackets_the_rate():
+    low, high = wilson_interval(50, 100)
+    assert low < 0.5 < high and round(high - 0.5, 6) == round(0.5 - low, 6)
+
+
+def test_the_engine_does_not_import_pandas():
+    code = "import sys, combatkit.simulation, combatkit.fight; print('pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+# ----------------------------------------------------------------- invariants
+
+
+@st.composite
+def encounters(draw):
+    combatants = []
+    for side, count in (("a", draw(st.integers(1, 3))), ("b", draw(st.integers(1, 3)))):
+        for i in range(count):
+            role = draw(st.sampled_from(["fighter", "archer", "mage", "priest", "monster"]))
+            kw = dict(
+                level=draw(st.integers(1, 8)), hit_points=draw(st.integers(1, 16)),
+                armor_class=draw(st.integers(-2, 10)), thac0=draw(st.integers(8, 20)),
+                movement=draw(st.sampled_from([6, 9, 12, 15])),
+                abilities=Abilities(strength=draw(st.integers(3, 18)), dexterity=draw(st.integers(3, 18)),
+                                    constitution=draw(st.integers(3, 18))),
+                attacks_per_round=draw(st.sampled_from([Fraction(1), Fraction(3, 2), Fraction(2)])),
+            )
+            sword = Weapon("sword", draw(st.integers(1, 10)), damage=draw(st.sampled_from(["d4", "d6", "d8", "2d4"])))
+            if role == "archer":
+                kw["weapons"] = (Weapon("short bow", 7, kind=WeaponKind.MISSILE, rate_of_fire=2), sword)
+            elif role == "mage":
+                kw["char_class"] = "mage"
+                kw["weapons"] = (Weapon("dagger", 2, damage="d4", length=Length.SHORT),)
+                kw["spells"] = (Spell("magic missile", 1, 1), Spell("sleep", 1, 1, "V,S,M"), Spell("fireball", 3, 3))
+                kw["components_ready"] = draw(st.booleans())
+            elif role == "priest":
+                kw["char_class"] = "priest"
+                kw["weapons"] = (Weapon("mace", 7, damage="d6+1"),)
+                kw["spells"] = (Spell("cure light wounds", 1, 5), Spell("hold person", 2, 5))
+            elif role == "monster":
+                kw["char_class"] = "monster"
+                kw["weapons"] = (Weapon("claw", kind=WeaponKind.NATURAL, damage="d3"),
+                                 Weapon("claw2", kind=WeaponKind.NATURAL, damage="d3"),
+                                 Weapon("bite", kind=WeaponKind.NATURAL, damage="d6"))
+                kw["attacks_per_round"] = Fraction(3)
+            else:
+                kw["weapons"] = (sword,)
+            combatants.append(Combatant(f"{side}{i}", side, surprised=draw(st.booleans()) and i == 0, **kw))
+    return Encounter("random", tuple(combatants), ())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(encounters(), st.sampled_from(SYSTEMS), st.integers(0, 2**31), st.integers(0, 60),
+       st.sampled_from([None, "000-I", "000-II", "004"]))
+def test_invariants(encounter, system, seed, gap, criticals):
+    """Any valid encounter resolves (or raises a rules error); hit points never rise but by healing;
+    no one acts after falling, unless 003's dying blow allows it; same seed, same fight; the fast
+    path ends as the explained one."""
+    options = FightOptions(opening_gap=gap, max_rounds=4, resolution=ResolutionOptions(criticals=criticals))
+    try:
+        fight = run_fight(encounter, system, seed=seed, options=options)
+    except RulesError:
+        return
+    hp = {c.name: c.hit_points for c in encounter.combatants}
+    for r in fight.rounds:
+        healed: dict[str, int] = {}
+        for e in r.events:
+            if e.kind is EventKind.EFFECT and e.outcome == "healed":
+                healed[str(e.target)] = healed.get(str(e.target), 0) + e.amount
+        for f in r.figures:
+            assert f.hit_points <= hp[f.name] + healed.get(f.name, 0)
+            assert f.hit_points <= f.max_hit_points
+            hp[f.name] = f.hit_points
+    fallen: dict[str, tuple[int, int]] = {}
+    dying: set[tuple[str, int]] = set()
+    for e in fight.events:
+        if e.kind is EventKind.DYING_BLOW and e.outcome == "saved":
+            dying.add((e.actor, e.round))
+        if e.kind in ACTS and e.actor in fallen and (e.round, e.tick) > fallen[e.actor]:
+            assert (e.actor, e.round) in dying, (e.actor, e.round, e.tick, fallen[e.actor])
+        if e.kind is EventKind.FALL:
+            fallen.setdefault(e.actor, (e.round, e.tick))
+    again = run_fight(encounter, system, seed=seed, options=options)
+    assert again.events == fight.events
+    assert outcome(run_fight(encounter, system, seed=seed, options=options, explain=False)) == outcome(fight)
