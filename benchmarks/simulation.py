@@ -20,9 +20,6 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-import combatkit.systems.five_phase  # noqa: F401  (registers the colleagues' systems)
-import combatkit.systems.short_form  # noqa: F401
-import combatkit.systems.strike_speed  # noqa: F401
 from combatkit import load_encounter
 from combatkit.fight import run_fight
 from combatkit.simulation import fight_seed, simulate

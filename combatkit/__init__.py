@@ -13,6 +13,7 @@ from combatkit.dice import Dice, Roll, Roller
 from combatkit.encounter import (
     Encounter,
     Hit,
+    dumps_toml,
     encounter_from_dict,
     encounter_to_dict,
     example_encounters,
@@ -48,7 +49,7 @@ __all__ = [
     "ONE_ROUND", "SYSTEMS", "Abilities", "ActionKind", "Clock", "Combatant", "Declaration", "Dice",
     "DiceNotationError", "Encounter", "EncounterFileError", "EnteredRollError", "Hit", "IllegalActionError",
     "Length", "MissingRollError", "Period", "Phase1Options", "Roll", "Roller", "RulesError", "Size", "Span",
-    "Spell", "Status", "Timeline", "Track", "Weapon", "WeaponKind", "encounter_from_dict", "encounter_to_dict",
+    "Spell", "Status", "Timeline", "Track", "Weapon", "WeaponKind", "dumps_toml", "encounter_from_dict", "encounter_to_dict",
     "example_encounters", "find_system", "load_encounter", "load_example", "loads_encounter", "save_encounter",
 ]  # fmt: skip
 __version__ = "0.1.0"

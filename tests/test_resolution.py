@@ -9,8 +9,6 @@ from fractions import Fraction
 
 import pytest
 
-import combatkit.systems.five_phase  # noqa: F401  (registers the system)
-import combatkit.systems.short_form  # noqa: F401
 from combatkit import (
     Abilities,
     ActionKind,

@@ -12,9 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import combatkit.systems.five_phase  # noqa: F401  (registers the system)
-import combatkit.systems.short_form  # noqa: F401
-import combatkit.systems.strike_speed  # noqa: F401
 from combatkit import (
     Abilities,
     ActionKind,

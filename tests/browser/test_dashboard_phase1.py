@@ -1,0 +1,130 @@
+"""The Phase System I dashboard in a real browser: Debian's chromium, driven by Playwright,
+against voila on 127.0.0.1 started by ``python -m combatkit.widgets.serve``.
+
+Fails on any page error, any console error and any request that leaves 127.0.0.1 (the
+dashboard must work offline). Screenshots go to ``artifacts/``; with
+``COMBATKIT_UPDATE_SCREENSHOT=1`` the first one also refreshes ``docs/phase1-dashboard.png``.
+"""
+
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from combatkit import Roller, find_system, load_example
+from combatkit.widgets.charts import timeline_frame
+from combatkit.widgets.serve import MAIN_DASHBOARD, serving
+
+playwright = pytest.importorskip("playwright.sync_api")
+expect = playwright.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHART = ".ck-chart svg"
+
+
+def marks(page, layer: str):
+    """The SVG paths of one named chart layer (see ``timeline_chart``)."""
+    return page.locator(f"{CHART} g.{layer}_marks path")
+
+
+def expected_marks(example: str) -> dict[str, int]:
+    encounter = load_example(example)
+    frame = timeline_frame(find_system("phase1").schedule(encounter, Roller(entered=encounter.rolls)))
+    return {"bars": int((frame["mark"] == "bar").sum()), "points": int((frame["mark"] == "point").sum()),
+            "ruins": int((frame["status"] == "ruined").sum())}
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with serving(log=ARTIFACTS / "voila-browser-tests.log") as running:
+        yield running.url
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+class PageWatch:
+    """Everything that went wrong on a page: page errors, console errors, requests off this machine."""
+
+    def __init__(self, page) -> None:
+        self.problems: list[str] = []
+        page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
+        page.route("**/*", self._local_only)
+
+    def _local_only(self, route) -> None:
+        url = route.request.url
+        if url.startswith("data:") or urlparse(url).hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            self.problems.append(f"request off this machine: {url}")
+            route.abort()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 1500})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    watch = PageWatch(page)
+    yield page
+    context.close()
+    assert watch.problems == []
+
+
+def test_dashboard_renders_redraws_and_refuses_bad_input(server, page):
+    expected = expected_marks("fighter-and-mage-vs-orc-archer")
+    page.goto(f"{server}/voila/render/{MAIN_DASHBOARD}")
+    expect(marks(page, "points")).to_have_count(expected["points"])
+    expect(marks(page, "bars")).to_have_count(expected["bars"])
+    expect(page.locator(f"{CHART} g.labels_marks text").filter(has_text="casts web (CT 2) -> Ugluk")).to_have_count(1)
+    expect(page.locator(".ck-why")).to_contain_text("Mira: DEX 17 gives Reaction Adjustment +2")
+    screenshot = ARTIFACTS / "phase1-dashboard.png"
+    page.screenshot(path=screenshot, full_page=True)
+    if os.environ.get("COMBATKIT_UPDATE_SCREENSHOT") == "1":
+        (ROOT / "docs").mkdir(exist_ok=True)
+        shutil.copyfile(screenshot, ROOT / "docs" / "phase1-dashboard.png")
+
+    # every mark explains itself: hover Ugluk's first arrow
+    marks(page, "points").first.hover()
+    expect(page.locator("#vg-tooltip-element")).to_contain_text("000 Table 1")
+
+    # a control change redraws the chart: Brienne (shown first) spends phase 2 on something else
+    page.locator(".ck-phase-2 .ck-action select").select_option("misc")
+    expect(marks(page, "points")).to_have_count(expected["points"] - 1)
+    expect(marks(page, "bars")).to_have_count(expected["bars"] + 1)
+    expect(page.locator(".ck-why")).to_contain_text("Brienne spends phase 2")
+
+    # bad input: a visible message naming the field and value, the chart and the typed value stay
+    dex = page.locator(".ck-dex input")
+    dex.fill("40")
+    dex.press("Enter")
+    expect(page.locator(".ck-message")).to_contain_text("combatants[0].dex (Brienne): must be 1..25, got 40")
+    expect(marks(page, "points")).to_have_count(expected["points"] - 1)
+    expect(dex).to_have_value("40")
+    page.screenshot(path=ARTIFACTS / "phase1-dashboard-bad-input.png", full_page=True)
+
+
+def test_query_string_opens_another_example(server, page):
+    expected = expected_marks("ct9-spell-vs-sword")
+    page.goto(f"{server}/voila/render/{MAIN_DASHBOARD}?example=ct9-spell-vs-sword")
+    expect(page.locator(".ck-heading")).to_contain_text("A CT 9 spell against a sword")
+    expect(marks(page, "ruins")).to_have_count(expected["ruins"])
+    expect(page.locator(f"{CHART} g.labels_marks text").filter(has_text="RUINED")).to_have_count(1)
+    page.screenshot(path=ARTIFACTS / "phase1-dashboard-ct9.png", full_page=True)

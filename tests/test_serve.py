@@ -1,0 +1,55 @@
+"""The dashboard server's settings, without starting it (tests/browser starts it for real)."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from combatkit.widgets import serve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_voila_runs_with_production_settings_on_this_machine_only():
+    argv = serve.voila_argv(serve.ServeSettings(port=9999, open_browser=False), ROOT / "dashboards", ["x-ext"])
+    assert argv[0] == str(ROOT / "dashboards")
+    expected = {
+        "--Voila.ip=127.0.0.1", "--Voila.port=9999", "--Voila.port_retries=0", "--Voila.open_browser=False",
+        "--VoilaConfiguration.show_tracebacks=False", "--VoilaConfiguration.strip_sources=True",
+        "--VoilaConfiguration.template=combatkit", "--VoilaExecutor.timeout=60",
+        "--VoilaConfiguration.preheat_kernel=True", "--VoilaConfiguration.default_pool_size=1",
+        "--MappingKernelManager.cull_interval=60", "--MappingKernelManager.cull_idle_timeout=900",
+        "--VoilaConfiguration.extension_denylist=x-ext",
+    }
+    assert expected <= set(argv)
+    no_pool = serve.voila_argv(serve.ServeSettings(pool_size=0), ROOT / "dashboards", [])
+    assert not [a for a in no_pool if "preheat" in a or "extension_denylist" in a]
+
+
+def test_the_dashboards_folder_is_found_next_to_the_package_source():
+    assert serve.dashboards_dir() == ROOT / "dashboards"
+    assert serve.dashboard_url(serve.ServeSettings(port=8000)) == (
+        "http://127.0.0.1:8000/voila/render/phase1_timeline.ipynb")
+
+
+def test_without_the_repository_the_message_says_what_to_do(tmp_path, capsys):
+    with pytest.raises(FileNotFoundError, match=r"run 'pip install -e \.' there, or pass --dashboards PATH"):
+        serve.dashboards_dir(tmp_path / "site-packages" / "widgets" / "serve.py")
+    assert serve.main(["--dashboards", str(tmp_path / "nowhere"), "--no-browser"]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+
+
+def test_only_extensions_a_dashboard_does_not_need_are_denied():
+    denied = serve.denied_extensions()
+    assert not set(denied) & set(serve.DASHBOARD_EXTENSIONS)
+    assert not [name for name in denied if name.startswith("@voila-dashboards/")]
+
+
+def test_the_template_is_voilas_lab_template_without_the_cdn_links():
+    folder = serve.TEMPLATE_ROOT / "voila" / "templates" / serve.TEMPLATE
+    text = (folder / "index.html.j2").read_text()
+    assert text.startswith("{%- extends 'lab/index.html.j2' -%}")
+    assert "{{ super.super() }}" in text and "http" not in text  # nothing is loaded from elsewhere
+    assert '"base_template": "lab"' in (folder / "conf.json").read_text()
+    environ = serve._with_template({"JUPYTER_PATH": "/elsewhere"})
+    assert environ["JUPYTER_PATH"].split(os.pathsep) == [str(serve.TEMPLATE_ROOT), "/elsewhere"]

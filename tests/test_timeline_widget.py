@@ -1,0 +1,327 @@
+"""TimelineExplorer, headless: set a control's value and check what the chart spec and the why list show."""
+
+import base64
+import random
+import re
+from datetime import datetime, timezone
+
+import ipywidgets as widgets
+import pytest
+
+from combatkit import Roller, example_encounters, find_system, loads_encounter
+from combatkit.encounter import dumps_toml, load_example
+from combatkit.widgets.draft import EncounterDraft
+from combatkit.widgets.timeline import NONE, TimelineExplorer
+
+
+PHASE1_UNIT = find_system("phase1").clock.unit
+
+
+def rows(explorer: TimelineExplorer) -> list[dict]:
+    """The action rows the chart widget currently draws."""
+    return explorer.chart.spec["datasets"]["actions"]
+
+
+def row(explorer: TimelineExplorer, actor: str, kind: str) -> dict:
+    matches = [r for r in rows(explorer) if r["actor"] == actor and r["kind"] == kind]
+    assert len(matches) == 1, matches
+    return matches[0]
+
+
+def pick(explorer: TimelineExplorer, name: str) -> None:
+    explorer.combatant.value = dict(explorer.combatant.options)[name]
+
+
+def option(dropdown: widgets.Dropdown, label: str):
+    return dict(dropdown.options)[label]
+
+
+def why_text(explorer: TimelineExplorer) -> str:
+    return re.sub(r"<[^>]+>", "", explorer.why.value).replace("&#x27;", "'").replace("&gt;", ">")
+
+
+def all_classes(widget) -> set[str]:
+    found = set(getattr(widget, "_dom_classes", ()))
+    for child in getattr(widget, "children", ()):
+        found |= all_classes(child)
+    return found
+
+
+@pytest.fixture
+def explorer() -> TimelineExplorer:
+    return TimelineExplorer("fighter-and-mage-vs-orc-archer")
+
+
+def test_opens_with_the_example_drawn_and_explained(explorer):
+    assert explorer.error == ""
+    assert len(rows(explorer)) == len(explorer.timeline.spans) == 7
+    assert "Fighter and mage vs. orc archer" in explorer.heading.value
+    text = why_text(explorer)
+    assert "Mira: DEX 17 gives Reaction Adjustment +2" in text
+    assert "half-segment 3 (phase 1): Mira casts web (CT 2) -> Ugluk." in text
+    assert "[000 Table 1: winner CT column, CT 2 begun in phase 1]" in text
+
+
+def test_controls_carry_classes_a_browser_test_can_find(explorer):
+    classes = all_classes(explorer)
+    expected = {"explorer", "example", "upload", "download", "paste", "paste-load", "initiative", "init",
+                "init-party", "init-orcs", "seed", "roll", "message", "chart", "why", "editor", "combatant",
+                "add-combatant", "remove-combatant", "name", "side", "class", "level", "dex", "mv", "weapon",
+                "weapon-name", "weapon-sf", "weapon-magic", "weapon-kind", "spell", "spell-name", "spell-ct",
+                "hits", "phase-1", "phase-2", "phase-3", "action", "target", "using", "reposition", "retarget",
+                "note"}
+    assert {f"ck-{name}" for name in expected} <= classes
+
+
+def test_changing_a_declaration_redraws_the_same_chart_widget(explorer):
+    chart = explorer.chart
+    pick(explorer, "Brienne")
+    explorer.phases[1].action.value = "misc"
+    explorer.phases[1].note.value = "catches her breath"
+    assert explorer.chart is chart
+    assert not [r for r in rows(explorer) if r["actor"] == "Brienne" and r["kind"] == "attack"]
+    misc = row(explorer, "Brienne", "misc")
+    assert (misc["start"], misc["end"], misc["action"]) == (7, 12, "catches her breath")
+    assert "Brienne catches her breath" in why_text(explorer)
+
+
+def test_an_attack_moved_to_phase_3_lands_where_table_1_puts_it(explorer):
+    pick(explorer, "Brienne")
+    row3 = explorer.phases[2]
+    row3.action.value = "attack"
+    row3.target.value = option(row3.target, "Ugluk")
+    # 000 §2 C: one attack a phase, up to the attacks per round; Brienne has one and used it in phase 2
+    assert explorer.error.startswith("Brienne has 1 attack(s)") and explorer.error.endswith("(rule 000 §2 C)")
+    explorer.phases[1].action.value = ""
+    blow = row(explorer, "Brienne", "attack")
+    # 000 Table 1: a loser's SF 5 blow is on the SF 4-6 row, half-segment 4 of the phase: 16 in phase 3
+    assert (blow["end"], blow["rule"]) == (16, "000 Table 1: loser, SF 4-6")
+
+
+def test_the_reposition_flag_adds_two_to_sf(explorer):
+    pick(explorer, "Brienne")
+    explorer.phases[1].reposition.value = True
+    blow = row(explorer, "Brienne", "attack")
+    # 000 §2 C: +2 SF takes SF 5 to 7, the loser's SF 7-9 row: half-segment 11
+    assert blow["end"] == 11 and "+2 for a repositioning step" in blow["why"]
+
+
+def test_winner_and_loser_tracks_follow_dex(explorer):
+    pick(explorer, "Mira")
+    explorer.dex.value = 12
+    # 000 §1 B: without DEX 17's +2 Mira stays with her side, on the loser track
+    assert row(explorer, "Mira", "cast")["lane"] == "Mira (party, loser)"
+    assert row(explorer, "Mira", "cast")["end"] == 4  # CT 2, loser: even half-segments 2, 4
+
+
+def test_a_bad_value_shows_the_field_and_value_and_keeps_the_chart_and_the_input(explorer):
+    pick(explorer, "Mira")
+    before = explorer.chart.spec
+    why_before = explorer.why.value
+    explorer.dex.value = 40
+    assert explorer.error == "combatants[1].dex (Mira): must be 1..25, got 40"
+    assert explorer.message.layout.display is None and "must be 1..25, got 40" in explorer.message.value
+    assert explorer.chart.spec == before and explorer.why.value == why_before
+    assert explorer.dex.value == 40
+    explorer.phases[0].note.value = "still typing"  # other edits are kept while the error stands
+    assert explorer.error and explorer.phases[0].note.value == "still typing"
+    explorer.dex.value = 17
+    assert explorer.error == "" and explorer.message.layout.display == "none"
+    assert row(explorer, "Mira", "cast")["action"] == "casts web (CT 2) -> Ugluk"
+
+
+def test_a_broken_rule_names_the_rule(explorer):
+    pick(explorer, "Mira")
+    explorer.phases[1].action.value = "cast"
+    explorer.phases[1].using.value = option(explorer.phases[1].using, "magic missile")
+    assert explorer.error == ("only one spell may be completed each round: Mira already cast web, "
+                              "so cannot begin magic missile (rule 000 §2 A)")
+    assert explorer.phases[1].action.value == "cast"
+    assert len(rows(explorer)) == 7
+
+
+def test_a_long_spell_begun_late_breaks_000_1_g(explorer):
+    pick(explorer, "Mira")
+    explorer.phases[0].action.value = ""
+    explorer.spell_ct.value = "7"
+    explorer.phases[1].action.value = "cast"
+    assert explorer.error.endswith("(rule 000 §1 G)") and "CT 7" in explorer.error
+    explorer.spell_ct.value = "6"
+    cast = row(explorer, "Mira", "cast")
+    assert explorer.error == "" and (cast["start"], cast["end"]) == (7, 17)
+
+
+def test_initiative_is_entered_dice_and_an_impossible_roll_is_refused(explorer):
+    explorer.initiative["party"].value = 11
+    assert explorer.error == "initiative: party: d10 rolls 1..10, so 11 cannot have been rolled"
+    assert explorer.initiative["party"].value == 11
+    explorer.initiative["party"].value = 1
+    assert explorer.error == ""
+    assert explorer.timeline.notes[0].startswith("Initiative d10 per side (low wins): party 1, orcs 4. Side 'party'")
+    assert row(explorer, "Brienne", "move")["lane"] == "Brienne (party, winner)"
+
+
+def test_the_roll_button_rolls_every_side_with_the_seed_then_moves_the_seed_on(explorer):
+    explorer.seed.value = 42
+    explorer.roll.click()
+    roller = Roller(seed=42)
+    expected = {side: roller.roll("d10", f"initiative: {side}").total for side in ("party", "orcs")}
+    assert {side: box.value for side, box in explorer.initiative.items()} == expected
+    assert explorer.seed.value == 43
+    assert dict(explorer.encounter.rolls) == {f"initiative: {s}": v for s, v in expected.items()}
+
+
+def test_renaming_keeps_every_declaration_and_a_clash_is_reported_not_merged(explorer):
+    pick(explorer, "Mira")
+    explorer.name.value = "Brienne"
+    assert explorer.error == "combatants[1].name (Brienne): 'Brienne' is used twice; names must be unique"
+    explorer.name.value = "Mirabel"
+    assert explorer.error == ""
+    assert [r["kind"] for r in rows(explorer) if r["actor"] == "Mirabel"] == ["cast", "misc"]
+    assert [r["target"] for r in rows(explorer) if r["actor"] == "Ugluk" and r["kind"] == "attack"] == [
+        "Mirabel", "Brienne"]
+
+
+def test_adding_and_removing_a_combatant(explorer):
+    explorer.add_combatant.click()
+    explorer.name.value = "Tarn"
+    explorer.side.value = "watch"
+    assert list(explorer.initiative) == ["party", "orcs", "watch"]
+    explorer.phases[0].action.value = "attack"
+    explorer.phases[0].target.value = option(explorer.phases[0].target, "Ugluk")
+    assert row(explorer, "Tarn", "attack")["action"] == "long sword -> Ugluk"
+    explorer.remove_combatant.click()
+    assert "Tarn" not in {r["actor"] for r in rows(explorer)}
+    assert list(explorer.initiative) == ["party", "orcs"]
+
+
+def test_weapons_can_be_added_and_their_speed_moves_the_blow(explorer):
+    pick(explorer, "Brienne")
+    explorer.add_weapon.click()
+    explorer.weapon_name.value = "dagger"
+    explorer.weapon_sf.value = 2
+    explorer.phases[1].using.value = option(explorer.phases[1].using, "dagger")
+    # SF 2 is the SF 2-3 row; on the loser track that is half-segment 3 of phase 2
+    assert row(explorer, "Brienne", "attack")["end"] == 9
+    explorer.weapon_magic.value = 1
+    assert row(explorer, "Brienne", "attack")["end"] == 8  # SF 1: "SF < 2" row
+    explorer.remove_weapon.click()
+    assert row(explorer, "Brienne", "attack")["action"] == "long sword -> Ugluk"
+
+
+def test_a_hit_after_the_release_no_longer_ruins_the_ct_9_spell():
+    explorer = TimelineExplorer("ct9-spell-vs-sword")
+    assert row(explorer, "Velanna", "cast")["status"] == "ruined"
+    assert explorer.hits.value == "10"
+    explorer.hits.value = "18"
+    # 000 Table 1: CT 9 begun in phase 1 on the winner track goes off at half-segment 17, before the blow
+    cast = row(explorer, "Velanna", "cast")
+    assert (cast["status"], cast["end"]) == ("done", 17)
+    explorer.hits.value = "1x"
+    assert "'1x' is not a half-segment number" in explorer.error
+    assert row(explorer, "Velanna", "cast")["status"] == "done"  # the hits entry was not applied
+    explorer.hits.value = "10"
+    assert explorer.error == "" and row(explorer, "Velanna", "cast")["status"] == "ruined"
+
+
+def test_examples_switch_and_unknown_names_are_reported(explorer):
+    explorer.example.value = "orc-closes-on-longbowman"
+    assert {r["actor"] for r in rows(explorer)} == {"Aldric", "Grishnak"}
+    explorer.show_example("no-such-fight")
+    assert explorer.error.startswith("example: no shipped encounter 'no-such-fight'")
+    assert {r["actor"] for r in rows(explorer)} == {"Aldric", "Grishnak"}
+
+
+def test_pasted_toml_loads_and_bad_toml_is_reported_with_the_text_kept(explorer):
+    text = dumps_toml(load_example("ct9-spell-vs-sword"))
+    explorer.paste.value = text.replace('dex = 14', 'dex = 0')
+    explorer.paste_load.click()
+    assert explorer.error == "combatants[0].dex: must be 1..25, got 0"  # a field of the pasted file
+    assert "dex = 0" in explorer.paste.value and explorer.encounter.title == "Fighter and mage vs. orc archer"
+    explorer.paste.value = text
+    explorer.paste_load.click()
+    assert explorer.error == "" and explorer.encounter.title == "A CT 9 spell against a sword"
+    assert explorer.example.value is None
+
+
+def test_an_uploaded_file_loads(explorer):
+    content = dumps_toml(load_example("orc-closes-on-longbowman")).encode()
+    explorer.upload.value = ({"name": "orc.toml", "type": "", "size": len(content), "content": memoryview(content),
+                              "last_modified": datetime.now(timezone.utc)},)
+    assert explorer.encounter.title == "An orc closes 40' on a longbowman"
+    explorer.upload.value = ({"name": "bad.toml", "type": "", "size": 3, "content": memoryview(b"x ="),
+                              "last_modified": datetime.now(timezone.utc)},)
+    assert explorer.error.startswith("file: not valid TOML")
+
+
+def test_the_download_link_holds_the_edited_encounter_as_toml(explorer, tmp_path):
+    pick(explorer, "Brienne")
+    explorer.phases[1].note.value = "aims high"
+    payload = re.search(r"base64,([A-Za-z0-9+/=]+)", explorer.download.value)[1]
+    saved = loads_encounter(base64.b64decode(payload).decode())
+    assert saved == explorer.encounter
+    assert [d.note for d in saved.declarations if d.actor == "Brienne" and d.phase == 2] == ["aims high"]
+    explorer.save(tmp_path / "fight.toml")
+    assert (tmp_path / "fight.toml").read_text() == explorer.toml
+
+
+def test_random_edits_never_raise_and_always_leave_a_round_or_a_message():
+    explorer = TimelineExplorer("fighter-and-mage-vs-orc-archer")
+    rng = random.Random(7)
+    for _ in range(300):
+        control = rng.choice([explorer.dex, explorer.level, explorer.mv, explorer.weapon_sf, explorer.weapon_magic,
+                              explorer.spell_ct, explorer.name, explorer.side, explorer.combatant,
+                              *[c for r in explorer.phases for c in r.controls if not c.disabled],
+                              *explorer.initiative.values()])
+        if isinstance(control, widgets.Dropdown):
+            control.value = rng.choice([v for _, v in control.options]) if control.options else None
+        elif isinstance(control, widgets.Checkbox):
+            control.value = not control.value
+        elif isinstance(control, widgets.IntText):
+            control.value = rng.randint(-3, 30)
+        else:
+            control.value = rng.choice(["", "9", "1 round", "orcs", "party", "Ugluk", "x"])
+        # good input or bad, the chart shows the last round the engine accepted
+        shown = sorted((r["actor"], r["action"], r["end"]) for r in rows(explorer))
+        assert shown == sorted((s.actor, s.action, s.end) for s in explorer.timeline.spans)
+    assert explorer.why.value
+
+
+def test_every_target_dropdown_lists_the_other_combatants(explorer):
+    pick(explorer, "Ugluk")
+    assert [label for label, _ in explorer.phases[0].target.options] == ["no target", "Brienne", "Mira"]
+    assert explorer.phases[2].target.value == NONE
+
+
+@pytest.mark.parametrize("name", ["ct9-spell-vs-sword", "fighter-and-mage-vs-orc-archer", "orc-closes-on-longbowman"])
+def test_a_draft_gives_back_the_encounter_it_was_made_from(name):
+    encounter = load_example(name)
+    assert EncounterDraft.from_encounter(encounter).encounter() == encounter
+
+
+def test_removing_a_weapon_or_a_combatant_clears_what_pointed_at_it():
+    work = EncounterDraft.from_encounter(load_example("fighter-and-mage-vs-orc-archer"))
+    ugluk = work.find("Ugluk")
+    bow = next(iter(work.combatants[ugluk].weapons))
+    work.remove_weapon(ugluk, bow)
+    assert [d.weapons for d in work.encounter().declarations if d.actor == "Ugluk"] == [(), (), ()]
+    work.remove_combatant(ugluk)
+    encounter = work.encounter()
+    assert {c.name for c in encounter.combatants} == {"Brienne", "Mira"}
+    assert {d.target for d in encounter.declarations} == {None}
+    assert encounter.distances == ()
+
+
+def test_the_example_list_is_phase_system_i_and_other_systems_still_draw_on_their_clock(explorer):
+    systems = {name: load_example(name).system for name in example_encounters()}
+    listed = [name for _, name in explorer.example.options]
+    assert set(listed) == {name for name, system in systems.items() if system == "phase1"}
+    assert {"ct9-spell-vs-sword", "fighter-and-mage-vs-orc-archer", "orc-closes-on-longbowman"} <= set(listed)
+    other = sorted(name for name, system in systems.items() if system != "phase1")
+    if not other:
+        pytest.skip("no shipped example of another timing system")
+    explorer.show_example(other[0])
+    assert explorer.error == "" and explorer.example.value is None
+    axis = explorer.chart.spec["layer"][0]["encoding"]["x"]["axis"]
+    assert explorer.timeline.system == find_system(systems[other[0]]).id
+    assert axis["title"] == explorer.timeline.clock.unit != PHASE1_UNIT

@@ -1,0 +1,235 @@
+"""Serve combatkit's Voila dashboards on this machine, with production settings.
+
+    python -m combatkit.widgets.serve [--port N] [--no-browser]
+
+Serves the repository's ``dashboards/`` folder on 127.0.0.1 and prints the URL of
+the Phase System I dashboard. The settings are the ones a shared link needs:
+
+* no tracebacks and no code in the page (``show_tracebacks=False``, ``strip_sources=True``);
+* a time limit on each notebook run (``VoilaExecutor.timeout``), since voila has none and
+  one stuck cell would otherwise hold a page forever;
+* one preheated kernel per dashboard, so a visitor does not wait for a kernel to start
+  and the imports to run;
+* kernels of closed pages are culled after a while (voila does not shut them down);
+* lab extensions a dashboard does not need are denied: only voila's own, the widgets
+  manager and anywidget (for the charts) load; others installed in the environment (a
+  theme, jupytext, a lab preview button...) can throw in voila's page;
+* the ``combatkit`` template: voila's ``lab`` template without its CDN FontAwesome links,
+  so nothing is fetched from the internet.
+
+The dashboards are not part of the installed package: this runs from a git checkout
+installed with ``pip install -e .`` (or is given ``--dashboards PATH``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["MAIN_DASHBOARD", "RunningServer", "ServeSettings", "dashboard_url", "dashboards_dir",
+           "denied_extensions", "free_port", "main", "serving", "voila_argv"]
+
+TEMPLATE = "combatkit"
+TEMPLATE_ROOT = Path(__file__).resolve().parent
+"""A Jupyter data folder holding ``voila/templates/combatkit``; added to ``JUPYTER_PATH``."""
+MAIN_DASHBOARD = "phase1_timeline.ipynb"
+"""The dashboard whose URL is printed."""
+DASHBOARD_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "anywidget")
+"""The lab extensions a dashboard needs besides voila's own (``@voila-dashboards/...``)."""
+
+
+@dataclass(frozen=True)
+class ServeSettings:
+    """How the dashboards are served."""
+
+    port: int = 8866
+    """TCP port on 127.0.0.1. If it is taken, the server stops rather than moving to another."""
+    open_browser: bool = True
+    """Open the dashboard in the default browser once the server is up."""
+    timeout: int = 60
+    """Seconds a dashboard cell may run before voila gives up on it."""
+    pool_size: int = 1
+    """Preheated kernels kept waiting for each dashboard."""
+    cull_interval: int = 60
+    """Seconds between checks for abandoned kernels."""
+    cull_idle_timeout: int = 900
+    """Seconds a kernel with no open page may idle before it is shut down."""
+
+
+def dashboards_dir(start: Path | None = None) -> Path:
+    """The repository's ``dashboards/`` folder, found next to this package's source folder.
+
+    Raises FileNotFoundError, saying what to do, when combatkit was installed without
+    its repository (a wheel holds no dashboards).
+    """
+    source = (start or Path(__file__)).resolve()
+    folder = source.parent.parent / "dashboards"
+    if not (folder / MAIN_DASHBOARD).is_file():
+        raise FileNotFoundError(
+            f"no dashboards folder with {MAIN_DASHBOARD} at {folder}. The dashboards live in the combatkit "
+            f"git repository: clone it and run 'pip install -e .' there, or pass --dashboards PATH."
+        )
+    return folder
+
+
+def dashboard_url(settings: ServeSettings, notebook: str = MAIN_DASHBOARD) -> str:
+    return f"http://127.0.0.1:{settings.port}/voila/render/{notebook}"
+
+
+def denied_extensions() -> list[str]:
+    """Lab extensions installed where voila looks for them that a dashboard does not need."""
+    from jupyterlab_server.config import get_federated_extensions
+    from voila.utils import get_voila_labextensions_path
+
+    found = get_federated_extensions(get_voila_labextensions_path())
+    return sorted(name for name in found
+                  if name not in DASHBOARD_EXTENSIONS and not name.startswith("@voila-dashboards/"))
+
+
+def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> list[str]:
+    """The voila command line for ``settings`` (what ``main`` runs, and what a reader can reuse)."""
+    argv = [
+        str(dashboards),
+        "--Voila.ip=127.0.0.1",
+        f"--Voila.port={settings.port}",
+        "--Voila.port_retries=0",
+        f"--Voila.open_browser={settings.open_browser}",
+        f"--VoilaConfiguration.template={TEMPLATE}",
+        "--VoilaConfiguration.show_tracebacks=False",
+        "--VoilaConfiguration.strip_sources=True",
+        f"--VoilaExecutor.timeout={settings.timeout}",
+        f"--MappingKernelManager.cull_interval={settings.cull_interval}",
+        f"--MappingKernelManager.cull_idle_timeout={settings.cull_idle_timeout}",
+    ]
+    argv += [f"--VoilaConfiguration.extension_denylist={name}" for name in denied]
+    if settings.pool_size > 0:
+        argv += ["--VoilaConfiguration.preheat_kernel=True",
+                 f"--VoilaConfiguration.default_pool_size={settings.pool_size}"]
+    return argv
+
+
+def _with_template(environ: dict[str, str]) -> dict[str, str]:
+    paths = [str(TEMPLATE_ROOT), *[p for p in environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]]
+    return {**environ, "JUPYTER_PATH": os.pathsep.join(dict.fromkeys(paths))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m combatkit.widgets.serve", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=ServeSettings.port, help="port on 127.0.0.1 (default 8866)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--dashboards", type=Path, help="folder of dashboards (default: the repository's)")
+    parser.add_argument("--pool-size", type=int, default=ServeSettings.pool_size,
+                        help="preheated kernels per dashboard; 0 starts a kernel per visit (default 1)")
+    parser.add_argument("--timeout", type=int, default=ServeSettings.timeout, help="seconds a cell may run")
+    args = parser.parse_args(argv)
+    try:
+        folder = args.dashboards.resolve() if args.dashboards else dashboards_dir()
+    except FileNotFoundError as error:
+        print(f"combatkit.widgets.serve: {error}", file=sys.stderr)
+        return 2
+    if not folder.is_dir():
+        print(f"combatkit.widgets.serve: {folder} is not a folder", file=sys.stderr)
+        return 2
+    settings = ServeSettings(port=args.port, open_browser=not args.no_browser, timeout=args.timeout,
+                             pool_size=args.pool_size)
+
+    from combatkit.widgets.render import enable_offline_charts
+    from voila.app import Voila
+
+    enable_offline_charts()  # build the chart bundle once here, not in the first visitor's kernel
+    os.environ.update(_with_template(dict(os.environ)))
+    print(f"combatkit dashboards from {folder}\nopen {dashboard_url(settings)}", flush=True)
+    Voila.launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
+    return 0
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass(frozen=True)
+class RunningServer:
+    """A dashboard server started by :func:`serving`."""
+
+    url: str
+    """Base URL, ``http://127.0.0.1:<port>``."""
+    process: subprocess.Popen
+    """The server process (leader of its process group); kernels are its children."""
+
+
+@contextmanager
+def serving(dashboards: Path | None = None, *, port: int | None = None, pool_size: int = ServeSettings.pool_size,
+            log: Path | None = None, start_timeout: float = 90) -> Iterator[RunningServer]:
+    """Run this module in the background until the block ends; yields the running server.
+
+    For tests, benchmarks and screenshot scripts: the server runs in its own process group
+    (voila starts kernels as child processes, and they all stop together at the end), on a
+    free port of 127.0.0.1 unless ``port`` is given, writing its log to ``log``.
+    """
+    port = port or free_port()
+    command = [sys.executable, "-m", "combatkit.widgets.serve", "--port", str(port), "--no-browser",
+               "--pool-size", str(pool_size)]
+    if dashboards is not None:
+        command += ["--dashboards", str(dashboards)]
+    sink = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 (closed below)
+    server = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + start_timeout
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"the dashboard server exited with code {server.returncode}; see {log or 'its log'}")
+            try:
+                with urllib.request.urlopen(f"{base}/voila/tree", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the dashboard server did not answer on {base} within {start_timeout:.0f} s")
+            time.sleep(0.2)
+        yield RunningServer(base, server)
+    finally:
+        _stop_group(server)
+        if log:
+            sink.close()
+
+
+def _stop_group(server: subprocess.Popen) -> None:
+    """Stop the server: SIGTERM to its process group (voila then shuts its kernels down), SIGKILL if it
+    lingers. Kernels run in sessions of their own, so any that outlive the server are stopped by id."""
+    import psutil
+
+    try:
+        kernels = psutil.Process(server.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        kernels = []
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    for kernel in kernels:
+        try:
+            kernel.kill()
+        except psutil.NoSuchProcess:
+            pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())
