@@ -46,7 +46,10 @@ from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon, W
 from combatkit.systems.base import register
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline, Track
 
-__all__ = ["PHASE1", "Phase1Options", "PhaseSystemI", "adjusted_speed_factor", "sf_band", "strike_half_segment"]
+__all__ = [
+    "PHASE1", "Phase1Options", "PhaseSystemI", "adjusted_speed_factor", "declared_sf_penalties", "sf_band",
+    "strike_half_segment",
+]  # fmt: skip
 
 HALF_SEGMENTS = 20
 ATTACK_PHASES = (1, 2, 3)
@@ -153,6 +156,21 @@ def adjusted_speed_factor(combatant: Combatant, weapon: Weapon, options: Phase1O
         score = combatant.abilities.agility if options.sf_uses_agility else combatant.abilities.dexterity
         sf -= reaction_adjustment(score if score is not None else combatant.abilities.dexterity)
     return sf
+
+
+def declared_sf_penalties(d: Declaration) -> tuple[int, list[str]]:
+    """SF added by how an attack is declared, with the reason for each part: a repositioning
+    step +2, retargeting +3 (000 §2 C), dropping one weapon to draw another +3 (000 §2 E).
+
+    >>> declared_sf_penalties(Declaration("x", 1, ActionKind.ATTACK, reposition=True, retarget=True))
+    (5, ['+2 for a repositioning step (000 §2 C)', '+3 for retargeting (000 §2 C)'])
+    """
+    parts = [
+        (d.reposition, 2, "+2 for a repositioning step (000 §2 C)"),
+        (d.retarget, 3, "+3 for retargeting (000 §2 C)"),
+        (d.drop_and_draw, 3, "+3 to drop one weapon and draw another (000 §2 E)"),
+    ]
+    return sum(n for on, n, _ in parts if on), [why for on, _, why in parts if on]
 
 
 # ----------------------------------------------------------------- initiative
@@ -392,16 +410,8 @@ class _Round:
         sfs = [adjusted_speed_factor(c, w, self.options) for w in weapons]
         sf = max(sfs) if sfs else c.size.natural_sf
         base_sf = sf
-        extras = []
-        if d.reposition:
-            sf += 2
-            extras.append("+2 for a repositioning step (000 §2 C)")
-        if d.retarget:
-            sf += 3
-            extras.append("+3 for retargeting (000 §2 C)")
-        if d.drop_and_draw:
-            sf += 3
-            extras.append("+3 to drop one weapon and draw another (000 §2 E)")
+        penalty, extras = declared_sf_penalties(d)
+        sf += penalty
         ranged = all(w.kind is WeaponKind.MISSILE for w in weapons) and weapons
         self._check_reach(c, d, st, bool(ranged))
         target_surprised = (d.target is not None and self.people[d.target].surprised and d.phase == 1)

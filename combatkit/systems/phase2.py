@@ -75,7 +75,9 @@ from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind, reaction_adjustment
 from combatkit.systems._exhaust import Branches, exhaust, matchup
 from combatkit.systems.base import register
-from combatkit.systems.phase1 import Phase1Options, adjusted_speed_factor, sf_band, strike_half_segment
+from combatkit.systems.phase1 import (
+    Phase1Options, adjusted_speed_factor, declared_sf_penalties, sf_band, strike_half_segment,
+)
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline, Track
 
 __all__ = [
@@ -652,16 +654,8 @@ class _Run:
         sfs = [adjusted_speed_factor(c, w, self.sf_options) for w in weapons]
         base = max(sfs) if sfs else c.size.natural_sf
         sf = base
-        extras = []
-        if d.reposition:
-            sf += 2
-            extras.append("+2 for a repositioning step (000 §2 C)")
-        if d.retarget:
-            sf += 3
-            extras.append("+3 for retargeting (000 §2 C)")
-        if d.drop_and_draw:
-            sf += 3
-            extras.append("+3 to drop one weapon and draw another (000 §2 E)")
+        penalty, extras = declared_sf_penalties(d)
+        sf += penalty
         target = f" -> {d.target}" if d.target else ""
         if d.feet is not None:
             tick = self._close_on_surprised(c, d)
