@@ -1,0 +1,80 @@
+"""What every browser test shares: Debian's chromium driven by Playwright, against voila on 127.0.0.1
+started by :func:`combatkit.widgets.serve.serving`.
+
+A test module may set ``POOL_SIZE`` (preheated kernels per dashboard; default 1), ``PREHEAT``
+(which dashboards get them; default all) and ``VIEWPORT`` (default 1280 x 1500). Every page fails its test on any page error, any console error and any
+request that leaves 127.0.0.1 (the dashboards must work offline). Logs and screenshots go to
+``artifacts/``.
+"""
+
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from combatkit.widgets.serve import serving
+
+playwright = pytest.importorskip("playwright.sync_api")
+playwright.expect.set_options(timeout=60_000)  # a page whose kernel starts cold takes ~10 s on two busy cores
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+class PageWatch:
+    """Everything that went wrong on a page: page errors, console errors, requests off this machine."""
+
+    def __init__(self, page) -> None:
+        self.problems: list[str] = []
+        page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
+        page.route("**/*", self._local_only)
+
+    def _local_only(self, route) -> None:
+        url = route.request.url
+        if url.startswith("data:") or urlparse(url).hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            self.problems.append(f"request off this machine: {url}")
+            route.abort()
+
+
+@pytest.fixture(scope="module")
+def server(request):
+    """The dashboard server's base URL, one server per test module."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    name = request.module.__name__.rsplit(".", 1)[-1]
+    with serving(pool_size=getattr(request.module, "POOL_SIZE", 1), preheat=getattr(request.module, "PREHEAT", ()),
+                 log=ARTIFACTS / f"voila-{name}.log") as running:
+        yield running.url
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def watched(browser, request):
+    """A fresh page and its :class:`PageWatch`; the test fails if anything went wrong on the page."""
+    viewport = getattr(request.module, "VIEWPORT", {"width": 1280, "height": 1500})
+    context = browser.new_context(viewport=viewport, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    watch = PageWatch(page)
+    yield page, watch
+    context.close()
+    assert watch.problems == []
+
+
+@pytest.fixture
+def page(watched):
+    return watched[0]

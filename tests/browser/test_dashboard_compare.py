@@ -1,0 +1,125 @@
+"""The six-system comparison dashboard in a real browser: Debian's chromium, driven by Playwright,
+against voila on 127.0.0.1 started by :func:`combatkit.widgets.serve.serving` (the fixtures are in
+conftest.py).
+
+Fails on any page error, any console error and any request that leaves 127.0.0.1 (the dashboard
+must work offline). Screenshots go to ``artifacts/``.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from combatkit import load_example
+from combatkit.widgets.compare import matchup_sentences, run_systems
+from combatkit.widgets.compare_charts import panel_frame
+from combatkit.widgets.dice_entry import file_entries
+
+playwright = pytest.importorskip("playwright.sync_api")
+expect = playwright.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+POOL_SIZE = 0  # no preheated kernels: one page at a time, and the machine's two cores are shared
+VIEWPORT = {"width": 1500, "height": 2600}  # voila's page scrolls inside itself: a tall one shows it all
+DASHBOARD = "compare_systems.ipynb"
+EXAMPLE = "five-phase-erik-the-bold"  # the dashboard's parameters cell opens it
+A, B = "Erik the Bold", "Grishnak"  # its first attack on a foe: the default matchup
+
+
+def expected(seed: int, entered: dict | None = None) -> dict:
+    """What each panel should draw and what the words should say, from the engine directly."""
+    encounter = load_example(EXAMPLE)
+    by_dice, left = file_entries(encounter, seed)
+    runs = run_systems(encounter, seed, {**by_dice, **(entered or {})}, left)
+    order = [c.name for c in encounter.combatants]
+    marks = {}
+    for sid, run in runs.items():
+        if run.timeline is not None:
+            frame = panel_frame(run.timeline, order)
+            marks[sid] = {"points": int((frame["mark"] == "point").sum()), "bars": int((frame["mark"] == "bar").sum())}
+    return {"marks": marks, "errors": {sid: run.error for sid, run in runs.items() if run.timeline is None},
+            "words": matchup_sentences(runs, encounter, A, B)}
+
+
+def layer(page, system: str, name: str):
+    return page.locator(f".ck-panel-{system} .ck-panel-chart svg g.{name}_marks path")
+
+
+def check_panels(page, want: dict) -> None:
+    for sid, counts in want["marks"].items():
+        expect(layer(page, sid, "points")).to_have_count(counts["points"])
+        expect(layer(page, sid, "bars")).to_have_count(counts["bars"])
+        expect(page.locator(f".ck-panel-{sid} .ck-panel-chart")).to_be_visible()
+    for sid, error in want["errors"].items():
+        message = page.locator(f".ck-panel-{sid} .ck-panel-message")
+        expect(message).to_contain_text(f"Cannot run this encounter: {error}")
+        expect(page.locator(f".ck-panel-{sid} .ck-panel-chart")).to_be_hidden()
+
+
+def test_six_timelines_odds_and_words_follow_the_controls(server, page):
+    first = expected(1)
+    assert len(first["marks"]) == 5 and set(first["errors"]) == {"phase1"}
+    page.goto(f"{server}/voila/render/{DASHBOARD}")
+    expect(page.locator(".ck-heading")).to_contain_text("Five phases: Erik the Bold's second round")
+    expect(page.locator(".ck-panel")).to_have_count(6)
+    check_panels(page, first)
+
+    # each panel says what a tick is
+    expect(page.locator(".ck-panel-segments .ck-panel-chart svg")).to_contain_text("One tick = one segment")
+    expect(page.locator(".ck-panel-short_form .ck-panel-chart svg")).to_contain_text("moments, in order")
+
+    # exact odds arrive from the kernel's worker threads, beside the timelines
+    table = page.locator(".ck-odds-table")
+    expect(table).to_contain_text(f"{A} first")
+    expect(table).not_to_contain_text("computing", timeout=90_000)
+    expect(page.locator(".ck-odds-five_phase")).to_contain_text("41.7%")
+    expect(page.locator(".ck-odds-phase1")).to_contain_text("cannot run this encounter")
+    expect(page.locator(".ck-panel-segments .ck-panel-odds")).to_contain_text(f"Exact odds: {A} first")
+    expect(page.locator(".ck-odds-chart svg g.first_marks path")).to_have_count(5 * 4)  # a bar per outcome
+    words = page.locator(".ck-words")
+    expect(words).to_contain_text(first["words"][0])
+    expect(words).to_contain_text("Over every roll (exact odds)")
+    page.screenshot(path=ARTIFACTS / "compare-dashboard.png", full_page=True)
+
+    # a control change redraws the timelines: a new seed rolls every die nobody entered
+    second = expected(2)
+    assert second["marks"] != first["marks"] or second["words"] != first["words"]
+    seed = page.locator(".ck-seed input")
+    seed.fill("2")
+    seed.press("Enter")
+    expect(words).to_contain_text(second["words"][0])
+    check_panels(page, second)
+
+    # a die entered at the table: the orcs' ordering d6 of 001 is a 6, so they act first in every step
+    entered = {("ordering: orcs", "d6"): 6}
+    third = expected(2, entered)
+    page.get_by_text("Dice (enter what was rolled at the table)").click()
+    die = page.locator(".ck-die-ordering-orcs-d6 input")
+    die.fill("6")
+    die.press("Enter")
+    five = next(s for s in third["words"] if s.startswith("Under Five-phase action rounds"))
+    assert "Grishnak acts first" in five
+    expect(words).to_contain_text(five)
+    check_panels(page, third)
+
+    # bad input: the dice's own message names the roll and the value; the typed text stays
+    die.fill("7")
+    die.press("Enter")
+    expect(page.locator(".ck-dice-message")).to_contain_text(
+        "ordering: orcs: d6 rolls 1..6, so 7 cannot have been rolled")
+    expect(die).to_have_value("7")
+    expect(words).to_contain_text(five)
+    page.screenshot(path=ARTIFACTS / "compare-dashboard-dice.png", full_page=True)
+
+
+def test_another_encounter_from_the_list(server, page):
+    page.goto(f"{server}/voila/render/{DASHBOARD}?example=fighter-and-mage-vs-orc-archer")
+    expect(page.locator(".ck-heading")).to_contain_text("Fighter and mage vs. orc archer")
+    expect(page.locator(".ck-panel-phase1 .ck-panel-chart svg g.points_marks path")).not_to_have_count(0)
+    expect(page.locator(".ck-panel-five_phase .ck-panel-message")).to_contain_text("Cannot run this encounter")
+    expect(page.locator(".ck-odds-table")).not_to_contain_text("computing", timeout=90_000)
+    expect(page.locator(".ck-odds-phase1")).to_contain_text("%")
+    page.screenshot(path=ARTIFACTS / "compare-dashboard-fighter-and-mage.png", full_page=True)

@@ -1,0 +1,64 @@
+"""Each timing system's own dashboard in a real browser (Debian's chromium, Playwright, voila on 127.0.0.1;
+the fixtures are in conftest.py): its round drawn on its clock, a control that redraws it, no page or
+console error and no request off this machine. Screenshots go to ``artifacts/``.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from combatkit import find_system, load_example
+from combatkit.widgets.charts import timeline_frame
+from combatkit.widgets.dice_entry import TableRoller, file_entries
+from combatkit.widgets.encounter_picker import example_options
+from combatkit.widgets.system_timeline import SystemTimeline
+
+playwright = pytest.importorskip("playwright.sync_api")
+expect = playwright.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+POOL_SIZE = 0  # no preheated kernels: one page at a time, and the machine's two cores are shared
+VIEWPORT = {"width": 1280, "height": 2000}
+EXAMPLES = {"phase2": "phase2-tenth-level-caster", "segments": "segments-fighters-vs-giant-and-orcs",
+            "five_phase": "five-phase-erik-the-bold", "short_form": "short-form-spear-web-and-ready-bow",
+            "strike_speed": "strike-speed-ogre-and-goblin"}
+"""Each dashboard's parameters cell opens the shipped example written for its system."""
+OTHERS = {"phase2": "ct9-spell-vs-sword", "segments": "ct9-spell-vs-sword", "five_phase": "orc-closes-on-longbowman",
+          "short_form": "ct9-spell-vs-sword", "strike_speed": "fighter-and-mage-vs-orc-archer"}
+"""Another example to pick from the list: one the system runs, or (five-phase) one it names a rule against."""
+
+
+def points(system: str, example: str) -> int:
+    encounter = load_example(example)
+    by_dice, left = file_entries(encounter)
+    own = left if encounter.system == system else {}
+    timeline = find_system(system).schedule(encounter, TableRoller(seed=1, entered=own, by_dice=by_dice))
+    return int((timeline_frame(timeline)["mark"] == "point").sum())
+
+
+@pytest.mark.parametrize("system", list(EXAMPLES))
+def test_system_dashboard_draws_its_round_and_redraws(server, page, system):
+    page.goto(f"{server}/voila/render/{system}_timeline.ipynb")
+    expect(page.locator(".ck-heading")).to_contain_text(load_example(EXAMPLES[system]).title)
+    marks = page.locator(".ck-chart svg g.points_marks path")
+    expect(marks).to_have_count(points(system, EXAMPLES[system]))
+    expect(page.locator(".ck-chart svg.marks")).to_contain_text(find_system(system).clock.unit.split(" (")[0])
+    expect(page.locator(".ck-why")).to_contain_text("Why, step by step")
+    page.screenshot(path=ARTIFACTS / f"{system}-dashboard.png", full_page=True)
+
+    # another example from the list: drawn, or (when the system cannot run it) the rule named, the round kept
+    other = OTHERS[system]
+    label = next(label for label, name in example_options(system) if name == other)
+    page.locator(".ck-example select").select_option(label=label)
+    expect(page.locator(".ck-heading")).to_contain_text(load_example(other).title)
+    viewer = SystemTimeline(system, other)
+    if viewer.error:
+        expect(page.locator(".ck-message")).to_contain_text(viewer.error)
+        expect(marks).to_have_count(points(system, EXAMPLES[system]))
+    else:
+        expect(page.locator(".ck-message")).to_be_hidden()
+        expect(marks).to_have_count(points(system, other))
+    page.screenshot(path=ARTIFACTS / f"{system}-dashboard-{other}.png", full_page=True)

@@ -1,0 +1,347 @@
+"""SystemComparison, headless: set a control, then check the panels' chart specs, the odds shown and the words."""
+
+import asyncio
+import re
+from datetime import datetime, timezone
+from fractions import Fraction
+
+import pytest
+
+from combatkit import Roller, find_system, load_example
+from combatkit.encounter import dumps_toml
+from combatkit.odds import matchup_odds
+from combatkit.systems import five_phase, phase2, segments, short_form, strike_speed
+from combatkit.widgets.compare import (
+    SystemComparison,
+    default_matchup,
+    matchup_sentences,
+    odds_sentences,
+    run_systems,
+    systems_in_seed_order,
+)
+from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_bands, panel_chart, panel_frame, panel_spec
+
+ENGINE_ODDS = {"phase2": phase2.odds, "segments": segments.odds, "five_phase": five_phase.odds,
+               "short_form": short_form.odds, "strike_speed": strike_speed.odds}
+"""Each system's own exact odds, called directly (Phase System I has none: see tests/test_odds.py)."""
+
+
+def rows(comparison: SystemComparison, system: str) -> list[dict]:
+    return comparison.panels[system].chart.spec["datasets"]["actions"]
+
+
+def text(html: str) -> str:
+    return re.sub(r"<[^>]+>", " ", html).replace("&#x27;", "'").replace("&gt;", ">")
+
+
+def all_classes(widget) -> set[str]:
+    found = set(getattr(widget, "_dom_classes", ()))
+    for child in getattr(widget, "children", ()):
+        found |= all_classes(child)
+    return found
+
+
+@pytest.fixture(scope="module")
+def erik() -> SystemComparison:
+    """Five of six systems run Erik the Bold's round; computed once (its odds take a couple of seconds)."""
+    return SystemComparison("five-phase-erik-the-bold")
+
+
+def test_every_system_has_a_panel_in_seed_order():
+    comparison = SystemComparison("orc-closes-on-longbowman")
+    assert [s.id for s in systems_in_seed_order()] == list(comparison.panels)
+    assert list(comparison.panels) == ["phase1", "phase2", "five_phase", "short_form", "segments", "strike_speed"]
+    classes = all_classes(comparison)
+    expected = {"comparison", "example", "upload", "paste", "paste-load", "seed", "reroll", "a", "b", "message",
+                "panels", "panel", "panel-phase1", "panel-strike_speed", "panel-chart", "panel-message", "panel-odds",
+                "odds", "odds-table", "odds-chart", "words", "dice", "dice-clear", "dice-message", "die"}
+    assert {f"ck-{name}" for name in expected} <= classes
+
+
+def test_each_panel_draws_its_own_system_on_its_own_clock(erik):
+    encounter = erik.encounter
+    for sid, timeline in erik.timelines.items():
+        system = find_system(sid)
+        own = encounter.rolls if sid == encounter.system else {}
+        expected = system.schedule(encounter, Roller(seed=1, entered=own))
+        drawn = sorted((r["actor"], r["end"]) for r in rows(erik, sid))
+        assert drawn == sorted((s.actor, s.end) for s in expected.spans)
+        spec = erik.panels[sid].chart.spec
+        assert spec["title"]["text"] == system.title
+        assert spec["title"]["subtitle"][0].startswith(f"One tick = one {expected.clock.unit.split(' (')[0]}")
+    assert rows(erik, "five_phase")[0]["when"] == "turn 2 (phase 1: movement)"
+
+
+def test_a_system_that_cannot_run_shows_its_rule_and_the_others_still_draw():
+    comparison = SystemComparison("orc-closes-on-longbowman")
+    assert set(comparison.timelines) == {"phase1", "phase2"}
+    panel = comparison.panels["segments"]
+    message = text(panel.message.value)
+    assert "Cannot run this encounter: Grishnak declares reposition, a Phase System rule (000 §2)" in message
+    assert panel.message.layout.display is None and panel.chart.layout.display == "none"
+    assert comparison.errors["segments"].startswith("Grishnak declares reposition")
+    for sid in ("phase1", "phase2"):
+        assert comparison.panels[sid].chart.layout.display is None
+        assert comparison.panels[sid].message.layout.display == "none"
+        assert len(rows(comparison, sid)) == 4
+
+
+def test_the_file_s_rolls_go_to_its_system_and_to_the_same_dice_elsewhere():
+    comparison = SystemComparison("orc-closes-on-longbowman")  # initiative: archers 4, orcs 6, d10s of 000 §1 A
+    for sid in ("phase1", "phase2"):
+        used = {r.purpose: (r.total, r.entered) for r in comparison.timelines[sid].rolls}
+        assert used["initiative: archers"] == (4, True) and used["initiative: orcs"] == (6, True)
+    assert comparison.dice.entries == {("initiative: archers", "d10"): 4, ("initiative: orcs", "d10"): 6}
+
+
+def test_default_matchup_is_the_first_attack_on_a_foe():
+    assert default_matchup(load_example("five-phase-erik-the-bold")) == ("Erik the Bold", "Grishnak")
+    assert default_matchup(load_example("short-form-spear-web-and-ready-bow")) == ("Kell", "Snaga")
+
+
+def test_exact_odds_are_the_engine_s_own(erik):
+    assert erik.pending == []  # no event loop here: computed at once
+    assert set(erik.odds) == set(erik.timelines) == set(ENGINE_ODDS)
+    for sid, odds in ENGINE_ODDS.items():
+        assert erik.odds[sid] == odds(erik.encounter, "Erik the Bold", "Grishnak"), sid
+
+
+def test_odds_are_shown_as_a_table_a_chart_and_a_line_under_each_timeline(erik):
+    table = text(erik.odds_table.value)
+    p = erik.odds["segments"]
+    assert f"{float(p['a first']) * 100:.1f}%" in table and str(p["a first"]) in table
+    assert "Erik the Bold first" in table and "Grishnak first" in table and "together" in table
+    assert "cannot run this encounter" in text(erik.odds_table.value.split("ck-odds-phase1")[1].split("</tr>")[0])
+    line = text(erik.panels["five_phase"].odds.value)
+    assert line.strip().startswith("Exact odds: Erik the Bold first") and "together" in line
+    chart = erik.odds_chart.spec
+    bars = [d for d in chart["datasets"].values() if d and "measure" in d[0]]
+    shown = {(r["system"], r["key"]): Fraction(r["exact"]) for r in bars[0]}
+    assert shown[("Five-phase action rounds", "simultaneous")] == erik.odds["five_phase"]["simultaneous"]
+
+
+def test_a_caster_s_spell_interrupted_is_rated_under_each_system():
+    comparison = SystemComparison("ct9-spell-vs-sword")  # a hit is reported on Velanna at tick 10
+    assert (comparison.a.value, comparison.b.value) == ("Korg", "Velanna")
+    for sid in comparison.odds:
+        assert comparison.odds[sid] == matchup_odds(sid, comparison.encounter, "Korg", "Velanna")
+    assert comparison.odds["phase1"]["b spell interrupted"] == 1
+    assert "Velanna's spell interrupted" in text(comparison.odds_table.value)
+    spells = odds_frame({"x": comparison.odds["short_form"]}, "Korg", "Velanna")
+    assert list(spells[spells["measure"] == "spell interrupted"]["outcome"]) == ["Velanna's spell"]
+
+
+def test_changing_the_matchup_changes_the_odds_and_the_words(erik):
+    before = dict(erik.odds)
+    erik.b.value = "Snaga"
+    try:
+        assert erik.odds["strike_speed"] == strike_speed.odds(erik.encounter, "Erik the Bold", "Snaga")
+        assert erik.odds != before
+        assert "Snaga first" in text(erik.odds_table.value)
+        assert erik.odds_errors["segments"].startswith("Erik the Bold targets Grishnak, who is not in the matchup")
+        assert "No odds: Erik the Bold targets Grishnak" in text(erik.panels["segments"].odds.value)
+        assert any(s.startswith("With these dice,") and "Snaga" in s for s in erik.sentences)
+    finally:
+        erik.b.value = "Grishnak"
+
+
+def test_the_same_figure_twice_shows_the_engine_s_message(erik):
+    erik.b.value = "Erik the Bold"
+    try:
+        assert erik.odds == {}
+        assert erik.sentences == [
+            "a matchup needs two different figures, got 'Erik the Bold' twice (rule combatkit odds)"]
+        assert "a matchup needs two different figures" in text(erik.panels["segments"].odds.value)
+    finally:
+        erik.b.value = "Grishnak"
+
+
+def test_words_come_from_the_timelines():
+    comparison = SystemComparison("orc-closes-on-longbowman")
+    words = comparison.sentences
+    assert words[0].startswith("With these dice, Aldric acts first under Combat II: Phase System I and "
+                               "Combat II: Phase System II.")
+    assert "Five-phase action rounds, The A.D.D.I.C.T. short form, Segment of Action and Strike Speed order of " \
+           "battle cannot run this encounter as written" in words[0]
+    phase1 = next(s for s in words if s.startswith("Under Combat II: Phase System I,"))
+    assert "counting in half-segments" in phase1
+    assert ("Grishnak's first blow (short sword -> Aldric) lands in half-segment 10 (phase 2), simultaneous with "
+            "Aldric (longbow -> Grishnak)") in phase1
+    assert "initiative: archers d10 = 4 (entered)" in phase1
+    assert "Segment of Action cannot run this encounter: Grishnak declares reposition" in " ".join(words)
+    assert any("exact odds" in s and "Aldric acts first" in s and "100.0%" in s for s in words)
+    assert "What differs" in text(comparison.children[-2].value)
+    assert "Aldric acts first" in text(comparison.words.value)
+
+
+def test_words_follow_a_change_of_dice():
+    encounter = load_example("segments-fighters-vs-giant-and-orcs")
+    runs = run_systems(encounter, 1, by_dice={("segment: A", "d10"): 9, ("segment: X", "d10"): 2})
+    words = matchup_sentences({"segments": runs["segments"]}, encounter, "A", "X")
+    assert words[0] == "With these dice, X acts first under Segment of Action."
+    assert "X's first blow (club -> A) lands in segment 2 (melee round)" in words[1]
+    assert "segment: X d10 = 2 (entered)" in words[1]
+
+
+def test_odds_sentences_give_the_range_across_systems():
+    odds = {"one": {"a first": Fraction(1, 4), "simultaneous": Fraction(0), "b first": Fraction(3, 4)},
+            "two": {"a first": Fraction(1, 2), "simultaneous": Fraction(1, 10), "b first": Fraction(2, 5),
+                    "b spell interrupted": Fraction(1, 3)}}
+    lines = odds_sentences(odds, {"one": "One", "two": "Two"}, "Ann", "Bo")
+    assert lines == [
+        "Over every roll (exact odds), the chance that Ann acts first runs from 25.0% under One to 50.0% under Two.",
+        "Ann and Bo can act at the same moment only under Two (10.0%).",
+        "The chance that Bo's spell is interrupted is 33.3% under every system that rates this matchup (Two).",
+    ]
+
+
+def test_a_new_seed_rolls_the_dice_nobody_entered():
+    comparison = SystemComparison("segments-fighters-vs-giant-and-orcs")
+    entered = {r.purpose: r.total for r in comparison.timelines["segments"].rolls if r.entered}
+    before = {sid: rows(comparison, sid) for sid in comparison.timelines}
+    comparison.reroll.click()
+    assert comparison.seed.value == 4
+    after = {sid: rows(comparison, sid) for sid in comparison.timelines}
+    assert {r.purpose: r.total for r in comparison.timelines["segments"].rolls if r.entered} == entered
+    assert after["phase1"] != before["phase1"]  # its d10 per side was rolled with the seed
+
+
+def test_an_entered_die_is_used_by_every_system_that_rolls_it():
+    comparison = SystemComparison("fighter-and-mage-vs-orc-archer")
+    box = comparison.dice._boxes[("initiative: party", "d10")]
+    box.value = "1"
+    for sid in ("phase1", "phase2"):
+        used = {r.purpose: (r.total, r.entered) for r in comparison.timelines[sid].rolls}
+        assert used["initiative: party"] == (1, True), sid
+    brienne = [r for r in rows(comparison, "phase1") if r["actor"] == "Brienne"]
+    assert {r["track"] for r in brienne} == {"winner"}  # the party now wins: 1 against the orcs' 4
+    strike = {r.purpose: r for r in comparison.timelines["strike_speed"].rolls}
+    assert not strike["initiative: party"].entered  # its d6 for the same purpose is another die
+    assert "entered" in comparison.dice._notes[("initiative: party", "d10")].value
+
+
+def test_a_die_that_cannot_roll_the_number_is_named_and_nothing_else_changes():
+    comparison = SystemComparison("fighter-and-mage-vs-orc-archer")
+    before = rows(comparison, "phase1")
+    box = comparison.dice._boxes[("initiative: orcs", "d10")]
+    box.value = "11"
+    assert "initiative: orcs: d10 rolls 1..10, so 11 cannot have been rolled" in text(comparison.dice.message.value)
+    assert comparison.dice.message.layout.display is None
+    assert box.value == "11" and rows(comparison, "phase1") == before
+    box.value = "seven"
+    assert "'seven' is not a roll" in text(comparison.dice.message.value)
+    box.value = ""  # back to the seed
+    assert comparison.dice.message.layout.display == "none"
+    assert ("initiative: orcs", "d10") not in comparison.dice.entries
+
+
+def test_pasted_toml_is_compared_and_bad_toml_is_named_with_the_text_kept():
+    comparison = SystemComparison("orc-closes-on-longbowman")
+    good = dumps_toml(load_example("strike-speed-ogre-and-goblin"))
+    comparison.picker.paste.value = good.replace("dex = 15", "dex = 40")
+    comparison.picker.paste_load.click()
+    assert comparison.error == "combatants[2].dex: must be 1..25, got 40"
+    assert "combatants[2].dex: must be 1..25, got 40" in text(comparison.message.value)
+    assert "dex = 40" in comparison.picker.paste.value
+    assert comparison.encounter.title == "An orc closes 40' on a longbowman"
+    comparison.picker.paste.value = good
+    comparison.picker.paste_load.click()
+    assert comparison.error == "" and comparison.message.layout.display == "none"
+    assert comparison.encounter.title.startswith("Strike speed")
+    assert comparison.picker.example.value is None
+    assert (comparison.a.value, comparison.b.value) == ("Wenna", "Grol")
+
+
+def test_an_uploaded_file_is_compared():
+    comparison = SystemComparison("orc-closes-on-longbowman")
+    content = dumps_toml(load_example("ct9-spell-vs-sword")).encode()
+    comparison.picker.upload.value = ({"name": "ct9.toml", "type": "", "size": len(content),
+                                       "content": memoryview(content),
+                                       "last_modified": datetime(2024, 1, 1, tzinfo=timezone.utc)},)
+    assert comparison.encounter.title == "A CT 9 spell against a sword"
+    assert {r["actor"] for r in rows(comparison, "phase1")} == {"Velanna", "Korg"}
+
+
+def test_another_example_from_the_list_and_an_unknown_one():
+    comparison = SystemComparison("orc-closes-on-longbowman")
+    comparison.picker.example.value = "short-form-spear-web-and-ready-bow"
+    assert comparison.encounter.system == "short_form" and "short_form" in comparison.timelines
+    comparison.show_example("no-such-fight")
+    assert comparison.error.startswith("example: no shipped encounter 'no-such-fight'")
+    assert comparison.encounter.system == "short_form"
+
+
+def test_odds_arrive_later_when_an_event_loop_runs():
+    async def scenario():
+        comparison = SystemComparison("five-phase-erik-the-bold")
+        waiting = comparison.pending
+        assert waiting  # started in threads: the timelines are up before the odds
+        assert "computing…" in comparison.odds_table.value
+        comparison.set_matchup("Mira", "Snaga")  # a new matchup: jobs of the old one not yet begun are dropped
+        assert all(f.cancelled() or f.running() or f.done() for f in waiting)
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in comparison.pending), return_exceptions=True)
+        await asyncio.sleep(0.01)  # the done-callbacks redraw on the loop
+        assert comparison.pending == [] and "computing…" not in comparison.odds_table.value
+        assert comparison.odds["segments"] == segments.odds(comparison.encounter, "Mira", "Snaga")
+        assert "Snaga first" in text(comparison.odds_table.value)
+
+    asyncio.run(scenario())
+
+
+# ----------------------------------------------------------------- the charts, pure
+
+
+def test_panel_chart_spec_says_what_a_tick_is_and_reuses_its_shape():
+    encounter = load_example("orc-closes-on-longbowman")
+    timeline = find_system("phase2").schedule(encounter, Roller(entered=encounter.rolls))
+    frame = panel_frame(timeline, ["Grishnak", "Aldric"])
+    assert list(dict.fromkeys(frame.sort_values("lane_order")["actor"])) == ["Grishnak", "Aldric"]
+    spec = panel_chart(frame, timeline.clock, "Phase System II").to_dict()
+    assert spec["title"]["subtitle"] == ["One tick = one half-segment (3 seconds; six a phase,",
+                                         "counted from the first phase A shown)."]
+    assert spec["layer"][0]["encoding"]["x"]["axis"]["title"] == "half-segments"
+    names = [layer["name"] for layer in spec["layer"]]
+    assert names == ["bands", "band_labels_0", "band_labels_1", "bars", "points", "ruins"]
+    assert panel_spec(frame, timeline.clock, "Phase System II") == spec
+
+
+def test_periods_of_one_phase_make_one_band():
+    clock = find_system("five_phase").clock
+    bands = panel_bands(clock, clock.ticks)
+    assert [b["label"] for b in bands] == ["phase 1", "phase 2", "phase 3", "phase 4", "phase 5", "last actions",
+                                           "morale"]
+    assert (bands[0]["x0"], bands[0]["x1"]) == (0.5, 8.5)
+    assert [b["text"] for b in bands[:5]] == [f"phase {n}" for n in range(1, 6)]
+
+
+def test_an_order_of_battle_names_its_moments_on_the_axis():
+    encounter = load_example("strike-speed-ogre-and-goblin")
+    timeline = find_system("strike_speed").schedule(encounter, Roller(entered=encounter.rolls))
+    spec = panel_chart(panel_frame(timeline, []), timeline.clock, "Strike Speed").to_dict()
+    axis = spec["layer"][0]["encoding"]["x"]["axis"]
+    assert axis["title"] == "moments, in order"
+    assert "'strike speed 13'" in axis["labelExpr"] and "'before initiative'" in axis["labelExpr"]
+    assert all(b["text"] == "" for b in spec["datasets"]["bands"])
+
+
+def test_odds_chart_stacks_who_acts_first_and_shows_spells_beside():
+    odds = {"A": {"a first": Fraction(1, 2), "simultaneous": Fraction(1, 4), "b first": Fraction(1, 4),
+                  "neither": Fraction(0), "b spell interrupted": Fraction(1, 3)}}
+    spec = odds_chart(odds_frame(odds, "Ann", "Bo"), "Ann", "Bo").to_dict()
+    first, spells = spec["hconcat"]
+    assert first["encoding"]["color"]["scale"]["domain"] == ["Ann first", "together", "Bo first", "neither acts"]
+    assert spells["layer"][1]["encoding"]["text"]["field"] == "percent"
+    plain = odds_chart(odds_frame({"A": {k: v for k, v in odds["A"].items() if "spell" not in k}}, "Ann", "Bo"),
+                       "Ann", "Bo").to_dict()
+    assert "hconcat" not in plain and plain["mark"]["type"] == "bar"
+
+
+def test_a_round_with_no_action_still_has_a_size():
+    import vl_convert
+
+    from combatkit.timeline import Timeline
+
+    clock = find_system("phase1").clock
+    spec = panel_chart(panel_frame(Timeline("phase1", clock, ()), []), clock, "Nothing declared").to_dict()
+    size = re.search(r'viewBox="0 0 ([\d.e+]+) ([\d.e+]+)"', vl_convert.vegalite_to_svg(spec))
+    assert float(size[1]) < 1000 and float(size[2]) < 1000  # an empty legend would make it infinite

@@ -1,0 +1,101 @@
+"""combatkit.odds: one function for every system's exact matchup odds; Phase System I's by enumerating its rolls."""
+
+import itertools
+import random
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from combatkit import ActionKind, Hit, Roller, RulesError, find_system, load_example
+from combatkit import odds
+from combatkit.odds import matchup_odds, odds_function
+from combatkit.systems import five_phase, phase2, segments, short_form, strike_speed
+from combatkit.systems._exhaust import first_act
+
+
+def outcome(timeline, a, b) -> str:
+    first_a, first_b = first_act(timeline, a), first_act(timeline, b)
+    if first_a is None and first_b is None:
+        return "neither"
+    if first_b is None or (first_a is not None and first_a.end < first_b.end):
+        return "a first"
+    if first_a is None or first_b.end < first_a.end:
+        return "b first"
+    return "simultaneous"
+
+
+@pytest.mark.parametrize("system, module", [("phase2", phase2), ("segments", segments), ("five_phase", five_phase),
+                                            ("short_form", short_form), ("strike_speed", strike_speed)])
+def test_a_system_with_its_own_odds_uses_them(system, module):
+    assert odds_function(system) is module.odds
+    assert odds_function(find_system(system)) is module.odds
+
+
+def brute_force(encounter, a, b, dice: dict[str, int]) -> dict[str, Fraction]:
+    """Who acts first over every combination of the named rolls, entered one by one as a referee would."""
+    phase1 = find_system("phase1")
+    counts = {"a first": 0, "simultaneous": 0, "b first": 0, "neither": 0}
+    combos = list(itertools.product(*(range(1, sides + 1) for sides in dice.values())))
+    for faces in combos:
+        timeline = phase1.schedule(encounter, Roller(entered=dict(zip(dice, faces, strict=True))))
+        counts[outcome(timeline, a, b)] += 1
+    return {key: Fraction(n, len(combos)) for key, n in counts.items()}
+
+
+def test_phase1_odds_equal_a_count_over_every_pair_of_d10s():
+    """000 §1 A: a d10 per side decides the tracks."""
+    encounter = load_example("fighter-and-mage-vs-orc-archer")
+    chances = matchup_odds("phase1", encounter, "Mira", "Ugluk")
+    expected = brute_force(encounter, "Mira", "Ugluk", {"initiative: party": 10, "initiative: orcs": 10})
+    assert {key: chances[key] for key in expected} == expected
+    # Mira's web (CT 2) ties Ugluk's arrow only when she is a loser and he a winner: 6 - 2 > orcs, 28 of 100
+    assert chances["simultaneous"] == Fraction(7, 25) and chances["a spell interrupted"] == 0
+
+
+def test_phase1_odds_branch_on_the_con_check_of_a_caster_hit_before_casting():
+    """000 §2 A: a caster hit before the casting phase makes a CON check (d20) or the spell slips a phase."""
+    encounter = load_example("fighter-and-mage-vs-orc-archer")
+    later = replace(encounter, hits=(Hit("Mira", 2, "a thrown rock"),), declarations=tuple(
+        replace(d, phase=2) if d.actor == "Mira" and d.kind is ActionKind.CAST else d
+        for d in encounter.declarations if not (d.actor == "Mira" and d.kind is ActionKind.MISC)))
+    assert "CON check: Mira" in [r.purpose for r in find_system("phase1").schedule(later, Roller(seed=1)).rolls]
+    chances = matchup_odds("phase1", later, "Mira", "Ugluk")
+    expected = brute_force(later, "Mira", "Ugluk",
+                           {"initiative: party": 10, "initiative: orcs": 10, "CON check: Mira": 20})
+    assert {key: chances[key] for key in expected} == expected
+    assert chances["b first"] > 0  # a failed check pushes the web to phase 3, after Ugluk's arrow
+
+
+def test_phase1_odds_match_a_monte_carlo_of_the_schedule():
+    encounter = load_example("segments-fighters-vs-giant-and-orcs")  # three sides: 1000 initiative outcomes
+    chances = matchup_odds("phase1", encounter, "A", "X")
+    phase1, rng, n = find_system("phase1"), random.Random(5), 3000
+    counts = {"a first": 0, "simultaneous": 0, "b first": 0, "neither": 0}
+    for _ in range(n):
+        counts[outcome(phase1.schedule(encounter, Roller(rng=rng)), "A", "X")] += 1
+    for key, count in counts.items():
+        p = float(chances[key])
+        assert abs(count / n - p) < 4 * (p * (1 - p) / n) ** 0.5 + 1e-9, key
+    assert sum(chances[k] for k in counts) == 1
+
+
+def test_bad_matchups_name_the_rule_and_the_value():
+    encounter = load_example("orc-closes-on-longbowman")
+    with pytest.raises(RulesError, match=r"'Gandalf' is not in the encounter; combatants: \['Aldric', 'Grishnak'\]"):
+        matchup_odds("phase1", encounter, "Aldric", "Gandalf")
+    with pytest.raises(RulesError, match="a matchup needs two different figures, got 'Aldric' twice"):
+        matchup_odds("phase1", encounter, "Aldric", "Aldric")
+    with pytest.raises(RulesError, match="no timing system called 'chess'"):
+        matchup_odds("chess", encounter, "Aldric", "Grishnak")
+    with pytest.raises(RulesError, match="phase 4 only completes 1-round spells"):
+        matchup_odds("phase1", load_example("five-phase-erik-the-bold"), "Erik the Bold", "Grishnak")
+
+
+def test_too_many_outcomes_to_enumerate_are_refused_not_run_for_ever(monkeypatch):
+    encounter = load_example("segments-fighters-vs-giant-and-orcs")  # three sides: 1000 initiative outcomes
+    monkeypatch.setattr(odds, "ENUMERATION_LIMIT", 999)
+    with pytest.raises(RulesError, match="more than 999 outcomes to enumerate; simplify the matchup"):
+        matchup_odds("phase1", encounter, "A", "X")
+    monkeypatch.setattr(odds, "ENUMERATION_LIMIT", 1 + 10 + 100 + 1000)  # each die asked for is one run more
+    assert matchup_odds("phase1", encounter, "A", "X")["simultaneous"] == Fraction(17, 50)

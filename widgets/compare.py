@@ -1,0 +1,638 @@
+"""SystemComparison: one encounter under all six timing systems, side by side, with exact odds.
+
+Each system schedules the same encounter with the same seed and the same entered dice
+(:mod:`combatkit.widgets.dice_entry`: a number entered for a purpose and its dice is used
+by every system that rolls those dice for it). Each round is drawn small, on its own
+clock (:func:`~combatkit.widgets.compare_charts.panel_chart`); a system that cannot run
+the encounter shows the engine's message (the rule and the value) in its panel while the
+others still draw. For a matchup of two combatants the exact odds of who acts first, of a
+tie and of a spell being interrupted come from the engine
+(:func:`combatkit.odds.matchup_odds`), beside the timelines as a table and a chart; and
+what differs between the systems is said in words derived from the timelines
+(:func:`matchup_sentences`, :func:`odds_sentences`).
+
+Exact odds can take from milliseconds to tens of seconds (the number of dice outcomes
+that matter): :class:`OddsJobs` computes each system's odds once per encounter and
+matchup and caches them, off the kernel's main thread when an event loop is running (in
+Jupyter and Voila), so the timelines stay responsive and each system's odds appear as
+they are ready; outside one (a script, a test) they are computed at once.
+
+>>> comparison = SystemComparison("orc-closes-on-longbowman")
+>>> comparison.a.value, comparison.b.value
+('Aldric', 'Grishnak')
+>>> sorted(comparison.errors)
+['five_phase', 'segments', 'short_form', 'strike_speed']
+>>> comparison.odds["phase1"]["a first"]
+Fraction(1, 1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from fractions import Fraction
+import ipywidgets as widgets
+
+from combatkit.encounter import Encounter, load_example
+from combatkit.errors import EncounterFileError, RulesError
+from combatkit.odds import matchup_odds
+from combatkit.systems import SYSTEMS, TimingSystem
+from combatkit.systems._exhaust import ACTS, first_act, matchup
+from combatkit.timeline import Status, Timeline
+from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_chart, panel_frame, panel_spec
+from combatkit.widgets.dice_entry import DiceEntry, DiceKey, Entered, TableRoller, file_entries
+from combatkit.widgets.encounter_picker import EncounterPicker
+from combatkit.widgets.render import chart_view
+
+__all__ = [
+    "DEFAULT_EXAMPLE",
+    "OddsJobs",
+    "SystemComparison",
+    "SystemPanel",
+    "SystemRun",
+    "default_matchup",
+    "describe_error",
+    "matchup_sentences",
+    "odds_sentences",
+    "run_systems",
+    "short_title",
+    "systems_in_seed_order",
+]
+
+DEFAULT_EXAMPLE = "five-phase-erik-the-bold"
+"""The encounter a new comparison opens with: five of the six systems can run it."""
+
+_EMBED = {"renderer": "svg", "actions": False}
+_PERCENT_KEYS = ("a first", "simultaneous", "b first", "neither", "a spell interrupted", "b spell interrupted")
+
+
+def systems_in_seed_order() -> list[TimingSystem]:
+    """Every registered system, in the order of the seeds they come from (000 §1-2, 000 §3, 001, ...)."""
+    return sorted(SYSTEMS.values(), key=lambda s: s.source)
+
+
+def short_title(system: TimingSystem) -> str:
+    """A system's title without its parenthesis: ``"Combat II: Phase System II"``, ``"Segment of Action"``."""
+    return system.title.split(" (")[0]
+
+
+def describe_error(error: ValueError) -> str:
+    """The engine's message for a reader: the message, then the rule it cites."""
+    if isinstance(error, RulesError):
+        return f"{error.message} (rule {error.rule})"
+    if isinstance(error, EncounterFileError):
+        return f"{error.field}: {error.message}"
+    return str(error)
+
+
+@dataclass(frozen=True)
+class SystemRun:
+    """One system's round of the encounter, or why it has none."""
+
+    system: TimingSystem
+    """The timing system."""
+    timeline: Timeline | None
+    """Its round, or None when it could not run the encounter."""
+    error: str = ""
+    """The engine's message when it could not (the rule and the value), else ``""``."""
+
+
+def run_systems(encounter: Encounter, seed: int, by_dice: Mapping[DiceKey, Entered] | None = None,
+                left: Mapping[str, Entered] | None = None,
+                systems: Sequence[TimingSystem] | None = None) -> dict[str, SystemRun]:
+    """Schedule ``encounter`` under every system (seed order), each with a fresh roller on ``seed``.
+
+    ``by_dice`` are numbers entered for a purpose and its dice (shared by every system);
+    ``left`` are the file's rolls that only the system the encounter was written for takes
+    (see :func:`~combatkit.widgets.dice_entry.file_entries`).
+    """
+    runs = {}
+    for system in systems or systems_in_seed_order():
+        own = left if (left and system.id == encounter.system) else {}
+        roller = TableRoller(seed=seed, entered=dict(own), by_dice=dict(by_dice or {}))
+        try:
+            runs[system.id] = SystemRun(system, system.schedule(encounter, roller))
+        except ValueError as error:
+            runs[system.id] = SystemRun(system, None, describe_error(error))
+    return runs
+
+
+def default_matchup(encounter: Encounter) -> tuple[str, str]:
+    """The first declared action aimed at a figure of another side gives the matchup (actor, target);
+    without one, the first figures of the first two sides (or the first two figures)."""
+    side = {c.name: c.side for c in encounter.combatants}
+    for d in encounter.declarations:
+        if d.target is not None and side.get(d.target) not in (None, side.get(d.actor)):
+            return d.actor, d.target
+    names = [c.name for c in encounter.combatants]
+    others = [c.name for c in encounter.combatants if c.side != encounter.combatants[0].side]
+    second = others[0] if others else (names[1] if len(names) > 1 else names[0])
+    return names[0], second
+
+
+# ----------------------------------------------------------------- words
+
+
+def _unit(timeline: Timeline) -> str:
+    return timeline.clock.unit.split(" (")[0]
+
+
+def _outcome(timeline: Timeline, a: str, b: str) -> str:
+    """``"a first"``, ``"simultaneous"``, ``"b first"`` or ``"neither"`` in this one round, counted by the
+    engine's own summary of a matchup (the one its exact odds come from)."""
+    counted = matchup([(Fraction(1), timeline)], a, b)
+    return next(key for key in ("a first", "simultaneous", "b first", "neither") if counted[key])
+
+
+def _subject(purpose: str) -> str:
+    """Whom a roll is for: ``"segment: Ugluk, step 1"`` -> ``"Ugluk"``,
+    ``"initiative: party, cycle 2"`` -> ``"party"``."""
+    rest = purpose.partition(": ")[2]
+    return rest.split(" -> ")[0].split(",")[0].strip()
+
+
+def _dice_words(timeline: Timeline, encounter: Encounter, names: Sequence[str]) -> str:
+    sides = {c.side for c in encounter.combatants if c.name in names}
+    mine = [r for r in timeline.rolls if _subject(r.purpose) in {*names, *sides}]
+    if not mine:
+        return "No die is rolled for them: the rules alone fix these moments."
+    shown = [f"{r.purpose} {r.dice} = {r.total} ({'entered' if r.entered else 'rolled'})" for r in mine]
+    return f"Dice rolled for them: {'; '.join(shown)}."
+
+
+def _act_words(timeline: Timeline, name: str) -> str:
+    act = first_act(timeline, name)
+    clock = timeline.clock
+    if act is None:
+        lost = next((s for s in timeline.for_actor(name) if s.kind in ACTS), None)
+        if lost is None:
+            return f"{name} declares no blow and no spell"
+        return (f"{name} lands no blow and completes no spell: {lost.action} is {lost.status.value} "
+                f"({lost.why.rstrip('.')})")
+    what, verb = ("spell", "goes off") if act.kind == "cast" else ("blow", "lands")
+    together = [s for s in timeline.landing_at(act.end) if s.actor != name and s.status is Status.DONE]
+    text = f"{name}'s first {what} ({act.action}) {verb} in {clock.describe(act.end)}"
+    if together:
+        text += ", simultaneous with " + ", ".join(f"{s.actor} ({s.action})" for s in together)
+    ruined = [s for s in timeline.for_actor(name) if s.kind == "cast" and s.status is Status.RUINED]
+    return text + "".join(f"; {s.action} is ruined in {clock.describe(s.end)}" for s in ruined)
+
+
+_ORDER_WORDS = {"a first": "{a} acts first", "b first": "{b} acts first", "simultaneous": "they act at the same moment",
+                "neither": "neither acts"}
+
+
+def _system_sentence(run: SystemRun, encounter: Encounter, a: str, b: str) -> str:
+    title = short_title(run.system)
+    if run.timeline is None:
+        return f"{title} cannot run this encounter: {run.error}"
+    order = _ORDER_WORDS[_outcome(run.timeline, a, b)].format(a=a, b=b)
+    return (f"Under {title}, counting in {_unit(run.timeline)}s: {order}. {_act_words(run.timeline, a)}. "
+            f"{_act_words(run.timeline, b)}. {_dice_words(run.timeline, encounter, (a, b))}")
+
+
+def _join(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def matchup_sentences(runs: Mapping[str, SystemRun], encounter: Encounter, a: str, b: str) -> list[str]:
+    """What differs between the systems for ``a`` against ``b``, in words, from the timelines:
+    first who acts first under which systems (with these dice), then one sentence per system
+    saying when each figure's first blow or spell lands on its clock, what lands with it,
+    which spell is ruined, and which dice decided it; a system that cannot run the encounter
+    says why."""
+    groups: dict[str, list[str]] = {}
+    for run in runs.values():
+        key = _outcome(run.timeline, a, b) if run.timeline is not None else "cannot run"
+        groups.setdefault(key, []).append(short_title(run.system))
+    clauses = []
+    for key, phrase in (("a first", f"{a} acts first under "), ("b first", f"{b} acts first under "),
+                        ("simultaneous", f"{a} and {b} act at the same moment under "),
+                        ("neither", f"neither {a} nor {b} lands a blow or completes a spell under ")):
+        if key in groups:
+            clauses.append(phrase + _join(groups[key]))
+    summary = f"With these dice, {'; '.join(clauses)}." if clauses else ""
+    if "cannot run" in groups:
+        cannot = _join(groups["cannot run"])
+        summary += (f" {cannot} cannot run this encounter as written (see "
+                    f"{'its panel' if len(groups['cannot run']) == 1 else 'their panels'}).")
+    return [summary.strip(), *(_system_sentence(run, encounter, a, b) for run in runs.values())]
+
+
+def _percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def odds_sentences(odds: Mapping[str, Mapping[str, Fraction]], titles: Mapping[str, str], a: str, b: str) -> list[str]:
+    """What the exact odds say across systems (over every roll, not just these dice): the range of
+    the chance that ``a`` acts first, where a tie can happen, and the chance a spell is interrupted."""
+    if not odds:
+        return []
+
+    def spread(key: str, what: str) -> str | None:
+        values = {sid: chances[key] for sid, chances in odds.items() if key in chances}
+        if not values:
+            return None
+        low, high = min(values.values()), max(values.values())
+        at = {p: _join([titles[s] for s, v in values.items() if v == p]) for p in (low, high)}
+        if low == high:
+            return f"{what} is {_percent(low)} under every system that rates this matchup ({at[low]})."
+        return f"{what} runs from {_percent(low)} under {at[low]} to {_percent(high)} under {at[high]}."
+
+    lines = [spread("a first", f"Over every roll (exact odds), the chance that {a} acts first")]
+    ties = {sid: chances["simultaneous"] for sid, chances in odds.items() if chances.get("simultaneous")}
+    if ties:
+        lines.append(f"{a} and {b} can act at the same moment only under "
+                     + _join([f"{titles[s]} ({_percent(p)})" for s, p in ties.items()]) + ".")
+    else:
+        lines.append(f"No system lets {a} and {b} act at the same moment.")
+    for who, name in (("a", a), ("b", b)):
+        lines.append(spread(f"{who} spell interrupted", f"The chance that {name}'s spell is interrupted"))
+    return [line for line in lines if line]
+
+
+# ----------------------------------------------------------------- odds, lazily
+
+
+OddsKey = tuple[str, Encounter, str, str]
+
+
+class OddsJobs:
+    """Exact odds computed once per (system, encounter, a, b) and cached.
+
+    With an event loop running (Jupyter, Voila), each job runs in a thread of its own,
+    one at a time per system, and ``notify`` is called on the loop when it ends: the
+    kernel keeps answering the page meanwhile. Without one, jobs run at once.
+    """
+
+    def __init__(self, notify: Callable[[], None]) -> None:
+        self._notify = notify
+        self._futures: dict[OddsKey, Future] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self.seconds: dict[OddsKey, float] = {}
+        """How long each finished job took."""
+
+    def get(self, system: str, encounter: Encounter, a: str, b: str) -> Future:
+        """The future odds of ``a`` against ``b`` under ``system``: cached, running, waiting or started now."""
+        key = (system, encounter, a, b)
+        future = self._futures.get(key)
+        if future is not None:
+            return future
+        future = self._futures[key] = Future()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._run(key, future)
+            return future
+        future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._notify))
+        lock = self._locks.setdefault(system, threading.Lock())
+
+        def work() -> None:
+            with lock:
+                self._run(key, future)
+
+        threading.Thread(target=work, daemon=True, name=f"combatkit odds: {system}").start()
+        return future
+
+    def drop_waiting(self, keep: set[OddsKey]) -> None:
+        """Cancel the jobs not yet begun that are not in ``keep`` (one already running finishes and is kept)."""
+        for key, future in list(self._futures.items()):
+            if key not in keep and future.cancel():
+                del self._futures[key]
+
+    @property
+    def pending(self) -> list[Future]:
+        """Jobs not finished yet."""
+        return [f for f in self._futures.values() if not f.done()]
+
+    def _run(self, key: OddsKey, future: Future) -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        start = time.perf_counter()
+        try:
+            result = matchup_odds(*key)
+        except Exception as error:  # handed to whoever reads the future: a ValueError is shown, others raise there
+            self.seconds[key] = time.perf_counter() - start
+            future.set_exception(error)
+            return
+        self.seconds[key] = time.perf_counter() - start
+        future.set_result(result)
+
+
+# ----------------------------------------------------------------- widgets
+
+
+def _tag(widget: widgets.DOMWidget, *names: str) -> widgets.DOMWidget:
+    for name in names:
+        widget.add_class(f"ck-{name}")
+    return widget
+
+
+def _alert(text: str) -> str:
+    return ('<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;padding:4px 8px;'
+            f'border-radius:4px;max-width:440px">{html.escape(text)}</div>')
+
+
+class SystemPanel(widgets.VBox):
+    """One system's small timeline, or the engine's message when it cannot run the encounter,
+    and the matchup's odds under it."""
+
+    def __init__(self, system: TimingSystem) -> None:
+        self.system = system
+        self.heading = _tag(widgets.HTML(f"<b>{html.escape(system.title)}</b> "
+                                         f"<span style='color:#7f8c8d'>({html.escape(system.source)})</span>"),
+                            "panel-heading")
+        empty = Timeline(system.id, system.clock, ())
+        self.chart = _tag(chart_view(panel_chart(panel_frame(empty, []), system.clock, system.title),
+                                     embed_options=_EMBED), "panel-chart")
+        self.message = _tag(widgets.HTML(layout=widgets.Layout(display="none")), "panel-message")
+        self.odds = _tag(widgets.HTML(), "panel-odds")
+        super().__init__([self.heading, self.message, self.chart, self.odds],
+                         layout=widgets.Layout(border="1px solid #d5d8dc", padding="4px", margin="2px",
+                                               width="490px", overflow="hidden"))
+        _tag(self, "panel", f"panel-{system.id}")
+
+    def show(self, run: SystemRun, order: Sequence[str]) -> None:
+        if run.timeline is None:
+            self.message.value = _alert(f"Cannot run this encounter: {run.error}")
+            self.message.layout.display = None
+            self.chart.layout.display = "none"
+            return
+        self.message.value = ""
+        self.message.layout.display = "none"
+        self.chart.layout.display = None
+        self.chart.spec = panel_spec(panel_frame(run.timeline, order), run.timeline.clock, self.system.title)
+
+
+class SystemComparison(widgets.VBox):
+    """One encounter under every timing system: small-multiple timelines, differences in words,
+    and the exact odds of a matchup beside them.
+
+    ``example`` names a shipped encounter; ``encounter`` opens any other. ``seed`` seeds the
+    dice nobody entered. ``a`` and ``b`` pick the matchup (default: :func:`default_matchup`).
+    """
+
+    def __init__(self, example: str | None = DEFAULT_EXAMPLE, *, encounter: Encounter | None = None, seed: int = 1,
+                 a: str | None = None, b: str | None = None) -> None:
+        self.systems = systems_in_seed_order()
+        self.encounter: Encounter | None = None
+        """The encounter shown."""
+        self.runs: dict[str, SystemRun] = {}
+        """Each system's round (or error), by system id."""
+        self.error = ""
+        """What could not be read or applied (a file, a pasted text), or ``""``."""
+        self.sentences: list[str] = []
+        """The differences in words (see :func:`matchup_sentences` and :func:`odds_sentences`)."""
+        self._left: dict[str, Entered] = {}
+        self._quiet = 0
+
+        self.heading = _tag(widgets.HTML(), "heading")
+        self.picker = EncounterPicker(self._load, self._show_error)
+        self.message = _tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
+        self.seed = _tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
+                                         layout=widgets.Layout(width="150px"), style={"description_width": "34px"}),
+                         "seed")
+        self.reroll = _tag(widgets.Button(description="Roll again", icon="dice",
+                                          tooltip="Next seed: every die nobody entered is rolled again"), "reroll")
+        self.dice = DiceEntry(self._redraw)
+        dice_box = widgets.Accordion([self.dice], titles=("Dice (enter what was rolled at the table)",),
+                                     selected_index=None)
+        self.a = _tag(widgets.Dropdown(description="Matchup", layout=widgets.Layout(width="260px")), "a")
+        self.b = _tag(widgets.Dropdown(description="against", layout=widgets.Layout(width="240px")), "b")
+        self.panels = {s.id: SystemPanel(s) for s in self.systems}
+        self.odds_table = _tag(widgets.HTML(), "odds-table")
+        self.odds_chart = _tag(chart_view(odds_chart(odds_frame({}, "a", "b"), "a", "b"), embed_options=_EMBED),
+                               "odds-chart")
+        self.words = _tag(widgets.HTML(layout=widgets.Layout(max_width="1400px")), "words")
+        self.jobs = OddsJobs(self._show_odds)
+
+        grid = _tag(widgets.GridBox(list(self.panels.values()),
+                                    layout=widgets.Layout(grid_template_columns="repeat(2, 494px)")), "panels")
+        odds_box = _tag(widgets.VBox([widgets.HTML("<h4 style='margin:4px 0'>Exact odds of the matchup</h4>"),
+                                      self.odds_table, self.odds_chart],
+                                     layout=widgets.Layout(width="440px", margin="0 0 0 8px")), "odds")
+        super().__init__([
+            self.heading,
+            self.picker,
+            widgets.HBox([self.seed, self.reroll, self.a, self.b],
+                         layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
+            dice_box,
+            self.message,
+            widgets.HBox([grid, odds_box], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
+            widgets.HTML("<h4 style='margin:6px 0'>What differs, in words</h4>"),
+            self.words,
+        ])
+        _tag(self, "comparison")
+
+        if encounter is not None:
+            self._load(encounter, None)
+        else:
+            name = example or DEFAULT_EXAMPLE
+            self._load(load_example(name), name)
+            self.picker.select(name)
+        if a is not None or b is not None:
+            self.set_matchup(a or self.a.value, b or self.b.value)
+        self.seed.observe(self._on_seed, "value")
+        self.reroll.on_click(lambda _: setattr(self.seed, "value", self.seed.value + 1))
+        self.a.observe(self._on_matchup, "value")
+        self.b.observe(self._on_matchup, "value")
+
+    # ------------------------------------------------------------ public
+
+    def show_example(self, name: str) -> None:
+        """Show the shipped example ``name``; an unknown name is reported, not raised."""
+        self.picker.open_example(name)
+
+    def show_encounter(self, encounter: Encounter) -> None:
+        """Show any encounter."""
+        self.picker.select(None)
+        self._load(encounter, None)
+
+    def set_matchup(self, a: str, b: str) -> None:
+        """Rate ``a`` against ``b``; a name not in the encounter is reported, not raised."""
+        names = [c.name for c in self.encounter.combatants]
+        for name in (a, b):
+            if name not in names:
+                self._show_error(RulesError("combatkit odds", f"{name!r} is not in the encounter; combatants: {names}"))
+                return
+        self._quiet += 1
+        try:
+            self.a.value, self.b.value = a, b
+        finally:
+            self._quiet -= 1
+        self._show_error(None)
+        self._show_matchup()
+
+    @property
+    def timelines(self) -> dict[str, Timeline]:
+        """The systems that could run the encounter, and their rounds."""
+        return {sid: run.timeline for sid, run in self.runs.items() if run.timeline is not None}
+
+    @property
+    def errors(self) -> dict[str, str]:
+        """The systems that could not, and the engine's message."""
+        return {sid: run.error for sid, run in self.runs.items() if run.timeline is None}
+
+    @property
+    def odds(self) -> dict[str, dict[str, Fraction]]:
+        """The matchup's exact odds under each system whose odds are ready (a bug in computing them raises here)."""
+        out = {}
+        for sid, future in self._futures().items():
+            if future.done() and not future.cancelled() and not isinstance(future.exception(), ValueError):
+                out[sid] = future.result()
+        return out
+
+    @property
+    def odds_errors(self) -> dict[str, str]:
+        """Systems that ran the encounter but cannot rate the matchup, and why."""
+        out = {}
+        for sid, future in self._futures().items():
+            if future.done() and not future.cancelled() and isinstance(future.exception(), ValueError):
+                out[sid] = describe_error(future.exception())
+        return out
+
+    @property
+    def pending(self) -> list[Future]:
+        """Odds still being computed for the current matchup."""
+        return [f for f in self._futures().values() if not f.done()]
+
+    # ------------------------------------------------------------ loading and running
+
+    def _load(self, encounter: Encounter, _name: str | None) -> None:
+        self.encounter = encounter
+        self._quiet += 1
+        try:
+            if encounter.seed is not None:
+                self.seed.value = encounter.seed
+            names = [c.name for c in encounter.combatants]
+            a, b = default_matchup(encounter)
+            self.a.options, self.b.options = names, names
+            self.a.value, self.b.value = a, b
+        finally:
+            self._quiet -= 1
+        by_dice, self._left = file_entries(encounter, self.seed.value)
+        self.dice.reset(by_dice)
+        description = html.escape(" ".join(encounter.description.split()))
+        written = next((s.title for s in self.systems if s.id == encounter.system), encounter.system)
+        self.heading.value = (f"<h3 style='margin:4px 0'>{html.escape(encounter.title)}</h3>"
+                              f"<div style='color:#4d5656;max-width:1000px'>Written for {html.escape(written)}. "
+                              f"{description}</div>")
+        self._show_error(None)
+        self._redraw()
+
+    def _redraw(self) -> None:
+        """Schedule the encounter under every system and redraw every panel, the dice and the words."""
+        self.runs = run_systems(self.encounter, self.seed.value, self.dice.entries, self._left, self.systems)
+        order = [c.name for c in self.encounter.combatants]
+        for sid, run in self.runs.items():
+            self.panels[sid].show(run, order)
+        self.dice.show((roll, short_title(run.system)) for run in self.runs.values() if run.timeline is not None
+                       for roll in run.timeline.rolls)
+        self._show_matchup()
+
+    def _on_seed(self, _change) -> None:
+        if not self._quiet:
+            self._redraw()
+
+    def _on_matchup(self, _change) -> None:
+        if not self._quiet:
+            self._show_matchup()
+
+    # ------------------------------------------------------------ odds and words
+
+    def _futures(self) -> dict[str, Future]:
+        if self.encounter is None or self.a.value is None or self.b.value is None:
+            return {}
+        return {sid: self.jobs.get(sid, self.encounter, self.a.value, self.b.value)
+                for sid, run in self.runs.items() if run.timeline is not None}
+
+    def _show_matchup(self) -> None:
+        """Start (or find) the matchup's odds under every system that ran, drop stale jobs, show what is known."""
+        futures = self._futures()
+        self.jobs.drop_waiting({(sid, self.encounter, self.a.value, self.b.value) for sid in futures})
+        self._show_odds()
+
+    def _show_odds(self) -> None:
+        """Show the odds known so far (and what is still being computed), in the panels, the table, the
+        chart and the words."""
+        a, b = self.a.value, self.b.value
+        if self.encounter is None or a is None or b is None:
+            return
+        futures = self._futures()
+        odds, errors = self.odds, self.odds_errors
+        titles = {s.id: short_title(s) for s in self.systems}
+        for sid, panel in self.panels.items():
+            if sid in odds:
+                p = odds[sid]
+                panel.odds.value = (f"<span style='font-size:90%'>Exact odds: {html.escape(a)} first "
+                                    f"<b>{_percent(p['a first'])}</b> · together <b>{_percent(p['simultaneous'])}</b>"
+                                    f" · {html.escape(b)} first <b>{_percent(p['b first'])}</b></span>")
+            elif sid in errors:
+                panel.odds.value = (f"<span style='font-size:90%;color:#78281f'>No odds: "
+                                    f"{html.escape(errors[sid])}</span>")
+            elif sid in futures:
+                panel.odds.value = "<span style='font-size:90%;color:#7f8c8d'>Exact odds: computing…</span>"
+            else:
+                panel.odds.value = ""
+        self.odds_table.value = self._odds_table_html(futures, odds, errors)
+        chart = odds_chart(odds_frame({titles[sid]: odds[sid] for sid in self.runs if sid in odds}, a, b), a, b)
+        self.odds_chart.chart = chart
+        if a == b:  # the engine's own message, from the odds it refused
+            self.sentences = list(dict.fromkeys(errors.values()))
+        else:
+            self.sentences = [*matchup_sentences(self.runs, self.encounter, a, b), *odds_sentences(odds, titles, a, b)]
+        items = "".join(f"<li style='margin:3px 0'>{html.escape(s)}</li>" for s in self.sentences)
+        self.words.value = f"<ul style='max-width:1300px'>{items}</ul>"
+
+    def _odds_table_html(self, futures: Mapping[str, Future], odds: Mapping[str, Mapping[str, Fraction]],
+                         errors: Mapping[str, str]) -> str:
+        a, b = html.escape(self.a.value), html.escape(self.b.value)
+        keys = [k for k in _PERCENT_KEYS if k in _PERCENT_KEYS[:4] or any(k in p for p in odds.values())]
+        heads = {"a first": f"{a} first", "simultaneous": "together", "b first": f"{b} first", "neither": "neither",
+                 "a spell interrupted": f"{a}'s spell interrupted", "b spell interrupted": f"{b}'s spell interrupted"}
+        cell = "padding:2px 6px;border-bottom:1px solid #e5e8e8;text-align:right"
+        rows = []
+        for system in self.systems:
+            sid = system.id
+            name = f"<td style='{cell};text-align:left'>{html.escape(short_title(system))}</td>"
+            if sid in odds:
+                values = "".join(
+                    f"<td style='{cell}' title='{odds[sid][k]} exactly'>{_percent(odds[sid][k])}"
+                    f"<br><span style='color:#7f8c8d;font-size:85%'>{odds[sid][k]}</span></td>"
+                    if k in odds[sid] else f"<td style='{cell}'>—</td>" for k in keys)
+                seconds = self.jobs.seconds.get((sid, self.encounter, self.a.value, self.b.value), 0.0)
+                rows.append(f"<tr class='ck-odds-row ck-odds-{sid}'>{name}{values}"
+                            f"<td style='{cell};color:#7f8c8d'>{seconds:.2f} s</td></tr>")
+                continue
+            if sid in errors:
+                why = f"no odds: {errors[sid]}"
+            elif sid in futures:
+                why = "computing…"
+            else:
+                why = "cannot run this encounter"
+            rows.append(f"<tr class='ck-odds-row ck-odds-{sid}'>{name}<td colspan='{len(keys) + 1}' "
+                        f"style='{cell};text-align:left;color:#7f8c8d'>{html.escape(why)}</td></tr>")
+        head = "".join(f"<th style='{cell}'>{heads[k]}</th>" for k in keys)
+        return (f"<table style='border-collapse:collapse;font-size:12px'><tr><th style='{cell};text-align:left'>"
+                f"system</th>{head}<th style='{cell}'>time</th></tr>{''.join(rows)}</table>"
+                "<div style='color:#7f8c8d;font-size:11px;margin-top:2px'>Over every roll of the dice, not just "
+                "these: who first lands a blow or completes a spell, and the chance a caster's spell is ruined.</div>")
+
+    # ------------------------------------------------------------ messages
+
+    def _show_error(self, error: ValueError | None) -> None:
+        self.error = describe_error(error) if error is not None else ""
+        if not self.error:
+            self.message.value = ""
+            self.message.layout.display = "none"
+            return
+        self.message.value = (
+            '<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;padding:6px 10px;'
+            f'border-radius:4px"><b>Not applied:</b> {html.escape(self.error)}<br>The timelines still show the '
+            "last encounter that loaded; your input is kept so you can fix it.</div>")
+        self.message.layout.display = None

@@ -1,0 +1,232 @@
+"""Dice a referee rolled at the table, entered once and used by every system that rolls them.
+
+Six timing systems roll different dice for different things: a d10 per side for
+Phase Systems I and II, a d10 per figure for the Segment of Action, a d6 per side for
+the five-phase ordering and Strike Speed, a d12 for the short form. A number entered
+here is keyed by what it is for *and* by the dice (``("initiative: party", "d10")``),
+so the d10 a side rolled for Phase System I is also its d10 under Phase System II,
+while the short form's d12 for the same side stays its own.
+
+:class:`TableRoller` is the :class:`~combatkit.Roller` that reads those numbers;
+:func:`file_entries` finds the dice behind the rolls an encounter file carries;
+:class:`DiceEntry` is the form: one box per roll the systems made, showing what was
+rolled with the seed or what was entered, and a message naming the roll and the
+value when a number cannot have been rolled.
+
+>>> roller = TableRoller(seed=1, by_dice={("initiative: party", "d10"): 3})
+>>> roller.roll("d10", "initiative: party").total, roller.roll("d12", "initiative: party").entered
+(3, False)
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+import ipywidgets as widgets
+
+from combatkit.dice import Dice, EnteredRollError, Roll, Roller
+from combatkit.encounter import Encounter
+from combatkit.systems import find_system
+
+__all__ = ["DiceEntry", "DiceKey", "Entered", "TableRoller", "file_entries", "parse_entry"]
+
+DiceKey: TypeAlias = tuple[str, str]
+"""What a roll is for and the dice rolled, in standard notation: ``("initiative: party", "d10")``."""
+Entered: TypeAlias = int | tuple[int, ...]
+"""A total, or the face of each die."""
+
+
+@dataclass
+class TableRoller(Roller):
+    """A Roller that first takes the number entered for the same purpose *and* the same dice.
+
+    ``by_dice`` holds those numbers; anything else comes from ``entered`` (by purpose only,
+    as :class:`~combatkit.Roller` reads it) and then from the seeded RNG.
+    """
+
+    by_dice: Mapping[DiceKey, Entered] = field(default_factory=dict)
+
+    def roll(self, dice: str | Dice, purpose: str) -> Roll:
+        spec = Dice.parse(dice)
+        key = (purpose, str(spec))
+        if key not in self.by_dice:
+            return super().roll(spec, purpose)
+        result = Roller(entered={purpose: self.by_dice[key]}).roll(spec, purpose)
+        self.log.append(result)
+        return result
+
+
+def file_entries(encounter: Encounter, seed: int = 1) -> tuple[dict[DiceKey, Entered], dict[str, Entered]]:
+    """The rolls an encounter file carries, keyed by purpose and dice.
+
+    The file names only the purpose (``"initiative: party" = 3``); the system it was written
+    for says which dice that is, in a round run with ``seed`` for the rolls the file leaves
+    open. Returns ``(by_dice, left)``: ``left`` holds the rolls that system did not use or
+    could not take (its own run then reports why), to be given to it by purpose alone.
+    """
+    rolls = dict(encounter.rolls)
+    try:
+        timeline = find_system(encounter.system).schedule(encounter, Roller(seed=seed, entered=rolls))
+    except ValueError:
+        return {}, rolls
+    by_dice: dict[DiceKey, Entered] = {}
+    for roll in timeline.rolls:
+        if roll.entered and roll.purpose in rolls:
+            by_dice[(roll.purpose, str(roll.dice))] = rolls.pop(roll.purpose)
+    return by_dice, rolls
+
+
+_NUMBERS = re.compile(r"^\s*-?\d+(\s*[, ]\s*-?\d+)*\s*$")
+
+
+def parse_entry(text: str) -> Entered | None:
+    """A typed roll: ``""`` (nothing entered), ``"7"`` (a total) or ``"2, 5"`` (each die's face).
+
+    >>> parse_entry("7"), parse_entry(" 2, 5 "), parse_entry("")
+    (7, (2, 5), None)
+    >>> parse_entry("seven")
+    Traceback (most recent call last):
+    ...
+    combatkit.dice.EnteredRollError: 'seven' is not a roll: type a total like 7, or each die's face like 2, 5
+    """
+    if not text.strip():
+        return None
+    if not _NUMBERS.match(text):
+        raise EnteredRollError(f"{text!r} is not a roll: type a total like 7, or each die's face like 2, 5")
+    numbers = tuple(int(n) for n in re.split(r"[,\s]+", text.strip()))
+    return numbers[0] if len(numbers) == 1 else numbers
+
+
+def _shown(value: Entered) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+class DiceEntry(widgets.VBox):
+    """One box per roll the systems made: what it is for, its dice, the number used, who used it.
+
+    :attr:`entries` is the model: the numbers the referee entered, by :data:`DiceKey`.
+    Typing a number enters it (Enter or leaving the box applies it); clearing a box hands
+    the roll back to the seed; a number the dice cannot roll is shown as a message naming
+    the roll and the value, the typed text stays and the entry is not applied.
+    ``on_change`` is called after every applied change.
+    """
+
+    def __init__(self, on_change: Callable[[], None]) -> None:
+        self.entries: dict[DiceKey, Entered] = {}
+        """The numbers entered, by purpose and dice."""
+        self.errors: dict[DiceKey, str] = {}
+        """What is wrong with each box whose text was not applied."""
+        self._on_change = on_change
+        self._boxes: dict[DiceKey, widgets.Text] = {}
+        self._rows: dict[DiceKey, widgets.HBox] = {}
+        self._notes: dict[DiceKey, widgets.HTML] = {}
+        self._quiet = 0
+        self.message = widgets.HTML(layout=widgets.Layout(display="none"))
+        self.message.add_class("ck-dice-message")
+        self.clear = widgets.Button(description="Forget entered dice", icon="eraser",
+                                    tooltip="Roll everything with the seed again",
+                                    layout=widgets.Layout(width="190px"))
+        self.clear.add_class("ck-dice-clear")
+        self.clear.on_click(self._on_clear)
+        self.rows = widgets.VBox()
+        super().__init__([
+            widgets.HTML("<span style='color:#4d5656'>Each box is one roll a system made: type what was rolled at "
+                         "the table (a total, or each die's face: <code>2, 5</code>) and press Enter. The same "
+                         "dice for the same purpose are shared by every system that rolls them; an empty box is "
+                         "rolled with the seed.</span>"),
+            self.message, self.rows, self.clear,
+        ])
+        self.add_class("ck-dice")
+
+    @contextmanager
+    def _quietly(self):
+        self._quiet += 1
+        try:
+            yield
+        finally:
+            self._quiet -= 1
+
+    def reset(self, entries: Mapping[DiceKey, Entered]) -> None:
+        """Start over with ``entries`` (a newly loaded encounter's rolls); no callback."""
+        self.entries = dict(entries)
+        self.errors.clear()
+        self._show_errors()
+
+    def show(self, used: Iterable[tuple[Roll, str]]) -> None:
+        """Show the rolls made: ``(roll, who used it)`` pairs, in order. A box whose text was
+        not applied keeps it."""
+        users: dict[DiceKey, list[str]] = {}
+        first: dict[DiceKey, Roll] = {}
+        for roll, user in used:
+            key = (roll.purpose, str(roll.dice))
+            first.setdefault(key, roll)
+            if user not in users.setdefault(key, []):
+                users[key].append(user)
+        with self._quietly():
+            for key, roll in first.items():
+                if key not in self._boxes:
+                    self._add_row(key)
+                if key not in self.errors:
+                    self._boxes[key].value = _shown(self.entries[key]) if key in self.entries else _shown(
+                        roll.faces if roll.faces and len(roll.faces) > 1 else roll.total)
+                how = "entered" if key in self.entries else "rolled with the seed"
+                self._notes[key].value = (f"<span style='color:#566573;font-size:90%'>{how}; "
+                                          f"{', '.join(users[key])}</span>")
+        self.rows.children = [self._rows[key] for key in first]
+
+    def _add_row(self, key: DiceKey) -> None:
+        purpose, dice = key
+        box = widgets.Text(continuous_update=False, layout=widgets.Layout(width="70px"))
+        box.add_class("ck-die")
+        box.add_class(f"ck-die-{_slug(purpose)}-{_slug(dice)}")
+        box.observe(lambda change, key=key: self._on_box(key, change.new), "value")
+        label = widgets.HTML(f"{purpose} <b>({dice})</b>", layout=widgets.Layout(width="330px"))
+        self._boxes[key], self._notes[key] = box, widgets.HTML()
+        self._rows[key] = widgets.HBox([label, box, self._notes[key]], layout=widgets.Layout(align_items="center"))
+
+    def _on_box(self, key: DiceKey, text: str) -> None:
+        if self._quiet:
+            return
+        purpose, dice = key
+        try:
+            value = parse_entry(text)
+            if value is not None:
+                Roller(entered={purpose: value}).roll(dice, purpose)  # the dice's own check of the number
+        except EnteredRollError as error:
+            message = str(error)
+            self.errors[key] = message if message.startswith(purpose) else f"{purpose}: {message}"
+            self._show_errors()
+            return
+        self.errors.pop(key, None)
+        if value is None:
+            self.entries.pop(key, None)
+        else:
+            self.entries[key] = value
+        self._show_errors()
+        self._on_change()
+
+    def _on_clear(self, _button) -> None:
+        self.entries.clear()
+        self.errors.clear()
+        self._show_errors()
+        self._on_change()
+
+    def _show_errors(self) -> None:
+        if not self.errors:
+            self.message.value = ""
+            self.message.layout.display = "none"
+            return
+        items = "".join(f"<li>{html.escape(text)}</li>" for text in self.errors.values())
+        self.message.value = ('<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;'
+                              f'padding:4px 8px;border-radius:4px"><b>Not applied:</b><ul style="margin:2px 0">'
+                              f"{items}</ul>The other dice still hold; fix the number or clear the box.</div>")
+        self.message.layout.display = None
