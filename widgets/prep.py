@@ -1,0 +1,852 @@
+"""EncounterPrep: play an encounter out many times under the timing systems a DM picks, and read the odds.
+
+A thin view over :mod:`combatkit.simulation`. Load a shipped example, an uploaded file or
+edited file text; change the combatants in the compact editor (the fields that decide a
+simulated fight and each one's first weapon; anything else in the file text); tick the timing
+systems, the number of fights and the seed; press **Run**. The fights are played in a
+background thread, one :func:`~combatkit.simulation.simulate` per system, feeding the
+progress bar every 2% of a system's fights, so the page stays live and **Stop** works. Then:
+
+* the win rate of each side under each system with its 95% Wilson interval, the rounds
+  the fights took, who falls how often and how often each caster's spells went off
+  (:mod:`combatkit.widgets.prep_charts`), and a table with one line per system;
+* the results as pandas frames (:class:`PrepResults`) and as CSV files behind offline
+  ``data:`` links;
+* any fight of the run replayed with every event explained (:meth:`Fight.why
+  <combatkit.fight.Fight.why>`);
+* the encounter saved as TOML (a ``data:`` link, or :meth:`EncounterPrep.save`).
+
+A shared link carries the setup (example, systems, fights, seed, options: :meth:`EncounterPrep.url_params`).
+Nothing is played when the view opens. Every fight is declared by combatkit's default
+policy (:mod:`combatkit.policy`) unless "round 1 as the file declares it" is ticked. Bad input
+never raises out of a callback: the engine's message, naming the field or rule and the value,
+is shown above the results; the results stay those of the last complete run and every control
+keeps what was typed.
+
+>>> prep = EncounterPrep("fighter-and-mage-vs-orc-archer", systems=("phase1", "segments"), fights=20)
+>>> prep.run(), prep.wait()
+(True, True)
+>>> prep.results.wins.query("side == 'party'")[["system", "label"]].to_dict("records")
+[{'system': 'phase1', 'label': '100% (84–100%)'}, {'system': 'segments', 'label': '100% (84–100%)'}]
+>>> prep.fights.value = 0
+>>> prep.run()
+False
+>>> print(prep.error)
+fights: 1..2000 fights per system in the dashboard, got 0
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import altair as alt
+import ipywidgets as widgets
+import pandas as pd
+
+from combatkit.encounter import Encounter, dumps_toml, example_encounters, load_example, loads_encounter, save_encounter
+from combatkit.errors import EncounterFileError, RulesError
+from combatkit.fight import Fight, FightOptions
+from combatkit.model import Combatant, Weapon
+from combatkit.policy import PolicyOptions
+from combatkit.resolution import system_rules
+from combatkit.simulation import Simulation, replay, simulate
+from combatkit.systems import SYSTEMS, find_system
+from combatkit.widgets.draft import CombatantDraft, EncounterDraft
+from combatkit.widgets.prep_charts import (
+    UNDECIDED,
+    falls_chart,
+    falls_frame,
+    fights_frame,
+    rounds_chart,
+    rounds_frame,
+    spells_chart,
+    spells_frame,
+    systems_frame,
+    wins_chart,
+    wins_frame,
+)
+from combatkit.widgets.render import chart_view
+from combatkit.widgets.urlstate import Param, control_param
+
+__all__ = [
+    "DEFAULT_EXAMPLE",
+    "DEFAULT_FIGHTS",
+    "FLEE_CHOICES",
+    "MAX_FIGHTS",
+    "SYSTEM_ORDER",
+    "CombatantRow",
+    "EncounterPrep",
+    "PrepResults",
+    "PrepSetup",
+]
+
+DEFAULT_EXAMPLE = "strike-speed-ogre-and-goblin"
+"""The encounter a new view opens with: five figures, a spell, and fights that can go either way."""
+DEFAULT_FIGHTS = 200
+"""Fights per system a new view runs: a few seconds for a handful of figures."""
+MAX_FIGHTS = 2000
+"""The most fights per system the view runs: with six systems the fights CSV stays under the 2 MB a
+browser takes in a ``data:`` link. For more, call :func:`~combatkit.simulation.simulate` directly."""
+PROGRESS_STEPS = 50
+"""Progress-bar updates per system (every 2% of its fights)."""
+SYSTEM_ORDER: tuple[str, ...] = tuple(sorted(SYSTEMS, key=lambda sid: (system_rules(sid).seed, sid)))
+"""The registered timing systems in the order of their seeds (000, 001, ... 004)."""
+FLEE_CHOICES: tuple[tuple[str, Fraction | None], ...] = (
+    ("fight to the end", None),
+    ("flee at ½ hit points or less", Fraction(1, 2)),
+    ("flee at ¼ hit points or less", Fraction(1, 4)),
+)
+"""Morale choices: :attr:`PolicyOptions.flee_below <combatkit.policy.PolicyOptions.flee_below>`."""
+NEW_COMBATANT: dict[str, Any] = {"level": 1, "hp": 8, "ac": 5, "thac0": 20}
+"""The fields a combatant added in the editor starts with (a first-level fighter in chain mail)."""
+NEW_WEAPON: dict[str, Any] = {"name": "long sword", "sf": 5, "damage": "d8"}
+"""Its weapon."""
+
+_COMBATANT = Combatant("-", "-")
+_WEAPON = Weapon("-")
+_ROW_FIELDS: tuple[tuple[str, str, str, Any], ...] = (  # file field, heading, width, value shown when absent
+    ("name", "name", "130px", ""),
+    ("side", "side", "100px", ""),
+    ("level", "level", "58px", _COMBATANT.level),
+    ("hp", "hp", "58px", _COMBATANT.hit_points),
+    ("ac", "AC", "52px", _COMBATANT.armor_class),
+    ("thac0", "THAC0", "58px", _COMBATANT.thac0),
+    ("dex", "DEX", "52px", _COMBATANT.abilities.dexterity),
+    ("mv", "MV", "52px", _COMBATANT.movement),
+)
+_WEAPON_FIELDS: tuple[tuple[str, str, str, Any], ...] = (
+    ("name", "first weapon", "130px", ""),
+    ("sf", "SF", "52px", _WEAPON.speed_factor),
+    ("damage", "damage", "72px", _WEAPON.damage),
+)
+_WEAPON_TAGS = {"name": "weapon", "sf": "sf", "damage": "damage"}
+_EMBED = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
+_MESSAGE_TITLES = {"encounter": "Not applied", "run": "Not run", "replay": "Not replayed"}
+
+
+def _tag(widget: widgets.DOMWidget, *names: str) -> widgets.DOMWidget:
+    for name in names:
+        widget.add_class(f"ck-{name}")
+    return widget
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "encounter"
+
+
+def _registered(name: str) -> str | None:
+    """The id of the registered system ``name`` names (an id or an alias), or None: an encounter file
+    may be written for a system combatkit does not have."""
+    try:
+        return find_system(name).id
+    except RulesError:
+        return None
+
+
+def _system_title(name: str) -> str:
+    """The registered system's title, or the name as the file gives it."""
+    sid = _registered(name)
+    return SYSTEMS[sid].title if sid else name
+
+
+# ---------------------------------------------------------------- what a run is
+
+
+@dataclass(frozen=True)
+class PrepSetup:
+    """Everything one run was played from: replaying fight ``k`` needs exactly this."""
+
+    encounter: Encounter
+    """The encounter as it was when Run was pressed."""
+    systems: tuple[str, ...]
+    """Timing system ids, in the order they were run."""
+    fights: int
+    """Fights per system."""
+    seed: int
+    """The master seed: fight ``k`` of every system is played from ``fight_seed(seed, k)``."""
+    options: FightOptions
+    """Round limit, opening gap, round-1 declarations, morale."""
+
+
+@dataclass(frozen=True)
+class PrepResults:
+    """A complete run: one :class:`~combatkit.simulation.Simulation` per system, and its frames."""
+
+    setup: PrepSetup
+    """What was run."""
+    simulations: tuple[Simulation, ...]
+    """The runs, in the order of ``setup.systems``."""
+    seconds: float
+    """Wall-clock time the fights took."""
+
+    @cached_property
+    def wins(self) -> pd.DataFrame:
+        """:func:`~combatkit.widgets.prep_charts.wins_frame`: win rate per side and system, with its interval."""
+        return wins_frame(self.simulations)
+
+    @cached_property
+    def fights(self) -> pd.DataFrame:
+        """:func:`~combatkit.widgets.prep_charts.fights_frame`: one row per fight (the CSV export)."""
+        return fights_frame(self.simulations)
+
+    @cached_property
+    def rounds(self) -> pd.DataFrame:
+        """:func:`~combatkit.widgets.prep_charts.rounds_frame`: rounds the fights took."""
+        return rounds_frame(self.simulations)
+
+    @cached_property
+    def falls(self) -> pd.DataFrame:
+        """:func:`~combatkit.widgets.prep_charts.falls_frame`: how often each figure falls."""
+        return falls_frame(self.simulations)
+
+    @cached_property
+    def spells(self) -> pd.DataFrame:
+        """:func:`~combatkit.widgets.prep_charts.spells_frame`: how often each caster's spells go off."""
+        return spells_frame(self.simulations)
+
+    @cached_property
+    def systems(self) -> pd.DataFrame:
+        """:func:`~combatkit.widgets.prep_charts.systems_frame`: one line per system."""
+        return systems_frame(self.simulations)
+
+
+class _Stopped(Exception):
+    """Raised from the progress callback to end a run when Stop was pressed."""
+
+
+# ---------------------------------------------------------------- the compact combatant editor
+
+
+class CombatantRow(widgets.HBox):
+    """One combatant in the compact editor: the fields that decide a simulated fight, its first
+    weapon, the names of its spells (edited in the file text) and a remove button."""
+
+    def __init__(self, ident: int, combatant: CombatantDraft) -> None:
+        self.ident = ident
+        """The combatant's id in the :class:`~combatkit.widgets.draft.EncounterDraft`."""
+        self.fields: dict[str, widgets.ValueWidget] = {}
+        """The combatant's own fields by file field (``name``, ``hp``, ``ac``...)."""
+        self.weapon: dict[str, widgets.ValueWidget] = {}
+        """Its first weapon's fields (``name``, ``sf``, ``damage``)."""
+        first = next(iter(combatant.weapons.values()), {})
+        for table, source, columns in ((self.fields, combatant.fields, _ROW_FIELDS),
+                                       (self.weapon, first, _WEAPON_FIELDS)):
+            for key, _, width, default in columns:
+                value = source.get(key, default)
+                kind = widgets.Text if isinstance(default, str) else widgets.IntText
+                control = kind(value=value, continuous_update=False, layout=widgets.Layout(width=width))
+                table[key] = _tag(control, f"c-{_WEAPON_TAGS[key] if table is self.weapon else key}")
+        names = ", ".join(str(s.get("name", "?")) for s in combatant.spells.values())
+        self.spells = _tag(widgets.HTML(f"<span style='color:#4d5656'>{html.escape(names) or '—'}</span>",
+                                        layout=widgets.Layout(width="160px")), "c-spells")
+        self.remove = _tag(widgets.Button(icon="trash", tooltip="Remove this combatant",
+                                          layout=widgets.Layout(width="36px")), "c-remove")
+        super().__init__([*self.fields.values(), *self.weapon.values(), self.spells, self.remove],
+                         layout=widgets.Layout(align_items="center"))
+        _tag(self, "combatant-row")
+
+    @property
+    def controls(self) -> tuple[widgets.DOMWidget, ...]:
+        return (*self.fields.values(), *self.weapon.values(), self.remove)
+
+
+def _roster_header() -> widgets.HBox:
+    cells = [(label, width) for _, label, width, _ in _ROW_FIELDS + _WEAPON_FIELDS] + [("spells", "160px")]
+    return widgets.HBox([widgets.HTML(f"<b>{html.escape(label)}</b>", layout=widgets.Layout(width=width))
+                         for label, width in cells])
+
+
+# ---------------------------------------------------------------- the view
+
+
+class EncounterPrep(widgets.VBox):
+    """Load or build an encounter, pick timing systems, run many fights, and read the odds.
+
+    ``example`` names a shipped encounter (see :func:`~combatkit.example_encounters`);
+    ``encounter`` opens any other. ``systems`` are the timing systems ticked at first (ids
+    or aliases; default: the one the encounter was written for), ``fights`` the fights per
+    system and ``seed`` the master seed. :meth:`run` is the Run button; :meth:`wait` blocks
+    until the run in progress is over (for notebooks and tests).
+    """
+
+    def __init__(self, example: str | None = DEFAULT_EXAMPLE, *, encounter: Encounter | None = None,
+                 systems: Sequence[str] | None = None, fights: int = DEFAULT_FIGHTS, seed: int = 1) -> None:
+        self.encounter: Encounter | None = None
+        """The last encounter that passed the engine's checks."""
+        self.draft = EncounterDraft({}, {})
+        """The encounter being edited."""
+        self.results: PrepResults | None = None
+        """The last complete run, or None before the first."""
+        self.replayed: Fight | None = None
+        """The fight last replayed."""
+        self.error = ""
+        """What is wrong with the current input, or ``""``."""
+        self._problems: dict[str, str] = {}
+        self._quiet = 0
+        self._file_edited = False
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._failure: BaseException | None = None
+        self.rows: list[CombatantRow] = []
+        """The compact editor's rows, one per combatant."""
+
+        first = encounter if encounter is not None else load_example(example or DEFAULT_EXAMPLE)
+        own = _registered(first.system)
+        ticked = {find_system(s).id for s in systems} if systems is not None else {own or SYSTEM_ORDER[0]}
+
+        self.heading = _tag(widgets.HTML(), "heading")
+        examples = [(f"{title} ({load_example(name).system})", name) for name, title in example_encounters().items()]
+        self.example = _tag(widgets.Dropdown(options=examples, value=None, description="Example",
+                                             layout=widgets.Layout(width="560px")), "example")
+        self.upload = _tag(widgets.FileUpload(accept=".toml,.json", multiple=False, description="Open file"), "upload")
+        self.save_link = _tag(widgets.HTML(), "save")
+        self.file_text = _tag(widgets.Textarea(layout=widgets.Layout(width="98%", height="260px")), "file-text")
+        self.file_load = _tag(widgets.Button(description="Load this file", icon="upload"), "file-load")
+        file_box = widgets.Accordion(
+            [widgets.VBox([widgets.HTML("The encounter file (TOML, as the README describes it). Edit anything "
+                                        "here, or paste another file, then press <b>Load this file</b>."),
+                           self.file_text, self.file_load])],
+            titles=("Encounter file",), selected_index=None)
+
+        self.roster = _tag(widgets.VBox(), "roster")
+        self.add_combatant = _tag(widgets.Button(description="Add combatant", icon="plus"), "add-combatant")
+
+        self.system_boxes: dict[str, widgets.Checkbox] = {
+            sid: _tag(widgets.Checkbox(value=sid in ticked, description=f"{SYSTEMS[sid].title} ({sid})",
+                                       tooltip=f"{SYSTEMS[sid].title} ({sid})", indent=False,
+                                       layout=widgets.Layout(width="410px")), "system", f"system-{sid}")
+            for sid in SYSTEM_ORDER
+        }
+        small = {"description_width": "initial"}
+        self.fights = _tag(widgets.IntText(value=fights, description="fights per system", style=small,
+                                           layout=widgets.Layout(width="190px")), "fights")
+        self.seed = _tag(widgets.IntText(value=seed, description="seed", style=small,
+                                         layout=widgets.Layout(width="150px")), "seed")
+        self.max_rounds = _tag(widgets.IntText(value=FightOptions.max_rounds, description="round limit", style=small,
+                                               layout=widgets.Layout(width="150px")), "max-rounds")
+        self.gap = _tag(widgets.IntText(value=FightOptions.opening_gap, description="sides start (feet apart)",
+                                        style=small, layout=widgets.Layout(width="230px")), "gap")
+        self.flee = _tag(widgets.Dropdown(options=[(label, i) for i, (label, _) in enumerate(FLEE_CHOICES)],
+                                          value=0, description="morale", style=small,
+                                          layout=widgets.Layout(width="300px")), "flee")
+        self.declarations = _tag(widgets.Checkbox(
+            value=False, indent=False, description="round 1 as the file declares it",
+            layout=widgets.Layout(width="260px")), "declarations")
+        self.run_button = _tag(widgets.Button(description="Run", icon="play", button_style="primary"), "run")
+        self.stop_button = _tag(widgets.Button(description="Stop", icon="stop", button_style="warning",
+                                               layout=widgets.Layout(display="none")), "stop")
+        self.progress = _tag(widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="420px")),
+                             "progress")
+        self.status = _tag(widgets.HTML("No fights run yet: tick the systems to compare and press <b>Run</b>."),
+                           "status")
+        self.message = _tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
+        self.stale = _tag(widgets.HTML(
+            "<i>The encounter has changed since this run: press <b>Run</b> to see its odds.</i>",
+            layout=widgets.Layout(display="none")), "stale")
+
+        self.summary = _tag(widgets.HTML(), "summary")
+        self.downloads = _tag(widgets.HTML(), "downloads")
+        self.wins_chart: alt.JupyterChart | None = None
+        """Win rates (created by the first run, redrawn in place by later ones)."""
+        self.rounds_chart: alt.JupyterChart | None = None
+        self.falls_chart: alt.JupyterChart | None = None
+        self.spells_chart: alt.JupyterChart | None = None
+        self.no_spells = _tag(widgets.HTML("<i>Nobody began a spell in these fights.</i>",
+                                           layout=widgets.Layout(display="none")), "no-spells")
+        self.charts = _tag(widgets.Box(layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
+                           "charts")
+
+        self.replay_system = _tag(widgets.Dropdown(description="replay under", style=small,
+                                                   layout=widgets.Layout(width="420px"), disabled=True),
+                                  "replay-system")
+        self.replay_index = _tag(widgets.IntText(value=0, description="fight #", style=small, disabled=True,
+                                                 layout=widgets.Layout(width="140px")), "replay-index")
+        self.replay_button = _tag(widgets.Button(description="Replay", icon="film", disabled=True), "replay")
+        self.replay_why = _tag(widgets.HTML(), "replay-why")
+
+        self._load(first)
+        if encounter is None:
+            self._select_example(example or DEFAULT_EXAMPLE)
+
+        super().__init__([
+            self.heading,
+            widgets.HBox([self.example, self.upload, self.save_link],
+                         layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
+            file_box,
+            _tag(widgets.VBox([
+                widgets.HTML("<b>Combatants</b> (changes apply when you press Enter or leave a field; "
+                             "spells and everything else are in the encounter file)"),
+                _roster_header(), self.roster, self.add_combatant,
+            ], layout=widgets.Layout(border="1px solid #d5d8dc", padding="6px", margin="8px 0")), "editor"),
+            widgets.HTML("<b>Timing systems to compare</b>"),
+            widgets.HBox(list(self.system_boxes.values()), layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([self.fights, self.seed, self.max_rounds, self.gap],
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            widgets.HBox([self.flee, self.declarations, self.run_button, self.stop_button],
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            widgets.HTML("<div style='color:#4d5656;max-width:980px'>Every fight is played to the end by "
+                         "combatkit's default policy: each figure goes for the nearest foe, casters use their spells "
+                         "first, archers shoot while foes are out of reach (see <code>combatkit.policy</code>). Tick "
+                         "<i>round 1 as the file declares it</i> to play the file's own declarations first; "
+                         "they are written for one system and others may refuse them.</div>"),
+            widgets.HBox([self.progress, self.status], layout=widgets.Layout(align_items="center")),
+            self.message,
+            self.stale,
+            self.summary,
+            self.downloads,
+            self.charts,
+            self.no_spells,
+            _tag(widgets.VBox([
+                widgets.HTML("<b>Replay a fight</b>: any fight of the run, every event explained with its rule"),
+                widgets.HBox([self.replay_system, self.replay_index, self.replay_button],
+                             layout=widgets.Layout(align_items="center")),
+                self.replay_why,
+            ], layout=widgets.Layout(margin="8px 0")), "replay-box"),
+        ])
+        _tag(self, "prep")
+        self._observe()
+
+    # ------------------------------------------------------------ public
+
+    @property
+    def running(self) -> bool:
+        """A run is in progress."""
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def toml(self) -> str:
+        """The last good encounter as an encounter file (what the save link holds)."""
+        return dumps_toml(self.encounter)
+
+    def save(self, path: str) -> None:
+        """Write the last good encounter to ``path`` (``.toml`` or ``.json``)."""
+        save_encounter(self.encounter, path)
+
+    def show_example(self, name: str) -> None:
+        """Show the shipped example ``name``; an unknown name is reported, not raised."""
+        try:
+            encounter = load_example(name)
+        except ValueError as error:
+            self._set_problem("encounter", error, in_draft=False)
+            return
+        self._load(encounter)
+        self._select_example(name)
+
+    def url_params(self) -> list[Param]:
+        """The keys this view's URL carries (see :mod:`combatkit.widgets.urlstate`): the example, each
+        timing system ticked or not (``phase1=1``), the fights per system, the seed and the run
+        options. A link reproduces the run's setup; press Run to play it."""
+        return [
+            control_param("example", self.example),
+            *(control_param(sid, box) for sid, box in self.system_boxes.items()),
+            control_param("fights", self.fights, low=1, high=MAX_FIGHTS),
+            control_param("seed", self.seed),
+            control_param("rounds", self.max_rounds, low=1, high=100),
+            control_param("gap", self.gap, low=0, high=1000),
+            control_param("flee", self.flee),
+            control_param("declarations", self.declarations),
+        ]
+
+    def show_encounter(self, encounter: Encounter) -> None:
+        """Show ``encounter``, replacing whatever is being edited."""
+        self._load(encounter)
+        self._select_example(None)
+
+    def run(self) -> bool:
+        """What the Run button does: read the controls and start playing the fights in the background.
+        Returns False, with the reason shown, when the input is refused or a run is already going."""
+        if self.running:
+            return False
+        try:
+            setup = self._setup()
+        except ValueError as error:
+            self._set_problem("run", error)
+            return False
+        self._set_problem("run", None)
+        self._stop.clear()
+        self._failure = None
+        self._set_running(True)
+        self.progress.max = setup.fights * len(setup.systems)
+        self.progress.value = 0
+        self.progress.bar_style = ""
+        self._thread = threading.Thread(target=self._work, args=(setup,), name="combatkit-prep", daemon=True)
+        self._thread.start()
+        return True
+
+    def stop(self) -> None:
+        """What the Stop button does: end the run in progress (its fights are dropped)."""
+        self._stop.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the run in progress is over; False if ``timeout`` seconds passed first.
+        Re-raises an unexpected error of the run (an engine bug, not bad input)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                return False
+        failure, self._failure = self._failure, None
+        if failure is not None:
+            raise failure
+        return True
+
+    # ------------------------------------------------------------ wiring
+
+    def _observe(self) -> None:
+        self.example.observe(self._on_example, "value")
+        self.upload.observe(self._on_upload, "value")
+        self.file_load.on_click(lambda _: self._load_text(self.file_text.value, "toml"))
+        self.file_text.observe(self._on_file_text, "value")
+        self.add_combatant.on_click(self._on_add_combatant)
+        self.run_button.on_click(lambda _: self.run())
+        self.stop_button.on_click(lambda _: self.stop())
+        self.replay_button.on_click(lambda _: self._show_replay())
+
+    @contextmanager
+    def _quietly(self) -> Iterator[None]:
+        """Set controls from the draft without their observers writing back."""
+        self._quiet += 1
+        try:
+            yield
+        finally:
+            self._quiet -= 1
+
+    def _inputs(self) -> list[widgets.DOMWidget]:
+        """Every control a run must not see change under it."""
+        return [self.example, self.upload, self.file_text, self.file_load, self.add_combatant,
+                *(c for row in self.rows for c in row.controls), *self.system_boxes.values(), self.fights,
+                self.seed, self.max_rounds, self.gap, self.flee, self.declarations, self.run_button,
+                self.replay_system, self.replay_index, self.replay_button]
+
+    def _set_running(self, running: bool) -> None:
+        for control in self._inputs():
+            control.disabled = running
+        if not running and self.results is None:
+            for control in (self.replay_system, self.replay_index, self.replay_button):
+                control.disabled = True
+        self.stop_button.layout.display = None if running else "none"
+
+    # ------------------------------------------------------------ loading
+
+    def _select_example(self, name: str | None) -> None:
+        """Show ``name`` (a shipped example) in the example list, or nothing for any other encounter."""
+        with self._quietly():
+            self.example.value = name
+
+    def _load(self, encounter: Encounter) -> None:
+        """Replace the draft with ``encounter`` (it passed the reader's checks) and show it."""
+        self.draft = EncounterDraft.from_encounter(encounter)
+        self._file_edited = False
+        self._build_rows()
+        self._refresh()
+
+    def _on_example(self, change) -> None:
+        if self._quiet or change.new is None:
+            return
+        self._load(load_example(change.new))
+
+    def _load_text(self, text: str, fmt: str) -> None:
+        try:
+            encounter = loads_encounter(text, fmt)
+        except ValueError as error:
+            self._set_problem("encounter", error, in_draft=False)
+            return
+        self._load(encounter)
+        self._select_example(None)
+
+    def _on_upload(self, change) -> None:
+        if self._quiet or not change.new:
+            return
+        item = change.new[0]
+        with self._quietly():
+            self.upload.value = ()
+        try:
+            text = bytes(item["content"]).decode("utf-8")
+        except UnicodeDecodeError:
+            self._set_problem("encounter", EncounterFileError("file", f"{item['name']} is not UTF-8 text"),
+                              in_draft=False)
+            return
+        self._load_text(text, item["name"].rsplit(".", 1)[-1].lower())
+
+    def _on_file_text(self, change) -> None:
+        if not self._quiet:
+            self._file_edited = True
+
+    # ------------------------------------------------------------ the compact editor
+
+    def _build_rows(self) -> None:
+        for row in self.rows:
+            row.close()
+        self.rows = [CombatantRow(ident, c) for ident, c in self.draft.combatants.items()]
+        for row in self.rows:
+            for key, control in row.fields.items():
+                control.observe(lambda change, row=row, key=key: self._on_field(row.ident, key, change.new), "value")
+            for key, control in row.weapon.items():
+                control.observe(lambda change, row=row, key=key: self._on_weapon(row.ident, key, change.new), "value")
+            row.remove.on_click(lambda _, row=row: self._on_remove(row.ident))
+        self.roster.children = tuple(self.rows)
+
+    def _on_field(self, ident: int, key: str, value: Any) -> None:
+        if self._quiet:
+            return
+        self.draft.combatants[ident].fields[key] = value
+        self._refresh()
+
+    def _on_weapon(self, ident: int, key: str, value: Any) -> None:
+        if self._quiet:
+            return
+        combatant = self.draft.combatants[ident]
+        if combatant.weapons:
+            next(iter(combatant.weapons.values()))[key] = value
+        else:
+            self.draft.add_weapon(ident, {key: value})
+        self._refresh()
+
+    def _on_add_combatant(self, _button) -> None:
+        sides = self.draft.sides
+        ident = self.draft.add_combatant({"name": f"Combatant {len(self.draft.combatants) + 1}",
+                                          "side": sides[-1] if sides else "party", **NEW_COMBATANT})
+        self.draft.add_weapon(ident, NEW_WEAPON)
+        self._build_rows()
+        self._refresh()
+
+    def _on_remove(self, ident: int) -> None:
+        self.draft.remove_combatant(ident)
+        self._build_rows()
+        self._refresh()
+
+    # ------------------------------------------------------------ the encounter
+
+    def _refresh(self) -> None:
+        """Rebuild the encounter from the draft; on bad input show why and keep the last good one."""
+        try:
+            encounter = self.draft.encounter()
+        except ValueError as error:
+            self._set_problem("encounter", error)
+            return
+        self.encounter = encounter
+        self.heading.value = _heading_html(encounter)
+        self.save_link.value = _save_html(encounter)
+        if not self._file_edited:
+            with self._quietly():
+                self.file_text.value = dumps_toml(encounter)
+        self._set_problem("encounter", None)
+        self._show_stale()
+
+    def _show_stale(self) -> None:
+        changed = self.results is not None and self.results.setup.encounter != self.encounter
+        self.stale.layout.display = None if changed else "none"
+
+    # ------------------------------------------------------------ running
+
+    def _setup(self) -> PrepSetup:
+        """The run the controls ask for; raises ValueError naming what is wrong."""
+        encounter = self.draft.encounter()
+        systems = tuple(sid for sid, box in self.system_boxes.items() if box.value)
+        if not systems:
+            raise ValueError("timing systems: tick at least one system to run")
+        if not 1 <= self.fights.value <= MAX_FIGHTS:
+            raise ValueError(f"fights: 1..{MAX_FIGHTS} fights per system in the dashboard, got {self.fights.value}")
+        options = FightOptions(max_rounds=self.max_rounds.value, opening_gap=self.gap.value,
+                               declarations=self.declarations.value,
+                               policy=PolicyOptions(flee_below=FLEE_CHOICES[self.flee.value][1]))
+        return PrepSetup(encounter, systems, self.fights.value, self.seed.value, options)
+
+    def _work(self, setup: PrepSetup) -> None:
+        """The run, in the background thread."""
+        try:
+            self._play(setup)
+        except BaseException as error:
+            self._failure = error
+            self.progress.bar_style = "danger"
+            self.status.value = (f"The run failed with an internal error ({html.escape(type(error).__name__)}); "
+                                 "the results below are the last complete run's.")
+            raise
+        finally:
+            self._set_running(False)
+
+    def _play(self, setup: PrepSetup) -> None:
+        started = time.perf_counter()
+        every = max(1, setup.fights // PROGRESS_STEPS)
+        simulations: list[Simulation] = []
+        kept = "the results below are the last complete run's" if self.results else "nothing to show yet"
+        for index, system in enumerate(setup.systems):
+            def progress(done: int, total: int, index: int = index, system: str = system) -> None:
+                if self._stop.is_set():
+                    raise _Stopped
+                self.progress.value = index * setup.fights + done
+                self.status.value = f"{html.escape(system)}: {done} of {total} fights"
+            try:
+                simulations.append(simulate(setup.encounter, system, n=setup.fights, seed=setup.seed,
+                                            options=setup.options, progress=progress, every=every))
+            except _Stopped:
+                self.progress.bar_style = "warning"
+                self.status.value = (f"Stopped after {self.progress.value} of {self.progress.max} fights; "
+                                     f"{kept}.")
+                return
+            except ValueError as error:
+                self._set_problem("run", error, under=system)
+                self.progress.bar_style = "danger"
+                self.status.value = f"Stopped at a rules error under {html.escape(system)}; {kept}."
+                return
+        self._show_results(PrepResults(setup, tuple(simulations), time.perf_counter() - started))
+
+    def _show_results(self, results: PrepResults) -> None:
+        self.results = results
+        setup = results.setup
+        self.summary.value = _summary_html(results)
+        self.downloads.value = _downloads_html(results)
+        charts = {"wins": wins_chart(results.wins), "rounds": rounds_chart(results.rounds),
+                  "falls": falls_chart(results.falls), "spells": spells_chart(results.spells)}
+        if self.wins_chart is None:
+            for name, chart in charts.items():
+                setattr(self, f"{name}_chart", _tag(chart_view(chart, embed_options=_EMBED), f"{name}-chart"))
+            self.charts.children = (self.wins_chart, self.rounds_chart, self.falls_chart, self.spells_chart)
+        else:
+            for name, chart in charts.items():
+                getattr(self, f"{name}_chart").chart = chart
+        casts = not results.spells.empty
+        self.spells_chart.layout.display = None if casts else "none"
+        self.no_spells.layout.display = "none" if casts else None
+        self.replay_system.options = [(f"{_system_title(s)} ({s})", s) for s in setup.systems]
+        self.replay_system.value = setup.systems[0]
+        if not 0 <= self.replay_index.value < setup.fights:
+            self.replay_index.value = 0
+        total = setup.fights * len(setup.systems)
+        self.progress.bar_style = "success"
+        self.status.value = (f"{total} fights ({setup.fights} × {len(setup.systems)} system"
+                             f"{'s' * (len(setup.systems) > 1)}) in {results.seconds:.1f} s, seed {setup.seed}.")
+        self._show_stale()
+        self._show_replay()
+
+    # ------------------------------------------------------------ replaying
+
+    def _show_replay(self) -> None:
+        results = self.results
+        if results is None:
+            return
+        setup, index = results.setup, self.replay_index.value
+        if not 0 <= index < setup.fights:
+            self._set_problem("replay", ValueError(
+                f"fight #: 0..{setup.fights - 1} (the fights of the last run), got {index}"))
+            return
+        fight = replay(setup.encounter, index, self.replay_system.value, seed=setup.seed, options=setup.options)
+        self.replayed = fight
+        self.replay_why.value = _why_html(fight, index)
+        self._set_problem("replay", None)
+
+    # ------------------------------------------------------------ messages
+
+    def _set_problem(self, key: str, error: ValueError | None, *, in_draft: bool = True, under: str = "") -> None:
+        """Show (or clear) what is wrong with one kind of input: the encounter, the run or the replay."""
+        if error is None:
+            self._problems.pop(key, None)
+        else:
+            text = self._describe(error, in_draft)
+            self._problems[key] = f"under {under}: {text}" if under else text
+        self.error = "\n".join(self._problems.values())
+        if not self._problems:
+            self.message.value = ""
+            self.message.layout.display = "none"
+            return
+        items = "".join(f"<li><b>{_MESSAGE_TITLES[key]}:</b> {html.escape(text)}</li>"
+                        for key, text in self._problems.items())
+        self.message.value = (
+            '<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;'
+            f'padding:6px 10px;border-radius:4px"><ul style="margin:4px 0">{items}</ul>'
+            "The results below are still the last complete run's; your input is kept so you can fix it.</div>"
+        )
+        self.message.layout.display = None
+
+    def _describe(self, error: ValueError, in_draft: bool) -> str:
+        """The engine's message; a field path like ``combatants[1].hp`` gets the combatant's name."""
+        if isinstance(error, EncounterFileError):
+            match = re.match(r"combatants\[(\d+)\]", error.field)
+            names = [c.name for c in self.draft.combatants.values()] if in_draft else []
+            who = f" ({names[int(match[1])]})" if match and int(match[1]) < len(names) else ""
+            return f"{error.field}{who}: {error.message}"
+        if isinstance(error, RulesError):
+            return f"{error.message} (rule {error.rule})"
+        return str(error)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _heading_html(encounter: Encounter) -> str:
+    description = html.escape(" ".join(encounter.description.split()))
+    return (f"<h3 style='margin:4px 0'>{html.escape(encounter.title)}</h3>"
+            f"<div style='color:#4d5656;max-width:980px'>Written for {html.escape(_system_title(encounter.system))}. "
+            f"{description}</div>")
+
+
+def _data_link(text: str, filename: str, mime: str, label: str) -> str:
+    payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    return (f"<a download='{html.escape(filename)}' href='data:{mime};base64,{payload}' "
+            f"style='margin-right:14px'>{html.escape(label)}</a>")
+
+
+def _save_html(encounter: Encounter) -> str:
+    return _data_link(dumps_toml(encounter), f"{_slug(encounter.title)}.toml", "application/toml",
+                      "Save this encounter (.toml)")
+
+
+def _downloads_html(results: PrepResults) -> str:
+    stem = _slug(results.setup.encounter.title)
+    links = [(results.fights, "fights", "every fight"), (results.wins, "wins", "win rates"),
+             (results.falls, "falls", "who falls"), (results.spells, "spells", "spells")]
+    return "Download as CSV: " + "".join(
+        _data_link(frame.to_csv(index=False), f"{stem}-{name}.csv", "text/csv", label)
+        for frame, name, label in links)
+
+
+def _summary_html(results: PrepResults) -> str:
+    """One line per system: fights, each side's win rate with its interval, rounds, spells, refusals."""
+    sides = list(dict.fromkeys(results.wins["side"]))
+    head = ["timing system", "fights", *sides, "mean rounds", "spells that went off", "refused declarations"]
+    body = []
+    for line in results.systems.itertuples():
+        wins = results.wins[results.wins["system"] == line.system].set_index("side")["label"]
+        spells = (f"{line.spells_succeeded} of {line.spells_attempted} ({line.spell_success:.0%})"
+                  if line.spells_attempted else "none begun")
+        body.append([f"{_system_title(line.system)} ({line.system})", str(line.fights),
+                     *(wins.get(side, "") for side in sides), f"{line.mean_rounds:.1f}", spells, str(line.refused)])
+    cell = "padding:2px 12px 2px 0;text-align:left"
+    rows = "".join("<tr>" + "".join(f"<td style='{cell}'>{html.escape(c)}</td>" for c in row) + "</tr>" for row in body)
+    header = "".join(f"<th style='{cell}'>{html.escape(h)}</th>" for h in head)
+    note = (f"Win rates with their 95% Wilson interval; <i>{UNDECIDED}</i>: nobody won (the round limit, or no one "
+            "left standing)." if UNDECIDED in sides else "Win rates with their 95% Wilson interval.")
+    return (f"<table style='border-collapse:collapse;margin:6px 0'><thead><tr>{header}</tr></thead>"
+            f"<tbody>{rows}</tbody></table><div style='color:#4d5656'>{note}</div>")
+
+
+def _why_html(fight: Fight, index: int) -> str:
+    """The fight's explanation: a heading per round, one line per event, the outcome in bold."""
+    *lines, outcome = fight.why()
+    parts, items = [], []
+
+    def flush() -> None:
+        if items:
+            parts.append("<ul style='margin:2px 0 6px 0'>" + "".join(items) + "</ul>")
+            items.clear()
+
+    for line in lines:
+        if line.startswith("--- round "):
+            flush()
+            parts.append(f"<div style='font-weight:bold;margin-top:4px'>{html.escape(line.strip('- '))}</div>")
+        else:
+            items.append(f"<li>{html.escape(line)}</li>")
+    flush()
+    return (f"<div style='max-width:980px'><h4 style='margin:6px 0'>Fight #{index} under "
+            f"{html.escape(_system_title(fight.system))}: {html.escape(outcome)}</h4>"
+            f"<div style='max-height:420px;overflow-y:auto;border:1px solid #eaeded;padding:4px 8px'>"
+            f"{''.join(parts)}</div></div>")
