@@ -69,5 +69,10 @@ def test_dashboard_has_parameters_and_reads_the_query_string(monkeypatch):
     cells = nbformat.read(path, as_version=4).cells
     assert [c for c in cells if "parameters" in c.metadata.get("tags", [])]
     monkeypatch.setitem(os.environ, "QUERY_STRING", "example=ct9-spell-vs-sword")  # as voila sets it
-    shown = [o for o in outputs(run(path)) if WIDGET_VIEW in o.get("data", {})]
-    assert len(shown) == 1 and "A CT 9 spell against a sword" in shown[0]["data"]["text/plain"]
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells.append(nbformat.v4.new_code_cell("print(explorer.example.value, explorer.heading.value)"))
+    NotebookClient(notebook, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    shown = [o for o in outputs(notebook) if WIDGET_VIEW in o.get("data", {})]
+    printed = notebook.cells[-1].outputs[0]["text"]
+    assert len(shown) == 1 and printed.startswith("ct9-spell-vs-sword") and "A CT 9 spell against a sword" in printed

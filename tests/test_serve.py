@@ -16,7 +16,8 @@ def test_voila_runs_with_production_settings_on_this_machine_only():
     expected = {
         "--Voila.ip=127.0.0.1", "--Voila.port=9999", "--Voila.port_retries=0", "--Voila.open_browser=False",
         "--VoilaConfiguration.show_tracebacks=False", "--VoilaConfiguration.strip_sources=True",
-        "--VoilaConfiguration.template=combatkit", "--VoilaExecutor.timeout=60",
+        "--VoilaConfiguration.template=combatkit", "--VoilaConfiguration.classic_tree=True",
+        "--VoilaExecutor.timeout=60",
         "--VoilaConfiguration.preheat_kernel=True", "--VoilaConfiguration.default_pool_size=1",
         "--MappingKernelManager.cull_interval=60", "--MappingKernelManager.cull_idle_timeout=900",
         "--VoilaConfiguration.extension_denylist=x-ext",
@@ -26,10 +27,22 @@ def test_voila_runs_with_production_settings_on_this_machine_only():
     assert not [a for a in no_pool if "preheat" in a or "extension_denylist" in a]
 
 
+def test_only_the_chosen_dashboards_keep_a_kernel_waiting(tmp_path):
+    for name in ("a.ipynb", "b.ipynb", "ab.ipynb"):
+        (tmp_path / name).write_text("{}")
+    argv = serve.voila_argv(serve.ServeSettings(preheat=("a.ipynb",)), tmp_path, [])
+    assert sorted(a for a in argv if "preheat_denylist" in a) == [
+        "--VoilaKernelManager.preheat_denylist=/ab.ipynb", "--VoilaKernelManager.preheat_denylist=/b.ipynb"]
+    every = serve.voila_argv(serve.ServeSettings(preheat=()), tmp_path, [])
+    assert not [a for a in every if "preheat_denylist" in a]
+    assert set(serve.PREHEATED) <= {p.name for p in (ROOT / "dashboards").glob("*.ipynb")}
+
+
 def test_the_dashboards_folder_is_found_next_to_the_package_source():
     assert serve.dashboards_dir() == ROOT / "dashboards"
     assert serve.dashboard_url(serve.ServeSettings(port=8000)) == (
         "http://127.0.0.1:8000/voila/render/phase1_timeline.ipynb")
+    assert serve.landing_url(serve.ServeSettings(port=8000)) == "http://127.0.0.1:8000/"
 
 
 def test_without_the_repository_the_message_says_what_to_do(tmp_path, capsys):
@@ -47,6 +60,8 @@ def test_only_extensions_a_dashboard_does_not_need_are_denied():
 
 def test_the_template_is_voilas_lab_template_without_the_cdn_links():
     folder = serve.TEMPLATE_ROOT / "voila" / "templates" / serve.TEMPLATE
+    assert "combatkit_dashboards()" in (folder / "tree.html").read_text()  # the landing page
+    assert serve.STATIC == folder / "static"
     text = (folder / "index.html.j2").read_text()
     assert text.startswith("{%- extends 'lab/index.html.j2' -%}")
     assert "{{ super.super() }}" in text and "http" not in text  # nothing is loaded from elsewhere

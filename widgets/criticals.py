@@ -64,6 +64,7 @@ from combatkit.widgets.criticals_charts import (
     sf_penalty_spec,
 )
 from combatkit.widgets.render import chart_view
+from combatkit.widgets.urlstate import Param, control_param
 
 __all__ = [
     "DEFAULT_ATTACKER",
@@ -128,7 +129,6 @@ _SHIELDS = (("no shield", Shield.NONE), ("shield", Shield.SHIELD), ("large shiel
 _STRENGTH = re.compile(r"^\s*(\d{1,2})\s*(?:/\s*(\d{1,3}))?\s*$")
 _BOTH_KEPT = "The odds and the roll below still show"
 _ROLL_KEPT = "The roll below still shows"
-_EMBED = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
 _SMALL = {"description_width": "initial"}
 _BOX = {"border": "1px solid #d5d8dc", "padding": "4px 8px", "margin": "4px 8px 4px 0"}
 
@@ -322,10 +322,10 @@ class CriticalExplorer(widgets.VBox):
 
         first = self._compute(attacker, defender, options)  # the engine checks what was given
         frame = odds_frame(first)
-        self.outcome_chart = _tag(chart_view(outcome_chart(frame), embed_options=_EMBED), "outcome-chart")
-        self.damage_chart = _tag(chart_view(damage_chart(frame, first.expected_damage), embed_options=_EMBED),
+        self.outcome_chart = _tag(chart_view(outcome_chart(frame)), "outcome-chart")
+        self.damage_chart = _tag(chart_view(damage_chart(frame, first.expected_damage)),
                                  "damage-chart")
-        self.sf_chart = _tag(chart_view(sf_penalty_chart(frame), embed_options=_EMBED), "sf-chart")
+        self.sf_chart = _tag(chart_view(sf_penalty_chart(frame)), "sf-chart")
 
         row = {"align_items": "center", "flex_flow": "row wrap"}
         attacker_box = _tag(widgets.VBox([
@@ -392,6 +392,20 @@ class CriticalExplorer(widgets.VBox):
         """The last attack's steps and the rule for each, as CSV: what the second download link holds."""
         steps = [{"step": n, "text": s.text, "rule": s.rule} for n, s in enumerate(self.result.steps, 1)]
         return pd.DataFrame(steps, columns=["step", "text", "rule"]).to_csv(index=False)
+
+    def url_params(self) -> list[Param]:
+        """The keys this explorer's URL carries (see :mod:`combatkit.widgets.urlstate`): the rule set,
+        every attacker and defender field, every offered option, the seed and the dice entered."""
+        return [control_param(key, control, low=-30, high=2**31 - 1) for key, control in {
+            "rules": self.rule_set, "attacker": self.attacker_name, "role": self.role, "thac0": self.thac0,
+            "str": self.strength, "dex": self.dexterity, "spec": self.specialization_slots,
+            "stance": self.stance, "shield": self.shield, "weapon": self.weapon_name, "damage": self.damage,
+            "sf": self.speed_factor, "magic": self.magic, "kind": self.kind, "form": self.form,
+            "defender": self.defender_name, "ac": self.armor_class, "defender_role": self.defender_role,
+            "defender_stance": self.defender_stance, "defender_shield": self.defender_shield,
+            **self.option_controls, "seed": self.seed, "d20": self.entered_d20, "d10": self.entered_d10,
+            "dmg": self.entered_damage,
+        }.items()]
 
     def show_rule_set(self, name: str) -> None:
         """Switch to the rule set ``name`` (an id or alias); an unknown name is reported, not raised."""

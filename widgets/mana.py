@@ -30,6 +30,7 @@ import html
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from fractions import Fraction
 
 import altair as alt
@@ -78,11 +79,13 @@ from combatkit.widgets.mana_charts import (
     plan_frame,
 )
 from combatkit.widgets.render import chart_view
+from combatkit.widgets.urlstate import Param, choice_param, control_param
 
 __all__ = [
     "DEFAULT_CASTER",
     "DEFAULT_DAY",
     "DayPlanner",
+    "ManaCalculators",
     "ManaPoolCalculator",
     "RecoveryCalculator",
     "parse_clock",
@@ -827,3 +830,48 @@ def _recovery_html(state: ManaState, estimate: RecoveryEstimate) -> str:
     items = "".join(f"<li>{line}</li>" for line in lines)
     return (f"<h4 class='ck-headline' style='margin:6px 0'>{html.escape(headline)}</h4>{table}"
             f"<ul style='margin:4px 0'>{items}</ul>")
+
+
+_URL_CONTROLS = {  # URL key -> the caster or option control every calculator has
+    "class": "caster_class", "level": "level", "con": "constitution", "wis": "wisdom", "int": "intelligence",
+    "specialist": "specialist", "system": "system", "base": "base", "wis_bonus": "wisdom_bonus",
+    "con_rule": "constitution_rule", "prime_req": "prime_requisite", "recovery": "recovery_rate",
+}
+_URL_RANGES = {"level": (1, 20), "con": (3, 25), "wis": (3, 25), "int": (3, 25)}
+"""The base-mana table's levels and the ability scores a link may carry (the engine checks the rest)."""
+_TABS = ("pool", "day", "recovery")
+
+
+class ManaCalculators(widgets.Tab):
+    """The three calculators in tabs, for one caster: what the mana dashboard shows.
+
+    Its URL (see :mod:`combatkit.widgets.urlstate`) carries the open tab and the open tab's
+    caster and options; a link opens every calculator with them.
+    """
+
+    def __init__(self, caster: Caster = DEFAULT_CASTER, options: ManaOptions = ManaOptions()) -> None:
+        self.calculators = (ManaPoolCalculator(caster, options), DayPlanner(caster, options),
+                            RecoveryCalculator(caster, options))
+        super().__init__(self.calculators, titles=("Mana pool", "Day planner", "How long until full?"),
+                         selected_index=0)
+        self.add_class("ck-mana-tabs")
+
+    def url_params(self) -> list[Param]:
+        def shown() -> _ManaView:
+            return self.calculators[self.selected_index or 0]
+
+        def bound(key: str, attr: str) -> Param:
+            low, high = _URL_RANGES.get(key, (0, 0))
+            param = control_param(key, getattr(shown(), attr), low=low, high=high)
+
+            def set_all(value) -> None:
+                for calculator in self.calculators:
+                    getattr(calculator, attr).value = value
+
+            return replace(param, get=lambda: getattr(shown(), attr).value, set=set_all)
+
+        def open_tab(name: str) -> None:
+            self.selected_index = _TABS.index(name)
+
+        return [choice_param("tab", _TABS, lambda: _TABS[self.selected_index or 0], open_tab, default="pool"),
+                *(bound(key, attr) for key, attr in _URL_CONTROLS.items())]

@@ -4,6 +4,14 @@
 firewalls. :func:`enable_offline_charts` builds the self-contained bundle once with
 vl-convert (about 1.5 s), caches it on disk keyed by the altair and vl-convert
 versions, and reuses it in every later kernel (about 0.06 s).
+
+Served by :mod:`combatkit.widgets.serve`, the bundle is not even sent to the page: the server
+writes it once into its template's static folder and names it in ``COMBATKIT_CHART_BUNDLE``;
+each chart's module is then a three-line loader that imports it from there, so the browser
+fetches it once and caches it, instead of receiving ~1 MB over the kernel's websocket per chart.
+
+Every chart gets vega-embed's actions menu with "Save as SVG" and "Save as PNG" only (they
+work offline: the image is drawn in the page).
 """
 
 from __future__ import annotations
@@ -14,7 +22,13 @@ from pathlib import Path
 
 import altair as alt
 
-__all__ = ["bundle_path", "chart_view", "enable_offline_charts"]
+__all__ = ["BUNDLE_ENV", "EMBED_OPTIONS", "bundle_loader", "bundle_path", "chart_view", "enable_offline_charts",
+           "write_bundle"]
+
+BUNDLE_ENV = "COMBATKIT_CHART_BUNDLE"
+"""Names the bundle's file in the voila template's static folder, for kernels started by the server."""
+EMBED_OPTIONS = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
+"""vega-embed options of every chart: SVG marks (tests count them) and an export-only actions menu."""
 
 
 def _cache_dir() -> Path:
@@ -30,10 +44,37 @@ def bundle_path() -> Path:
     return _cache_dir() / f"jupyterchart-{key}.js"
 
 
+def bundle_loader(filename: str) -> str:
+    """A chart module that imports the bundle ``filename`` from voila's static files, wherever the
+    page is served (the base URL comes from the page's own configuration)."""
+    return (
+        'const config = JSON.parse(document.getElementById("jupyter-config-data").textContent);\n'
+        "const base = new URL(config.baseUrl || \"/\", window.location.href);\n"
+        f'const bundle = await import(new URL("voila/static/{filename}?v={Path(filename).stem}", base).href);\n'
+        "export default bundle.default;\n"
+    )
+
+
+def write_bundle(folder: Path) -> str:
+    """Write the bundle into ``folder`` (once per altair and vl-convert version); returns its file name."""
+    enable_offline_charts()
+    path = folder / bundle_path().name
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(alt.JupyterChart._esm, encoding="utf-8")
+        tmp.replace(path)
+    return path.name
+
+
 def enable_offline_charts() -> None:
     """Make every JupyterChart load its JavaScript from a local bundle (built once, cached)."""
     cls = alt.JupyterChart
     if getattr(cls, "_is_offline", False):
+        return
+    if os.environ.get(BUNDLE_ENV):
+        cls._esm = bundle_loader(os.environ[BUNDLE_ENV])
+        cls._is_offline = True
         return
     path = bundle_path()
     if path.is_file():
@@ -51,6 +92,7 @@ def enable_offline_charts() -> None:
 
 
 def chart_view(chart: alt.TopLevelMixin, **kwargs) -> alt.JupyterChart:
-    """A JupyterChart for ``chart`` that renders offline (in JupyterLab and Voila)."""
+    """A JupyterChart for ``chart`` that renders offline (in JupyterLab and Voila), with
+    :data:`EMBED_OPTIONS` unless ``embed_options`` are given."""
     enable_offline_charts()
-    return alt.JupyterChart(chart, **kwargs)
+    return alt.JupyterChart(chart, **{"embed_options": EMBED_OPTIONS, **kwargs})

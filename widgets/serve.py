@@ -2,8 +2,10 @@
 
     python -m combatkit.widgets.serve [--port N] [--no-browser]
 
-Serves the repository's ``dashboards/`` folder on 127.0.0.1 and prints the URL of
-the Phase System I dashboard. The settings are the ones a shared link needs:
+Serves the repository's ``dashboards/`` folder on 127.0.0.1 as one app and prints the URL of
+its landing page, which lists every dashboard of the folder (read on each visit, see
+:mod:`combatkit.widgets.landing`) with a picture and one line. The settings are the ones a
+shared link needs:
 
 * no tracebacks and no code in the page (``show_tracebacks=False``, ``strip_sources=True``);
 * a time limit on each notebook run (``VoilaExecutor.timeout``), since voila has none and
@@ -15,7 +17,11 @@ the Phase System I dashboard. The settings are the ones a shared link needs:
   manager and anywidget (for the charts) load; others installed in the environment (a
   theme, jupytext, a lab preview button...) can throw in voila's page;
 * the ``combatkit`` template: voila's ``lab`` template without its CDN FontAwesome links,
-  so nothing is fetched from the internet.
+  so nothing is fetched from the internet, and with the landing page as its tree page;
+* the charts' JavaScript bundle (~1 MB) is written once into the template's static folder
+  and each chart imports it from there (``COMBATKIT_CHART_BUNDLE``, see
+  :mod:`combatkit.widgets.render`): the browser fetches it once and caches it, instead of
+  receiving it over the kernel's websocket with every chart of every page.
 
 The dashboards are not part of the installed package: this runs from a git checkout
 installed with ``pip install -e .`` (or is given ``--dashboards PATH``).
@@ -37,15 +43,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["MAIN_DASHBOARD", "RunningServer", "ServeSettings", "dashboard_url", "dashboards_dir",
-           "denied_extensions", "free_port", "main", "serving", "voila_argv"]
+           "denied_extensions", "free_port", "landing_url", "main", "serving", "voila_argv"]
 
 TEMPLATE = "combatkit"
 TEMPLATE_ROOT = Path(__file__).resolve().parent
 """A Jupyter data folder holding ``voila/templates/combatkit``; added to ``JUPYTER_PATH``."""
 MAIN_DASHBOARD = "phase1_timeline.ipynb"
-"""The dashboard whose URL is printed."""
+"""The dashboard that must be there: it tells a dashboards folder from another."""
+STATIC = TEMPLATE_ROOT / "voila" / "templates" / TEMPLATE / "static"
+"""The template's static folder (``/voila/static/``), where the chart bundle is written at start."""
 DASHBOARD_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "anywidget")
 """The lab extensions a dashboard needs besides voila's own (``@voila-dashboards/...``)."""
+
+
+PREHEATED = ("phase1_timeline.ipynb", "compare_systems.ipynb", "criticals.ipynb", "mana.ipynb")
+"""The dashboards most often shared by link: their kernels wait ready (see ServeSettings.preheat)."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +71,10 @@ class ServeSettings:
     timeout: int = 60
     """Seconds a dashboard cell may run before voila gives up on it."""
     pool_size: int = 1
-    """Preheated kernels kept waiting for each dashboard."""
+    """Preheated kernels kept waiting for each preheated dashboard."""
+    preheat: tuple[str, ...] = PREHEATED
+    """Dashboards (notebook file names) that get preheated kernels; the others start a kernel
+    per visit. Each waiting kernel holds about 180 MiB, so not all of them wait; () means all."""
     cull_interval: int = 60
     """Seconds between checks for abandoned kernels."""
     cull_idle_timeout: int = 900
@@ -86,6 +101,11 @@ def dashboard_url(settings: ServeSettings, notebook: str = MAIN_DASHBOARD) -> st
     return f"http://127.0.0.1:{settings.port}/voila/render/{notebook}"
 
 
+def landing_url(settings: ServeSettings) -> str:
+    """The landing page: every dashboard, with a picture and one line."""
+    return f"http://127.0.0.1:{settings.port}/"
+
+
 def denied_extensions() -> list[str]:
     """Lab extensions installed where voila looks for them that a dashboard does not need."""
     from jupyterlab_server.config import get_federated_extensions
@@ -105,6 +125,7 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
         "--Voila.port_retries=0",
         f"--Voila.open_browser={settings.open_browser}",
         f"--VoilaConfiguration.template={TEMPLATE}",
+        "--VoilaConfiguration.classic_tree=True",
         "--VoilaConfiguration.show_tracebacks=False",
         "--VoilaConfiguration.strip_sources=True",
         f"--VoilaExecutor.timeout={settings.timeout}",
@@ -115,6 +136,10 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
     if settings.pool_size > 0:
         argv += ["--VoilaConfiguration.preheat_kernel=True",
                  f"--VoilaConfiguration.default_pool_size={settings.pool_size}"]
+        if settings.preheat:
+            cold = sorted(p.name for p in dashboards.glob("*.ipynb") if p.name not in settings.preheat)
+            # voila skips a notebook whose path contains a denylist entry: "/name" matches that file only
+            argv += [f"--VoilaKernelManager.preheat_denylist=/{name}" for name in cold]
     return argv
 
 
@@ -131,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool-size", type=int, default=ServeSettings.pool_size,
                         help="preheated kernels per dashboard; 0 starts a kernel per visit (default 1)")
     parser.add_argument("--timeout", type=int, default=ServeSettings.timeout, help="seconds a cell may run")
+    parser.add_argument("--preheat", nargs="*", default=list(ServeSettings.preheat), metavar="NOTEBOOK",
+                        help="dashboards whose kernels wait ready (default: %(default)s); give none to preheat all")
     args = parser.parse_args(argv)
     try:
         folder = args.dashboards.resolve() if args.dashboards else dashboards_dir()
@@ -141,16 +168,32 @@ def main(argv: list[str] | None = None) -> int:
         print(f"combatkit.widgets.serve: {folder} is not a folder", file=sys.stderr)
         return 2
     settings = ServeSettings(port=args.port, open_browser=not args.no_browser, timeout=args.timeout,
-                             pool_size=args.pool_size)
+                             pool_size=args.pool_size, preheat=tuple(args.preheat))
 
-    from combatkit.widgets.render import enable_offline_charts
+    from combatkit.widgets.render import BUNDLE_ENV, write_bundle
+
+    # build the chart bundle once here, not in the first visitor's kernel; kernels import it by URL
+    os.environ[BUNDLE_ENV] = write_bundle(STATIC)
+    os.environ.update(_with_template(dict(os.environ)))
+    print(f"combatkit dashboards from {folder}\nopen {landing_url(settings)}", flush=True)
+    _app_class().launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
+    return 0
+
+
+def _app_class() -> type:
+    """Voila, with the landing page's ``combatkit_dashboards()`` in its templates' globals."""
     from voila.app import Voila
 
-    enable_offline_charts()  # build the chart bundle once here, not in the first visitor's kernel
-    os.environ.update(_with_template(dict(os.environ)))
-    print(f"combatkit dashboards from {folder}\nopen {dashboard_url(settings)}", flush=True)
-    Voila.launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
-    return 0
+    from combatkit.widgets.landing import dashboards
+
+    class CombatkitVoila(Voila):
+        def init_settings(self) -> dict:
+            settings = super().init_settings()
+            folder = Path(self.root_dir)
+            settings["voila_jinja2_env"].globals["combatkit_dashboards"] = lambda: dashboards(folder)
+            return settings
+
+    return CombatkitVoila
 
 
 def free_port() -> int:
@@ -172,7 +215,8 @@ class RunningServer:
 
 @contextmanager
 def serving(dashboards: Path | None = None, *, port: int | None = None, pool_size: int = ServeSettings.pool_size,
-            log: Path | None = None, start_timeout: float = 90) -> Iterator[RunningServer]:
+            preheat: tuple[str, ...] = ServeSettings.preheat, log: Path | None = None,
+            start_timeout: float = 90) -> Iterator[RunningServer]:
     """Run this module in the background until the block ends; yields the running server.
 
     For tests, benchmarks and screenshot scripts: the server runs in its own process group
@@ -181,7 +225,7 @@ def serving(dashboards: Path | None = None, *, port: int | None = None, pool_siz
     """
     port = port or free_port()
     command = [sys.executable, "-m", "combatkit.widgets.serve", "--port", str(port), "--no-browser",
-               "--pool-size", str(pool_size)]
+               "--pool-size", str(pool_size), "--preheat", *preheat]
     if dashboards is not None:
         command += ["--dashboards", str(dashboards)]
     sink = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 (closed below)

@@ -41,11 +41,12 @@ from combatkit.encounter import (
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.model import ActionKind, Combatant, Spell, Weapon, WeaponKind
 from combatkit.systems import find_system
-from combatkit.systems.phase1 import ATTACK_PHASES, PHASE1
+from combatkit.systems.phase1 import ATTACK_PHASES, PHASE1, Phase1Options
 from combatkit.timeline import Timeline
 from combatkit.widgets.charts import timeline_chart, timeline_frame, timeline_spec
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
 from combatkit.widgets.render import chart_view
+from combatkit.widgets.urlstate import Param, control_param, int_list_param, int_param, options_params
 
 __all__ = ["DEFAULT_EXAMPLE", "PhaseRow", "TimelineExplorer"]
 
@@ -80,7 +81,6 @@ _SPELL_FIELDS = {
     "spell_name": ("name", ""),
     "spell_ct": ("ct", _SPELL.casting_time),
 }
-_EMBED = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
 
 
 def _examples_for(system: str) -> list[tuple[str, str]]:
@@ -233,7 +233,7 @@ class TimelineExplorer(widgets.VBox):
         shown = self.timeline or Timeline(first.system, find_system(first.system).clock, ())
         frame = timeline_frame(shown)
         timeline_spec(frame, shown.clock)  # builds the reusable spec now, so the first edit redraws fast
-        self.chart = _tag(chart_view(timeline_chart(frame, shown.clock), embed_options=_EMBED), "chart")
+        self.chart = _tag(chart_view(timeline_chart(frame, shown.clock)), "chart")
         """The chart widget. Each redraw replaces its ``spec`` in place (``timeline_spec``, a few ms, where
         setting ``.chart`` would rebuild and revalidate the whole chart); ``.chart`` keeps the first round."""
 
@@ -279,6 +279,30 @@ class TimelineExplorer(widgets.VBox):
         """Show ``encounter``, replacing whatever is being edited."""
         self._select_example(None)
         self._load(encounter)
+
+    def url_params(self) -> list[Param]:
+        """The keys this explorer's URL carries (see :mod:`combatkit.widgets.urlstate`): the example, the
+        seed and each side's initiative d10 (always written: an example file brings its own), and the
+        Phase System I options."""
+        return [
+            control_param("example", self.example),
+            int_param("seed", lambda: self.seed.value, self._set_seed, low=0, high=2**31 - 1),
+            int_list_param("init", lambda: [box.value for box in self.initiative.values()], self._set_initiative,
+                           low=1, high=10, most=12),
+            *options_params(lambda: self.options or Phase1Options(), self.set_options),
+        ]
+
+    def set_options(self, options: Phase1Options) -> None:
+        """Schedule the round with ``options`` from now on."""
+        self.options = options
+        self._refresh()
+
+    def _set_seed(self, seed: int) -> None:
+        self.seed.value = seed
+
+    def _set_initiative(self, rolls: list[int]) -> None:
+        for box, roll in zip(self.initiative.values(), rolls):
+            box.value = roll
 
     def show_example(self, name: str) -> None:
         """Show the shipped example ``name``; an unknown name is reported, not raised."""

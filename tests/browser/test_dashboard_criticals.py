@@ -9,14 +9,12 @@ import base64
 import re
 from dataclasses import replace
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 
 from combatkit.criticals import attack_odds
 from combatkit.widgets.criticals import DEFAULT_ATTACKER, DEFAULT_DEFENDER
 from combatkit.widgets.criticals_charts import odds_frame
-from combatkit.widgets.serve import serving
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect
@@ -25,9 +23,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+POOL_SIZE = 0  # no preheated kernels: few pages, and the machine's two cores are shared
+VIEWPORT = {"width": 1280, "height": 2400}  # the whole explorer in view
 DASHBOARD = "criticals.ipynb"
 
 
@@ -51,47 +48,6 @@ def enter(page, selector: str, value: str) -> None:
     box = page.locator(f"{selector} input")
     box.fill(value)
     box.press("Enter")
-
-
-@pytest.fixture(scope="module")
-def server():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    ARTIFACTS.mkdir(exist_ok=True)
-    # no preheated kernels: each test opens one page, and the machine's two cores are shared
-    with serving(pool_size=0, log=ARTIFACTS / "voila-criticals-browser-tests.log") as running:
-        yield running.url
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 2400})  # the whole explorer in view
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
-
-    def local_only(route) -> None:
-        url = route.request.url
-        if url.startswith("data:") or urlparse(url).hostname == "127.0.0.1":
-            route.continue_()
-        else:
-            problems.append(f"request off this machine: {url}")
-            route.abort()
-
-    page.route("**/*", local_only)
-    yield page
-    context.close()
-    assert problems == []
 
 
 def test_dashboard_renders_redraws_rolls_and_refuses_bad_input(server, page):

@@ -6,11 +6,8 @@ dashboard must work offline). Screenshots go to ``artifacts/``.
 """
 
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
-
-from combatkit.widgets.serve import serving
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect
@@ -19,9 +16,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+POOL_SIZE = 0  # no preheated kernels: few pages, and the machine's two cores are shared
+VIEWPORT = {"width": 1280, "height": 1400}
 DASHBOARD = "mana.ipynb"
 POOL, PLANNER, RECOVERY = ".ck-mana-pool", ".ck-mana-planner", ".ck-mana-recovery"
 
@@ -29,47 +25,6 @@ POOL, PLANNER, RECOVERY = ".ck-mana-pool", ".ck-mana-planner", ".ck-mana-recover
 def chart(page, view: str, layer: str, element: str = "path"):
     """The SVG elements of one named layer of a calculator's chart (see ``mana_charts``)."""
     return page.locator(f"{view} .ck-chart svg.marks g.{layer}_marks {element}")
-
-
-@pytest.fixture(scope="module")
-def server():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    ARTIFACTS.mkdir(exist_ok=True)
-    # no preheated kernels: this module opens one page, and the machine's two cores are shared
-    with serving(pool_size=0, log=ARTIFACTS / "voila-mana-browser-tests.log") as running:
-        yield running.url
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 1400})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
-
-    def local_only(route) -> None:
-        url = route.request.url
-        if url.startswith("data:") or urlparse(url).hostname == "127.0.0.1":
-            route.continue_()
-        else:
-            problems.append(f"request off this machine: {url}")
-            route.abort()
-
-    page.route("**/*", local_only)
-    yield page
-    context.close()
-    assert problems == []
 
 
 def enter(page, selector: str, value: str) -> None:

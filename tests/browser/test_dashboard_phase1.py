@@ -9,13 +9,14 @@ dashboard must work offline). Screenshots go to ``artifacts/``; with
 import os
 import shutil
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 
 from combatkit import Roller, find_system, load_example
 from combatkit.widgets.charts import timeline_frame
-from combatkit.widgets.serve import MAIN_DASHBOARD, serving
+from combatkit.widgets.serve import MAIN_DASHBOARD
+
+PREHEAT = (MAIN_DASHBOARD,)  # one kernel waits for the page under test, as a shared link gets it
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect
@@ -24,9 +25,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 CHART = ".ck-chart svg"
 
 
@@ -40,52 +38,6 @@ def expected_marks(example: str) -> dict[str, int]:
     frame = timeline_frame(find_system("phase1").schedule(encounter, Roller(entered=encounter.rolls)))
     return {"bars": int((frame["mark"] == "bar").sum()), "points": int((frame["mark"] == "point").sum()),
             "ruins": int((frame["status"] == "ruined").sum())}
-
-
-@pytest.fixture(scope="module")
-def server():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    ARTIFACTS.mkdir(exist_ok=True)
-    with serving(log=ARTIFACTS / "voila-browser-tests.log") as running:
-        yield running.url
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
-
-
-class PageWatch:
-    """Everything that went wrong on a page: page errors, console errors, requests off this machine."""
-
-    def __init__(self, page) -> None:
-        self.problems: list[str] = []
-        page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
-        page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
-        page.route("**/*", self._local_only)
-
-    def _local_only(self, route) -> None:
-        url = route.request.url
-        if url.startswith("data:") or urlparse(url).hostname == "127.0.0.1":
-            route.continue_()
-        else:
-            self.problems.append(f"request off this machine: {url}")
-            route.abort()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 1500})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    watch = PageWatch(page)
-    yield page
-    context.close()
-    assert watch.problems == []
 
 
 def test_dashboard_renders_redraws_and_refuses_bad_input(server, page):

@@ -1,0 +1,344 @@
+"""A dashboard's state in its URL: read a query string safely, write the current view back as a link.
+
+A dashboard declares the keys its URL may carry, each bound to what it shows (a control, or a
+value the view holds) with a type: a whole number in a range, a yes/no, one of a closed set of
+choices, a short plain text, a short list of whole numbers. :func:`parse_query` reads a query
+string against that whitelist: it never evaluates anything, and any key it does not know, any
+value of the wrong type or out of range, a repeated key or an overlong query makes it return
+*no* values and a list of plain-language problems, so the dashboard opens its default view
+under a visible message rather than half of a link it could not read. :func:`shareable` wraps a
+view with that message and a "copy link" control whose URL always reproduces what is shown.
+
+>>> from ipywidgets import IntText
+>>> level = IntText(5)
+>>> params = [control_param("level", level, low=1, high=20)]
+>>> parse_query("level=7", params).values
+{'level': 7}
+>>> print(*parse_query("level=__import__('os')", params).problems)
+level: must be a whole number 1..20, got "__import__('os')"
+>>> level.value = 9
+>>> build_query(current_state(params), params)
+'level=9'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import html
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+import anywidget
+import ipywidgets as widgets
+import traitlets
+
+__all__ = ["MAX_QUERY", "CopyLink", "Param", "ParsedQuery", "bool_param", "build_query", "choice_param",
+           "control_param", "current_state", "int_list_param", "int_param", "options_params", "parse_query", "shareable",
+           "text_param"]
+
+MAX_QUERY = 2000
+"""Longest query string read, in characters (a shared link is short; anything longer is refused)."""
+MAX_FIELDS = 64
+"""Most ``key=value`` pairs read."""
+_TEXT = re.compile(r"[\w .,'()+\-/]{0,40}")
+"""What a text value may hold: letters, digits and a little punctuation, at most 40 characters."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One key a dashboard's URL may carry."""
+
+    key: str
+    """The query-string key."""
+    parse: Callable[[str], Any]
+    """Reads the text of the URL; raises ValueError with the rule the text broke."""
+    format: Callable[[Any], str]
+    """Writes a value as the URL's text (the inverse of ``parse``)."""
+    get: Callable[[], Any]
+    """The value the view shows now."""
+    set: Callable[[Any], None]
+    """Shows a value read from a URL."""
+    default: Any = None
+    """The value of the default view: left out of the link."""
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    """What :func:`parse_query` read."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    """Each key given and its value; empty when there are problems."""
+    problems: list[str] = field(default_factory=list)
+    """What was wrong, one line each; empty when the whole query was read."""
+
+
+def _shown(text: str) -> str:
+    return '"' + (text if len(text) <= 60 else text[:57] + "...") + '"'
+
+
+def parse_query(query: str | None, params: Sequence[Param]) -> ParsedQuery:
+    """Read ``query`` (without its ``?``) against the whitelist ``params``."""
+    query = (query or "").lstrip("?")
+    if not query:
+        return ParsedQuery()
+    if len(query) > MAX_QUERY:
+        return ParsedQuery(problems=[f"the link's settings are {len(query)} characters long; at most {MAX_QUERY} "
+                                     "are read"])
+    try:
+        pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=True, max_num_fields=MAX_FIELDS)
+    except ValueError:
+        return ParsedQuery(problems=["the link's settings are not key=value pairs joined by &"])
+    known = {p.key: p for p in params}
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, text in pairs:
+        param = known.get(key)
+        if param is None:
+            problems.append(f"{_shown(key)} is not a setting of this dashboard (it knows {', '.join(known)})")
+        elif key in values:
+            problems.append(f"{key}: given more than once")
+        else:
+            try:
+                values[key] = param.parse(text)
+            except ValueError as error:
+                problems.append(f"{key}: {error}, got {_shown(text)}")
+    return ParsedQuery(problems=problems) if problems else ParsedQuery(values=values)
+
+
+def current_state(params: Sequence[Param]) -> dict[str, Any]:
+    """What the view shows now, by key."""
+    return {p.key: p.get() for p in params}
+
+
+def build_query(values: dict[str, Any], params: Sequence[Param]) -> str:
+    """The query string for ``values``; values of the default view are left out."""
+    return urlencode([(p.key, p.format(values[p.key])) for p in params
+                      if p.key in values and values[p.key] is not None and values[p.key] != p.default], safe=",/")
+
+
+def apply_state(values: dict[str, Any], params: Sequence[Param]) -> None:
+    """Show ``values`` (as read by :func:`parse_query`), in the order of ``params``."""
+    for param in params:
+        if param.key in values:
+            param.set(values[param.key])
+
+
+# ------------------------------------------------------------ kinds of value
+
+def _read_int(text: str, low: int, high: int) -> int:
+    if not re.fullmatch(r"[+-]?\d{1,10}", text) or not low <= int(text) <= high:
+        raise ValueError(f"must be a whole number {low}..{high}")
+    return int(text)
+
+
+def int_param(key: str, get: Callable[[], int], set: Callable[[int], None], *, low: int, high: int,
+              default: int | None = None) -> Param:
+    """A whole number from ``low`` to ``high``."""
+    return Param(key, lambda text: _read_int(text, low, high), str, get, set, default)
+
+
+def int_list_param(key: str, get: Callable[[], list[int]], set: Callable[[list[int]], None], *, low: int,
+                   high: int, most: int, default: list[int] | None = None) -> Param:
+    """Up to ``most`` whole numbers from ``low`` to ``high``, written ``3,7``."""
+    def parse(text: str) -> list[int]:
+        items = text.split(",")
+        if len(items) > most:
+            raise ValueError(f"at most {most} numbers")
+        try:
+            return [_read_int(item.strip(), low, high) for item in items]
+        except ValueError:
+            raise ValueError(f"must be whole numbers {low}..{high} separated by commas") from None
+
+    return Param(key, parse, lambda values: ",".join(map(str, values)), get, set, default)
+
+
+def bool_param(key: str, get: Callable[[], bool], set: Callable[[bool], None], *,
+               default: bool | None = None) -> Param:
+    """Yes or no, written ``1`` or ``0``."""
+    def parse(text: str) -> bool:
+        if text not in ("0", "1"):
+            raise ValueError("must be 1 (yes) or 0 (no)")
+        return text == "1"
+
+    return Param(key, parse, lambda value: "1" if value else "0", get, set, default)
+
+
+def _token(value: Any) -> str:
+    return value.name.lower() if isinstance(value, enum.Enum) else str(value)
+
+
+def choice_param(key: str, choices: Sequence[Any], get: Callable[[], Any], set: Callable[[Any], None], *,
+                 default: Any = None) -> Param:
+    """One of ``choices``, written as its name (an enum member's name in lower case)."""
+    by_token = {_token(choice): choice for choice in choices}
+
+    def parse(text: str) -> Any:
+        if text not in by_token:
+            names = list(by_token)
+            raise ValueError("must be one of " + ", ".join(names[:12]) + (", ..." if len(names) > 12 else ""))
+        return by_token[text]
+
+    return Param(key, parse, _token, get, set, default)
+
+
+def text_param(key: str, get: Callable[[], str], set: Callable[[str], None], *, default: str | None = None) -> Param:
+    """A short plain text: letters, digits, spaces and ``.,'()+-/``, at most 40 characters."""
+    def parse(text: str) -> str:
+        if not _TEXT.fullmatch(text):
+            raise ValueError("must be at most 40 letters, digits, spaces or .,'()+-/")
+        return text
+
+    return Param(key, parse, str, get, set, default)
+
+
+def control_param(key: str, control: widgets.ValueWidget, *, low: int = -(2**31), high: int = 2**31 - 1) -> Param:
+    """A key bound to ``control``; its kind follows the control's, its default is the control's value now."""
+    def set_value(value: Any) -> None:
+        control.value = value
+
+    def get_value() -> Any:
+        return control.value
+
+    default = control.value
+    if isinstance(control, widgets.Checkbox):
+        return bool_param(key, get_value, set_value, default=default)
+    if isinstance(control, (widgets.IntText, widgets.BoundedIntText, widgets.IntSlider)):
+        return int_param(key, get_value, set_value, low=low, high=high, default=default)
+    if isinstance(control, (widgets.Dropdown, widgets.ToggleButtons, widgets.RadioButtons)):
+        choices = [item[1] if isinstance(item, tuple) else item for item in control.options]
+        choices = [value for value in choices if value is not None]
+        return choice_param(key, choices, get_value, set_value, default=default)
+    if isinstance(control, widgets.Text):
+        return text_param(key, get_value, set_value, default=default)
+    raise TypeError(f"no URL kind for a {type(control).__name__}")
+
+
+def options_params(get: Callable[[], Any], set: Callable[[Any], None]) -> list[Param]:
+    """One key per field of a frozen options dataclass (yes/no, enum or whole-number fields), named as
+    the field; ``get`` returns the options in force, ``set`` puts new ones in force."""
+    params = []
+    for item in dataclasses.fields(get()):
+        default = getattr(get(), item.name)
+
+        def read(name: str = item.name) -> Any:
+            return getattr(get(), name)
+
+        def write(value: Any, name: str = item.name) -> None:
+            set(dataclasses.replace(get(), **{name: value}))
+
+        if isinstance(default, bool):
+            params.append(bool_param(item.name, read, write, default=default))
+        elif isinstance(default, enum.Enum):
+            params.append(choice_param(item.name, list(type(default)), read, write, default=default))
+        elif isinstance(default, int):
+            params.append(int_param(item.name, read, write, low=0, high=100, default=default))
+        else:
+            raise TypeError(f"no URL kind for option {item.name} = {default!r}")
+    return params
+
+
+# ------------------------------------------------------------ the page
+
+_COPY_LINK_ESM = """
+function render({ model, el }) {
+  const button = document.createElement("button");
+  button.className = "jupyter-button widget-button ck-copy-link";
+  button.textContent = "Copy link";
+  button.title = "Copy a link that opens exactly this view";
+  const box = document.createElement("input");
+  box.className = "widget-input ck-link-url";
+  box.readOnly = true;
+  box.style.width = "min(70vw, 760px)";
+  box.style.margin = "0 8px";
+  const note = document.createElement("span");
+  note.className = "ck-link-note";
+  const link = () => {
+    const url = new URL(window.location.href);
+    url.search = model.get("query");
+    url.hash = "";
+    return url.toString();
+  };
+  const show = () => {
+    box.value = link();
+    note.textContent = "";
+    window.history.replaceState(window.history.state, "", box.value);
+  };
+  model.on("change:query", show);
+  show();
+  button.addEventListener("click", async () => {
+    box.value = link();
+    try {
+      await navigator.clipboard.writeText(box.value);
+      note.textContent = "Link copied.";
+    } catch (error) {
+      box.focus();
+      box.select();
+      note.textContent = "Press Ctrl+C to copy the selected link.";
+    }
+  });
+  el.style.display = "flex";
+  el.style.alignItems = "center";
+  el.append(button, box, note);
+}
+export default { render };
+"""
+
+
+class CopyLink(anywidget.AnyWidget):
+    """A "Copy link" button and the link it copies: this page's address with ``query`` as its query string.
+
+    The page's address bar follows ``query`` too, so a reload, a bookmark or a link copied from
+    the address bar also reopens the view.
+    """
+
+    _esm = _COPY_LINK_ESM
+    query = traitlets.Unicode("").tag(sync=True)
+    """The current view's query string, without ``?``."""
+
+
+def _message_html(problems: Sequence[str]) -> str:
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in problems)
+    return ('<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;'
+            'padding:6px 10px;border-radius:4px;margin:4px 0"><b>This link\'s settings could not be used, so '
+            f'the dashboard shows its default view.</b><ul style="margin:4px 0">{items}</ul></div>')
+
+
+def _value_widgets(widget: widgets.Widget) -> list[widgets.ValueWidget]:
+    found, stack = [], [widget]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, widgets.ValueWidget):
+            found.append(item)
+        stack.extend(getattr(item, "children", ()))
+    return found
+
+
+def shareable(view: widgets.Widget, query: str | None) -> widgets.VBox:
+    """``view`` opened at what ``query`` asks for, under a "Copy link" control.
+
+    ``view`` has ``url_params()``: the :class:`Param` list of its URL. A query the whitelist
+    rejects leaves ``view`` as it was built and shows the problems above it.
+    """
+    params = view.url_params()
+    parsed = parse_query(query, params)
+    apply_state(parsed.values, params)
+    message = widgets.HTML(_message_html(parsed.problems) if parsed.problems else "",
+                           layout=widgets.Layout(display=None if parsed.problems else "none"))
+    message.add_class("ck-url-message")
+    link = CopyLink(query=build_query(current_state(params), params))
+    link.add_class("ck-link")
+    watched: set[int] = set()
+
+    def follow(_change: Any = None) -> None:
+        link.query = build_query(current_state(params), params)
+        for control in _value_widgets(view):  # controls a view creates later (e.g. one per side) too
+            if id(control) not in watched:
+                watched.add(id(control))
+                control.observe(follow, "value")
+
+    follow()
+    return widgets.VBox([message, link, view])
