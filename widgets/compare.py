@@ -48,6 +48,7 @@ from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_chart
 from combatkit.widgets.dice_entry import DiceEntry, DiceKey, Entered, TableRoller, file_entries
 from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
+from combatkit.widgets.messages import show_alert
 
 __all__ = [
     "DEFAULT_EXAMPLE",
@@ -333,11 +334,6 @@ def _tag(widget: widgets.DOMWidget, *names: str) -> widgets.DOMWidget:
     return widget
 
 
-def _alert(text: str) -> str:
-    return ('<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;padding:4px 8px;'
-            f'border-radius:4px;max-width:440px">{html.escape(text)}</div>')
-
-
 class SystemPanel(widgets.VBox):
     """One system's small timeline, or the engine's message when it cannot run the encounter,
     and the matchup's odds under it."""
@@ -359,12 +355,10 @@ class SystemPanel(widgets.VBox):
 
     def show(self, run: SystemRun, order: Sequence[str]) -> None:
         if run.timeline is None:
-            self.message.value = _alert(f"Cannot run this encounter: {run.error}")
-            self.message.layout.display = None
+            show_alert(self.message, html.escape(f"Cannot run this encounter: {run.error}"), max_width=440)
             self.chart.layout.display = "none"
             return
-        self.message.value = ""
-        self.message.layout.display = "none"
+        show_alert(self.message, "")
         self.chart.layout.display = None
         self.chart.spec = panel_spec(panel_frame(run.timeline, order), run.timeline.clock, self.system.title)
 
@@ -627,12 +621,6 @@ class SystemComparison(widgets.VBox):
 
     def _show_error(self, error: ValueError | None) -> None:
         self.error = describe_error(error) if error is not None else ""
-        if not self.error:
-            self.message.value = ""
-            self.message.layout.display = "none"
-            return
-        self.message.value = (
-            '<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;padding:6px 10px;'
-            f'border-radius:4px"><b>Not applied:</b> {html.escape(self.error)}<br>The timelines still show the '
-            "last encounter that loaded; your input is kept so you can fix it.</div>")
-        self.message.layout.display = None
+        show_alert(self.message, "" if not self.error else (
+            f"<b>Not applied:</b> {html.escape(self.error)}<br>The timelines still show the last encounter that "
+            "loaded; your input is kept so you can fix it."))

@@ -65,6 +65,7 @@ from combatkit.widgets.criticals_charts import (
 )
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param
+from combatkit.widgets.messages import bullets, show_alert
 
 __all__ = [
     "DEFAULT_ATTACKER",
@@ -516,17 +517,9 @@ class CriticalExplorer(widgets.VBox):
         """Show ``lines`` above the results (``kept`` says what still shows the last attack that worked),
         or hide the message when there are none."""
         self.error = "\n".join(lines)
-        if not lines:
-            self.message.value = ""
-            self.message.layout.display = "none"
-            return
-        items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
-        self.message.value = (
-            '<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;'
-            'padding:6px 10px;border-radius:4px;max-width:980px"><b>Not applied:</b><ul style="margin:4px 0">'
-            f"{items}</ul>{kept} the last attack that worked; your input is kept so you can fix it.</div>"
-        )
-        self.message.layout.display = None
+        show_alert(self.message, "" if not lines else (
+            f"<b>Not applied:</b>{bullets(lines)}{kept} the last attack that worked; your input is kept so you "
+            "can fix it."), max_width=980)
 
 
 def _fraction(p: Fraction) -> str:

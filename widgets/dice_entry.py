@@ -20,7 +20,6 @@ value when a number cannot have been rolled.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import contextmanager
@@ -32,6 +31,7 @@ import ipywidgets as widgets
 from combatkit.dice import Dice, EnteredRollError, Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.systems import find_system
+from combatkit.widgets.messages import bullets, show_alert
 
 __all__ = ["DiceEntry", "DiceKey", "Entered", "TableRoller", "file_entries", "parse_entry"]
 
@@ -221,12 +221,6 @@ class DiceEntry(widgets.VBox):
         self._on_change()
 
     def _show_errors(self) -> None:
-        if not self.errors:
-            self.message.value = ""
-            self.message.layout.display = "none"
-            return
-        items = "".join(f"<li>{html.escape(text)}</li>" for text in self.errors.values())
-        self.message.value = ('<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;'
-                              f'padding:4px 8px;border-radius:4px"><b>Not applied:</b><ul style="margin:2px 0">'
-                              f"{items}</ul>The other dice still hold; fix the number or clear the box.</div>")
-        self.message.layout.display = None
+        show_alert(self.message, "" if not self.errors else (
+            f"<b>Not applied:</b>{bullets(self.errors.values())}The other dice still hold; fix the number or clear "
+            "the box."))

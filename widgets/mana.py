@@ -80,6 +80,7 @@ from combatkit.widgets.mana_charts import (
 )
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, choice_param, control_param
+from combatkit.widgets.messages import show_alert
 
 __all__ = [
     "DEFAULT_CASTER",
@@ -315,16 +316,9 @@ class _ManaView(widgets.VBox):
 
     def _show_error(self, error: ValueError | None, kept: str = "the last result that worked") -> None:
         self.error = "" if error is None else str(error)
-        if error is None:
-            self.message.value = ""
-            self.message.layout.display = "none"
-            return
-        self.message.value = (
-            '<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;'
-            'padding:6px 10px;border-radius:4px;margin:4px 0"><b>Not applied:</b> '
-            f"{html.escape(self.error)}<br>Below is still {kept}; your input is kept so you can fix it.</div>"
-        )
-        self.message.layout.display = None
+        show_alert(self.message, "" if not self.error else (
+            f"<b>Not applied:</b> {html.escape(self.error)}<br>Below is still {kept}; your input is kept so you "
+            "can fix it."))
 
 
 class ManaPoolCalculator(_ManaView):

@@ -77,6 +77,7 @@ from combatkit.widgets.prep_charts import (
 )
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param
+from combatkit.widgets.messages import show_alert
 
 __all__ = [
     "DEFAULT_EXAMPLE",
@@ -754,18 +755,11 @@ class EncounterPrep(widgets.VBox):
             text = self._describe(error, in_draft)
             self._problems[key] = f"under {under}: {text}" if under else text
         self.error = "\n".join(self._problems.values())
-        if not self._problems:
-            self.message.value = ""
-            self.message.layout.display = "none"
-            return
         items = "".join(f"<li><b>{_MESSAGE_TITLES[key]}:</b> {html.escape(text)}</li>"
                         for key, text in self._problems.items())
-        self.message.value = (
-            '<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;'
-            f'padding:6px 10px;border-radius:4px"><ul style="margin:4px 0">{items}</ul>'
-            "The results below are still the last complete run's; your input is kept so you can fix it.</div>"
-        )
-        self.message.layout.display = None
+        show_alert(self.message, "" if not self._problems else (
+            f'<ul style="margin:4px 0">{items}</ul>The results below are still the last complete run\'s; your input '
+            "is kept so you can fix it."))
 
     def _describe(self, error: ValueError, in_draft: bool) -> str:
         """The engine's message; a field path like ``combatants[1].hp`` gets the combatant's name."""

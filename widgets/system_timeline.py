@@ -39,6 +39,7 @@ from combatkit.widgets.compare import describe_error, short_title
 from combatkit.widgets.dice_entry import DiceEntry, Entered, TableRoller, file_entries
 from combatkit.widgets.encounter_picker import EncounterPicker, example_options
 from combatkit.widgets.render import chart_view
+from combatkit.widgets.messages import show_alert
 
 __all__ = ["SystemTimeline", "field_docs", "options_class", "switches"]
 
@@ -209,15 +210,9 @@ class SystemTimeline(widgets.VBox):
 
     def _show_error(self, error: ValueError | None) -> None:
         self.error = describe_error(error) if error is not None else ""
-        if not self.error:
-            self.message.value = ""
-            self.message.layout.display = "none"
-            return
-        self.message.value = (
-            '<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;padding:6px 10px;'
-            f'border-radius:4px"><b>Not applied:</b> {html.escape(self.error)}<br>The chart and the explanation '
-            "still show the last round that worked; your input is kept so you can fix it.</div>")
-        self.message.layout.display = None
+        show_alert(self.message, "" if not self.error else (
+            f"<b>Not applied:</b> {html.escape(self.error)}<br>The chart and the explanation still show the last "
+            "round that worked; your input is kept so you can fix it."))
 
 
 def _why_html(timeline: Timeline) -> str:

@@ -47,6 +47,7 @@ from combatkit.widgets.charts import timeline_chart, timeline_frame, timeline_sp
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param, int_list_param, int_param, options_params
+from combatkit.widgets.messages import bullets, show_alert
 
 __all__ = ["DEFAULT_EXAMPLE", "PhaseRow", "TimelineExplorer"]
 
@@ -697,18 +698,9 @@ class TimelineExplorer(widgets.VBox):
         lines = [self._describe(error, in_draft)] if error is not None else []
         lines += self._input_errors.values()
         self.error = "\n".join(lines)
-        if not lines:
-            self.message.value = ""
-            self.message.layout.display = "none"
-            return
-        items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
-        self.message.value = (
-            '<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;'
-            'padding:6px 10px;border-radius:4px"><b>Not applied:</b><ul style="margin:4px 0">'
-            f"{items}</ul>The chart and the explanation still show the last round that worked; "
-            "your input is kept so you can fix it.</div>"
-        )
-        self.message.layout.display = None
+        show_alert(self.message, "" if not lines else (
+            f"<b>Not applied:</b>{bullets(lines)}The chart and the explanation still show the last round that "
+            "worked; your input is kept so you can fix it."))
 
     def _describe(self, error: ValueError, in_draft: bool) -> str:
         """The engine's message; for the encounter being edited, a field path like ``combatants[1].dex``

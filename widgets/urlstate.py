@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,8 @@ from urllib.parse import parse_qsl, urlencode
 import anywidget
 import ipywidgets as widgets
 import traitlets
+
+from combatkit.widgets.messages import alert_html, bullets
 
 __all__ = ["MAX_QUERY", "CopyLink", "Param", "ParsedQuery", "bool_param", "build_query", "choice_param",
            "control_param", "current_state", "int_list_param", "int_param", "options_params", "parse_query", "shareable",
@@ -301,10 +302,8 @@ class CopyLink(anywidget.AnyWidget):
 
 
 def _message_html(problems: Sequence[str]) -> str:
-    items = "".join(f"<li>{html.escape(line)}</li>" for line in problems)
-    return ('<div role="alert" style="border:1px solid #c0392b;background:#fdedec;color:#78281f;'
-            'padding:6px 10px;border-radius:4px;margin:4px 0"><b>This link\'s settings could not be used, so '
-            f'the dashboard shows its default view.</b><ul style="margin:4px 0">{items}</ul></div>')
+    return alert_html("<b>This link's settings could not be used, so the dashboard shows its default view.</b>"
+                      + bullets(problems))
 
 
 def _value_widgets(widget: widgets.Widget) -> list[widgets.ValueWidget]:
