@@ -1,4 +1,4 @@
-"""Engine benchmarks: print numbers, assert nothing (machines are noisy).
+"""Engine benchmarks: scheduling every system, exact odds. Print numbers, assert nothing (machines are noisy).
 
     python benchmarks/engine.py
 """
@@ -10,7 +10,8 @@ import time
 from fractions import Fraction
 
 from combatkit import (
-    Abilities, ActionKind, Combatant, Declaration, Encounter, Roller, Spell, Weapon, WeaponKind, find_system,
+    Abilities, ActionKind, Combatant, Declaration, Encounter, Roller, RulesError, Spell, Weapon, WeaponKind,
+    find_system,
 )
 
 
@@ -61,6 +62,32 @@ def main() -> None:
           f"median {median:.2f} ms, p95 {p95:.2f} ms (target <= 5 ms)")
     why = timed(lambda: system.schedule(encounter, Roller(seed=1)).why(), 100)
     print(f"phase1: schedule + plain-language why list: median {statistics.median(why) * 1000:.2f} ms")
+    shipped_examples()
+
+
+def shipped_examples() -> None:
+    """Every timing system on its shipped example: scheduling, and the exact odds of its first matchup."""
+    from combatkit import example_encounters, load_example
+    from combatkit.odds import matchup_odds
+
+    for name in example_encounters():
+        encounter = load_example(name)
+        system = find_system(encounter.system)
+        samples = timed(lambda: system.schedule(encounter, Roller(seed=1, entered=encounter.rolls)), 50)
+        print(f"{system.id}: schedule {name!r} ({len(encounter.combatants)} figures): "
+              f"median {statistics.median(samples) * 1000:.2f} ms")
+        first = encounter.combatants[0]
+        target = next((d.target for d in encounter.declarations if d.actor == first.name and d.target), None)
+        second = target or next(c.name for c in encounter.combatants if c.side != first.side)
+        start = time.perf_counter()
+        try:
+            odds = matchup_odds(system, encounter, first.name, second)
+        except RulesError as error:
+            print(f"{system.id}: exact odds {first.name} vs {second}: not computed: {error}")
+            continue
+        took = time.perf_counter() - start
+        print(f"{system.id}: exact odds {first.name} vs {second}: {took * 1000:.0f} ms "
+              f"(P({first.name} first) = {odds['a first']}, tie {odds['simultaneous']})")
 
 
 if __name__ == "__main__":
