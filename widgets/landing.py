@@ -39,8 +39,13 @@ class Dashboard:
 
 
 def _first_sentence(text: str) -> str:
+    """The text up to the first full stop that ends a sentence (not the stops inside "A.D.D.I.C.T.").
+
+    >>> _first_sentence("Watch the A.D.D.I.C.T. short form order a round. Then more.")
+    'Watch the A.D.D.I.C.T. short form order a round.'
+    """
     text = " ".join(re.sub(r"[*_`]", "", text).split())
-    match = re.match(r"(.+?[.!?])(\s|$)", text)
+    match = re.match(r"(.+?[.!?])(\s+(?=[A-Z0-9(\"'])|$)", text)
     sentence = match[1] if match else text
     return sentence if len(sentence) <= 200 else sentence[:197].rsplit(" ", 1)[0] + "..."
 
