@@ -418,11 +418,11 @@ def test_the_file_text_loads_and_bad_text_is_reported_and_kept(prep):
 
 def test_an_uploaded_file_loads_and_a_bad_one_is_reported(prep):
     def upload(name: str, content: bytes) -> None:
-        prep.upload.value = ({"name": name, "type": "", "size": len(content), "content": memoryview(content),
-                              "last_modified": datetime.now(timezone.utc)},)
+        prep.picker.upload.value = ({"name": name, "type": "", "size": len(content),
+                                     "content": memoryview(content), "last_modified": datetime.now(timezone.utc)},)
 
     upload("orc.toml", dumps_toml(load_example("orc-closes-on-longbowman")).encode())
-    assert prep.encounter.title == "An orc closes 40' on a longbowman" and prep.upload.value == ()
+    assert prep.encounter.title == "An orc closes 40' on a longbowman" and prep.picker.upload.value == ()
     upload("bad.toml", b"x =")
     assert prep.error.startswith("file: not valid TOML")
     upload("latin.toml", "title = 'Orc\xe9'".encode("latin-1"))
@@ -436,6 +436,22 @@ def test_examples_switch_and_unknown_names_are_reported(prep):
     prep.show_example("no-such-fight")
     assert prep.error.startswith("example: no shipped encounter 'no-such-fight'")
     assert len(prep.rows) == 6
+
+
+def test_the_link_caveat_says_when_a_link_cannot_reproduce_the_encounter(prep):
+    assert prep.url_caveat() == ""  # a shipped example as shipped; the run's settings are in the link
+    prep.fights.value, prep.seed.value = 30, 8
+    assert prep.url_caveat() == ""
+    prep.rows[0].fields["hp"].value = 30
+    assert prep.url_caveat() == ('This link opens the shipped example "Fighter and mage vs. orc archer" as '
+                                 "shipped, not your edits: save the encounter as TOML and send it too.")
+    prep.example.value = "ct9-spell-vs-sword"
+    assert prep.url_caveat() == ""
+    prep.add_combatant.click()
+    assert "not your edits" in prep.url_caveat()
+    prep.file_text.value = dumps_toml(load_example("orc-closes-on-longbowman"))
+    prep.file_load.click()
+    assert prep.url_caveat().startswith("This link carries only the settings, not this encounter")
 
 
 def test_an_encounter_for_a_system_combatkit_lacks_still_runs_under_the_ones_ticked(tmp_path):

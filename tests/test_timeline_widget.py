@@ -234,23 +234,25 @@ def test_examples_switch_and_unknown_names_are_reported(explorer):
 
 def test_pasted_toml_loads_and_bad_toml_is_reported_with_the_text_kept(explorer):
     text = dumps_toml(load_example("ct9-spell-vs-sword"))
-    explorer.paste.value = text.replace('dex = 14', 'dex = 0')
-    explorer.paste_load.click()
+    paste, load = explorer.picker.paste, explorer.picker.paste_load
+    paste.value = text.replace('dex = 14', 'dex = 0')
+    load.click()
     assert explorer.error == "combatants[0].dex: must be 1..25, got 0"  # a field of the pasted file
-    assert "dex = 0" in explorer.paste.value and explorer.encounter.title == "Fighter and mage vs. orc archer"
-    explorer.paste.value = text
-    explorer.paste_load.click()
+    assert "dex = 0" in paste.value and explorer.encounter.title == "Fighter and mage vs. orc archer"
+    paste.value = text
+    load.click()
     assert explorer.error == "" and explorer.encounter.title == "A CT 9 spell against a sword"
     assert explorer.example.value is None
 
 
 def test_an_uploaded_file_loads(explorer):
     content = dumps_toml(load_example("orc-closes-on-longbowman")).encode()
-    explorer.upload.value = ({"name": "orc.toml", "type": "", "size": len(content), "content": memoryview(content),
-                              "last_modified": datetime.now(timezone.utc)},)
+    upload = explorer.picker.upload
+    upload.value = ({"name": "orc.toml", "type": "", "size": len(content), "content": memoryview(content),
+                     "last_modified": datetime.now(timezone.utc)},)
     assert explorer.encounter.title == "An orc closes 40' on a longbowman"
-    explorer.upload.value = ({"name": "bad.toml", "type": "", "size": 3, "content": memoryview(b"x ="),
-                              "last_modified": datetime.now(timezone.utc)},)
+    upload.value = ({"name": "bad.toml", "type": "", "size": 3, "content": memoryview(b"x ="),
+                     "last_modified": datetime.now(timezone.utc)},)
     assert explorer.error.startswith("file: not valid TOML")
 
 
@@ -325,3 +327,22 @@ def test_the_example_list_is_phase_system_i_and_other_systems_still_draw_on_thei
     axis = explorer.chart.spec["layer"][0]["encoding"]["x"]["axis"]
     assert explorer.timeline.system == find_system(systems[other[0]]).id
     assert axis["title"] == explorer.timeline.clock.unit != PHASE1_UNIT
+
+
+def test_the_link_caveat_says_when_a_link_cannot_reproduce_the_encounter(explorer):
+    assert explorer.url_caveat() == ""  # a shipped example as shipped
+    explorer.seed.value += 5
+    next(iter(explorer.initiative.values())).value = 9
+    assert explorer.url_caveat() == ""  # the link carries the seed and the initiative rolls
+    pick(explorer, "Brienne")
+    explorer.phases[1].note.value = "aims high"
+    assert explorer.url_caveat() == ('This link opens the shipped example "Fighter and mage vs. orc archer" as '
+                                     "shipped, not your edits: save the encounter as TOML and send it too.")
+    explorer.phases[1].note.value = ""
+    assert explorer.url_caveat() == ""  # undone
+    explorer.dex.value = 40  # an edit the rules refuse is still not in the link
+    assert explorer.error and "not your edits" in explorer.url_caveat()
+    explorer.example.value = "orc-closes-on-longbowman"
+    assert explorer.url_caveat() == ""
+    explorer.show_encounter(load_example("ct9-spell-vs-sword"))
+    assert explorer.url_caveat().startswith("This link carries only the settings, not this encounter")

@@ -1,15 +1,29 @@
 """Choose an encounter: a shipped example, a file from disk, or TOML pasted in.
 
-Shared by :class:`~combatkit.widgets.compare.SystemComparison` and
-:class:`~combatkit.widgets.system_timeline.SystemTimeline`. The picker only reads:
-what it read goes to ``on_load(encounter, example_name_or_None)``; what it could not
-read goes to ``on_error(error)`` (the engine's reader names the field and the value),
-and the pasted text stays in its box.
+Shared by :class:`~combatkit.widgets.compare.SystemComparison`,
+:class:`~combatkit.widgets.system_timeline.SystemTimeline`,
+:class:`~combatkit.widgets.timeline.TimelineExplorer` and
+:class:`~combatkit.widgets.prep.EncounterPrep`. The picker only reads: what it read goes to
+``on_load(encounter, example_name_or_None)``; what it could not read goes to
+``on_error(error)`` (the engine's reader names the field and the value), and the pasted
+text stays in its box.
+
+>>> loaded, errors = [], []
+>>> picker = EncounterPicker(lambda encounter, name: loaded.append(name), errors.append, only="phase1")
+>>> picker.open_example("ct9-spell-vs-sword")
+>>> loaded, picker.example.value, picker.url_caveat()
+(['ct9-spell-vs-sword'], 'ct9-spell-vs-sword', '')
+>>> picker.read("title = 'x'")
+>>> print(errors[0])
+combatants: is required
+>>> print(picker.url_caveat(edited=True))
+This link opens the shipped example "A CT 9 spell against a sword" as shipped, not your edits:
+save the encounter as TOML and send it too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
@@ -20,41 +34,58 @@ from combatkit.systems import find_system
 __all__ = ["EncounterPicker", "example_options"]
 
 
-def example_options(first_for: str | None = None) -> list[tuple[str, str]]:
+def example_options(first_for: str | None = None, only: str | None = None) -> list[tuple[str, str]]:
     """``(label, name)`` of every shipped example, the label saying which system it was written
-    for; examples written for ``first_for`` (a system id) come first."""
+    for; examples written for ``first_for`` (a system id) come first. With ``only`` (a system id),
+    just the examples written for that system, labelled by their title alone."""
     out = []
     for name, title in example_encounters().items():
         system = load_example(name).system
-        out.append((system != first_for, f"{title} (written for {find_system(system).title})", name))
+        if only is None:
+            out.append((system != first_for, f"{title} (written for {find_system(system).title})", name))
+        elif system == only:
+            out.append((False, title, name))
     return [(label, name) for _, label, name in sorted(out, key=lambda item: item[0])]
 
 
 class EncounterPicker(widgets.VBox):
-    """An example dropdown, a file upload and a paste box; reports what it read."""
+    """An example dropdown, a file upload and a paste box; reports what it read.
+
+    ``first_for`` and ``only`` choose the examples listed (see :func:`example_options`).
+    ``beside`` are widgets shown on the dropdown's row after the upload button (a view's
+    save link). ``paste=False`` leaves the paste box out, for a view with a text box of its
+    own for the encounter file, whose button calls :meth:`read`.
+    """
 
     def __init__(self, on_load: Callable[[Encounter, str | None], None], on_error: Callable[[ValueError], None],
-                 first_for: str | None = None) -> None:
+                 first_for: str | None = None, *, only: str | None = None, beside: Sequence[widgets.Widget] = (),
+                 paste: bool = True) -> None:
         self._on_load, self._on_error = on_load, on_error
         self._quiet = False
-        self.example = widgets.Dropdown(options=example_options(first_for), value=None, description="Example",
+        self.example = widgets.Dropdown(options=example_options(first_for, only), value=None, description="Example",
                                         layout=widgets.Layout(width="640px"))
         self.example.add_class("ck-example")
         self.upload = widgets.FileUpload(accept=".toml,.json", multiple=False, description="Open file")
         self.upload.add_class("ck-upload")
-        self.paste = widgets.Textarea(placeholder="Paste an encounter file (TOML) here",
-                                      layout=widgets.Layout(width="98%", height="160px"))
-        self.paste.add_class("ck-paste")
-        self.paste_load = widgets.Button(description="Load pasted TOML", icon="upload")
-        self.paste_load.add_class("ck-paste-load")
-        paste_box = widgets.Accordion([widgets.VBox([self.paste, self.paste_load])],
-                                      titles=("Paste an encounter file",), selected_index=None)
-        super().__init__([widgets.HBox([self.example, self.upload],
-                                       layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
-                          paste_box])
+        self.paste: widgets.Textarea | None = None
+        """The paste box (None with ``paste=False``)."""
+        self.paste_load: widgets.Button | None = None
+        """Its "Load pasted TOML" button."""
+        children: list[widgets.Widget] = [widgets.HBox([self.example, self.upload, *beside],
+                                                       layout=widgets.Layout(align_items="center",
+                                                                             flex_flow="row wrap"))]
+        if paste:
+            self.paste = widgets.Textarea(placeholder="Paste an encounter file (TOML) here",
+                                          layout=widgets.Layout(width="98%", height="160px"))
+            self.paste.add_class("ck-paste")
+            self.paste_load = widgets.Button(description="Load pasted TOML", icon="upload")
+            self.paste_load.add_class("ck-paste-load")
+            self.paste_load.on_click(lambda _: self.read(self.paste.value))
+            children.append(widgets.Accordion([widgets.VBox([self.paste, self.paste_load])],
+                                              titles=("Paste an encounter file",), selected_index=None))
+        super().__init__(children)
         self.example.observe(self._on_example, "value")
         self.upload.observe(self._on_upload, "value")
-        self.paste_load.on_click(lambda _: self._read(self.paste.value, "toml"))
 
     def select(self, name: str | None) -> None:
         """Show ``name`` in the dropdown (None: nothing, e.g. for a file) without loading it again."""
@@ -74,6 +105,27 @@ class EncounterPicker(widgets.VBox):
         self.select(name)
         self._on_load(encounter, name)
 
+    def read(self, text: str, fmt: str = "toml") -> None:
+        """Load an encounter file's text (``"toml"`` or ``"json"``); what cannot be read goes to ``on_error``."""
+        try:
+            encounter = loads_encounter(text, fmt)
+        except ValueError as error:
+            self._on_error(error)
+            return
+        self.select(None)
+        self._on_load(encounter, None)
+
+    def url_caveat(self, edited: bool = False) -> str:
+        """What a link to the view leaves out, in one sentence, or ``""``: a link names the example shown
+        in the dropdown, never a file, pasted text or edits (``edited``: the view changed the encounter)."""
+        if self.example.value is None:
+            return ("This link carries only the settings, not this encounter (it is not one of the shipped "
+                    "examples): save the encounter as TOML and send it too.")
+        if edited:
+            return (f'This link opens the shipped example "{example_encounters()[self.example.value]}" as shipped, '
+                    "not your edits: save the encounter as TOML and send it too.")
+        return ""
+
     def _on_example(self, change) -> None:
         if not self._quiet and change.new is not None:
             self.open_example(change.new)
@@ -92,13 +144,4 @@ class EncounterPicker(widgets.VBox):
         except UnicodeDecodeError:
             self._on_error(EncounterFileError("file", f"{item['name']} is not UTF-8 text"))
             return
-        self._read(text, item["name"].rsplit(".", 1)[-1].lower())
-
-    def _read(self, text: str, fmt: str) -> None:
-        try:
-            encounter = loads_encounter(text, fmt)
-        except ValueError as error:
-            self._on_error(error)
-            return
-        self.select(None)
-        self._on_load(encounter, None)
+        self.read(text, item["name"].rsplit(".", 1)[-1].lower())

@@ -53,7 +53,7 @@ import altair as alt
 import ipywidgets as widgets
 import pandas as pd
 
-from combatkit.encounter import Encounter, dumps_toml, example_encounters, load_example, loads_encounter, save_encounter
+from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.fight import Fight, FightOptions
 from combatkit.model import Combatant, Weapon
@@ -62,6 +62,7 @@ from combatkit.resolution import system_rules
 from combatkit.simulation import Simulation, replay, simulate
 from combatkit.systems import SYSTEMS, find_system
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
+from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.prep_charts import (
     UNDECIDED,
     falls_chart,
@@ -295,6 +296,7 @@ class EncounterPrep(widgets.VBox):
         self._problems: dict[str, str] = {}
         self._quiet = 0
         self._file_edited = False
+        self._as_loaded: dict[str, Any] = {}
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._failure: BaseException | None = None
@@ -306,11 +308,12 @@ class EncounterPrep(widgets.VBox):
         ticked = {find_system(s).id for s in systems} if systems is not None else {own or SYSTEM_ORDER[0]}
 
         self.heading = _tag(widgets.HTML(), "heading")
-        examples = [(f"{title} ({load_example(name).system})", name) for name, title in example_encounters().items()]
-        self.example = _tag(widgets.Dropdown(options=examples, value=None, description="Example",
-                                             layout=widgets.Layout(width="560px")), "example")
-        self.upload = _tag(widgets.FileUpload(accept=".toml,.json", multiple=False, description="Open file"), "upload")
         self.save_link = _tag(widgets.HTML(), "save")
+        self.picker = EncounterPicker(lambda encounter, _name: self._load(encounter),
+                                      lambda error: self._set_problem("encounter", error, in_draft=False),
+                                      beside=[self.save_link], paste=False)
+        self.example = self.picker.example
+        """The example dropdown (the picker's): what a link's ``example`` names."""
         self.file_text = _tag(widgets.Textarea(layout=widgets.Layout(width="98%", height="260px")), "file-text")
         self.file_load = _tag(widgets.Button(description="Load this file", icon="upload"), "file-load")
         file_box = widgets.Accordion(
@@ -377,12 +380,11 @@ class EncounterPrep(widgets.VBox):
 
         self._load(first)
         if encounter is None:
-            self._select_example(example or DEFAULT_EXAMPLE)
+            self.picker.select(example or DEFAULT_EXAMPLE)
 
         super().__init__([
             self.heading,
-            widgets.HBox([self.example, self.upload, self.save_link],
-                         layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
+            self.picker,
             file_box,
             _tag(widgets.VBox([
                 widgets.HTML("<b>Combatants</b> (changes apply when you press Enter or leave a field; "
@@ -435,13 +437,7 @@ class EncounterPrep(widgets.VBox):
 
     def show_example(self, name: str) -> None:
         """Show the shipped example ``name``; an unknown name is reported, not raised."""
-        try:
-            encounter = load_example(name)
-        except ValueError as error:
-            self._set_problem("encounter", error, in_draft=False)
-            return
-        self._load(encounter)
-        self._select_example(name)
+        self.picker.open_example(name)
 
     def url_params(self) -> list[Param]:
         """The keys this view's URL carries (see :mod:`combatkit.widgets.urlstate`): the example, each
@@ -460,8 +456,13 @@ class EncounterPrep(widgets.VBox):
 
     def show_encounter(self, encounter: Encounter) -> None:
         """Show ``encounter``, replacing whatever is being edited."""
+        self.picker.select(None)
         self._load(encounter)
-        self._select_example(None)
+
+    def url_caveat(self) -> str:
+        """What a link to this view leaves out, in one sentence, or ``""`` for a shipped example as shipped
+        (the link carries the setup of the run, never the encounter)."""
+        return self.picker.url_caveat(edited=self.draft.to_dict() != self._as_loaded)
 
     def run(self) -> bool:
         """What the Run button does: read the controls and start playing the fights in the background.
@@ -503,9 +504,7 @@ class EncounterPrep(widgets.VBox):
     # ------------------------------------------------------------ wiring
 
     def _observe(self) -> None:
-        self.example.observe(self._on_example, "value")
-        self.upload.observe(self._on_upload, "value")
-        self.file_load.on_click(lambda _: self._load_text(self.file_text.value, "toml"))
+        self.file_load.on_click(lambda _: self.picker.read(self.file_text.value))
         self.file_text.observe(self._on_file_text, "value")
         self.add_combatant.on_click(self._on_add_combatant)
         self.run_button.on_click(lambda _: self.run())
@@ -523,7 +522,7 @@ class EncounterPrep(widgets.VBox):
 
     def _inputs(self) -> list[widgets.DOMWidget]:
         """Every control a run must not see change under it."""
-        return [self.example, self.upload, self.file_text, self.file_load, self.add_combatant,
+        return [self.picker.example, self.picker.upload, self.file_text, self.file_load, self.add_combatant,
                 *(c for row in self.rows for c in row.controls), *self.system_boxes.values(), self.fights,
                 self.seed, self.max_rounds, self.gap, self.flee, self.declarations, self.run_button,
                 self.replay_system, self.replay_index, self.replay_button]
@@ -538,45 +537,13 @@ class EncounterPrep(widgets.VBox):
 
     # ------------------------------------------------------------ loading
 
-    def _select_example(self, name: str | None) -> None:
-        """Show ``name`` (a shipped example) in the example list, or nothing for any other encounter."""
-        with self._quietly():
-            self.example.value = name
-
     def _load(self, encounter: Encounter) -> None:
         """Replace the draft with ``encounter`` (it passed the reader's checks) and show it."""
         self.draft = EncounterDraft.from_encounter(encounter)
         self._file_edited = False
+        self._as_loaded = self.draft.to_dict()
         self._build_rows()
         self._refresh()
-
-    def _on_example(self, change) -> None:
-        if self._quiet or change.new is None:
-            return
-        self._load(load_example(change.new))
-
-    def _load_text(self, text: str, fmt: str) -> None:
-        try:
-            encounter = loads_encounter(text, fmt)
-        except ValueError as error:
-            self._set_problem("encounter", error, in_draft=False)
-            return
-        self._load(encounter)
-        self._select_example(None)
-
-    def _on_upload(self, change) -> None:
-        if self._quiet or not change.new:
-            return
-        item = change.new[0]
-        with self._quietly():
-            self.upload.value = ()
-        try:
-            text = bytes(item["content"]).decode("utf-8")
-        except UnicodeDecodeError:
-            self._set_problem("encounter", EncounterFileError("file", f"{item['name']} is not UTF-8 text"),
-                              in_draft=False)
-            return
-        self._load_text(text, item["name"].rsplit(".", 1)[-1].lower())
 
     def _on_file_text(self, change) -> None:
         if not self._quiet:

@@ -30,14 +30,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from combatkit.dice import Roller
-from combatkit.encounter import (
-    Encounter,
-    dumps_toml,
-    example_encounters,
-    load_example,
-    loads_encounter,
-    save_encounter,
-)
+from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.model import ActionKind, Combatant, Spell, Weapon, WeaponKind
 from combatkit.systems import find_system
@@ -45,6 +38,7 @@ from combatkit.systems.phase1 import ATTACK_PHASES, PHASE1, Phase1Options
 from combatkit.timeline import Timeline
 from combatkit.widgets.charts import timeline_chart, timeline_frame, timeline_spec
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
+from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param, int_list_param, int_param, options_params
 from combatkit.widgets.messages import bullets, show_alert
@@ -82,18 +76,6 @@ _SPELL_FIELDS = {
     "spell_name": ("name", ""),
     "spell_ct": ("ct", _SPELL.casting_time),
 }
-
-
-def _examples_for(system: str) -> list[tuple[str, str]]:
-    """(title, name) of the shipped examples written for ``system``."""
-    out = []
-    for name, title in example_encounters().items():
-        try:
-            if load_example(name).system == system:
-                out.append((title, name))
-        except ValueError:  # a broken shipped file is the engine tests' business, not the dashboard's
-            continue
-    return out
 
 
 def _slug(text: str) -> str:
@@ -159,18 +141,15 @@ class TimelineExplorer(widgets.VBox):
         self._spare_rolls: dict[str, int] = {}
         self._input_errors: dict[str, str] = {}
         self._current: int | None = None
+        self._as_loaded: dict[str, Any] = {}
 
         self.heading = _tag(widgets.HTML(), "heading")
-        self.example = _tag(widgets.Dropdown(options=_examples_for(PHASE1.id),
-                                             value=None, description="Example",
-                                             layout=widgets.Layout(width="440px")), "example")
-        self.upload = _tag(widgets.FileUpload(accept=".toml,.json", multiple=False, description="Open file"), "upload")
         self.download = _tag(widgets.HTML(), "download")
-        self.paste = _tag(widgets.Textarea(placeholder="Paste an encounter file (TOML) here",
-                                           layout=widgets.Layout(width="98%", height="180px")), "paste")
-        self.paste_load = _tag(widgets.Button(description="Load pasted TOML", icon="upload"), "paste-load")
-        paste_box = widgets.Accordion([widgets.VBox([self.paste, self.paste_load])],
-                                      titles=("Paste an encounter file",), selected_index=None)
+        self.picker = EncounterPicker(lambda encounter, _name: self._load(encounter),
+                                      lambda error: self._show_error(error, in_draft=False),
+                                      only=PHASE1.id, beside=[self.download])
+        self.example = self.picker.example
+        """The example dropdown (the picker's): what a link's ``example`` names."""
 
         self.initiative: dict[str, widgets.IntText] = {}
         self.initiative_box = _tag(widgets.HBox(), "initiative")
@@ -229,8 +208,10 @@ class TimelineExplorer(widgets.VBox):
                                       placeholder="e.g. 10, 14", layout=widgets.Layout(width="300px")), "hits")
         self.phases = [PhaseRow(phase) for phase in ATTACK_PHASES]
 
-        first = self._initial(example, encounter)
+        first = encounter if encounter is not None else load_example(example or DEFAULT_EXAMPLE)
         self._load(first)
+        if encounter is None:
+            self.picker.select(example or DEFAULT_EXAMPLE)
         shown = self.timeline or Timeline(first.system, find_system(first.system).clock, ())
         frame = timeline_frame(shown)
         timeline_spec(frame, shown.clock)  # builds the reusable spec now, so the first edit redraws fast
@@ -251,9 +232,7 @@ class TimelineExplorer(widgets.VBox):
         ], layout=widgets.Layout(border="1px solid #d5d8dc", padding="6px", margin="8px 0")), "editor")
         super().__init__([
             self.heading,
-            widgets.HBox([self.example, self.upload, self.download],
-                         layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
-            paste_box,
+            self.picker,
             widgets.HBox([widgets.HTML(f"<b>Initiative</b> ({INITIATIVE_DICE} per side, low wins):"),
                           self.initiative_box, self.seed, self.roll],
                          layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
@@ -278,7 +257,7 @@ class TimelineExplorer(widgets.VBox):
 
     def show_encounter(self, encounter: Encounter) -> None:
         """Show ``encounter``, replacing whatever is being edited."""
-        self._select_example(None)
+        self.picker.select(None)
         self._load(encounter)
 
     def url_params(self) -> list[Param]:
@@ -307,20 +286,16 @@ class TimelineExplorer(widgets.VBox):
 
     def show_example(self, name: str) -> None:
         """Show the shipped example ``name``; an unknown name is reported, not raised."""
-        try:
-            encounter = load_example(name)
-        except ValueError as error:
-            self._show_error(error, in_draft=False)
-            return
-        self._select_example(name)
-        self._load(encounter)
+        self.picker.open_example(name)
+
+    def url_caveat(self) -> str:
+        """What a link to this view leaves out, in one sentence, or ``""`` for a shipped example as shipped.
+        The link carries the seed and the initiative rolls, so changing those is not an edit."""
+        return self.picker.url_caveat(edited=_linked_out(self.draft) != self._as_loaded)
 
     # ------------------------------------------------------------ wiring
 
     def _observe(self) -> None:
-        self.example.observe(self._on_example, "value")
-        self.upload.observe(self._on_upload, "value")
-        self.paste_load.on_click(self._on_paste)
         self.seed.observe(self._on_seed, "value")
         self.roll.on_click(self._on_roll)
         self.combatant.observe(self._on_pick_combatant, "value")
@@ -361,18 +336,6 @@ class TimelineExplorer(widgets.VBox):
 
     # ------------------------------------------------------------ loading
 
-    def _initial(self, example: str | None, encounter: Encounter | None) -> Encounter:
-        if encounter is not None:
-            return encounter
-        name = example or DEFAULT_EXAMPLE
-        self._select_example(name)
-        return load_example(name)
-
-    def _select_example(self, name: str | None) -> None:
-        """Show ``name`` in the example list, or nothing when it is not one of the listed examples."""
-        with self._quietly():
-            self.example.value = name if name in dict(self.example.options).values() else None
-
     def _load(self, encounter: Encounter) -> None:
         """Replace the draft with ``encounter`` and show it (it passed the reader's checks already)."""
         self.draft = EncounterDraft.from_encounter(encounter)
@@ -385,38 +348,8 @@ class TimelineExplorer(widgets.VBox):
             self._current = next(iter(self.draft.combatants), None)
             self._sync_sides()
             self._show_combatants()
+        self._as_loaded = _linked_out(self.draft)
         self._refresh()
-
-    def _on_example(self, change) -> None:
-        if self._quiet or change.new is None:
-            return
-        self._load(load_example(change.new))
-
-    def _load_text(self, text: str, fmt: str) -> None:
-        try:
-            encounter = loads_encounter(text, fmt)
-        except ValueError as error:
-            self._show_error(error, in_draft=False)
-            return
-        self._select_example(None)
-        self._load(encounter)
-
-    def _on_upload(self, change) -> None:
-        if self._quiet or not change.new:
-            return
-        item = change.new[0]
-        with self._quietly():
-            self.upload.value = ()
-        fmt = item["name"].rsplit(".", 1)[-1].lower()
-        try:
-            text = bytes(item["content"]).decode("utf-8")
-        except UnicodeDecodeError:
-            self._show_error(EncounterFileError("file", f"{item['name']} is not UTF-8 text"), in_draft=False)
-            return
-        self._load_text(text, fmt)
-
-    def _on_paste(self, _button) -> None:
-        self._load_text(self.paste.value, "toml")
 
     # ------------------------------------------------------------ initiative and seed
 
@@ -713,6 +646,11 @@ class TimelineExplorer(widgets.VBox):
         if isinstance(error, RulesError):
             return f"{error.message} (rule {error.rule})"
         return str(error)
+
+
+def _linked_out(draft: EncounterDraft) -> dict[str, Any]:
+    """The part of the encounter a link to the explorer does not carry: all but the seed and the rolls."""
+    return {key: value for key, value in draft.to_dict().items() if key not in ("seed", "rolls")}
 
 
 def _shown_using(cd: CombatantDraft | None, d: dict[str, Any] | None) -> int:
