@@ -15,7 +15,8 @@ Exact odds can take from milliseconds to tens of seconds (the number of dice out
 that matter): :class:`OddsJobs` computes each system's odds once per encounter and
 matchup and caches them, off the kernel's main thread when an event loop is running (in
 Jupyter and Voila), so the timelines stay responsive and each system's odds appear as
-they are ready; outside one (a script, a test) they are computed at once.
+they are ready; outside one (a script, a test) they are computed at once. A link carries the
+example, the seed, the matchup and the entered dice (:meth:`SystemComparison.url_params`).
 
 >>> comparison = SystemComparison("orc-closes-on-longbowman")
 >>> comparison.a.value, comparison.b.value
@@ -49,6 +50,7 @@ from combatkit.widgets.dice_entry import DiceEntry, DiceKey, Entered, TableRolle
 from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import show_alert
+from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param, text_param
 
 __all__ = [
     "DEFAULT_EXAMPLE",
@@ -267,8 +269,10 @@ class OddsJobs:
     """Exact odds computed once per (system, encounter, a, b) and cached.
 
     With an event loop running (Jupyter, Voila), each job runs in a thread of its own,
-    one at a time per system, and ``notify`` is called on the loop when it ends: the
-    kernel keeps answering the page meanwhile. Without one, jobs run at once.
+    one at a time per system, started on the loop's next turn (so a matchup replaced in the
+    same cell, as a link sets ``a`` and then ``b``, is dropped before it begins), and
+    ``notify`` is called on the loop when it ends: the kernel keeps answering the page
+    meanwhile. Without one, jobs run at once.
     """
 
     def __init__(self, notify: Callable[[], None]) -> None:
@@ -297,7 +301,7 @@ class OddsJobs:
             with lock:
                 self._run(key, future)
 
-        threading.Thread(target=work, daemon=True, name=f"combatkit odds: {system}").start()
+        loop.call_soon(threading.Thread(target=work, daemon=True, name=f"combatkit odds: {system}").start)
         return future
 
     def drop_waiting(self, keep: set[OddsKey]) -> None:
@@ -449,10 +453,9 @@ class SystemComparison(widgets.VBox):
 
     def set_matchup(self, a: str, b: str) -> None:
         """Rate ``a`` against ``b``; a name not in the encounter is reported, not raised."""
-        names = [c.name for c in self.encounter.combatants]
         for name in (a, b):
-            if name not in names:
-                self._show_error(RulesError("combatkit odds", f"{name!r} is not in the encounter; combatants: {names}"))
+            if (error := self._not_in_encounter(name)) is not None:
+                self._show_error(error)
                 return
         self._quiet += 1
         try:
@@ -461,6 +464,24 @@ class SystemComparison(widgets.VBox):
             self._quiet -= 1
         self._show_error(None)
         self._show_matchup()
+
+    def url_params(self) -> list[Param]:
+        """The keys this comparison's URL carries (see :mod:`combatkit.widgets.urlstate`), applied in this
+        order: the example, the seed and the matchup ``a`` and ``b`` (always written: an example file may
+        bring its own seed, and each example its own matchup), and the dice entered over the example's own.
+        A name the encounter the link opens does not have is refused: the link's problem is shown over the
+        default view."""
+        return [
+            control_param("example", self.picker.example),
+            int_param("seed", lambda: self.seed.value, self._set_seed, low=0, high=2**31 - 1),
+            text_param("a", lambda: self.a.value, lambda name: self._link_matchup(name, self.b.value)),
+            text_param("b", lambda: self.b.value, lambda name: self._link_matchup(self.a.value, name)),
+            dice_param("dice", lambda: self.dice.changes, self.dice.enter),
+        ]
+
+    def url_caveat(self) -> str:
+        """What a link cannot carry (``""``: nothing): an encounter opened from a file or pasted in."""
+        return self.picker.url_caveat()
 
     @property
     def timelines(self) -> dict[str, Timeline]:
@@ -528,6 +549,21 @@ class SystemComparison(widgets.VBox):
         self.dice.show((roll, short_title(run.system)) for run in self.runs.values() if run.timeline is not None
                        for roll in run.timeline.rolls)
         self._show_matchup()
+
+    def _set_seed(self, seed: int) -> None:
+        self.seed.value = seed
+
+    def _link_matchup(self, a: str, b: str) -> None:
+        """A link's matchup; raises for a name the encounter does not have (set_matchup only reports it)."""
+        for name in (a, b):
+            if (error := self._not_in_encounter(name)) is not None:
+                raise error
+        self.set_matchup(a, b)
+
+    def _not_in_encounter(self, name: str) -> RulesError | None:
+        names = [c.name for c in self.encounter.combatants]
+        return None if name in names else RulesError("combatkit odds",
+                                                     f"{name!r} is not in the encounter; combatants: {names}")
 
     def _on_seed(self, _change) -> None:
         if not self._quiet:

@@ -123,6 +123,8 @@ class DiceEntry(widgets.VBox):
     def __init__(self, on_change: Callable[[], None]) -> None:
         self.entries: dict[DiceKey, Entered] = {}
         """The numbers entered, by purpose and dice."""
+        self.loaded: dict[DiceKey, Entered] = {}
+        """The numbers the encounter came with (its file's rolls): what :meth:`reset` last set."""
         self.errors: dict[DiceKey, str] = {}
         """What is wrong with each box whose text was not applied."""
         self._on_change = on_change
@@ -157,9 +159,32 @@ class DiceEntry(widgets.VBox):
 
     def reset(self, entries: Mapping[DiceKey, Entered]) -> None:
         """Start over with ``entries`` (a newly loaded encounter's rolls); no callback."""
+        self.loaded = dict(entries)
         self.entries = dict(entries)
         self.errors.clear()
         self._show_errors()
+
+    def enter(self, changes: Mapping[DiceKey, Entered | None]) -> None:
+        """Enter the encounter's own numbers (:attr:`loaded`) with ``changes`` on top (a None hands that
+        roll back to the seed) and apply them (``on_change``), as typing them in would. The numbers
+        are not checked here: :func:`~combatkit.widgets.urlstate.dice_param` checks a link's, and a
+        view's run names any its dice cannot roll."""
+        self.entries = dict(self.loaded)
+        for key, value in changes.items():
+            if value is None:
+                self.entries.pop(key, None)
+            else:
+                self.entries[key] = value
+        self.errors.clear()
+        self._show_errors()
+        self._on_change()
+
+    @property
+    def changes(self) -> dict[DiceKey, Entered | None]:
+        """What differs from the encounter's own numbers: each number entered over or beside them, then
+        None for each of them handed back to the seed (what :meth:`enter` takes, and a link carries)."""
+        return {**{key: value for key, value in self.entries.items() if self.loaded.get(key) != value},
+                **{key: None for key in self.loaded if key not in self.entries}}
 
     def show(self, used: Iterable[tuple[Roll, str]]) -> None:
         """Show the rolls made: ``(roll, who used it)`` pairs, in order. A box whose text was

@@ -120,7 +120,7 @@ class EncounterPicker(widgets.VBox):
         in the dropdown, never a file, pasted text or edits (``edited``: the view changed the encounter)."""
         if self.example.value is None:
             return ("This link carries only the settings, not this encounter (it is not one of the shipped "
-                    "examples): save the encounter as TOML and send it too.")
+                    "examples): send the encounter file with it.")
         if edited:
             return (f'This link opens the shipped example "{example_encounters()[self.example.value]}" as shipped, '
                     "not your edits: save the encounter as TOML and send it too.")

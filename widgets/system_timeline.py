@@ -9,7 +9,8 @@ plain-language "why" list. The dice are the ones the round rolled, each open to 
 rolled at the table (:class:`~combatkit.widgets.dice_entry.DiceEntry`); every yes/no
 option of the system (the seed's bracketed and optional rules, off by default) is a
 checkbox. Bad input never raises out of a callback: the engine's message is shown, the
-chart keeps the last round that worked and the controls keep what was typed.
+chart keeps the last round that worked and the controls keep what was typed. A link carries
+the example, the seed, the options and the entered dice (:meth:`SystemTimeline.url_params`).
 
 >>> viewer = SystemTimeline("segments")
 >>> viewer.encounter.title[:34], len(viewer.timeline.spans)
@@ -40,6 +41,7 @@ from combatkit.widgets.dice_entry import DiceEntry, Entered, TableRoller, file_e
 from combatkit.widgets.encounter_picker import EncounterPicker, example_options
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import show_alert
+from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param
 
 __all__ = ["SystemTimeline", "field_docs", "options_class", "switches"]
 
@@ -161,6 +163,21 @@ class SystemTimeline(widgets.VBox):
         self.picker.select(None)
         self._load(encounter, None)
 
+    def url_params(self) -> list[Param]:
+        """The keys this viewer's URL carries (see :mod:`combatkit.widgets.urlstate`), applied in this
+        order: the example, the seed (always written: an example file may bring its own), each yes/no
+        option under its name (``speed_bands=1``) and the dice entered over the example's own."""
+        return [
+            control_param("example", self.picker.example),
+            int_param("seed", lambda: self.seed.value, self._set_seed, low=0, high=2**31 - 1),
+            *(control_param(name, box) for name, box in self.options.items()),
+            dice_param("dice", lambda: self.dice.changes, self.dice.enter),
+        ]
+
+    def url_caveat(self) -> str:
+        """What a link cannot carry (``""``: nothing): an encounter opened from a file or pasted in."""
+        return self.picker.url_caveat()
+
     @property
     def chosen_options(self) -> Any:
         """The options the checkboxes give (the system's options dataclass), or None."""
@@ -169,6 +186,9 @@ class SystemTimeline(widgets.VBox):
         return self._options_class(**{name: box.value for name, box in self.options.items()})
 
     # ------------------------------------------------------------ loading and running
+
+    def _set_seed(self, seed: int) -> None:
+        self.seed.value = seed
 
     def _on_seed(self, _change) -> None:
         if not self._quiet:

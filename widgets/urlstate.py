@@ -7,7 +7,8 @@ string against that whitelist: it never evaluates anything, and any key it does 
 value of the wrong type or out of range, a repeated key or an overlong query makes it return
 *no* values and a list of plain-language problems, so the dashboard opens its default view
 under a visible message rather than half of a link it could not read. :func:`shareable` wraps a
-view with that message and a "copy link" control whose URL always reproduces what is shown.
+view with that message and a "copy link" control whose URL always reproduces what is shown,
+and says under the link what the link cannot carry (an encounter opened from a file).
 
 >>> from ipywidgets import IntText
 >>> level = IntText(5)
@@ -35,11 +36,12 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
+from combatkit.dice import Dice, DiceNotationError, Roller
 from combatkit.widgets.messages import alert_html, bullets
 
-__all__ = ["MAX_QUERY", "CopyLink", "Param", "ParsedQuery", "bool_param", "build_query", "choice_param",
-           "control_param", "current_state", "int_list_param", "int_param", "options_params", "parse_query", "shareable",
-           "text_param"]
+__all__ = ["MAX_DICE", "MAX_QUERY", "CopyLink", "Param", "ParsedQuery", "bool_param", "build_query", "choice_param",
+           "control_param", "current_state", "dice_param", "int_list_param", "int_param",
+           "options_params", "parse_query", "shareable", "text_param"]
 
 MAX_QUERY = 2000
 """Longest query string read, in characters (a shared link is short; anything longer is refused)."""
@@ -47,6 +49,11 @@ MAX_FIELDS = 64
 """Most ``key=value`` pairs read."""
 _TEXT = re.compile(r"[\w .,'()+\-/]{0,40}")
 """What a text value may hold: letters, digits and a little punctuation, at most 40 characters."""
+MAX_DICE = 32
+"""Most dice a link carries (the largest shipped example rolls 29 different dice under the six systems)."""
+_DIE = re.compile(r"(?P<purpose>[\w :,'()\[\]>.\-]{1,80})~(?P<dice>[0-9A-Za-z+\-]{1,16})"
+                  r"~(?P<value>-?[0-9]{1,6}(?:,-?[0-9]{1,6}){0,99}|seed)")
+"""One die in a link: what the roll is for, its dice, and the number rolled or ``seed``, joined by ``~``."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +69,9 @@ class Param:
     get: Callable[[], Any]
     """The value the view shows now."""
     set: Callable[[Any], None]
-    """Shows a value read from a URL."""
+    """Shows a value read from a URL. It may refuse a value only the view can judge (a combatant's name
+    depends on the encounter the link opens) by raising ValueError: :func:`shareable` then shows the
+    problem and puts the view back as it was built."""
     default: Any = None
     """The value of the default view: left out of the link."""
 
@@ -118,14 +127,19 @@ def current_state(params: Sequence[Param]) -> dict[str, Any]:
 def build_query(values: dict[str, Any], params: Sequence[Param]) -> str:
     """The query string for ``values``; values of the default view are left out."""
     return urlencode([(p.key, p.format(values[p.key])) for p in params
-                      if p.key in values and values[p.key] is not None and values[p.key] != p.default], safe=",/")
+                      if p.key in values and values[p.key] is not None and values[p.key] != p.default], safe=",/:;")
 
 
-def apply_state(values: dict[str, Any], params: Sequence[Param]) -> None:
-    """Show ``values`` (as read by :func:`parse_query`), in the order of ``params``."""
+def apply_state(values: dict[str, Any], params: Sequence[Param]) -> list[str]:
+    """Show ``values`` (as read by :func:`parse_query`), in the order of ``params``, until a ``set`` refuses
+    its value; returns that refusal as a problem line (``[]`` when every value was shown)."""
     for param in params:
         if param.key in values:
-            param.set(values[param.key])
+            try:
+                param.set(values[param.key])
+            except ValueError as error:
+                return [f"{param.key}: {error}"]
+    return []
 
 
 # ------------------------------------------------------------ kinds of value
@@ -196,6 +210,62 @@ def text_param(key: str, get: Callable[[], str], set: Callable[[str], None], *, 
     return Param(key, parse, str, get, set, default)
 
 
+def _write_die(value: Any) -> str:
+    if value is None:
+        return "seed"
+    return str(value) if isinstance(value, int) else ",".join(map(str, value))
+
+
+def dice_param(key: str, get: Callable[[], dict], set: Callable[[dict], None], *, most: int = MAX_DICE) -> Param:
+    """Numbers rolled at the table over the encounter's own, by what each roll is for and its dice, as
+    :attr:`~combatkit.widgets.dice_entry.DiceEntry.changes` holds them: ``{("initiative: party", "d10"): 7}``,
+    a total, each die's face (``(2, 5)``) or None (not entered: rolled with the seed).
+
+    Written ``what~dice~number``, joined by ``;``: what the roll is for (at most 80 letters, digits,
+    spaces or ``:,-'>[]().``), its dice in standard notation, and a total (``7``), each die's face
+    (``2,5``) or ``seed``. At most ``most`` of them; none (the default view) is left out of the link.
+    Each dice is read by :meth:`combatkit.Dice.parse` and each number checked by its dice
+    (:class:`combatkit.Roller`), so a link cannot enter a number its dice cannot roll.
+
+    >>> dice = dice_param("dice", dict, print)
+    >>> read = parse_query("dice=initiative:+party~d10~7;blows:+Ugluk~2d6~2,5;segment:+A~d10~seed", [dice]).values
+    >>> read
+    {'dice': {('initiative: party', 'd10'): 7, ('blows: Ugluk', '2d6'): (2, 5), ('segment: A', 'd10'): None}}
+    >>> build_query(read, [dice])
+    'dice=initiative:+party~d10~7;blows:+Ugluk~2d6~2,5;segment:+A~d10~seed'
+    >>> print(*parse_query("dice=initiative:+party~d10~11", [dice]).problems)
+    dice: initiative: party: d10 rolls 1..10, so 11 cannot have been rolled, got "initiative: party~d10~11"
+    """
+    def parse(text: str) -> dict[tuple[str, str], Any]:
+        items = text.split(";") if text else []
+        if len(items) > most:
+            raise ValueError(f"at most {most} dice, {len(items)} given")
+        entries: dict[tuple[str, str], Any] = {}
+        for item in items:
+            match = _DIE.fullmatch(item)
+            if match is None:
+                raise ValueError(f"{_shown(item)} is not what~dice~number (what the roll is for: at most 80 letters, "
+                                 "digits, spaces or :,-'>[](). ; its dice: d10, 2d6; a total like 7, each die's face "
+                                 "like 2,5, or seed)")
+            purpose, notation, number = match.groups()
+            try:
+                dice = str(Dice.parse(notation))
+            except DiceNotationError as error:
+                raise ValueError(f"{purpose}: {error}") from None
+            if (purpose, dice) in entries:
+                raise ValueError(f"{purpose} ({dice}) is given twice")
+            value = None
+            if number != "seed":
+                numbers = tuple(int(n) for n in number.split(","))
+                value = numbers[0] if len(numbers) == 1 else numbers
+                Roller(entered={purpose: value}).roll(dice, purpose)  # the dice's check: its error names the roll
+            entries[(purpose, dice)] = value
+        return entries
+
+    return Param(key, parse, lambda entries: ";".join(f"{p}~{d}~{_write_die(v)}" for (p, d), v in entries.items()),
+                 get, set, {})
+
+
 def control_param(key: str, control: widgets.ValueWidget, *, low: int = -(2**31), high: int = 2**31 - 1) -> Param:
     """A key bound to ``control``; its kind follows the control's, its default is the control's value now."""
     def set_value(value: Any) -> None:
@@ -257,6 +327,17 @@ function render({ model, el }) {
   box.style.margin = "0 8px";
   const note = document.createElement("span");
   note.className = "ck-link-note";
+  const caveat = document.createElement("span");
+  caveat.className = "ck-link-caveat";
+  caveat.style.color = "#7e5109";
+  caveat.style.flexBasis = "100%";
+  caveat.style.marginTop = "2px";
+  const warn = () => {
+    caveat.textContent = model.get("caveat");
+    caveat.style.display = model.get("caveat") ? "" : "none";
+  };
+  model.on("change:caveat", warn);
+  warn();
   const link = () => {
     const url = new URL(window.location.href);
     url.search = model.get("query");
@@ -281,9 +362,12 @@ function render({ model, el }) {
       note.textContent = "Press Ctrl+C to copy the selected link.";
     }
   });
-  el.style.display = "flex";
-  el.style.alignItems = "center";
-  el.append(button, box, note);
+  const row = document.createElement("div");  // the widget's layout owns el's own style
+  row.style.display = "flex";
+  row.style.flexWrap = "wrap";
+  row.style.alignItems = "center";
+  row.append(button, box, note, caveat);
+  el.append(row);
 }
 export default { render };
 """
@@ -293,12 +377,15 @@ class CopyLink(anywidget.AnyWidget):
     """A "Copy link" button and the link it copies: this page's address with ``query`` as its query string.
 
     The page's address bar follows ``query`` too, so a reload, a bookmark or a link copied from
-    the address bar also reopens the view.
+    the address bar also reopens the view. ``caveat``, when not empty, is shown under the link
+    (``.ck-link-caveat``): what the link does not carry.
     """
 
     _esm = _COPY_LINK_ESM
     query = traitlets.Unicode("").tag(sync=True)
     """The current view's query string, without ``?``."""
+    caveat = traitlets.Unicode("").tag(sync=True)
+    """What the link cannot reproduce of the view, in a sentence; ``""``: nothing."""
 
 
 def _message_html(problems: Sequence[str]) -> str:
@@ -320,20 +407,31 @@ def shareable(view: widgets.Widget, query: str | None) -> widgets.VBox:
     """``view`` opened at what ``query`` asks for, under a "Copy link" control.
 
     ``view`` has ``url_params()``: the :class:`Param` list of its URL. A query the whitelist
-    rejects leaves ``view`` as it was built and shows the problems above it.
+    rejects, or a value a :attr:`Param.set` refuses, leaves ``view`` as it was built (a refused
+    value's view is put back) and shows the problems above it. ``view`` may also have
+    ``url_caveat() -> str``: what a link cannot carry of what it shows now, in a sentence (``""``:
+    nothing; e.g. an encounter opened from a file), read each time the link is updated and shown
+    under it.
     """
     params = view.url_params()
     parsed = parse_query(query, params)
-    apply_state(parsed.values, params)
-    message = widgets.HTML(_message_html(parsed.problems) if parsed.problems else "",
-                           layout=widgets.Layout(display=None if parsed.problems else "none"))
+    problems = parsed.problems
+    if not problems:
+        built = current_state(params)
+        problems = apply_state(parsed.values, params)
+        if problems:
+            apply_state(built, params)
+    message = widgets.HTML(_message_html(problems) if problems else "",
+                           layout=widgets.Layout(display=None if problems else "none"))
     message.add_class("ck-url-message")
-    link = CopyLink(query=build_query(current_state(params), params))
+    link = CopyLink()
     link.add_class("ck-link")
+    caveat = getattr(view, "url_caveat", lambda: "")
     watched: set[int] = set()
 
     def follow(_change: Any = None) -> None:
         link.query = build_query(current_state(params), params)
+        link.caveat = caveat()
         for control in _value_widgets(view):  # controls a view creates later (e.g. one per side) too
             if id(control) not in watched:
                 watched.add(id(control))

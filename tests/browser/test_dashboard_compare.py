@@ -123,3 +123,35 @@ def test_another_encounter_from_the_list(server, page):
     expect(page.locator(".ck-odds-table")).not_to_contain_text("computing", timeout=90_000)
     expect(page.locator(".ck-odds-phase1")).to_contain_text("%")
     page.screenshot(path=ARTIFACTS / "compare-dashboard-fighter-and-mage.png", full_page=True)
+
+
+def test_a_link_reopens_the_matchup_and_the_seed(server, browser, page):
+    encounter = load_example(EXAMPLE)
+    words = matchup_sentences(run_systems(encounter, 2, *file_entries(encounter, 2)), encounter, "Mira", "Snaga")
+    page.goto(f"{server}/voila/render/{DASHBOARD}?seed=2&a=Mira&b=Snaga")
+    expect(page.locator(".ck-words")).to_contain_text(words[0])
+    expect(page.locator(".ck-a select")).to_have_value("Mira")
+    expect(page.locator(".ck-b select")).to_have_value("Snaga")
+    expect(page.locator(".ck-seed input")).to_have_value("2")
+    expect(page.locator(".ck-url-message")).to_be_hidden()
+
+    # a control changed in the page: the link and the address bar follow
+    page.locator(".ck-b select").select_option(label="Grishnak")
+    link = page.locator(".ck-link-url")
+    expect(link).to_have_value(f"{server}/voila/render/{DASHBOARD}?seed=2&a=Mira&b=Grishnak")
+    expect(page).to_have_url(link.input_value())
+    words = matchup_sentences(run_systems(encounter, 2, *file_entries(encounter, 2)), encounter, "Mira", "Grishnak")
+    expect(page.locator(".ck-words")).to_contain_text(words[1])
+
+    # the link opens the same comparison in a new visit; a name the encounter lacks is named over the default view
+    other = browser.new_context(viewport=VIEWPORT).new_page()
+    try:
+        other.goto(link.input_value(), timeout=60_000)
+        expect(other.locator(".ck-words")).to_contain_text(words[1], timeout=60_000)
+        expect(other.locator(".ck-b select")).to_have_value("Grishnak")
+        other.goto(f"{server}/voila/render/{DASHBOARD}?seed=2&a=Mira&b=Gandalf", timeout=60_000)
+        expect(other.locator(".ck-url-message")).to_contain_text("b: 'Gandalf' is not in the encounter")
+        expect(other.locator(".ck-seed input")).to_have_value("1")
+        expect(other.locator(".ck-b select")).to_have_value(B)
+    finally:
+        other.context.close()

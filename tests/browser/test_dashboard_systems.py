@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from combatkit import find_system, load_example
+from combatkit.encounter import dumps_toml
 from combatkit.widgets.charts import timeline_frame
 from combatkit.widgets.dice_entry import TableRoller, file_entries
 from combatkit.widgets.encounter_picker import example_options
@@ -62,3 +63,49 @@ def test_system_dashboard_draws_its_round_and_redraws(server, page, system):
         expect(page.locator(".ck-message")).to_be_hidden()
         expect(marks).to_have_count(points(system, other))
     page.screenshot(path=ARTIFACTS / f"{system}-dashboard-{other}.png", full_page=True)
+
+
+def test_a_link_reopens_the_round_with_its_entered_die(server, browser, page):
+    dashboard = f"{server}/voila/render/segments_timeline.ipynb"
+    page.goto(f"{dashboard}?seed=3&dice=segment:+A~d10~9")  # the example's own d10s, but A's is a 9
+    expect(page.locator(".ck-heading")).to_contain_text(load_example(EXAMPLES["segments"]).title)
+    expect(page.locator(".ck-url-message")).to_be_hidden()
+    page.get_by_text("Dice (enter what was rolled at the table)").click()
+    expect(page.locator(".ck-die-segment-a-d10 input")).to_have_value("9")
+    viewer = SystemTimeline("segments")
+    viewer.dice.enter({("segment: A", "d10"): 9})
+    blow = next(line for line in viewer.timeline.why() if " A long sword" in line)
+    expect(page.locator(".ck-why")).to_contain_text(blow)
+
+    # a control changed in the page: the link and the address bar follow
+    page.get_by_text("Optional rules of").click()
+    page.locator(".ck-option-speed-bands input").check()
+    link = page.locator(".ck-link-url")
+    expect(link).to_have_value(f"{dashboard}?seed=3&speed_bands=1&dice=segment:+A~d10~9")
+    expect(page).to_have_url(link.input_value())
+    expect(page.locator(".ck-link-caveat")).to_be_hidden()
+    viewer.options["speed_bands"].value = True
+    last = viewer.timeline.why()[-1]
+    expect(page.locator(".ck-why")).to_contain_text(last)
+    why = page.locator(".ck-why").inner_text()
+
+    # the link opens the same round in a new visit
+    other = browser.new_context(viewport=VIEWPORT).new_page()
+    try:
+        other.goto(link.input_value(), timeout=60_000)
+        expect(other.locator(".ck-why")).to_contain_text(last, timeout=60_000)
+        expect(other.locator(".ck-option-speed-bands input")).to_be_checked()
+        assert other.locator(".ck-why").inner_text() == why
+    finally:
+        other.context.close()
+
+    # an encounter pasted in is not in the link, and the link says so
+    pasted = load_example("ct9-spell-vs-sword")
+    page.get_by_text("Paste an encounter file").click()
+    page.locator(".ck-paste textarea").fill(dumps_toml(pasted))
+    page.locator(".ck-paste-load").click()
+    expect(page.locator(".ck-heading")).to_contain_text(pasted.title)
+    viewer.picker.read(dumps_toml(pasted))
+    expect(page.locator(".ck-link-caveat")).to_have_text(viewer.picker.url_caveat())
+    assert "example=" not in link.input_value()
+    page.screenshot(path=ARTIFACTS / "segments-dashboard-link-caveat.png", full_page=True)
