@@ -2,10 +2,13 @@
 
 import os
 from pathlib import Path
+from unittest.mock import patch
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
+
+from combatkit.widgets import serve
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted([*ROOT.glob("notebooks/*.ipynb"), *ROOT.glob("dashboards/*.ipynb")])
@@ -13,9 +16,14 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def run(path: Path) -> nbformat.NotebookNode:
+    """Execute ``path`` in the kernel it gets in use: a teaching notebook in the environment's own
+    ``python3``, a dashboard in the one the dashboard server gives it (:mod:`combatkit.widgets.kernel`)."""
     notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    client = NotebookClient(notebook, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    served = serve.jupyter_environ(dict(os.environ)) if path.parent.name == "dashboards" else {}
+    with patch.dict(os.environ, served):
+        client.execute()
     return notebook
 
 

@@ -2,6 +2,7 @@
 
 import os
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
@@ -66,5 +67,27 @@ def test_the_template_is_voilas_lab_template_without_the_cdn_links():
     assert text.startswith("{%- extends 'lab/index.html.j2' -%}")
     assert "{{ super.super() }}" in text and "http" not in text  # nothing is loaded from elsewhere
     assert '"base_template": "lab"' in (folder / "conf.json").read_text()
-    environ = serve._with_template({"JUPYTER_PATH": "/elsewhere"})
+    environ = serve.jupyter_environ({"JUPYTER_PATH": "/elsewhere"})
     assert environ["JUPYTER_PATH"].split(os.pathsep) == [str(serve.TEMPLATE_ROOT), "/elsewhere"]
+
+
+def test_the_dashboards_kernel_starts_without_the_iri_grammar_and_still_draws():
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import start_new_kernel
+
+    with patch.dict(os.environ, serve.jupyter_environ(dict(os.environ))):
+        spec = KernelSpecManager().get_kernel_spec("python3")
+        assert spec.argv[:3] == ["python", "-m", "combatkit.widgets.kernel"]
+        manager, client = start_new_kernel(kernel_name="python3")
+    try:
+        printed = []
+        client.execute_interactive(
+            "import sys, jsonschema, altair as alt\n"
+            "from combatkit.widgets.timeline import TimelineExplorer\n"
+            "print(sys.modules['rfc3987_syntax'], 'iri' in jsonschema.FormatChecker.checkers,"
+            " len(TimelineExplorer().timeline.spans))",
+            output_hook=lambda m: m["msg_type"] == "stream" and printed.append(m["content"]["text"]), timeout=60)
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    assert printed == ["None False 7\n"]
