@@ -9,7 +9,8 @@ shared link needs:
 
 * no tracebacks and no code in the page (``show_tracebacks=False``, ``strip_sources=True``);
 * a time limit on each notebook run (``VoilaExecutor.timeout``), since voila has none and
-  one stuck cell would otherwise hold a page forever;
+  one stuck cell would otherwise hold a page forever, and a longer wait for a cell's outputs
+  (``VoilaExecutor.iopub_timeout``), which under load otherwise drops them silently;
 * the dashboards' kernels start without jsonschema's IRI grammar, 2.2 s of CPU each
   (:mod:`combatkit.widgets.kernel`): a kernel's imports take 1.0 s instead of 3.7 s;
 * one preheated kernel per dashboard, so a visitor does not wait for a kernel to start
@@ -73,6 +74,10 @@ class ServeSettings:
     """Open the dashboard in the default browser once the server is up."""
     timeout: int = 60
     """Seconds a dashboard cell may run before voila gives up on it."""
+    iopub_timeout: int = 60
+    """Seconds voila waits for a cell's outputs after the cell has run. nbclient's default, 4 s, is
+    too short under load: with 20 pages opening at once on two cores, a quarter of them lost their
+    outputs and showed an empty page, with no error (``benchmarks/load.py``)."""
     pool_size: int = 1
     """Preheated kernels kept waiting for each preheated dashboard."""
     preheat: tuple[str, ...] = PREHEATED
@@ -132,6 +137,7 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
         "--VoilaConfiguration.show_tracebacks=False",
         "--VoilaConfiguration.strip_sources=True",
         f"--VoilaExecutor.timeout={settings.timeout}",
+        f"--VoilaExecutor.iopub_timeout={settings.iopub_timeout}",
         f"--MappingKernelManager.cull_interval={settings.cull_interval}",
         f"--MappingKernelManager.cull_idle_timeout={settings.cull_idle_timeout}",
     ]
