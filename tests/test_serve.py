@@ -1,9 +1,12 @@
-"""The dashboard server's settings, without starting it (tests/browser starts it for real)."""
+"""The dashboard server's settings, and one served dashboard fetched over HTTP (tests/browser drives pages)."""
 
 import os
+import time
+import urllib.request
 from pathlib import Path
 from unittest.mock import patch
 
+import nbformat
 import pytest
 
 from combatkit.widgets import serve
@@ -91,3 +94,23 @@ def test_the_dashboards_kernel_starts_without_the_iri_grammar_and_still_draws():
         client.stop_channels()
         manager.shutdown_kernel(now=True)
     assert printed == ["None False 7\n"]
+
+
+def test_only_the_cell_waiting_for_a_visitor_has_no_time_limit():
+    timeout = serve.cell_timeout(60)
+    assert timeout(nbformat.v4.new_code_cell("display(shareable(view, get_query_string()))")) is None
+    assert timeout(nbformat.v4.new_code_cell("view = TimelineExplorer()")) == 60
+
+
+def test_a_preheated_dashboard_still_renders_after_waiting_longer_than_a_cells_time_limit(tmp_path):
+    log = tmp_path / "voila.log"
+    with serve.serving(pool_size=1, preheat=("criticals.ipynb",), timeout=5, log=log) as server:
+        deadline = time.monotonic() + 120
+        while "Kernel pool of criticals.ipynb is filled" not in log.read_text():
+            assert time.monotonic() < deadline, "the preheated kernel never became ready"
+            time.sleep(0.5)
+        time.sleep(10)  # twice the limit: the kernel waits in get_query_string() for its visitor
+        with urllib.request.urlopen(f"{server.url}/voila/render/criticals.ipynb?ac=2", timeout=60) as reply:
+            page = reply.read().decode()
+    assert "application/vnd.jupyter.widget-view+json" in page
+    assert "Cell execution timed out" not in log.read_text()

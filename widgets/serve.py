@@ -8,8 +8,9 @@ its landing page, which lists every dashboard of the folder (read on each visit,
 shared link needs:
 
 * no tracebacks and no code in the page (``show_tracebacks=False``, ``strip_sources=True``);
-* a time limit on each notebook run (``VoilaExecutor.timeout``), since voila has none and
-  one stuck cell would otherwise hold a page forever, and a longer wait for a cell's outputs
+* a time limit on each notebook cell (:func:`cell_timeout`), since voila has none and one
+  stuck cell would otherwise hold a page forever (but none on the cell where a preheated
+  kernel waits for its visitor), and a longer wait for a cell's outputs
   (``VoilaExecutor.iopub_timeout``), which under load otherwise drops them silently;
 * the dashboards' kernels start without jsonschema's IRI grammar, 2.2 s of CPU each
   (:mod:`combatkit.widgets.kernel`): a kernel's imports take 1.0 s instead of 3.7 s;
@@ -40,12 +41,13 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-__all__ = ["MAIN_DASHBOARD", "RunningServer", "ServeSettings", "dashboard_url", "dashboards_dir",
+__all__ = ["MAIN_DASHBOARD", "RunningServer", "ServeSettings", "cell_timeout", "dashboard_url", "dashboards_dir",
            "denied_extensions", "free_port", "jupyter_environ", "landing_url", "main", "serving", "voila_argv"]
 
 TEMPLATE = "combatkit"
@@ -187,12 +189,27 @@ def main(argv: list[str] | None = None) -> int:
     os.environ[BUNDLE_ENV] = write_bundle(STATIC)
     os.environ.update(jupyter_environ(dict(os.environ)))
     print(f"combatkit dashboards from {folder}\nopen {landing_url(settings)}", flush=True)
-    _app_class().launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
+    _app_class(settings.timeout).launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
     return 0
 
 
-def _app_class() -> type:
-    """Voila, with the landing page's ``combatkit_dashboards()`` in its templates' globals."""
+def cell_timeout(seconds: int) -> Callable[[Any], int | None]:
+    """The time limit of a dashboard cell (voila's ``VoilaExecutor.timeout_func``): ``seconds``, except
+    for the cell that calls ``get_query_string()``, which has none.
+
+    In a preheated kernel that cell waits for a visitor (voila passes it the page's query string
+    then), which may be hours away; with a time limit, voila gave up on it after ``seconds`` and
+    every later visitor got a page without its dashboard. The other cells keep the limit.
+    """
+    def timeout(cell: Any) -> int | None:
+        return None if "get_query_string(" in cell.source else seconds
+
+    return timeout
+
+
+def _app_class(timeout: int = ServeSettings.timeout) -> type:
+    """Voila, with the landing page's ``combatkit_dashboards()`` in its templates' globals and
+    :func:`cell_timeout` as its cells' time limit."""
     from voila.app import Voila
 
     from combatkit.widgets.landing import dashboards
@@ -202,6 +219,7 @@ def _app_class() -> type:
             settings = super().init_settings()
             folder = Path(self.root_dir)
             settings["voila_jinja2_env"].globals["combatkit_dashboards"] = lambda: dashboards(folder)
+            self.config.VoilaExecutor.timeout_func = cell_timeout(timeout)  # read by each executor voila makes
             return settings
 
     return CombatkitVoila
@@ -226,7 +244,8 @@ class RunningServer:
 
 @contextmanager
 def serving(dashboards: Path | None = None, *, port: int | None = None, pool_size: int = ServeSettings.pool_size,
-            preheat: tuple[str, ...] = ServeSettings.preheat, log: Path | None = None,
+            preheat: tuple[str, ...] = ServeSettings.preheat, timeout: int = ServeSettings.timeout,
+            log: Path | None = None,
             start_timeout: float = 90) -> Iterator[RunningServer]:
     """Run this module in the background until the block ends; yields the running server.
 
@@ -236,7 +255,7 @@ def serving(dashboards: Path | None = None, *, port: int | None = None, pool_siz
     """
     port = port or free_port()
     command = [sys.executable, "-m", "combatkit.widgets.serve", "--port", str(port), "--no-browser",
-               "--pool-size", str(pool_size), "--preheat", *preheat]
+               "--pool-size", str(pool_size), "--timeout", str(timeout), "--preheat", *preheat]
     if dashboards is not None:
         command += ["--dashboards", str(dashboards)]
     sink = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 (closed below)
