@@ -50,7 +50,7 @@ DASHBOARDS = {  # a dashboard and a link into it, and what shows in a browser on
     "phase1_timeline.ipynb?seed=3": ".ck-chart svg.marks g.points_marks path",
     "mana.ipynb?class=wizard&level=9": ".ck-mana-pool .ck-chart svg.marks",
     "criticals.ipynb?rules=000-II": ".ck-outcome-chart svg.marks",
-    "compare_systems.ipynb?seed=2": ".ck-panel-phase1 .ck-panel-chart svg.marks",
+    "compare_systems.ipynb?seed=2": ".ck-panel-five_phase .ck-panel-chart svg.marks",
     "segments_timeline.ipynb?seed=4": ".ck-chart svg.marks",
     "encounter_prep.ipynb?fights=50": ".ck-prep",
 }
