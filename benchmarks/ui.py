@@ -92,7 +92,7 @@ def wait_for_pool(server, log: Path, notebook: str, count: int, timeout: float =
     quiet = 0
     while quiet < 3 and time.monotonic() < deadline:
         kernels = [k for k in psutil.Process(server.process.pid).children(recursive=True)
-                   if "ipykernel_launcher" in " ".join(k.cmdline())]
+                   if "kernel" in " ".join(k.cmdline()[1:4])]
         for k in kernels:
             k.cpu_percent(None)
         time.sleep(0.3)
@@ -144,7 +144,7 @@ def kernel_memory(server) -> None:
     import psutil
 
     kernels = sorted((k for k in psutil.Process(server.process.pid).children(recursive=True)
-                      if "ipykernel_launcher" in " ".join(k.cmdline())), key=lambda k: k.create_time())
+                      if "kernel" in " ".join(k.cmdline()[1:4])), key=lambda k: k.create_time())
     for n, kernel in enumerate(kernels):
         role = "preheated spare" if n == len(kernels) - 1 else "served the page"
         info = kernel.memory_full_info()
@@ -173,7 +173,7 @@ def main() -> int:
             pages[name] = (selector, count)
         log = Path(tmp) / "voila.log"
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
-        with serving(folder, log=log) as server:
+        with serving(folder, preheat=(), log=log) as server:  # every notebook here gets a waiting kernel
             loads: dict[str, list[float]] = {name: [] for name in pages}
             for _ in range(args.runs):  # interleaved, so a busy moment on the machine hits every notebook
                 for name, (selector, count) in pages.items():
@@ -191,7 +191,7 @@ def main() -> int:
         alone.mkdir()
         shutil.copy(dashboards_dir() / MAIN_DASHBOARD, alone / MAIN_DASHBOARD)
         log = Path(tmp) / "voila-dashboard.log"
-        with serving(alone, log=log) as server:  # only this dashboard: every kernel is one of its kernels
+        with serving(alone, preheat=(), log=log) as server:  # only this dashboard: every kernel is one of its kernels
             wait_for_pool(server, log, MAIN_DASHBOARD, count=1)
             context = browser.new_context(viewport={"width": 1280, "height": 1400})
             page = context.new_page()
