@@ -101,7 +101,7 @@ def test_system_timeline_link_round_trip(system):
     first = SystemTimeline(system)
     link = link_of(shareable(first, ""))
     assert link.query == f"seed={first.seed.value}" and link.caveat == ""
-    first.seed.value += 1
+    first.seed.value = -7  # any seed the box takes, negative too
     name, box = next(iter(first.options.items()))
     box.value = not box.value
     roll = first.timeline.rolls[-1]

@@ -473,7 +473,7 @@ class SystemComparison(widgets.VBox):
         default view."""
         return [
             control_param("example", self.picker.example),
-            int_param("seed", lambda: self.seed.value, self._set_seed, low=0, high=2**31 - 1),
+            int_param("seed", lambda: self.seed.value, self._set_seed, low=-(2**31), high=2**31 - 1),
             text_param("a", lambda: self.a.value, lambda name: self._link_matchup(name, self.b.value)),
             text_param("b", lambda: self.b.value, lambda name: self._link_matchup(self.a.value, name)),
             dice_param("dice", lambda: self.dice.changes, self.dice.enter),

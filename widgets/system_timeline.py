@@ -169,7 +169,7 @@ class SystemTimeline(widgets.VBox):
         option under its name (``speed_bands=1``) and the dice entered over the example's own."""
         return [
             control_param("example", self.picker.example),
-            int_param("seed", lambda: self.seed.value, self._set_seed, low=0, high=2**31 - 1),
+            int_param("seed", lambda: self.seed.value, self._set_seed, low=-(2**31), high=2**31 - 1),
             *(control_param(name, box) for name, box in self.options.items()),
             dice_param("dice", lambda: self.dice.changes, self.dice.enter),
         ]

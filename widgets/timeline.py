@@ -266,7 +266,7 @@ class TimelineExplorer(widgets.VBox):
         Phase System I options."""
         return [
             control_param("example", self.example),
-            int_param("seed", lambda: self.seed.value, self._set_seed, low=0, high=2**31 - 1),
+            int_param("seed", lambda: self.seed.value, self._set_seed, low=-(2**31), high=2**31 - 1),
             int_list_param("init", lambda: [box.value for box in self.initiative.values()], self._set_initiative,
                            low=1, high=10, most=12),
             *options_params(lambda: self.options or Phase1Options(), self.set_options),
