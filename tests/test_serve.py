@@ -100,6 +100,7 @@ def test_only_the_cell_waiting_for_a_visitor_has_no_time_limit():
     timeout = serve.cell_timeout(60)
     assert timeout(nbformat.v4.new_code_cell("display(shareable(view, get_query_string()))")) is None
     assert timeout(nbformat.v4.new_code_cell("view = TimelineExplorer()")) == 60
+    assert timeout(nbformat.v4.new_code_cell("# imports come before get_query_string()\nimport os")) == 60
 
 
 def test_a_preheated_dashboard_still_renders_after_waiting_longer_than_a_cells_time_limit(tmp_path):
@@ -114,3 +115,10 @@ def test_a_preheated_dashboard_still_renders_after_waiting_longer_than_a_cells_t
             page = reply.read().decode()
     assert "application/vnd.jupyter.widget-view+json" in page
     assert "Cell execution timed out" not in log.read_text()
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "dashboards").glob("*.ipynb")), ids=lambda p: p.name)
+def test_each_dashboard_has_one_cell_without_a_time_limit_its_last(path):
+    cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    unlimited = [n for n, cell in enumerate(cells) if serve.cell_timeout(60)(cell) is None]
+    assert unlimited == [len(cells) - 1]
