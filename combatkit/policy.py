@@ -227,7 +227,7 @@ def declare(system: str, figures: Sequence[Figure], *, round: int = 1, surprised
         if system in ("phase1", "phase2"):
             out += _combat_ii(system, f, intent, target, round, surprised, options)
         elif system == "segments":
-            out += _segments(f, intent)
+            out += _move_then_act(f, intent)
         elif system == "five_phase":
             if name not in surprised:
                 out += _five_phase(f, intent, round, system_options)
@@ -305,21 +305,31 @@ def _combat_ii(system: str, f: Figure, intent: Intent, target: Figure | None, ro
     return out
 
 
-def _segments(f: Figure, intent: Intent) -> list[Declaration]:
-    """003: a spell, a shot or a blow as the first step; a move first makes the blow a double action (003 §III)."""
+def _at_once(f: Figure, intent: Intent, flee_note: str) -> list[Declaration] | None:
+    """What 003, 002 and 004 declare alike in a figure's first step: a flight at its full rate, a
+    spell, or a shot or blow already in reach; None when it must first close on its target."""
     name = f.name
     if intent.mode == "flee":
-        return [Declaration(name, 1, MOVE, feet=f.combatant.movement * 10, note="flee")]
+        return [Declaration(name, 1, MOVE, feet=f.combatant.movement * 10, note=flee_note)]
     if intent.mode == "cast":
         assert intent.spell is not None
         return [Declaration(name, 1, CAST, target=intent.target, spell=intent.spell.name)]
-    weapons = _names(intent.weapons)
     if intent.mode == "shoot" or intent.gap <= REACH:
-        return [Declaration(name, 1, ATTACK, target=intent.target, weapons=weapons)]
-    feet = min(intent.gap - REACH, f.combatant.movement * 10)
-    out = [Declaration(name, 1, MOVE, target=intent.target, feet=feet)]
-    if feet == intent.gap - REACH:
-        out.append(Declaration(name, 2, ATTACK, target=intent.target, weapons=weapons))
+        return [Declaration(name, 1, ATTACK, target=intent.target, weapons=_names(intent.weapons))]
+    return None
+
+
+def _move_then_act(f: Figure, intent: Intent) -> list[Declaration]:
+    """003 and 004: a move first, the blow after it when the move reaches the target. Under 003 the
+    blow is then a double action (003 §III); under 004 Strike Speed the move happens at the
+    attack's strike speed."""
+    at_once = _at_once(f, intent, "flee")
+    if at_once is not None:
+        return at_once
+    close = intent.gap - REACH
+    out = [Declaration(f.name, 1, MOVE, target=intent.target, feet=min(close, f.combatant.movement * 10))]
+    if close <= f.combatant.movement * 10:
+        out.append(Declaration(f.name, 2, ATTACK, target=intent.target, weapons=_names(intent.weapons)))
     return out
 
 
@@ -360,36 +370,12 @@ def _five_phase(f: Figure, intent: Intent, round: int, system_options: object) -
 
 def _short_form(f: Figure, intent: Intent) -> list[Declaration]:
     """002: move the standard rate and attack or cast on the count (III.D); farther, two moves."""
-    name, rate = f.name, f.combatant.movement * 10
-    if intent.mode == "flee":
-        return [Declaration(name, 1, MOVE, feet=rate, note="breaking off")]
-    if intent.mode == "cast":
-        assert intent.spell is not None
-        return [Declaration(name, 1, CAST, target=intent.target, spell=intent.spell.name)]
-    weapons = _names(intent.weapons)
-    if intent.mode == "shoot" or intent.gap <= REACH:
-        return [Declaration(name, 1, ATTACK, target=intent.target, weapons=weapons)]
-    close = intent.gap - REACH
+    at_once = _at_once(f, intent, "breaking off")
+    if at_once is not None:
+        return at_once
+    name, rate, close = f.name, f.combatant.movement * 10, intent.gap - REACH
     if close <= rate:
         return [Declaration(name, 1, MOVE, target=intent.target, feet=close),
-                Declaration(name, 2, ATTACK, target=intent.target, weapons=weapons)]
+                Declaration(name, 2, ATTACK, target=intent.target, weapons=_names(intent.weapons))]
     return [Declaration(name, 1, MOVE, target=intent.target, feet=rate),
             Declaration(name, 2, MOVE, target=intent.target, feet=min(rate, close - rate))]
-
-
-def _move_then_act(f: Figure, intent: Intent) -> list[Declaration]:
-    """004 Strike Speed: a move leading into the attack happens at the attack's strike speed."""
-    name, rate = f.name, f.combatant.movement * 10
-    if intent.mode == "flee":
-        return [Declaration(name, 1, MOVE, feet=rate, note="flee")]
-    if intent.mode == "cast":
-        assert intent.spell is not None
-        return [Declaration(name, 1, CAST, target=intent.target, spell=intent.spell.name)]
-    weapons = _names(intent.weapons)
-    if intent.mode == "shoot" or intent.gap <= REACH:
-        return [Declaration(name, 1, ATTACK, target=intent.target, weapons=weapons)]
-    close = intent.gap - REACH
-    out = [Declaration(name, 1, MOVE, target=intent.target, feet=min(close, rate))]
-    if close <= rate:
-        out.append(Declaration(name, 2, ATTACK, target=intent.target, weapons=weapons))
-    return out
