@@ -51,6 +51,7 @@ from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import show_alert
 from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param, text_param
+from combatkit.widgets.hush import Hush
 
 __all__ = [
     "DEFAULT_EXAMPLE",
@@ -387,7 +388,7 @@ class SystemComparison(widgets.VBox):
         self.sentences: list[str] = []
         """The differences in words (see :func:`matchup_sentences` and :func:`odds_sentences`)."""
         self._left: dict[str, Entered] = {}
-        self._quiet = 0
+        self._quiet = Hush()
 
         self.heading = _tag(widgets.HTML(), "heading")
         self.picker = EncounterPicker(self._load, self._show_error)
@@ -457,11 +458,8 @@ class SystemComparison(widgets.VBox):
             if (error := self._not_in_encounter(name)) is not None:
                 self._show_error(error)
                 return
-        self._quiet += 1
-        try:
+        with self._quiet():
             self.a.value, self.b.value = a, b
-        finally:
-            self._quiet -= 1
         self._show_error(None)
         self._show_matchup()
 
@@ -520,16 +518,13 @@ class SystemComparison(widgets.VBox):
 
     def _load(self, encounter: Encounter, _name: str | None) -> None:
         self.encounter = encounter
-        self._quiet += 1
-        try:
+        with self._quiet():
             if encounter.seed is not None:
                 self.seed.value = encounter.seed
             names = [c.name for c in encounter.combatants]
             a, b = default_matchup(encounter)
             self.a.options, self.b.options = names, names
             self.a.value, self.b.value = a, b
-        finally:
-            self._quiet -= 1
         by_dice, self._left = file_entries(encounter, self.seed.value)
         self.dice.reset(by_dice)
         description = html.escape(" ".join(encounter.description.split()))

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
@@ -32,6 +31,7 @@ from combatkit.dice import Dice, EnteredRollError, Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.systems import find_system
 from combatkit.widgets.messages import bullets, show_alert
+from combatkit.widgets.hush import Hush
 
 __all__ = ["DiceEntry", "DiceKey", "Entered", "TableRoller", "file_entries", "parse_entry"]
 
@@ -131,7 +131,7 @@ class DiceEntry(widgets.VBox):
         self._boxes: dict[DiceKey, widgets.Text] = {}
         self._rows: dict[DiceKey, widgets.HBox] = {}
         self._notes: dict[DiceKey, widgets.HTML] = {}
-        self._quiet = 0
+        self._quiet = Hush()
         self.message = widgets.HTML(layout=widgets.Layout(display="none"))
         self.message.add_class("ck-dice-message")
         self.clear = widgets.Button(description="Forget entered dice", icon="eraser",
@@ -148,14 +148,6 @@ class DiceEntry(widgets.VBox):
             self.message, self.rows, self.clear,
         ])
         self.add_class("ck-dice")
-
-    @contextmanager
-    def _quietly(self):
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
 
     def reset(self, entries: Mapping[DiceKey, Entered]) -> None:
         """Start over with ``entries`` (a newly loaded encounter's rolls); no callback."""
@@ -196,7 +188,7 @@ class DiceEntry(widgets.VBox):
             first.setdefault(key, roll)
             if user not in users.setdefault(key, []):
                 users[key].append(user)
-        with self._quietly():
+        with self._quiet():
             for key, roll in first.items():
                 if key not in self._boxes:
                     self._add_row(key)

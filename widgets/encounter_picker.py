@@ -30,6 +30,7 @@ import ipywidgets as widgets
 from combatkit.encounter import Encounter, example_encounters, load_example, loads_encounter
 from combatkit.errors import EncounterFileError
 from combatkit.systems import find_system
+from combatkit.widgets.hush import Hush
 
 __all__ = ["EncounterPicker", "example_options"]
 
@@ -61,7 +62,7 @@ class EncounterPicker(widgets.VBox):
                  first_for: str | None = None, *, only: str | None = None, beside: Sequence[widgets.Widget] = (),
                  paste: bool = True) -> None:
         self._on_load, self._on_error = on_load, on_error
-        self._quiet = False
+        self._quiet = Hush()
         self.example = widgets.Dropdown(options=example_options(first_for, only), value=None, description="Example",
                                         layout=widgets.Layout(width="640px"))
         self.example.add_class("ck-example")
@@ -89,11 +90,8 @@ class EncounterPicker(widgets.VBox):
 
     def select(self, name: str | None) -> None:
         """Show ``name`` in the dropdown (None: nothing, e.g. for a file) without loading it again."""
-        self._quiet = True
-        try:
+        with self._quiet():
             self.example.value = name if name in dict(self.example.options).values() else None
-        finally:
-            self._quiet = False
 
     def open_example(self, name: str) -> None:
         """Load the shipped example ``name``; an unknown name goes to ``on_error``."""
@@ -134,11 +132,8 @@ class EncounterPicker(widgets.VBox):
         if self._quiet or not change.new:
             return
         item = change.new[0]
-        self._quiet = True
-        try:
+        with self._quiet():
             self.upload.value = ()
-        finally:
-            self._quiet = False
         try:
             text = bytes(item["content"]).decode("utf-8")
         except UnicodeDecodeError:

@@ -28,8 +28,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
@@ -81,6 +80,7 @@ from combatkit.widgets.mana_charts import (
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, choice_param, control_param
 from combatkit.widgets.messages import show_alert
+from combatkit.widgets.hush import Hush
 
 __all__ = [
     "DEFAULT_CASTER",
@@ -199,7 +199,7 @@ class _ManaView(widgets.VBox):
     def __init__(self, caster: Caster, options: ManaOptions) -> None:
         self.error = ""
         """What is wrong with the current input (the engine's message), or ``""``."""
-        self._quiet = 0
+        self._quiet = Hush()
         self.caster_class = _tag(widgets.Dropdown(
             options=[(c.value, c) for c in CasterClass], value=caster.caster_class, description="class",
             style=_SMALL, layout=widgets.Layout(width="150px")), "class")
@@ -250,7 +250,7 @@ class _ManaView(widgets.VBox):
 
     def show_caster(self, caster: Caster, options: ManaOptions | None = None) -> None:
         """Set the controls to ``caster`` (and ``options``) and recompute once."""
-        with self._quietly():
+        with self._quiet():
             self.caster_class.value = caster.caster_class
             self.level.value = caster.level
             self.constitution.value = caster.constitution
@@ -304,15 +304,6 @@ class _ManaView(widgets.VBox):
     def _on_change(self, _change) -> None:
         if not self._quiet:
             self._refresh()  # each calculator's own: call the engine, redraw, say whether it was applied
-
-    @contextmanager
-    def _quietly(self) -> Iterator[None]:
-        """Set controls without their observers recomputing."""
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
 
     def _show_error(self, error: ValueError | None, kept: str = "the last result that worked") -> None:
         self.error = "" if error is None else str(error)

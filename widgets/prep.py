@@ -42,8 +42,7 @@ import html
 import re
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -79,6 +78,7 @@ from combatkit.widgets.prep_charts import (
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param
 from combatkit.widgets.messages import show_alert
+from combatkit.widgets.hush import Hush
 
 __all__ = [
     "DEFAULT_EXAMPLE",
@@ -294,7 +294,7 @@ class EncounterPrep(widgets.VBox):
         self.error = ""
         """What is wrong with the current input, or ``""``."""
         self._problems: dict[str, str] = {}
-        self._quiet = 0
+        self._quiet = Hush()
         self._file_edited = False
         self._as_loaded: dict[str, Any] = {}
         self._thread: threading.Thread | None = None
@@ -511,15 +511,6 @@ class EncounterPrep(widgets.VBox):
         self.stop_button.on_click(lambda _: self.stop())
         self.replay_button.on_click(lambda _: self._show_replay())
 
-    @contextmanager
-    def _quietly(self) -> Iterator[None]:
-        """Set controls from the draft without their observers writing back."""
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
-
     def _inputs(self) -> list[widgets.DOMWidget]:
         """Every control a run must not see change under it."""
         return [self.picker.example, self.picker.upload, self.file_text, self.file_load, self.add_combatant,
@@ -605,7 +596,7 @@ class EncounterPrep(widgets.VBox):
         self.heading.value = _heading_html(encounter)
         self.save_link.value = _save_html(encounter)
         if not self._file_edited:
-            with self._quietly():
+            with self._quiet():
                 self.file_text.value = dumps_toml(encounter)
         self._set_problem("encounter", None)
         self._show_stale()

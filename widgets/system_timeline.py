@@ -42,6 +42,7 @@ from combatkit.widgets.encounter_picker import EncounterPicker, example_options
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import show_alert
 from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param
+from combatkit.widgets.hush import Hush
 
 __all__ = ["SystemTimeline", "field_docs", "options_class", "switches"]
 
@@ -99,7 +100,7 @@ class SystemTimeline(widgets.VBox):
         self.error = ""
         """Why the current input could not be shown (the engine's message), or ``""``."""
         self._left: dict[str, Entered] = {}
-        self._quiet = 0
+        self._quiet = Hush()
         self._options_class = options_class(self.system)
 
         self.heading = _tag(widgets.HTML(), "heading")
@@ -196,12 +197,9 @@ class SystemTimeline(widgets.VBox):
 
     def _load(self, encounter: Encounter, _name: str | None) -> None:
         self.encounter = encounter
-        self._quiet += 1
-        try:
+        with self._quiet():
             if encounter.seed is not None:
                 self.seed.value = encounter.seed
-        finally:
-            self._quiet -= 1
         by_dice, self._left = file_entries(encounter, self.seed.value)
         self.dice.reset(by_dice)
         written = find_system(encounter.system).title

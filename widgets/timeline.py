@@ -23,8 +23,6 @@ from __future__ import annotations
 import base64
 import html
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as widgets
@@ -42,6 +40,7 @@ from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param, int_list_param, int_param, options_params
 from combatkit.widgets.messages import bullets, show_alert
+from combatkit.widgets.hush import Hush
 
 __all__ = ["DEFAULT_EXAMPLE", "PhaseRow", "TimelineExplorer"]
 
@@ -137,7 +136,7 @@ class TimelineExplorer(widgets.VBox):
         self.error = ""
         """What is wrong with the current input, or ``""``."""
         self.draft = EncounterDraft({}, {})
-        self._quiet = 0
+        self._quiet = Hush()
         self._spare_rolls: dict[str, int] = {}
         self._input_errors: dict[str, str] = {}
         self._current: int | None = None
@@ -320,18 +319,9 @@ class TimelineExplorer(widgets.VBox):
             for control in row.controls:
                 control.observe(lambda change, row=row: self._on_phase(row), "value")
 
-    @contextmanager
-    def _quietly(self) -> Iterator[None]:
-        """Set controls from the draft without their observers writing back."""
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
-
     def _when_loud(self, action) -> None:
         if not self._quiet:
-            with self._quietly():
+            with self._quiet():
                 action()
 
     # ------------------------------------------------------------ loading
@@ -341,7 +331,7 @@ class TimelineExplorer(widgets.VBox):
         self.draft = EncounterDraft.from_encounter(encounter)
         self._input_errors.clear()
         self._spare_rolls.clear()
-        with self._quietly():
+        with self._quiet():
             if encounter.seed is not None:
                 self.seed.value = encounter.seed
             self.draft.meta["seed"] = self.seed.value
@@ -393,7 +383,7 @@ class TimelineExplorer(widgets.VBox):
 
     def _on_roll(self, _button) -> None:
         roller = Roller(seed=self.seed.value)
-        with self._quietly():
+        with self._quiet():
             for side, box in self.initiative.items():
                 key = f"initiative: {side}"
                 box.value = self.draft.meta["rolls"][key] = roller.roll(INITIATIVE_DICE, key).total
@@ -479,7 +469,7 @@ class TimelineExplorer(widgets.VBox):
         if self._quiet:
             return
         self._current = change.new
-        with self._quietly():
+        with self._quiet():
             self._show_combatants()
         if self._input_errors.pop("hits", None):
             self._refresh()
@@ -488,7 +478,7 @@ class TimelineExplorer(widgets.VBox):
         if self._quiet or self._current is None:
             return
         self.draft.combatants[self._current].fields[key] = value
-        with self._quietly():
+        with self._quiet():
             if key == "name":
                 self._show_combatants()
             if key == "side":
@@ -503,7 +493,7 @@ class TimelineExplorer(widgets.VBox):
             "level": _COMBATANT.level, "dex": _COMBATANT.abilities.dexterity, "mv": _COMBATANT.movement,
         })
         self.draft.add_weapon(self._current, {"name": "long sword", "sf": 5, "damage": "d8"})
-        with self._quietly():
+        with self._quiet():
             self._sync_sides()
             self._show_combatants()
         self._refresh()
@@ -516,7 +506,7 @@ class TimelineExplorer(widgets.VBox):
         self.draft.remove_combatant(self._current)
         rest = list(self.draft.combatants)
         self._current = rest[min(at, len(rest) - 1)] if rest else None
-        with self._quietly():
+        with self._quiet():
             self._sync_sides()
             self._show_combatants()
         self._refresh()
@@ -533,7 +523,7 @@ class TimelineExplorer(widgets.VBox):
             value = int(text) if re.fullmatch(r"[+-]?\d+", text) else text
         item[key] = value
         if key == "name":
-            with self._quietly():
+            with self._quiet():
                 ident = picker.value
                 picker.options = [(i.get("name") or "(no name)", k)
                                   for k, i in getattr(self.draft.combatants[self._current], name).items()]
@@ -551,7 +541,7 @@ class TimelineExplorer(widgets.VBox):
         else:
             ident = self.draft.add_spell(self._current, {"name": f"spell {len(cd.spells) + 1}",
                                                          "ct": _SPELL.casting_time})
-        with self._quietly():
+        with self._quiet():
             self._show_combatants()
             (self.weapon if name == "weapons" else self.spell).value = ident
             self._show_item(name)
@@ -565,7 +555,7 @@ class TimelineExplorer(widgets.VBox):
             self.draft.remove_weapon(self._current, picker.value)
         else:
             self.draft.remove_spell(self._current, picker.value)
-        with self._quietly():
+        with self._quiet():
             self._show_combatants()
         self._refresh()
 
@@ -601,7 +591,7 @@ class TimelineExplorer(widgets.VBox):
             for flag in ("reposition", "retarget"):
                 _put(d, flag, True if getattr(row, flag).value else None)
             _put(d, "note", note or None)
-        with self._quietly():
+        with self._quiet():
             self._show_using(row, cd, d)
             for control in row.controls:
                 control.disabled = control is not row.action and d is None
