@@ -52,6 +52,7 @@ from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import show_alert
 from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param, text_param
 from combatkit.widgets.hush import Hush
+from combatkit.widgets.classes import tag
 
 __all__ = [
     "DEFAULT_EXAMPLE",
@@ -333,30 +334,24 @@ class OddsJobs:
 # ----------------------------------------------------------------- widgets
 
 
-def _tag(widget: widgets.DOMWidget, *names: str) -> widgets.DOMWidget:
-    for name in names:
-        widget.add_class(f"ck-{name}")
-    return widget
-
-
 class SystemPanel(widgets.VBox):
     """One system's small timeline, or the engine's message when it cannot run the encounter,
     and the matchup's odds under it."""
 
     def __init__(self, system: TimingSystem) -> None:
         self.system = system
-        self.heading = _tag(widgets.HTML(f"<b>{html.escape(system.title)}</b> "
-                                         f"<span style='color:#7f8c8d'>({html.escape(system.source)})</span>"),
-                            "panel-heading")
+        self.heading = tag(widgets.HTML(f"<b>{html.escape(system.title)}</b> "
+                                        f"<span style='color:#7f8c8d'>({html.escape(system.source)})</span>"),
+                           "panel-heading")
         empty = Timeline(system.id, system.clock, ())
-        self.chart = _tag(chart_view(panel_chart(panel_frame(empty, []), system.clock, system.title),
-                                     embed_options=_EMBED), "panel-chart")
-        self.message = _tag(widgets.HTML(layout=widgets.Layout(display="none")), "panel-message")
-        self.odds = _tag(widgets.HTML(), "panel-odds")
+        self.chart = tag(chart_view(panel_chart(panel_frame(empty, []), system.clock, system.title),
+                                    embed_options=_EMBED), "panel-chart")
+        self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "panel-message")
+        self.odds = tag(widgets.HTML(), "panel-odds")
         super().__init__([self.heading, self.message, self.chart, self.odds],
                          layout=widgets.Layout(border="1px solid #d5d8dc", padding="4px", margin="2px",
                                                width="490px", overflow="hidden"))
-        _tag(self, "panel", f"panel-{system.id}")
+        tag(self, "panel", f"panel-{system.id}")
 
     def show(self, run: SystemRun, order: Sequence[str]) -> None:
         if run.timeline is None:
@@ -390,31 +385,31 @@ class SystemComparison(widgets.VBox):
         self._left: dict[str, Entered] = {}
         self._quiet = Hush()
 
-        self.heading = _tag(widgets.HTML(), "heading")
+        self.heading = tag(widgets.HTML(), "heading")
         self.picker = EncounterPicker(self._load, self._show_error)
-        self.message = _tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
-        self.seed = _tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
-                                         layout=widgets.Layout(width="150px"), style={"description_width": "34px"}),
-                         "seed")
-        self.reroll = _tag(widgets.Button(description="Roll again", icon="dice",
-                                          tooltip="Next seed: every die nobody entered is rolled again"), "reroll")
+        self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
+        self.seed = tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
+                                        layout=widgets.Layout(width="150px"), style={"description_width": "34px"}),
+                        "seed")
+        self.reroll = tag(widgets.Button(description="Roll again", icon="dice",
+                                         tooltip="Next seed: every die nobody entered is rolled again"), "reroll")
         self.dice = DiceEntry(self._redraw)
         dice_box = widgets.Accordion([self.dice], titles=("Dice (enter what was rolled at the table)",),
                                      selected_index=None)
-        self.a = _tag(widgets.Dropdown(description="Matchup", layout=widgets.Layout(width="260px")), "a")
-        self.b = _tag(widgets.Dropdown(description="against", layout=widgets.Layout(width="240px")), "b")
+        self.a = tag(widgets.Dropdown(description="Matchup", layout=widgets.Layout(width="260px")), "a")
+        self.b = tag(widgets.Dropdown(description="against", layout=widgets.Layout(width="240px")), "b")
         self.panels = {s.id: SystemPanel(s) for s in self.systems}
-        self.odds_table = _tag(widgets.HTML(), "odds-table")
-        self.odds_chart = _tag(chart_view(odds_chart(odds_frame({}, "a", "b"), "a", "b"), embed_options=_EMBED),
-                               "odds-chart")
-        self.words = _tag(widgets.HTML(layout=widgets.Layout(max_width="1400px")), "words")
+        self.odds_table = tag(widgets.HTML(), "odds-table")
+        self.odds_chart = tag(chart_view(odds_chart(odds_frame({}, "a", "b"), "a", "b"), embed_options=_EMBED),
+                              "odds-chart")
+        self.words = tag(widgets.HTML(layout=widgets.Layout(max_width="1400px")), "words")
         self.jobs = OddsJobs(self._show_odds)
 
-        grid = _tag(widgets.GridBox(list(self.panels.values()),
-                                    layout=widgets.Layout(grid_template_columns="repeat(2, 494px)")), "panels")
-        odds_box = _tag(widgets.VBox([widgets.HTML("<h4 style='margin:4px 0'>Exact odds of the matchup</h4>"),
-                                      self.odds_table, self.odds_chart],
-                                     layout=widgets.Layout(width="440px", margin="0 0 0 8px")), "odds")
+        grid = tag(widgets.GridBox(list(self.panels.values()),
+                                   layout=widgets.Layout(grid_template_columns="repeat(2, 494px)")), "panels")
+        odds_box = tag(widgets.VBox([widgets.HTML("<h4 style='margin:4px 0'>Exact odds of the matchup</h4>"),
+                                     self.odds_table, self.odds_chart],
+                                    layout=widgets.Layout(width="440px", margin="0 0 0 8px")), "odds")
         super().__init__([
             self.heading,
             self.picker,
@@ -426,7 +421,7 @@ class SystemComparison(widgets.VBox):
             widgets.HTML("<h4 style='margin:6px 0'>What differs, in words</h4>"),
             self.words,
         ])
-        _tag(self, "comparison")
+        tag(self, "comparison")
 
         if encounter is not None:
             self._load(encounter, None)

@@ -66,6 +66,7 @@ from combatkit.widgets.criticals_charts import (
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param
 from combatkit.widgets.messages import bullets, show_alert
+from combatkit.widgets.classes import slug, tag
 
 __all__ = [
     "DEFAULT_ATTACKER",
@@ -134,18 +135,8 @@ _SMALL = {"description_width": "initial"}
 _BOX = {"border": "1px solid #d5d8dc", "padding": "4px 8px", "margin": "4px 8px 4px 0"}
 
 
-def _tag(widget: widgets.DOMWidget, *names: str) -> widgets.DOMWidget:
-    for name in names:
-        widget.add_class(f"ck-{name}")
-    return widget
-
-
 def _width(px: int) -> widgets.Layout:
     return widgets.Layout(width=f"{px}px")
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "attack"
 
 
 def strength_text(score: int, exceptional: int | None) -> str:
@@ -218,7 +209,7 @@ def _option_control(name: str, value: Any, label: str) -> widgets.ValueWidget:
     else:
         control = widgets.IntText(value=value, description=label, continuous_update=False, style=_SMALL,
                                   layout=_width(200))
-    return _tag(control, "option", f"option-{name.replace('_', '-')}")
+    return tag(control, "option", f"option-{name.replace('_', '-')}")
 
 
 class CriticalExplorer(widgets.VBox):
@@ -249,96 +240,96 @@ class CriticalExplorer(widgets.VBox):
         """The numbers the referee entered for the last attack rolled, by the purpose of the roll."""
 
         weapon = attacker.weapon
-        self.heading = _tag(widgets.HTML(), "heading")
-        self.rule_set = _tag(widgets.ToggleButtons(options=RULE_SETS, value=find_rule_set(rule_set).value,
-                                                   style={"button_width": "180px"}), "rule-set")
-        self.attacker_name = _tag(widgets.Text(attacker.name, description="attacker", continuous_update=False,
-                                               style=_SMALL, layout=_width(200)), "attacker-name")
-        self.role = _tag(widgets.Dropdown(options=_ROLES, value=attacker.role, description="class", style=_SMALL,
-                                          layout=_width(300)), "role")
-        self.thac0 = _tag(widgets.IntText(attacker.thac0, description="THAC0", continuous_update=False,
-                                          style=_SMALL, layout=_width(110)), "thac0")
-        self.strength = _tag(widgets.Text(strength_text(attacker.strength, attacker.exceptional), description="STR",
-                                          placeholder="17 or 18/99", continuous_update=False, style=_SMALL,
-                                          layout=_width(120)), "strength")
-        self.dexterity = _tag(widgets.IntText(attacker.dexterity, description="DEX", continuous_update=False,
-                                              style=_SMALL, layout=_width(100)), "dexterity")
-        self.specialization_slots = _tag(widgets.IntText(
+        self.heading = tag(widgets.HTML(), "heading")
+        self.rule_set = tag(widgets.ToggleButtons(options=RULE_SETS, value=find_rule_set(rule_set).value,
+                                                  style={"button_width": "180px"}), "rule-set")
+        self.attacker_name = tag(widgets.Text(attacker.name, description="attacker", continuous_update=False,
+                                              style=_SMALL, layout=_width(200)), "attacker-name")
+        self.role = tag(widgets.Dropdown(options=_ROLES, value=attacker.role, description="class", style=_SMALL,
+                                         layout=_width(300)), "role")
+        self.thac0 = tag(widgets.IntText(attacker.thac0, description="THAC0", continuous_update=False,
+                                         style=_SMALL, layout=_width(110)), "thac0")
+        self.strength = tag(widgets.Text(strength_text(attacker.strength, attacker.exceptional), description="STR",
+                                         placeholder="17 or 18/99", continuous_update=False, style=_SMALL,
+                                         layout=_width(120)), "strength")
+        self.dexterity = tag(widgets.IntText(attacker.dexterity, description="DEX", continuous_update=False,
+                                             style=_SMALL, layout=_width(100)), "dexterity")
+        self.specialization_slots = tag(widgets.IntText(
             attacker.specialization_slots, description="specialization slots", continuous_update=False,
             style=_SMALL, layout=_width(190)), "specialization")
-        self.stance = _tag(widgets.Dropdown(options=[(s.label, s) for s in Stance], value=attacker.stance,
-                                            description="stance", style=_SMALL, layout=_width(210)), "stance")
-        self.shield = _tag(widgets.Dropdown(options=_SHIELDS, value=attacker.shield, description="carries",
-                                            style=_SMALL, layout=_width(190)), "shield")
-        self.weapon_name = _tag(widgets.Text(weapon.name, description="weapon", continuous_update=False,
-                                             style=_SMALL, layout=_width(200)), "weapon-name")
-        self.damage = _tag(widgets.Text(weapon.damage, description="damage", placeholder="d8, 2d4+1",
-                                        continuous_update=False, style=_SMALL, layout=_width(140)), "damage")
-        self.speed_factor = _tag(widgets.IntText(weapon.speed_factor, description="base SF", continuous_update=False,
-                                                 style=_SMALL, layout=_width(110)), "speed-factor")
-        self.magic = _tag(widgets.IntText(weapon.magic_bonus, description="magic +", continuous_update=False,
-                                          style=_SMALL, layout=_width(110)), "magic")
-        self.kind = _tag(widgets.Dropdown(options=[(k.value, k) for k in WeaponKind], value=weapon.kind,
-                                          description="kind", style=_SMALL, layout=_width(150)), "kind")
-        self.form = _tag(widgets.Dropdown(options=[(f.value, f) for f in AttackForm], value=attacker.attack_form,
-                                          description="used as", style=_SMALL, layout=_width(190)), "form")
-        self.defender_name = _tag(widgets.Text(defender.name, description="defender", continuous_update=False,
-                                               style=_SMALL, layout=_width(200)), "defender-name")
-        self.armor_class = _tag(widgets.IntText(defender.armor_class, description="AC", continuous_update=False,
-                                                style=_SMALL, layout=_width(100)), "armor-class")
-        self.defender_role = _tag(widgets.Dropdown(options=_ROLES, value=defender.role, description="is a",
-                                                   style=_SMALL, layout=_width(290)), "defender-role")
-        self.defender_stance = _tag(widgets.Dropdown(options=[(s.label, s) for s in Stance], value=defender.stance,
-                                                     description="stance", style=_SMALL, layout=_width(210)),
-                                    "defender-stance")
-        self.defender_shield = _tag(widgets.Dropdown(options=_SHIELDS, value=defender.shield, description="carries",
-                                                     style=_SMALL, layout=_width(190)), "defender-shield")
+        self.stance = tag(widgets.Dropdown(options=[(s.label, s) for s in Stance], value=attacker.stance,
+                                           description="stance", style=_SMALL, layout=_width(210)), "stance")
+        self.shield = tag(widgets.Dropdown(options=_SHIELDS, value=attacker.shield, description="carries",
+                                           style=_SMALL, layout=_width(190)), "shield")
+        self.weapon_name = tag(widgets.Text(weapon.name, description="weapon", continuous_update=False,
+                                            style=_SMALL, layout=_width(200)), "weapon-name")
+        self.damage = tag(widgets.Text(weapon.damage, description="damage", placeholder="d8, 2d4+1",
+                                       continuous_update=False, style=_SMALL, layout=_width(140)), "damage")
+        self.speed_factor = tag(widgets.IntText(weapon.speed_factor, description="base SF", continuous_update=False,
+                                                style=_SMALL, layout=_width(110)), "speed-factor")
+        self.magic = tag(widgets.IntText(weapon.magic_bonus, description="magic +", continuous_update=False,
+                                         style=_SMALL, layout=_width(110)), "magic")
+        self.kind = tag(widgets.Dropdown(options=[(k.value, k) for k in WeaponKind], value=weapon.kind,
+                                         description="kind", style=_SMALL, layout=_width(150)), "kind")
+        self.form = tag(widgets.Dropdown(options=[(f.value, f) for f in AttackForm], value=attacker.attack_form,
+                                         description="used as", style=_SMALL, layout=_width(190)), "form")
+        self.defender_name = tag(widgets.Text(defender.name, description="defender", continuous_update=False,
+                                              style=_SMALL, layout=_width(200)), "defender-name")
+        self.armor_class = tag(widgets.IntText(defender.armor_class, description="AC", continuous_update=False,
+                                               style=_SMALL, layout=_width(100)), "armor-class")
+        self.defender_role = tag(widgets.Dropdown(options=_ROLES, value=defender.role, description="is a",
+                                                  style=_SMALL, layout=_width(290)), "defender-role")
+        self.defender_stance = tag(widgets.Dropdown(options=[(s.label, s) for s in Stance], value=defender.stance,
+                                                    description="stance", style=_SMALL, layout=_width(210)),
+                                   "defender-stance")
+        self.defender_shield = tag(widgets.Dropdown(options=_SHIELDS, value=defender.shield, description="carries",
+                                                    style=_SMALL, layout=_width(190)), "defender-shield")
         self.option_controls: dict[str, widgets.ValueWidget] = {
             name: _option_control(name, getattr(options, name), label)
             for group in OPTION_GROUPS.values() for name, label in group.items()
         }
         """One control per offered :class:`~combatkit.criticals.CriticalOptions` field, by field name."""
 
-        self.seed = _tag(widgets.IntText(seed, description="seed", continuous_update=False, style=_SMALL,
-                                         layout=_width(120)), "seed")
-        self.roll = _tag(widgets.Button(description="Roll again", icon="dice",
-                                        tooltip="Roll the dice nobody entered with the next seed"), "roll")
-        self.entered_d20 = _tag(widgets.Text(description="d20 rolled", placeholder="empty: seed",
-                                             continuous_update=False, style=_SMALL, layout=_width(170)), "d20")
-        self.entered_d10 = _tag(widgets.Text(description="d10 on a critical table", placeholder="empty: seed",
-                                             continuous_update=False, style=_SMALL, layout=_width(250)), "d10")
-        self.entered_damage = _tag(widgets.Text(description="damage dice", placeholder="7, or faces 2, 5",
-                                                continuous_update=False, style=_SMALL, layout=_width(220)),
-                                   "damage-roll")
+        self.seed = tag(widgets.IntText(seed, description="seed", continuous_update=False, style=_SMALL,
+                                        layout=_width(120)), "seed")
+        self.roll = tag(widgets.Button(description="Roll again", icon="dice",
+                                       tooltip="Roll the dice nobody entered with the next seed"), "roll")
+        self.entered_d20 = tag(widgets.Text(description="d20 rolled", placeholder="empty: seed",
+                                            continuous_update=False, style=_SMALL, layout=_width(170)), "d20")
+        self.entered_d10 = tag(widgets.Text(description="d10 on a critical table", placeholder="empty: seed",
+                                            continuous_update=False, style=_SMALL, layout=_width(250)), "d10")
+        self.entered_damage = tag(widgets.Text(description="damage dice", placeholder="7, or faces 2, 5",
+                                               continuous_update=False, style=_SMALL, layout=_width(220)),
+                                  "damage-roll")
 
-        self.message = _tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
-        self.summary = _tag(widgets.HTML(), "summary")
-        self.table = _tag(widgets.HTML(layout=widgets.Layout(margin="0 0 0 16px")), "odds-table")
-        self.sf_note = _tag(widgets.HTML(
+        self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
+        self.summary = tag(widgets.HTML(), "summary")
+        self.table = tag(widgets.HTML(layout=widgets.Layout(margin="0 0 0 16px")), "odds-table")
+        self.sf_note = tag(widgets.HTML(
             "<b>Slowed next strike</b><br>No roll of this attack adds to the weapon's SF: only the severe and "
             "critical misses of 000 §4 Severity Rules II do, when the roll falls 6 or more under the number needed.",
             layout=widgets.Layout(max_width="300px", margin="24px 0 0 16px")), "sf-note")
-        self.explanation = _tag(widgets.HTML(), "explanation")
-        self.download = _tag(widgets.HTML(), "download")
+        self.explanation = tag(widgets.HTML(), "explanation")
+        self.download = tag(widgets.HTML(), "download")
 
         first = self._compute(attacker, defender, options)  # the engine checks what was given
         frame = odds_frame(first)
-        self.outcome_chart = _tag(chart_view(outcome_chart(frame)), "outcome-chart")
-        self.damage_chart = _tag(chart_view(damage_chart(frame, first.expected_damage)),
-                                 "damage-chart")
-        self.sf_chart = _tag(chart_view(sf_penalty_chart(frame)), "sf-chart")
+        self.outcome_chart = tag(chart_view(outcome_chart(frame)), "outcome-chart")
+        self.damage_chart = tag(chart_view(damage_chart(frame, first.expected_damage)),
+                                "damage-chart")
+        self.sf_chart = tag(chart_view(sf_penalty_chart(frame)), "sf-chart")
 
         row = {"align_items": "center", "flex_flow": "row wrap"}
-        attacker_box = _tag(widgets.VBox([
+        attacker_box = tag(widgets.VBox([
             widgets.HTML("<b>Attacker</b>"),
             widgets.HBox([self.attacker_name, self.role], layout=widgets.Layout(**row)),
             widgets.HBox([self.thac0, self.strength, self.dexterity, self.specialization_slots],
-                         layout=widgets.Layout(**row)),
+                        layout=widgets.Layout(**row)),
             widgets.HBox([self.stance, self.shield], layout=widgets.Layout(**row)),
             widgets.HBox([self.weapon_name, self.damage], layout=widgets.Layout(**row)),
             widgets.HBox([self.speed_factor, self.magic, self.kind, self.form], layout=widgets.Layout(**row)),
         ], layout=widgets.Layout(**_BOX, width="600px")), "attacker")
-        defender_box = _tag(widgets.VBox([
+        defender_box = tag(widgets.VBox([
             widgets.HTML("<b>Defender</b>"),
             widgets.HBox([self.defender_name, self.armor_class], layout=widgets.Layout(**row)),
             self.defender_role,
@@ -351,7 +342,7 @@ class CriticalExplorer(widgets.VBox):
             for group, names in OPTION_GROUPS.items()
         ], layout=widgets.Layout(flex_flow="row wrap"))], titles=("Options: the seeds' readings and optional rules",),
             selected_index=None)
-        _tag(options_box, "options")
+        tag(options_box, "options")
         super().__init__([
             self.heading,
             self.rule_set,
@@ -362,17 +353,17 @@ class CriticalExplorer(widgets.VBox):
             widgets.HBox([self.outcome_chart, self.table], layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.damage_chart, self.sf_chart, self.sf_note],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
-            _tag(widgets.VBox([
-                widgets.HTML("<h4 style='margin:8px 0 2px'>Roll one attack</h4>"
-                             "<div style='color:#4d5656'>Enter what was rolled at the table, or leave a box "
-                             "empty to roll that die with the seed.</div>"),
-                widgets.HBox([self.entered_d20, self.entered_d10, self.entered_damage, self.seed, self.roll],
-                             layout=widgets.Layout(**row)),
-                self.explanation,
+            tag(widgets.VBox([
+               widgets.HTML("<h4 style='margin:8px 0 2px'>Roll one attack</h4>"
+                            "<div style='color:#4d5656'>Enter what was rolled at the table, or leave a box "
+                            "empty to roll that die with the seed.</div>"),
+               widgets.HBox([self.entered_d20, self.entered_d10, self.entered_damage, self.seed, self.roll],
+                            layout=widgets.Layout(**row)),
+               self.explanation,
             ], layout=widgets.Layout(**_BOX)), "roll-box"),
             self.download,
         ])
-        _tag(self, "critical-explorer")
+        tag(self, "critical-explorer")
         self._observe()
         self._refresh()
 
@@ -597,7 +588,7 @@ def _data_link(text: str, filename: str, label: str) -> str:
 
 
 def _download_html(explorer: CriticalExplorer) -> str:
-    who = _slug(f"{explorer.attacker.name} vs {explorer.defender.name}")
+    who = slug(f"{explorer.attacker.name} vs {explorer.defender.name}", "attack")
     rules = explorer.odds.rule_set.value
     return ("<div style='margin:6px 0'><b>Download as CSV:</b> "
             + _data_link(explorer.odds_csv, f"critical-odds-{rules}-{who}.csv", "the odds")

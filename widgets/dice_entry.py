@@ -32,6 +32,7 @@ from combatkit.encounter import Encounter
 from combatkit.systems import find_system
 from combatkit.widgets.messages import bullets, show_alert
 from combatkit.widgets.hush import Hush
+from combatkit.widgets.classes import slug
 
 __all__ = ["DiceEntry", "DiceKey", "Entered", "TableRoller", "file_entries", "parse_entry"]
 
@@ -104,10 +105,6 @@ def parse_entry(text: str) -> Entered | None:
 
 def _shown(value: Entered) -> str:
     return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 class DiceEntry(widgets.VBox):
@@ -204,7 +201,7 @@ class DiceEntry(widgets.VBox):
         purpose, dice = key
         box = widgets.Text(continuous_update=False, layout=widgets.Layout(width="70px"))
         box.add_class("ck-die")
-        box.add_class(f"ck-die-{_slug(purpose)}-{_slug(dice)}")
+        box.add_class(f"ck-die-{slug(purpose)}-{slug(dice)}")
         box.observe(lambda change, key=key: self._on_box(key, change.new), "value")
         label = widgets.HTML(f"{purpose} <b>({dice})</b>", layout=widgets.Layout(width="330px"))
         self._boxes[key], self._notes[key] = box, widgets.HTML()

@@ -81,6 +81,7 @@ from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, choice_param, control_param
 from combatkit.widgets.messages import show_alert
 from combatkit.widgets.hush import Hush
+from combatkit.widgets.classes import tag
 
 __all__ = [
     "DEFAULT_CASTER",
@@ -113,12 +114,6 @@ sleep, so the night is 8 hours; the first break is allowed, the second ends the 
 _SPELL_LEVELS = [(ordinal(n), n) for n in range(1, 10)]
 _SMALL = {"description_width": "initial"}
 _CLOCK = re.compile(r"\s*(\d+)(?::([0-5]\d))?\s*")
-
-
-def _tag(widget: widgets.DOMWidget, *names: str) -> widgets.DOMWidget:
-    for name in names:
-        widget.add_class(f"ck-{name}")
-    return widget
 
 
 def parse_clock(text: str, what: str) -> int:
@@ -200,50 +195,50 @@ class _ManaView(widgets.VBox):
         self.error = ""
         """What is wrong with the current input (the engine's message), or ``""``."""
         self._quiet = Hush()
-        self.caster_class = _tag(widgets.Dropdown(
+        self.caster_class = tag(widgets.Dropdown(
             options=[(c.value, c) for c in CasterClass], value=caster.caster_class, description="class",
             style=_SMALL, layout=widgets.Layout(width="150px")), "class")
-        self.level = _tag(widgets.IntText(value=caster.level, description="level", continuous_update=False,
-                                          style=_SMALL, layout=widgets.Layout(width="105px")), "level")
-        self.constitution = _tag(widgets.IntText(value=caster.constitution, description="CON",
-                                                 continuous_update=False, style=_SMALL,
-                                                 layout=widgets.Layout(width="95px")), "con")
-        self.wisdom = _tag(widgets.IntText(value=caster.wisdom, description="WIS", continuous_update=False,
-                                           style=_SMALL, layout=widgets.Layout(width="95px")), "wis")
-        self.intelligence = _tag(widgets.IntText(value=caster.intelligence, description="INT",
-                                                 continuous_update=False, style=_SMALL,
-                                                 layout=widgets.Layout(width="95px")), "int")
-        self.specialist = _tag(widgets.Checkbox(value=caster.specialist, description="specialist wizard",
-                                                indent=False, layout=widgets.Layout(width="140px")), "specialist")
-        self.system = _tag(widgets.Dropdown(options=[
+        self.level = tag(widgets.IntText(value=caster.level, description="level", continuous_update=False,
+                                         style=_SMALL, layout=widgets.Layout(width="105px")), "level")
+        self.constitution = tag(widgets.IntText(value=caster.constitution, description="CON",
+                                                continuous_update=False, style=_SMALL,
+                                                layout=widgets.Layout(width="95px")), "con")
+        self.wisdom = tag(widgets.IntText(value=caster.wisdom, description="WIS", continuous_update=False,
+                                          style=_SMALL, layout=widgets.Layout(width="95px")), "wis")
+        self.intelligence = tag(widgets.IntText(value=caster.intelligence, description="INT",
+                                                continuous_update=False, style=_SMALL,
+                                                layout=widgets.Layout(width="95px")), "int")
+        self.specialist = tag(widgets.Checkbox(value=caster.specialist, description="specialist wizard",
+                                               indent=False, layout=widgets.Layout(width="140px")), "specialist")
+        self.system = tag(widgets.Dropdown(options=[
             ("System I: a pool of points", ManaSystem.POINTS),
             ("System II: slots per spell level", ManaSystem.SLOTS),
         ], value=options.system, description="mana", style=_SMALL, layout=widgets.Layout(width="290px")), "system")
-        self.base = _tag(widgets.Dropdown(options=[
+        self.base = tag(widgets.Dropdown(options=[
             ("the printed table", BaseManaSource.PRINTED),
             ("the stated rule: 1 point per spell level per spell", BaseManaSource.COMPUTED),
         ], value=options.base, description="base mana", style=_SMALL, layout=widgets.Layout(width="420px")), "base")
-        self.wisdom_bonus = _tag(widgets.Dropdown(options=[
+        self.wisdom_bonus = tag(widgets.Dropdown(options=[
             ("method 1: their points join the pool", BonusMethod.ADDED),
             ("method 2: free boxes, used first", BonusMethod.FREE_BOXES),
         ], value=options.wisdom_bonus, description="WIS bonus spells", style=_SMALL,
             layout=widgets.Layout(width="370px")), "wisdom-bonus")
-        self.constitution_rule = _tag(widgets.Dropdown(options=[
+        self.constitution_rule = tag(widgets.Dropdown(options=[
             ("off", ConstitutionRule.OFF),
             ("Starting Mana: CON ÷ 3 while above the base", ConstitutionRule.STARTING),
             ("Option 1: add CON ÷ 3 at every level", ConstitutionRule.ADDED),
         ], value=options.constitution, description="CON", style=_SMALL,
             layout=widgets.Layout(width="370px")), "con-rule")
-        self.prime_requisite = _tag(widgets.Checkbox(
+        self.prime_requisite = tag(widgets.Checkbox(
             value=options.constitution_with_prime_requisite, indent=False,
             description="Option 2: average CON with WIS (priest spells) or INT (wizard spells)",
             layout=widgets.Layout(width="470px")), "prime-requisite")
-        self.recovery_rate = _tag(widgets.Dropdown(options=[
+        self.recovery_rate = tag(widgets.Dropdown(options=[
             ("10 minutes per point (PH p. 81)", RecoveryRate.FLAT),
             ("13 − highest spell level, per point", RecoveryRate.BY_SPELL_LEVEL),
         ], value=options.recovery_rate, description="recovery", style=_SMALL,
             layout=widgets.Layout(width="330px")), "recovery-rate")
-        self.message = _tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
+        self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
         super().__init__()
 
     # ------------------------------------------------------------ public
@@ -279,14 +274,14 @@ class _ManaView(widgets.VBox):
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
         self.children = (
             widgets.HTML(heading),
-            _tag(widgets.HBox([self.caster_class, self.level, self.constitution, self.wisdom, self.intelligence,
-                               self.specialist], layout=wrap), "caster"),
-            _tag(widgets.HBox([self.system, self.base, self.wisdom_bonus, self.constitution_rule,
-                               self.prime_requisite, self.recovery_rate], layout=wrap), "options"),
+            tag(widgets.HBox([self.caster_class, self.level, self.constitution, self.wisdom, self.intelligence,
+                              self.specialist], layout=wrap), "caster"),
+            tag(widgets.HBox([self.system, self.base, self.wisdom_bonus, self.constitution_rule,
+                              self.prime_requisite, self.recovery_rate], layout=wrap), "options"),
             self.message,
             *body,
         )
-        _tag(self, "mana", f"mana-{name}")
+        tag(self, "mana", f"mana-{name}")
         for control in self._caster_controls:
             control.observe(self._on_change, "value")
 
@@ -333,21 +328,21 @@ class ManaPoolCalculator(_ManaView):
         self.spends: tuple[Spend, ...] = ()
         """What each cast drew, and from where."""
         self._casts: list[tuple[int, bool]] = []
-        self.spell_level = _tag(widgets.Dropdown(options=_SPELL_LEVELS, value=1, description="spell level",
-                                                 style=_SMALL, layout=widgets.Layout(width="150px")), "spell-level")
-        self.specialty = _tag(widgets.Checkbox(description="specialty spell", indent=False,
-                                               layout=widgets.Layout(width="130px")), "specialty")
-        self.cast_button = _tag(widgets.Button(description="Cast", icon="magic", button_style="primary",
-                                               tooltip="Spend one spell of this level"), "cast")
-        self.recover_button = _tag(widgets.Button(description="Recover all", icon="undo",
-                                                  tooltip="Forget the casts: every pool full"), "recover")
-        self.summary = _tag(widgets.HTML(), "summary")
-        self.castable = _tag(widgets.HTML(), "castable")
-        self.comparison = _tag(widgets.HTML(), "comparison")
+        self.spell_level = tag(widgets.Dropdown(options=_SPELL_LEVELS, value=1, description="spell level",
+                                                style=_SMALL, layout=widgets.Layout(width="150px")), "spell-level")
+        self.specialty = tag(widgets.Checkbox(description="specialty spell", indent=False,
+                                              layout=widgets.Layout(width="130px")), "specialty")
+        self.cast_button = tag(widgets.Button(description="Cast", icon="magic", button_style="primary",
+                                              tooltip="Spend one spell of this level"), "cast")
+        self.recover_button = tag(widgets.Button(description="Recover all", icon="undo",
+                                                 tooltip="Forget the casts: every pool full"), "recover")
+        self.summary = tag(widgets.HTML(), "summary")
+        self.castable = tag(widgets.HTML(), "castable")
+        self.comparison = tag(widgets.HTML(), "comparison")
         self.chart: alt.JupyterChart | None = None
         if not self._refresh():  # e.g. options the engine rejects: still draw the caster's class
             self.chart = chart_view(base_mana_chart(base_mana_frame(caster.caster_class, caster.level)))
-        _tag(self.chart, "chart")
+        tag(self.chart, "chart")
         self._start(
             "pool",
             "<h3 style='margin:4px 0'>Mana pool</h3><div style='color:#4d5656'>What a caster has to spend "
@@ -512,40 +507,40 @@ class DayPlanner(_ManaView):
         """The last day that the engine could play: what the chart and the notes show."""
         self.planned: tuple[PlanEvent, ...] = ()
         """The events of :attr:`plan`."""
-        self.start_empty = _tag(widgets.Checkbox(value=start_empty, description="start with every pool spent",
-                                                 indent=False, layout=widgets.Layout(width="210px")), "start-empty")
-        self.prior_rest = _tag(widgets.FloatText(value=prior_rest_hours, description="hours slept before the plan",
-                                                 continuous_update=False, style=_SMALL,
-                                                 layout=widgets.Layout(width="230px")), "prior-rest")
-        self.kind = _tag(widgets.ToggleButtons(options=[("cast", "cast"), ("rest", "rest"), ("study", "study")],
-                                               value="cast", style={"button_width": "70px"}), "kind")
-        self.start = _tag(widgets.Text(value="0:00", description="at / from", style=_SMALL,
-                                       layout=widgets.Layout(width="150px")), "start")
-        self.end = _tag(widgets.Text(value="1:00", description="until", style=_SMALL,
-                                     layout=widgets.Layout(width="125px")), "end")
-        self.spell_level = _tag(widgets.Dropdown(options=_SPELL_LEVELS, value=1, description="spell level",
-                                                 style=_SMALL, layout=widgets.Layout(width="150px")), "spell-level")
-        self.specialty = _tag(widgets.Checkbox(description="specialty", indent=False,
-                                               layout=widgets.Layout(width="90px")), "specialty")
-        self.awake = _tag(widgets.Text(description="awake", placeholder="e.g. 3:00-3:30, 5:00-5:10", style=_SMALL,
-                                       layout=widgets.Layout(width="260px")), "awake")
-        self.add = _tag(widgets.Button(description="Add", icon="plus", button_style="primary",
-                                       tooltip="Add this cast, rest or study to the day"), "add")
-        self.event_list = _tag(widgets.Select(rows=9, layout=widgets.Layout(width="460px")), "events")
-        self.remove = _tag(widgets.Button(description="Remove", icon="trash", tooltip="Remove the selected event"),
-                           "remove")
-        self.clear = _tag(widgets.Button(description="Clear the day", icon="eraser"), "clear")
-        self.summary = _tag(widgets.HTML(), "summary")
-        self.notes = _tag(widgets.HTML(), "notes")
+        self.start_empty = tag(widgets.Checkbox(value=start_empty, description="start with every pool spent",
+                                                indent=False, layout=widgets.Layout(width="210px")), "start-empty")
+        self.prior_rest = tag(widgets.FloatText(value=prior_rest_hours, description="hours slept before the plan",
+                                                continuous_update=False, style=_SMALL,
+                                                layout=widgets.Layout(width="230px")), "prior-rest")
+        self.kind = tag(widgets.ToggleButtons(options=[("cast", "cast"), ("rest", "rest"), ("study", "study")],
+                                              value="cast", style={"button_width": "70px"}), "kind")
+        self.start = tag(widgets.Text(value="0:00", description="at / from", style=_SMALL,
+                                      layout=widgets.Layout(width="150px")), "start")
+        self.end = tag(widgets.Text(value="1:00", description="until", style=_SMALL,
+                                    layout=widgets.Layout(width="125px")), "end")
+        self.spell_level = tag(widgets.Dropdown(options=_SPELL_LEVELS, value=1, description="spell level",
+                                                style=_SMALL, layout=widgets.Layout(width="150px")), "spell-level")
+        self.specialty = tag(widgets.Checkbox(description="specialty", indent=False,
+                                              layout=widgets.Layout(width="90px")), "specialty")
+        self.awake = tag(widgets.Text(description="awake", placeholder="e.g. 3:00-3:30, 5:00-5:10", style=_SMALL,
+                                      layout=widgets.Layout(width="260px")), "awake")
+        self.add = tag(widgets.Button(description="Add", icon="plus", button_style="primary",
+                                      tooltip="Add this cast, rest or study to the day"), "add")
+        self.event_list = tag(widgets.Select(rows=9, layout=widgets.Layout(width="460px")), "events")
+        self.remove = tag(widgets.Button(description="Remove", icon="trash", tooltip="Remove the selected event"),
+                          "remove")
+        self.clear = tag(widgets.Button(description="Clear the day", icon="eraser"), "clear")
+        self.summary = tag(widgets.HTML(), "summary")
+        self.notes = tag(widgets.HTML(), "notes")
         self.chart: alt.JupyterChart | None = None
         self._enable_form()
         self._show_events()
         if not self._refresh():  # e.g. a day the engine cannot play: an empty chart until it is fixed
             self.chart = chart_view(day_plan_chart(pd.DataFrame(columns=list(PLAN_COLUMNS)),
                                                    pd.DataFrame(columns=list(BLOCK_COLUMNS))))
-        _tag(self.chart, "chart")
+        tag(self.chart, "chart")
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
-        form = _tag(widgets.VBox([
+        form = tag(widgets.VBox([
             widgets.HTML("<b>Add to the day</b> (times are hours:minutes from the start of the plan: 7:30, 26:00)"),
             widgets.HBox([self.kind, self.start, self.end], layout=wrap),
             widgets.HBox([self.spell_level, self.specialty, self.awake, self.add], layout=wrap),
@@ -721,12 +716,12 @@ class RecoveryCalculator(_ManaView):
         self.current: dict[str, widgets.IntText] = {}
         """One box per pool of the caster, by pool label: points (or boxes) left now."""
         self._kept: dict[str, widgets.IntText] = {}
-        self.rest_hours = _tag(widgets.FloatText(value=rest_hours, description="hours of rest before studying",
-                                                 continuous_update=False, style=_SMALL,
-                                                 layout=widgets.Layout(width="250px")), "rest-hours")
-        self.pools_box = _tag(widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-                              "pools")
-        self.answer = _tag(widgets.HTML(), "answer")
+        self.rest_hours = tag(widgets.FloatText(value=rest_hours, description="hours of rest before studying",
+                                                continuous_update=False, style=_SMALL,
+                                                layout=widgets.Layout(width="250px")), "rest-hours")
+        self.pools_box = tag(widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+                             "pools")
+        self.answer = tag(widgets.HTML(), "answer")
         self._start(
             "recovery",
             "<h3 style='margin:4px 0'>How long until full?</h3><div style='color:#4d5656'>“It would therefore take "
@@ -743,8 +738,8 @@ class RecoveryCalculator(_ManaView):
         """One box per pool of ``full``; a pool seen before keeps what was typed in its box."""
         for pool in full.pools:
             if pool.label not in self._kept:
-                box = _tag(widgets.IntText(value=0, description=pool.label, continuous_update=False, style=_SMALL,
-                                           layout=widgets.Layout(width="170px")), "left")
+                box = tag(widgets.IntText(value=0, description=pool.label, continuous_update=False, style=_SMALL,
+                                          layout=widgets.Layout(width="170px")), "left")
                 box.observe(self._on_change, "value")
                 self._kept[pool.label] = box
         self.current = {pool.label: self._kept[pool.label] for pool in full.pools}

@@ -79,6 +79,7 @@ from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param
 from combatkit.widgets.messages import show_alert
 from combatkit.widgets.hush import Hush
+from combatkit.widgets.classes import slug, tag
 
 __all__ = [
     "DEFAULT_EXAMPLE",
@@ -134,16 +135,6 @@ _WEAPON_FIELDS: tuple[tuple[str, str, str, Any], ...] = (
 _WEAPON_TAGS = {"name": "weapon", "sf": "sf", "damage": "damage"}
 _EMBED = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
 _MESSAGE_TITLES = {"encounter": "Not applied", "run": "Not run", "replay": "Not replayed"}
-
-
-def _tag(widget: widgets.DOMWidget, *names: str) -> widgets.DOMWidget:
-    for name in names:
-        widget.add_class(f"ck-{name}")
-    return widget
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "encounter"
 
 
 def _registered(name: str) -> str | None:
@@ -247,15 +238,15 @@ class CombatantRow(widgets.HBox):
                 value = source.get(key, default)
                 kind = widgets.Text if isinstance(default, str) else widgets.IntText
                 control = kind(value=value, continuous_update=False, layout=widgets.Layout(width=width))
-                table[key] = _tag(control, f"c-{_WEAPON_TAGS[key] if table is self.weapon else key}")
+                table[key] = tag(control, f"c-{_WEAPON_TAGS[key] if table is self.weapon else key}")
         names = ", ".join(str(s.get("name", "?")) for s in combatant.spells.values())
-        self.spells = _tag(widgets.HTML(f"<span style='color:#4d5656'>{html.escape(names) or '—'}</span>",
-                                        layout=widgets.Layout(width="160px")), "c-spells")
-        self.remove = _tag(widgets.Button(icon="trash", tooltip="Remove this combatant",
-                                          layout=widgets.Layout(width="36px")), "c-remove")
+        self.spells = tag(widgets.HTML(f"<span style='color:#4d5656'>{html.escape(names) or '—'}</span>",
+                                       layout=widgets.Layout(width="160px")), "c-spells")
+        self.remove = tag(widgets.Button(icon="trash", tooltip="Remove this combatant",
+                                         layout=widgets.Layout(width="36px")), "c-remove")
         super().__init__([*self.fields.values(), *self.weapon.values(), self.spells, self.remove],
                          layout=widgets.Layout(align_items="center"))
-        _tag(self, "combatant-row")
+        tag(self, "combatant-row")
 
     @property
     def controls(self) -> tuple[widgets.DOMWidget, ...]:
@@ -307,76 +298,76 @@ class EncounterPrep(widgets.VBox):
         own = _registered(first.system)
         ticked = {find_system(s).id for s in systems} if systems is not None else {own or SYSTEM_ORDER[0]}
 
-        self.heading = _tag(widgets.HTML(), "heading")
-        self.save_link = _tag(widgets.HTML(), "save")
+        self.heading = tag(widgets.HTML(), "heading")
+        self.save_link = tag(widgets.HTML(), "save")
         self.picker = EncounterPicker(lambda encounter, _name: self._load(encounter),
                                       lambda error: self._set_problem("encounter", error, in_draft=False),
                                       beside=[self.save_link], paste=False)
         self.example = self.picker.example
         """The example dropdown (the picker's): what a link's ``example`` names."""
-        self.file_text = _tag(widgets.Textarea(layout=widgets.Layout(width="98%", height="260px")), "file-text")
-        self.file_load = _tag(widgets.Button(description="Load this file", icon="upload"), "file-load")
+        self.file_text = tag(widgets.Textarea(layout=widgets.Layout(width="98%", height="260px")), "file-text")
+        self.file_load = tag(widgets.Button(description="Load this file", icon="upload"), "file-load")
         file_box = widgets.Accordion(
             [widgets.VBox([widgets.HTML("The encounter file (TOML, as the README describes it). Edit anything "
                                         "here, or paste another file, then press <b>Load this file</b>."),
                            self.file_text, self.file_load])],
             titles=("Encounter file",), selected_index=None)
 
-        self.roster = _tag(widgets.VBox(), "roster")
-        self.add_combatant = _tag(widgets.Button(description="Add combatant", icon="plus"), "add-combatant")
+        self.roster = tag(widgets.VBox(), "roster")
+        self.add_combatant = tag(widgets.Button(description="Add combatant", icon="plus"), "add-combatant")
 
         self.system_boxes: dict[str, widgets.Checkbox] = {
-            sid: _tag(widgets.Checkbox(value=sid in ticked, description=f"{SYSTEMS[sid].title} ({sid})",
-                                       tooltip=f"{SYSTEMS[sid].title} ({sid})", indent=False,
-                                       layout=widgets.Layout(width="410px")), "system", f"system-{sid}")
+            sid: tag(widgets.Checkbox(value=sid in ticked, description=f"{SYSTEMS[sid].title} ({sid})",
+                                      tooltip=f"{SYSTEMS[sid].title} ({sid})", indent=False,
+                                      layout=widgets.Layout(width="410px")), "system", f"system-{sid}")
             for sid in SYSTEM_ORDER
         }
         small = {"description_width": "initial"}
-        self.fights = _tag(widgets.IntText(value=fights, description="fights per system", style=small,
-                                           layout=widgets.Layout(width="190px")), "fights")
-        self.seed = _tag(widgets.IntText(value=seed, description="seed", style=small,
-                                         layout=widgets.Layout(width="150px")), "seed")
-        self.max_rounds = _tag(widgets.IntText(value=FightOptions.max_rounds, description="round limit", style=small,
-                                               layout=widgets.Layout(width="150px")), "max-rounds")
-        self.gap = _tag(widgets.IntText(value=FightOptions.opening_gap, description="sides start (feet apart)",
-                                        style=small, layout=widgets.Layout(width="230px")), "gap")
-        self.flee = _tag(widgets.Dropdown(options=[(label, i) for i, (label, _) in enumerate(FLEE_CHOICES)],
-                                          value=0, description="morale", style=small,
-                                          layout=widgets.Layout(width="300px")), "flee")
-        self.declarations = _tag(widgets.Checkbox(
+        self.fights = tag(widgets.IntText(value=fights, description="fights per system", style=small,
+                                          layout=widgets.Layout(width="190px")), "fights")
+        self.seed = tag(widgets.IntText(value=seed, description="seed", style=small,
+                                        layout=widgets.Layout(width="150px")), "seed")
+        self.max_rounds = tag(widgets.IntText(value=FightOptions.max_rounds, description="round limit", style=small,
+                                              layout=widgets.Layout(width="150px")), "max-rounds")
+        self.gap = tag(widgets.IntText(value=FightOptions.opening_gap, description="sides start (feet apart)",
+                                       style=small, layout=widgets.Layout(width="230px")), "gap")
+        self.flee = tag(widgets.Dropdown(options=[(label, i) for i, (label, _) in enumerate(FLEE_CHOICES)],
+                                         value=0, description="morale", style=small,
+                                         layout=widgets.Layout(width="300px")), "flee")
+        self.declarations = tag(widgets.Checkbox(
             value=False, indent=False, description="round 1 as the file declares it",
             layout=widgets.Layout(width="260px")), "declarations")
-        self.run_button = _tag(widgets.Button(description="Run", icon="play", button_style="primary"), "run")
-        self.stop_button = _tag(widgets.Button(description="Stop", icon="stop", button_style="warning",
-                                               layout=widgets.Layout(display="none")), "stop")
-        self.progress = _tag(widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="420px")),
-                             "progress")
-        self.status = _tag(widgets.HTML("No fights run yet: tick the systems to compare and press <b>Run</b>."),
-                           "status")
-        self.message = _tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
-        self.stale = _tag(widgets.HTML(
+        self.run_button = tag(widgets.Button(description="Run", icon="play", button_style="primary"), "run")
+        self.stop_button = tag(widgets.Button(description="Stop", icon="stop", button_style="warning",
+                                              layout=widgets.Layout(display="none")), "stop")
+        self.progress = tag(widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="420px")),
+                            "progress")
+        self.status = tag(widgets.HTML("No fights run yet: tick the systems to compare and press <b>Run</b>."),
+                          "status")
+        self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
+        self.stale = tag(widgets.HTML(
             "<i>The encounter has changed since this run: press <b>Run</b> to see its odds.</i>",
             layout=widgets.Layout(display="none")), "stale")
 
-        self.summary = _tag(widgets.HTML(), "summary")
-        self.downloads = _tag(widgets.HTML(), "downloads")
+        self.summary = tag(widgets.HTML(), "summary")
+        self.downloads = tag(widgets.HTML(), "downloads")
         self.wins_chart: alt.JupyterChart | None = None
         """Win rates (created by the first run, redrawn in place by later ones)."""
         self.rounds_chart: alt.JupyterChart | None = None
         self.falls_chart: alt.JupyterChart | None = None
         self.spells_chart: alt.JupyterChart | None = None
-        self.no_spells = _tag(widgets.HTML("<i>Nobody began a spell in these fights.</i>",
-                                           layout=widgets.Layout(display="none")), "no-spells")
-        self.charts = _tag(widgets.Box(layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
-                           "charts")
+        self.no_spells = tag(widgets.HTML("<i>Nobody began a spell in these fights.</i>",
+                                          layout=widgets.Layout(display="none")), "no-spells")
+        self.charts = tag(widgets.Box(layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
+                          "charts")
 
-        self.replay_system = _tag(widgets.Dropdown(description="replay under", style=small,
-                                                   layout=widgets.Layout(width="420px"), disabled=True),
-                                  "replay-system")
-        self.replay_index = _tag(widgets.IntText(value=0, description="fight #", style=small, disabled=True,
-                                                 layout=widgets.Layout(width="140px")), "replay-index")
-        self.replay_button = _tag(widgets.Button(description="Replay", icon="film", disabled=True), "replay")
-        self.replay_why = _tag(widgets.HTML(), "replay-why")
+        self.replay_system = tag(widgets.Dropdown(description="replay under", style=small,
+                                                  layout=widgets.Layout(width="420px"), disabled=True),
+                                 "replay-system")
+        self.replay_index = tag(widgets.IntText(value=0, description="fight #", style=small, disabled=True,
+                                                layout=widgets.Layout(width="140px")), "replay-index")
+        self.replay_button = tag(widgets.Button(description="Replay", icon="film", disabled=True), "replay")
+        self.replay_why = tag(widgets.HTML(), "replay-why")
 
         self._load(first)
         if encounter is None:
@@ -386,10 +377,10 @@ class EncounterPrep(widgets.VBox):
             self.heading,
             self.picker,
             file_box,
-            _tag(widgets.VBox([
-                widgets.HTML("<b>Combatants</b> (changes apply when you press Enter or leave a field; "
-                             "spells and everything else are in the encounter file)"),
-                _roster_header(), self.roster, self.add_combatant,
+            tag(widgets.VBox([
+               widgets.HTML("<b>Combatants</b> (changes apply when you press Enter or leave a field; "
+                            "spells and everything else are in the encounter file)"),
+               _roster_header(), self.roster, self.add_combatant,
             ], layout=widgets.Layout(border="1px solid #d5d8dc", padding="6px", margin="8px 0")), "editor"),
             widgets.HTML("<b>Timing systems to compare</b>"),
             widgets.HBox(list(self.system_boxes.values()), layout=widgets.Layout(flex_flow="row wrap")),
@@ -409,14 +400,14 @@ class EncounterPrep(widgets.VBox):
             self.downloads,
             self.charts,
             self.no_spells,
-            _tag(widgets.VBox([
-                widgets.HTML("<b>Replay a fight</b>: any fight of the run, every event explained with its rule"),
-                widgets.HBox([self.replay_system, self.replay_index, self.replay_button],
-                             layout=widgets.Layout(align_items="center")),
-                self.replay_why,
+            tag(widgets.VBox([
+               widgets.HTML("<b>Replay a fight</b>: any fight of the run, every event explained with its rule"),
+               widgets.HBox([self.replay_system, self.replay_index, self.replay_button],
+                            layout=widgets.Layout(align_items="center")),
+               self.replay_why,
             ], layout=widgets.Layout(margin="8px 0")), "replay-box"),
         ])
-        _tag(self, "prep")
+        tag(self, "prep")
         self._observe()
 
     # ------------------------------------------------------------ public
@@ -668,7 +659,7 @@ class EncounterPrep(widgets.VBox):
                   "falls": falls_chart(results.falls), "spells": spells_chart(results.spells)}
         if self.wins_chart is None:
             for name, chart in charts.items():
-                setattr(self, f"{name}_chart", _tag(chart_view(chart, embed_options=_EMBED), f"{name}-chart"))
+                setattr(self, f"{name}_chart", tag(chart_view(chart, embed_options=_EMBED), f"{name}-chart"))
             self.charts.children = (self.wins_chart, self.rounds_chart, self.falls_chart, self.spells_chart)
         else:
             for name, chart in charts.items():
@@ -748,12 +739,12 @@ def _data_link(text: str, filename: str, mime: str, label: str) -> str:
 
 
 def _save_html(encounter: Encounter) -> str:
-    return _data_link(dumps_toml(encounter), f"{_slug(encounter.title)}.toml", "application/toml",
+    return _data_link(dumps_toml(encounter), f"{slug(encounter.title, 'encounter')}.toml", "application/toml",
                       "Save this encounter (.toml)")
 
 
 def _downloads_html(results: PrepResults) -> str:
-    stem = _slug(results.setup.encounter.title)
+    stem = slug(results.setup.encounter.title, 'encounter')
     links = [(results.fights, "fights", "every fight"), (results.wins, "wins", "win rates"),
              (results.falls, "falls", "who falls"), (results.spells, "spells", "spells")]
     return "Download as CSV: " + "".join(

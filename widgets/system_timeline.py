@@ -43,6 +43,7 @@ from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import show_alert
 from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param
 from combatkit.widgets.hush import Hush
+from combatkit.widgets.classes import tag
 
 __all__ = ["SystemTimeline", "field_docs", "options_class", "switches"]
 
@@ -76,12 +77,6 @@ def switches(cls: type) -> list[tuple[str, bool, str]]:
             if hints[f.name] is bool and isinstance(f.default, bool)]
 
 
-def _tag(widget: widgets.DOMWidget, *names: str) -> widgets.DOMWidget:
-    for name in names:
-        widget.add_class(f"ck-{name}")
-    return widget
-
-
 class SystemTimeline(widgets.VBox):
     """One system's round of an encounter, drawn on its clock and explained.
 
@@ -103,25 +98,25 @@ class SystemTimeline(widgets.VBox):
         self._quiet = Hush()
         self._options_class = options_class(self.system)
 
-        self.heading = _tag(widgets.HTML(), "heading")
+        self.heading = tag(widgets.HTML(), "heading")
         self.picker = EncounterPicker(self._load, self._show_error, first_for=self.system.id)
-        self.seed = _tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
-                                         layout=widgets.Layout(width="150px"), style={"description_width": "34px"}),
-                         "seed")
-        self.reroll = _tag(widgets.Button(description="Roll again", icon="dice",
-                                          tooltip="Next seed: every die nobody entered is rolled again"), "reroll")
+        self.seed = tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
+                                        layout=widgets.Layout(width="150px"), style={"description_width": "34px"}),
+                        "seed")
+        self.reroll = tag(widgets.Button(description="Roll again", icon="dice",
+                                         tooltip="Next seed: every die nobody entered is rolled again"), "reroll")
         self.dice = DiceEntry(self._refresh)
         self.options: dict[str, widgets.Checkbox] = {}
         """One checkbox per yes/no option of the system, by option name."""
         for name, default, doc in switches(self._options_class) if self._options_class else ():
             box = widgets.Checkbox(value=default, description=name.replace("_", " "), indent=False,
                                    tooltip=doc, layout=widgets.Layout(width="auto"))
-            self.options[name] = _tag(box, "option", f"option-{name.replace('_', '-')}")
+            self.options[name] = tag(box, "option", f"option-{name.replace('_', '-')}")
         option_rows = [widgets.HBox([box, widgets.HTML(f"<span style='color:#566573;font-size:90%'>"
                                                        f"{html.escape(box.tooltip)}</span>")],
                                     layout=widgets.Layout(align_items="center")) for box in self.options.values()]
-        self.message = _tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
-        self.why = _tag(widgets.HTML(), "why")
+        self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
+        self.why = tag(widgets.HTML(), "why")
 
         name = example or (None if encounter is not None else example_options(self.system.id)[0][1])
         first = encounter if encounter is not None else load_example(name)
@@ -129,7 +124,7 @@ class SystemTimeline(widgets.VBox):
         self.picker.select(name)
         shown = self.timeline or Timeline(self.system.id, self.system.clock, ())
         frame = timeline_frame(shown)
-        self.chart = _tag(chart_view(timeline_chart(frame, shown.clock), embed_options=_EMBED), "chart")
+        self.chart = tag(chart_view(timeline_chart(frame, shown.clock), embed_options=_EMBED), "chart")
         """The chart widget; each redraw replaces its ``spec`` in place."""
 
         accordions = [widgets.Accordion([self.dice], titles=("Dice (enter what was rolled at the table)",),
@@ -147,7 +142,7 @@ class SystemTimeline(widgets.VBox):
             self.chart,
             self.why,
         ])
-        _tag(self, "system-timeline", f"system-{self.system.id}")
+        tag(self, "system-timeline", f"system-{self.system.id}")
         self.seed.observe(self._on_seed, "value")
         self.reroll.on_click(lambda _: setattr(self.seed, "value", self.seed.value + 1))
         for box in self.options.values():

@@ -41,6 +41,7 @@ from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param, int_list_param, int_param, options_params
 from combatkit.widgets.messages import bullets, show_alert
 from combatkit.widgets.hush import Hush
+from combatkit.widgets.classes import slug, tag
 
 __all__ = ["DEFAULT_EXAMPLE", "PhaseRow", "TimelineExplorer"]
 
@@ -77,36 +78,26 @@ _SPELL_FIELDS = {
 }
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "encounter"
-
-
-def _tag(widget: widgets.DOMWidget, *names: str) -> widgets.DOMWidget:
-    for name in names:
-        widget.add_class(f"ck-{name}")
-    return widget
-
-
 class PhaseRow(widgets.HBox):
     """One combatant's declaration for one phase: action, target, weapon or spell, flags, note."""
 
     def __init__(self, phase: int) -> None:
         self.phase = phase
-        self.action = _tag(widgets.Dropdown(
+        self.action = tag(widgets.Dropdown(
             options=[("—", "")] + [(k.value, k.value) for k in ActionKind], layout=widgets.Layout(width="92px")),
             "action")
-        self.target = _tag(widgets.Dropdown(options=[("no target", NONE)], layout=widgets.Layout(width="140px")),
-                           "target")
-        self.using = _tag(widgets.Dropdown(options=[("—", NONE)], layout=widgets.Layout(width="190px")), "using")
-        self.reposition = _tag(widgets.Checkbox(description="reposition step", indent=False,
-                                                layout=widgets.Layout(width="125px")), "reposition")
-        self.retarget = _tag(widgets.Checkbox(description="retarget", indent=False,
-                                              layout=widgets.Layout(width="85px")), "retarget")
-        self.note = _tag(widgets.Text(placeholder="note", continuous_update=False,
-                                      layout=widgets.Layout(width="200px")), "note")
+        self.target = tag(widgets.Dropdown(options=[("no target", NONE)], layout=widgets.Layout(width="140px")),
+                          "target")
+        self.using = tag(widgets.Dropdown(options=[("—", NONE)], layout=widgets.Layout(width="190px")), "using")
+        self.reposition = tag(widgets.Checkbox(description="reposition step", indent=False,
+                                               layout=widgets.Layout(width="125px")), "reposition")
+        self.retarget = tag(widgets.Checkbox(description="retarget", indent=False,
+                                             layout=widgets.Layout(width="85px")), "retarget")
+        self.note = tag(widgets.Text(placeholder="note", continuous_update=False,
+                                     layout=widgets.Layout(width="200px")), "note")
         label = widgets.HTML(f"<b>Phase {phase}</b>", layout=widgets.Layout(width="62px"))
         super().__init__([label, self.action, self.target, self.using, self.reposition, self.retarget, self.note])
-        _tag(self, "phase", f"phase-{phase}")
+        tag(self, "phase", f"phase-{phase}")
 
     @property
     def controls(self) -> tuple[widgets.ValueWidget, ...]:
@@ -142,8 +133,8 @@ class TimelineExplorer(widgets.VBox):
         self._current: int | None = None
         self._as_loaded: dict[str, Any] = {}
 
-        self.heading = _tag(widgets.HTML(), "heading")
-        self.download = _tag(widgets.HTML(), "download")
+        self.heading = tag(widgets.HTML(), "heading")
+        self.download = tag(widgets.HTML(), "download")
         self.picker = EncounterPicker(lambda encounter, _name: self._load(encounter),
                                       lambda error: self._show_error(error, in_draft=False),
                                       only=PHASE1.id, beside=[self.download])
@@ -151,60 +142,60 @@ class TimelineExplorer(widgets.VBox):
         """The example dropdown (the picker's): what a link's ``example`` names."""
 
         self.initiative: dict[str, widgets.IntText] = {}
-        self.initiative_box = _tag(widgets.HBox(), "initiative")
-        self.seed = _tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
-                                         layout=widgets.Layout(width="140px"), style={"description_width": "34px"}),
-                         "seed")
-        self.roll = _tag(widgets.Button(description=f"Roll {INITIATIVE_DICE}s", icon="dice",
-                                        tooltip="Roll initiative for every side with this seed"), "roll")
-        self.message = _tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
-        self.why = _tag(widgets.HTML(), "why")
+        self.initiative_box = tag(widgets.HBox(), "initiative")
+        self.seed = tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
+                                        layout=widgets.Layout(width="140px"), style={"description_width": "34px"}),
+                        "seed")
+        self.roll = tag(widgets.Button(description=f"Roll {INITIATIVE_DICE}s", icon="dice",
+                                       tooltip="Roll initiative for every side with this seed"), "roll")
+        self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
+        self.why = tag(widgets.HTML(), "why")
 
-        self.combatant = _tag(widgets.Dropdown(description="Combatant", layout=widgets.Layout(width="300px")),
-                              "combatant")
-        self.add_combatant = _tag(widgets.Button(description="Add", icon="plus",
-                                                 layout=widgets.Layout(width="80px")), "add-combatant")
-        self.remove_combatant = _tag(widgets.Button(description="Remove", icon="trash",
-                                                    layout=widgets.Layout(width="95px")), "remove-combatant")
+        self.combatant = tag(widgets.Dropdown(description="Combatant", layout=widgets.Layout(width="300px")),
+                             "combatant")
+        self.add_combatant = tag(widgets.Button(description="Add", icon="plus",
+                                                layout=widgets.Layout(width="80px")), "add-combatant")
+        self.remove_combatant = tag(widgets.Button(description="Remove", icon="trash",
+                                                   layout=widgets.Layout(width="95px")), "remove-combatant")
         small = {"description_width": "initial"}
-        self.name = _tag(widgets.Text(description="name", continuous_update=False, style=small,
-                                      layout=widgets.Layout(width="190px")), "name")
-        self.side = _tag(widgets.Text(description="side", continuous_update=False, style=small,
-                                      layout=widgets.Layout(width="150px")), "side")
-        self.char_class = _tag(widgets.Combobox(description="class", options=CLASSES, ensure_option=False,
-                                                continuous_update=False, style=small,
-                                                layout=widgets.Layout(width="160px")), "class")
-        self.level = _tag(widgets.IntText(description="level", continuous_update=False, style=small,
-                                          layout=widgets.Layout(width="110px")), "level")
-        self.dex = _tag(widgets.IntText(description="DEX", continuous_update=False, style=small,
-                                        layout=widgets.Layout(width="100px")), "dex")
-        self.mv = _tag(widgets.IntText(description="MV", continuous_update=False, style=small,
-                                       layout=widgets.Layout(width="100px")), "mv")
-        self.weapon = _tag(widgets.Dropdown(description="Weapon", layout=widgets.Layout(width="240px")), "weapon")
-        self.add_weapon = _tag(widgets.Button(icon="plus", tooltip="Add a weapon",
-                                              layout=widgets.Layout(width="36px")), "add-weapon")
-        self.remove_weapon = _tag(widgets.Button(icon="trash", tooltip="Remove this weapon",
-                                                 layout=widgets.Layout(width="36px")), "remove-weapon")
-        self.weapon_name = _tag(widgets.Text(description="name", continuous_update=False, style=small,
-                                             layout=widgets.Layout(width="190px")), "weapon-name")
-        self.weapon_sf = _tag(widgets.IntText(description="SF", continuous_update=False, style=small,
-                                              layout=widgets.Layout(width="90px")), "weapon-sf")
-        self.weapon_magic = _tag(widgets.IntText(description="magic +", continuous_update=False, style=small,
-                                                 layout=widgets.Layout(width="110px")), "weapon-magic")
-        self.weapon_kind = _tag(widgets.Dropdown(description="kind", options=[k.value for k in WeaponKind],
-                                                 style=small, layout=widgets.Layout(width="150px")), "weapon-kind")
-        self.spell = _tag(widgets.Dropdown(description="Spell", layout=widgets.Layout(width="240px")), "spell")
-        self.add_spell = _tag(widgets.Button(icon="plus", tooltip="Add a spell",
-                                             layout=widgets.Layout(width="36px")), "add-spell")
-        self.remove_spell = _tag(widgets.Button(icon="trash", tooltip="Remove this spell",
-                                                layout=widgets.Layout(width="36px")), "remove-spell")
-        self.spell_name = _tag(widgets.Text(description="name", continuous_update=False, style=small,
-                                            layout=widgets.Layout(width="190px")), "spell-name")
-        self.spell_ct = _tag(widgets.Text(description="CT", continuous_update=False, style=small,
-                                          placeholder='1-9 or "1 round"',
-                                          layout=widgets.Layout(width="150px")), "spell-ct")
-        self.hits = _tag(widgets.Text(description="hit at half-segments", continuous_update=False, style=small,
-                                      placeholder="e.g. 10, 14", layout=widgets.Layout(width="300px")), "hits")
+        self.name = tag(widgets.Text(description="name", continuous_update=False, style=small,
+                                     layout=widgets.Layout(width="190px")), "name")
+        self.side = tag(widgets.Text(description="side", continuous_update=False, style=small,
+                                     layout=widgets.Layout(width="150px")), "side")
+        self.char_class = tag(widgets.Combobox(description="class", options=CLASSES, ensure_option=False,
+                                               continuous_update=False, style=small,
+                                               layout=widgets.Layout(width="160px")), "class")
+        self.level = tag(widgets.IntText(description="level", continuous_update=False, style=small,
+                                         layout=widgets.Layout(width="110px")), "level")
+        self.dex = tag(widgets.IntText(description="DEX", continuous_update=False, style=small,
+                                       layout=widgets.Layout(width="100px")), "dex")
+        self.mv = tag(widgets.IntText(description="MV", continuous_update=False, style=small,
+                                      layout=widgets.Layout(width="100px")), "mv")
+        self.weapon = tag(widgets.Dropdown(description="Weapon", layout=widgets.Layout(width="240px")), "weapon")
+        self.add_weapon = tag(widgets.Button(icon="plus", tooltip="Add a weapon",
+                                             layout=widgets.Layout(width="36px")), "add-weapon")
+        self.remove_weapon = tag(widgets.Button(icon="trash", tooltip="Remove this weapon",
+                                                layout=widgets.Layout(width="36px")), "remove-weapon")
+        self.weapon_name = tag(widgets.Text(description="name", continuous_update=False, style=small,
+                                            layout=widgets.Layout(width="190px")), "weapon-name")
+        self.weapon_sf = tag(widgets.IntText(description="SF", continuous_update=False, style=small,
+                                             layout=widgets.Layout(width="90px")), "weapon-sf")
+        self.weapon_magic = tag(widgets.IntText(description="magic +", continuous_update=False, style=small,
+                                                layout=widgets.Layout(width="110px")), "weapon-magic")
+        self.weapon_kind = tag(widgets.Dropdown(description="kind", options=[k.value for k in WeaponKind],
+                                                style=small, layout=widgets.Layout(width="150px")), "weapon-kind")
+        self.spell = tag(widgets.Dropdown(description="Spell", layout=widgets.Layout(width="240px")), "spell")
+        self.add_spell = tag(widgets.Button(icon="plus", tooltip="Add a spell",
+                                            layout=widgets.Layout(width="36px")), "add-spell")
+        self.remove_spell = tag(widgets.Button(icon="trash", tooltip="Remove this spell",
+                                               layout=widgets.Layout(width="36px")), "remove-spell")
+        self.spell_name = tag(widgets.Text(description="name", continuous_update=False, style=small,
+                                           layout=widgets.Layout(width="190px")), "spell-name")
+        self.spell_ct = tag(widgets.Text(description="CT", continuous_update=False, style=small,
+                                         placeholder='1-9 or "1 round"',
+                                         layout=widgets.Layout(width="150px")), "spell-ct")
+        self.hits = tag(widgets.Text(description="hit at half-segments", continuous_update=False, style=small,
+                                     placeholder="e.g. 10, 14", layout=widgets.Layout(width="300px")), "hits")
         self.phases = [PhaseRow(phase) for phase in ATTACK_PHASES]
 
         first = encounter if encounter is not None else load_example(example or DEFAULT_EXAMPLE)
@@ -214,16 +205,16 @@ class TimelineExplorer(widgets.VBox):
         shown = self.timeline or Timeline(first.system, find_system(first.system).clock, ())
         frame = timeline_frame(shown)
         timeline_spec(frame, shown.clock)  # builds the reusable spec now, so the first edit redraws fast
-        self.chart = _tag(chart_view(timeline_chart(frame, shown.clock)), "chart")
+        self.chart = tag(chart_view(timeline_chart(frame, shown.clock)), "chart")
         """The chart widget. Each redraw replaces its ``spec`` in place (``timeline_spec``, a few ms, where
         setting ``.chart`` would rebuild and revalidate the whole chart); ``.chart`` keeps the first round."""
 
-        editor = _tag(widgets.VBox([
+        editor = tag(widgets.VBox([
             widgets.HTML("<b>Edit the encounter</b> (changes apply when you press Enter or leave a field)"),
             widgets.HBox([self.combatant, self.add_combatant, self.remove_combatant]),
             widgets.HBox([self.name, self.side, self.char_class, self.level, self.dex, self.mv]),
             widgets.HBox([self.weapon, self.add_weapon, self.remove_weapon, self.weapon_name, self.weapon_sf,
-                          self.weapon_magic, self.weapon_kind]),
+                         self.weapon_magic, self.weapon_kind]),
             widgets.HBox([self.spell, self.add_spell, self.remove_spell, self.spell_name, self.spell_ct]),
             self.hits,
             widgets.HTML("<b>Declarations</b> (000 §1 C: in each of phases 1-3 a combatant does one thing)"),
@@ -240,7 +231,7 @@ class TimelineExplorer(widgets.VBox):
             editor,
             self.why,
         ])
-        _tag(self, "explorer")
+        tag(self, "explorer")
         self._observe()
 
     # ------------------------------------------------------------ public
@@ -362,9 +353,9 @@ class TimelineExplorer(widgets.VBox):
             box.close()
         self.initiative = {}
         for side in sides:
-            box = _tag(widgets.IntText(value=rolls[f"initiative: {side}"], description=side or "(no side)",
-                                       continuous_update=False, style={"description_width": "initial"},
-                                       layout=widgets.Layout(width="150px")), "init", f"init-{_slug(side)}")
+            box = tag(widgets.IntText(value=rolls[f"initiative: {side}"], description=side or "(no side)",
+                                      continuous_update=False, style={"description_width": "initial"},
+                                      layout=widgets.Layout(width="150px")), "init", f"init-{slug(side, 'encounter')}")
             box.observe(lambda change, side=side: self._on_initiative(side, change.new), "value")
             self.initiative[side] = box
         self.initiative_box.children = tuple(self.initiative.values())
@@ -689,5 +680,5 @@ def _why_html(timeline: Timeline) -> str:
 
 def _download_html(encounter: Encounter) -> str:
     payload = base64.b64encode(dumps_toml(encounter).encode("utf-8")).decode("ascii")
-    return (f"<a download='{_slug(encounter.title)}.toml' href='data:application/toml;base64,{payload}' "
+    return (f"<a download='{slug(encounter.title, 'encounter')}.toml' href='data:application/toml;base64,{payload}' "
             "style='margin-left:12px'>Save this encounter (.toml)</a>")
