@@ -69,6 +69,8 @@ def test_the_template_is_voilas_lab_template_without_the_cdn_links():
     text = (folder / "index.html.j2").read_text()
     assert text.startswith("{%- extends 'lab/index.html.j2' -%}")
     assert "{{ super.super() }}" in text and "http" not in text  # nothing is loaded from elsewhere
+    for page in (text, (folder / "tree.html").read_text()):  # an icon of their own: no 404 for /favicon.ico
+        assert '<link rel="icon" href="data:image/svg+xml;base64,' in page
     assert '"base_template": "lab"' in (folder / "conf.json").read_text()
     environ = serve.jupyter_environ({"JUPYTER_PATH": "/elsewhere"})
     assert environ["JUPYTER_PATH"].split(os.pathsep) == [str(serve.TEMPLATE_ROOT), "/elsewhere"]
