@@ -25,9 +25,8 @@ from typing import Any
 
 from combatkit.dice import Dice, Roll, Roller
 from combatkit.encounter import Encounter
-from combatkit.errors import RulesError
 from combatkit.systems import TimingSystem, find_system
-from combatkit.systems._exhaust import Branches, exhaust, matchup
+from combatkit.systems._exhaust import Branches, check_matchup, exhaust, matchup
 
 __all__ = ["ENUMERATION_LIMIT", "OddsFunction", "matchup_odds", "odds_function"]
 
@@ -53,15 +52,6 @@ class _EnumeratingRoller(Roller):
         return result
 
 
-def _check_matchup(encounter: Encounter, a: str, b: str) -> None:
-    names = {c.name for c in encounter.combatants}
-    for name in (a, b):
-        if name not in names:
-            raise RulesError("combatkit odds", f"{name!r} is not in the encounter; combatants: {sorted(names)}")
-    if a == b:
-        raise RulesError("combatkit odds", f"a matchup needs two different figures, got {a!r} twice")
-
-
 def odds_function(system: str | TimingSystem) -> OddsFunction:
     """The exact-odds function for ``system``: its module's ``odds``, or an enumeration of its Roller."""
     found = find_system(system) if isinstance(system, str) else system
@@ -70,7 +60,7 @@ def odds_function(system: str | TimingSystem) -> OddsFunction:
         return own
 
     def by_rolls(encounter: Encounter, a: str, b: str, options: Any = None) -> dict[str, Fraction]:
-        _check_matchup(encounter, a, b)
+        check_matchup(encounter, a, b)
         runs = exhaust(lambda roller: found.schedule(encounter, roller, options), _EnumeratingRoller,
                        limit=ENUMERATION_LIMIT)
         return matchup(runs, a, b)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
+from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
 from combatkit.timeline import Span, Status, Timeline
 
@@ -78,6 +79,17 @@ def exhaust(run: Callable[[F], R], fate: Callable[[dict[Hashable, object]], F], 
                 if chance:
                     stack.append(({**decided, branch.key: value}, weight * chance))
     return results
+
+
+def check_matchup(encounter: Encounter, a: str, b: str) -> None:
+    """What every system's exact odds require of a matchup: two different figures of the encounter;
+    raises RulesError naming the one that is not there (and the ones that are)."""
+    names = {c.name for c in encounter.combatants}
+    for name in (a, b):
+        if name not in names:
+            raise RulesError("combatkit odds", f"{name!r} is not in the encounter; combatants: {sorted(names)}")
+    if a == b:
+        raise RulesError("combatkit odds", f"a matchup needs two different figures, got {a!r} twice")
 
 
 def first_act(timeline: Timeline, actor: str) -> Span | None:

@@ -42,7 +42,7 @@ from combatkit.dice import Dice, Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import Declaration
-from combatkit.systems._exhaust import Branches, exhaust, matchup
+from combatkit.systems._exhaust import Branches, check_matchup, exhaust, matchup
 from combatkit.timeline import Clock, Period, Tick, Timeline
 
 __all__ = [
@@ -122,12 +122,7 @@ def exact_odds(encounter: Encounter, a: str, b: str, run: Callable[[Fate], Timel
     they sum to 1), ``"a spell interrupted"`` / ``"b spell interrupted"`` when that figure
     casts (a reported hit ruins the spell), and ``"a blow N @ T"``.
     """
-    names = {c.name for c in encounter.combatants}
-    for name in (a, b):
-        if name not in names:
-            raise RulesError("combatkit odds", f"{name!r} is not in the encounter; combatants: {sorted(names)}")
-    if a == b:
-        raise RulesError("combatkit odds", f"a matchup needs two different figures, got {a!r} twice")
+    check_matchup(encounter, a, b)
     return matchup(exhaust(run, BranchingFate), a, b)
 
 

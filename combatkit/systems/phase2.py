@@ -73,7 +73,7 @@ from combatkit.dice import Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind, reaction_adjustment
-from combatkit.systems._exhaust import Branches, exhaust, matchup
+from combatkit.systems._exhaust import Branches, check_matchup, exhaust, matchup
 from combatkit.systems.base import register
 from combatkit.systems.phase1 import (
     Phase1Options, adjusted_speed_factor, declared_sf_penalties, sf_band, strike_half_segment,
@@ -982,11 +982,7 @@ def odds(encounter: Encounter, a: str, b: str, options: Phase2Options | None = N
     casts (a reported hit landing while it casts); ``"a blow N @ T"``: its N-th blow on tick T.
     """
     options = options or Phase2Options()
-    for name in (a, b):
-        if name not in {c.name for c in encounter.combatants}:
-            raise RulesError("combatkit odds", f"{name!r} is not in the encounter")
-    if a == b:
-        raise RulesError("combatkit odds", f"a matchup needs two different figures, got {a!r} twice")
+    check_matchup(encounter, a, b)
     outcomes = exhaust(lambda fate: _Run(encounter, fate, options).run(),
                        lambda decided: _Branching(decided, encounter, a, b, options))
     return matchup(outcomes, a, b)

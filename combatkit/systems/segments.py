@@ -78,7 +78,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Length, Spell, Weapon, WeaponKind, \
     reaction_adjustment
-from combatkit.systems._exhaust import Branches, exhaust, matchup
+from combatkit.systems._exhaust import Branches, check_matchup, exhaust, matchup
 from combatkit.systems.base import register
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
 
@@ -1006,12 +1006,7 @@ def odds(encounter: Encounter, a: str, b: str, options: SegmentsOptions | None =
     blows or a reported hit); ``"a blow N @ T"``: the N-th blow to land lands on tick T.
     """
     options = replace(options or SegmentsOptions(), kills=False)
-    names = {c.name for c in encounter.combatants}
-    for name in (a, b):
-        if name not in names:
-            raise RulesError("combatkit odds", f"{name!r} is not in the encounter")
-    if a == b:
-        raise RulesError("combatkit odds", f"a matchup needs two different figures, got {a!r} twice")
+    check_matchup(encounter, a, b)
     pair = {a, b}
     declarations = tuple(d for d in encounter.declarations if d.actor in pair)
     for d in declarations:
