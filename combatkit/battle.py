@@ -124,6 +124,9 @@ class Figure:
     """Spells declared (or begun) that reached their moment: went off, ruined or cancelled."""
     spells_succeeded: int = 0
     """Spells that went off."""
+    holding: str | None = None
+    """A spell held past the end of the last round, which goes off in this one: it counts as this
+    round's casting, so no new spell may be begun (000 §2 A, Holding a Spell)."""
 
     @property
     def name(self) -> str:

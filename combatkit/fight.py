@@ -254,6 +254,12 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
         user = tuple(d for d in encounter.declarations if d.actor in names) if first and options.declarations else ()
         policy = declare(sid, present, round=number, surprised=round_surprised, options=options.policy,
                          resolution=options.resolution, skip=frozenset(d.actor for d in user), system_options=sys_opts)
+        for f in present:
+            if f.holding is not None and f.status.acts:
+                extra_events.append(Event(r, 1, f.name, EventKind.NOTE, "000 §2 A: Holding a Spell",
+                                          f"{f.name}'s {f.holding}, held over from round {r - 1}, goes off this round "
+                                          f"and counts as its casting: {f.name} begins no new spell and does not "
+                                          f"attack." if explain else ""))
         for name in sorted(round_surprised):
             if sid in ("five_phase", "strike_speed") and name in names:
                 extra_events.append(Event(r, 1, name, EventKind.SURPRISE, "004 is silent: B/X's surprise round"

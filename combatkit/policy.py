@@ -19,7 +19,9 @@ numbers of a Monte Carlo run assume:
    Castable also means the system allows it (000: CT 9 at most from phase 1, 6 from phase 2;
    material components readied first if not in hand). A figure in a defensive 004 stance
    does not cast, and one in Full Defense does not attack (004 Combat Stance). Each spell is
-   cast once a fight.
+   cast once a fight. A caster whose held spell goes off this round, held over from the last
+   (``Figure.holding``), declares nothing: that spell "counts as that round's casting (no new
+   spell may be started)", and a caster does not attack in a round it casts (000 §2 A).
 4. **Shoot**: a figure with a missile weapon shoots when its target is out of melee reach
    (or it has no melee weapon) and within the weapon's long range (when the range is known).
 5. **Melee**: otherwise it closes on its target and attacks with its routine (all its
@@ -120,7 +122,7 @@ def intents(figures: Sequence[Figure], *, round: int = 1, system: str = "phase1"
     order = {f.name: i for i, f in enumerate(figures)}
     out: dict[str, Intent] = {}
     for f in figures:
-        if not f.status.acts:
+        if not f.status.acts or f.holding is not None:  # 000 §2 A: the held spell is this round's casting
             continue
         c = f.combatant
         foes = [o for o in figures if o.side != f.side and o.status.present]

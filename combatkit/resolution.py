@@ -595,7 +595,15 @@ class _Round:
         rolls = self.timeline.rolls + tuple(self.roller.log[self.rolled_before:])
         resolved = Timeline(self.timeline.system, self.timeline.clock, spans, self.timeline.notes, rolls)
         return RoundResult(self.round, self.system, resolved, tuple(self.events),
-                           tuple(live.figure() for live in self.live.values()), self.declarations)
+                           tuple(replace(live.figure(), holding=self._held_over(live, spans))
+                                 for live in self.live.values()), self.declarations)
+
+    def _held_over(self, live: _Live, spans: Sequence[Span]) -> str | None:
+        """The spell ``live`` holds past the round's end, unspoilt: the next round's casting (000 §2 A)."""
+        if not live.status.acts or not any(s.actor == live.name and s.kind == "hold" and s.status is Status.DONE
+                                           and s.end > self.timeline.clock.ticks for s in spans):
+            return None
+        return next((d.spell for d in self.by_actor.get((live.name, "cast"), ()) if d.hold), None)
 
     def _after(self, t: Tick) -> None:
         """Falls whose moment has come; then, if a caster was hit, the system re-times the round."""

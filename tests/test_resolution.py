@@ -515,3 +515,42 @@ def test_retarget_option_overrides_the_seed():
                   options=ResolutionOptions(retarget=Retarget.LOST))
     assert not events(result, EventKind.RETARGET)
     assert any(e.rule == "combatkit option: retarget lost" for e in events(result, EventKind.CANCELLED, "C"))
+
+
+# ----------------------------------------------------------------- 000 §2 A: a spell held into the next round
+
+
+def _held_over_fight(hold: int, seed: int = 0):
+    """Mira casts magic missile (CT 1) in phase 3 and holds it ``hold`` CT; a sturdy B stands 5' off."""
+    from combatkit.fight import FightOptions, run_fight
+
+    spells = (Spell("magic missile", 1, 1, "V,S"), Spell("shocking grasp", 1, 1, "V,S", touch=True),
+              Spell("web", 2, 2, "V,S"))
+    enc = Encounter("held", (mage(spells=spells, hp=60), fighter("B", "b", hp=200, thac0=30)),
+                    (Declaration("Mira", 3, C, target="B", spell="magic missile", hold=hold),),
+                    (("Mira", "B", 5),), (), {}, system="phase1")
+    return run_fight(enc, "phase1", seed=seed, options=FightOptions(max_rounds=3))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_000_a_spell_held_into_the_next_round_is_that_rounds_casting(seed):
+    """000 §2 A, Holding a Spell: "If the spell is held into the next round, it counts as that
+    round's casting (no new spell may be started)". CT 1 begun in phase 3 ends by half-segment
+    14; held 6 CT it goes off in round 2, so Mira begins nothing in round 2 and casts again in round 3."""
+    fight = _held_over_fight(hold=6, seed=seed)
+    one, two, three = fight.rounds
+    (held,) = [s for s in one.timeline.spans if s.actor == "Mira" and s.kind == "hold"]
+    assert held.end > 20 and held.status is Status.DONE
+    assert one.figure("Mira").holding == "magic missile"
+    assert not [s for s in two.timeline.spans if s.actor == "Mira"]  # no new spell, no attack
+    (note,) = [e for e in two.events if e.actor == "Mira" and e.kind is EventKind.NOTE]
+    assert "000 §2 A" in note.rule and "magic missile" in note.why and "no new spell" in note.why
+    assert two.figure("Mira").holding is None
+    assert [s.kind for s in three.timeline.spans if s.actor == "Mira"] == ["cast"]
+
+
+def test_000_a_spell_held_within_the_round_leaves_the_next_round_free():
+    fight = _held_over_fight(hold=1)
+    one, two = fight.rounds[:2]
+    assert one.figure("Mira").holding is None
+    assert [s.kind for s in two.timeline.spans if s.actor == "Mira"] == ["cast"]
