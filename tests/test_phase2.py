@@ -22,7 +22,9 @@ from combatkit import (
     Weapon,
     WeaponKind,
     load_example,
+    loads_encounter,
 )
+from combatkit.encounter import dumps_toml
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.systems._exhaust import matchup
 from combatkit.systems.phase2 import (
@@ -134,42 +136,122 @@ def test_initiative_is_rolled_at_every_phase_a():
 # ----------------------------------------------------------------- 000 §3 C worked example
 
 
-def specialist() -> Combatant:
+def specialist(dagger_rate: Fraction | None = Fraction(3, 2)) -> Combatant:
+    """Saska swings her short sword twice a round; her dagger keeps its own rate (``Weapon.attacks_per_round``)."""
     return Combatant("Saska", "party", level=7, attacks_per_round=Fraction(2),
-                     weapons=(Weapon("short sword", 3, damage="d6"), DAGGER))
+                     weapons=(Weapon("short sword", 3, damage="d6"),
+                              Weapon("dagger", 2, damage="d4", attacks_per_round=dagger_rate)))
 
 
-TWO_WEAPONS = Phase2Options(weapon_attacks={"Saska": {"dagger": Fraction(3, 2)}})
+BOTH, ALONE = ("short sword", "dagger"), ("short sword",)
+SPECIALIST_ROUTINE = [attack("Saska", 1, weapons=BOTH), attack("Saska", 2, weapons=ALONE),
+                      attack("Saska", 4, weapons=BOTH), attack("Saska", 5, weapons=ALONE)]
+"""000 §3 C: both weapons, the short sword alone, (delay), and the sequence anew."""
+SPECIALIST_BLOWS = [("short sword + dagger -> Orc", 2), ("short sword -> Orc", 8),
+                    ("short sword + dagger -> Orc", 20), ("short sword -> Orc", 26)]
 
 
-def test_short_sword_specialist_with_dagger():
+def check_specialist_with_dagger(people) -> None:
     """000 §3 C example: a 7th-level short-sword specialist "attacks with both weapons on the first
     phase, then with the short sword alone on the second phase. The third phase is her normal
     delay. The next phase begins the sequence anew"."""
-    both, alone = ("short sword", "dagger"), ("short sword",)
-    declarations = [attack("Saska", 1, weapons=both), attack("Saska", 2, weapons=alone),
-                    attack("Saska", 4, weapons=both), attack("Saska", 5, weapons=alone)]
-    timeline = run([specialist(), foe()], declarations, options=TWO_WEAPONS)
+    timeline = run(people, SPECIALIST_ROUTINE)
     blows = only(timeline, "Saska", "attack")
-    assert [(s.action, s.end) for s in blows] == [
-        ("short sword + dagger -> Orc", 2), ("short sword -> Orc", 8),
-        ("short sword + dagger -> Orc", 20), ("short sword -> Orc", 26),
-    ]
+    assert [(s.action, s.end) for s in blows] == SPECIALIST_BLOWS
     assert "'attack, attack, delay' sequence (Table 6, 2 attacks per round)" in blows[0].why
+    assert "attack 2 since it began in phase A, cycle 1" in blows[1].why
+    assert "it begins anew here" in blows[2].why
     with pytest.raises(IllegalActionError) as error:  # the third phase is her delay
-        run([specialist(), foe()], declarations[:2] + [attack("Saska", 3, weapons=alone)], options=TWO_WEAPONS)
+        run(people, SPECIALIST_ROUTINE[:2] + [attack("Saska", 3, weapons=ALONE)])
     assert error.value.rule == "000 §3 C Table 6" and "phase C, cycle 1 is a delay" in str(error.value)
     with pytest.raises(IllegalActionError) as error:  # the second phase is the short sword alone
-        run([specialist(), foe()], [attack("Saska", 1, weapons=both), attack("Saska", 2, weapons=both)],
-            options=TWO_WEAPONS)
+        run(people, [attack("Saska", 1, weapons=BOTH), attack("Saska", 2, weapons=BOTH)])
     assert error.value.rule == "000 §3 C" and "short sword alone" in str(error.value)
+    assert "short sword 2, dagger 3/2" in str(error.value)
+
+
+def test_short_sword_specialist_with_dagger():
+    check_specialist_with_dagger([specialist(), foe()])
+
+
+SPECIALIST_FILE = """
+title = "000 §3 C: a 7th-level short-sword specialist with a dagger"
+system = "phase2"
+
+[rolls]
+"initiative: party" = 2
+"initiative: foes" = 6
+"initiative: party, cycle 2" = 2
+"initiative: foes, cycle 2" = 6
+
+[[combatants]]
+name = "Saska"
+side = "party"
+level = 7
+attacks_per_round = "{wielder}"
+weapons = [
+  {{ name = "short sword", sf = 3, length = "short", damage = "d6"{sword} }},
+  {{ name = "dagger", sf = 2, length = "short", damage = "d4"{dagger} }},
+]
+
+[[combatants]]
+name = "Orc"
+side = "foes"
+class = "monster"
+weapons = [{{ name = "long sword", sf = 5, damage = "d8" }}]
+
+[[declarations]]
+actor = "Saska"
+phase = 1
+action = "attack"
+target = "Orc"
+weapons = ["short sword", "dagger"]
+
+[[declarations]]
+actor = "Saska"
+phase = 2
+action = "attack"
+target = "Orc"
+weapons = ["short sword"]
+
+[[declarations]]
+actor = "Saska"
+phase = 4
+action = "attack"
+target = "Orc"
+weapons = ["short sword", "dagger"]
+
+[[declarations]]
+actor = "Saska"
+phase = 5
+action = "attack"
+target = "Orc"
+weapons = ["short sword"]
+"""
+
+
+@pytest.mark.parametrize(("wielder", "sword", "dagger"), [
+    pytest.param("2", "", ', attacks_per_round = "3/2"', id="dagger-3/2"),  # the dagger's own, lower rate
+    pytest.param("3/2", ", attacks_per_round = 2", "", id="sword-2"),  # a 7th-level fighter's 3/2, 2 with her sword
+])
+def test_specialist_with_dagger_from_an_encounter_file(wielder, sword, dagger):
+    """Issue #11: Phase System II reads each weapon's own ``attacks_per_round`` from an encounter
+    file (000 §3 C example), as Phase System I does; before, it used the wielder's rate for both
+    weapons and let her pair them every phase (or put her on the 3/2 "attack, delay" schedule)."""
+    encounter = loads_encounter(SPECIALIST_FILE.format(wielder=wielder, sword=sword, dagger=dagger))
+    saska = encounter.combatant("Saska")
+    assert {w.name: w.attacks_per_round for w in saska.weapons} == {
+        "short sword": Fraction(2) if sword else None, "dagger": Fraction(3, 2) if dagger else None}
+    timeline = PHASE2.schedule(encounter, Roller(entered=encounter.rolls))
+    assert [(s.action, s.end) for s in only(timeline, "Saska", "attack")] == SPECIALIST_BLOWS
+    check_specialist_with_dagger(list(encounter.combatants))
 
 
 def test_two_weapons_with_the_same_rate_always_pair():
     """000 §2 C: "each weapon may attack to the maximum applicable attacks per round, but only in
     paired fashion" when the weapons yield the same number of attacks."""
-    both = ("short sword", "dagger")
-    timeline = run([specialist(), foe()], [attack("Saska", 1, weapons=both), attack("Saska", 2, weapons=both)])
+    timeline = run([specialist(dagger_rate=None), foe()],
+                   [attack("Saska", 1, weapons=BOTH), attack("Saska", 2, weapons=BOTH)])
     assert len(only(timeline, "Saska", "attack")) == 2
 
 
@@ -458,6 +540,20 @@ def test_shipped_example_loads_and_schedules():
         assert (cone.start, cone.end) == (13, 22)  # begun as a winner in C, finished as a loser in A
 
 
+def test_shipped_specialist_example_follows_the_favored_short_sword():
+    """000 §3 C example as a shipped file: the short sword's own attacks_per_round (2) sets the schedule."""
+    encounter = load_example("phase2-two-weapon-specialist")
+    assert loads_encounter(dumps_toml(encounter)) == encounter  # the weapon's rate survives a round trip
+    assert encounter.combatant("Saska").weapon("short sword").attacks_per_round == 2
+    timeline = PHASE2.schedule(encounter, Roller(seed=encounter.seed, entered=encounter.rolls))
+    blows = only(timeline, "Saska", "attack")
+    assert [(s.action, s.period) for s in blows] == [
+        ("short sword + dagger -> Ugluk", "phase A, cycle 1"), ("short sword -> Ugluk", "phase B, cycle 1"),
+        ("short sword + dagger -> Ugluk", "phase A, cycle 2"), ("short sword -> Ugluk", "phase B, cycle 2"),
+    ]
+    assert [s.track for s in blows] == ["winner", "winner", "loser", "loser"]  # the orcs win the second A
+
+
 def test_registered_with_aliases():
     from combatkit.systems.base import find_system
 
@@ -548,7 +644,8 @@ def encounters(draw):
     combatants = []
     for name in NAMES:
         weapons = tuple(Weapon(f"w{i}", draw(st.integers(0, 12)), kind=draw(st.sampled_from(list(WeaponKind))),
-                               rate_of_fire=draw(st.sampled_from([Fraction(1), Fraction(2)])))
+                               rate_of_fire=draw(st.sampled_from([Fraction(1), Fraction(2)])),
+                               attacks_per_round=draw(st.sampled_from([None, None, *TABLE_6])))
                         for i in range(draw(st.integers(1, 3))))
         spells = tuple(Spell(f"spell{i}", 1, draw(st.sampled_from([1, 2, 3, 4, 5, 7, 9, 10, ONE_ROUND])),
                              draw(st.sampled_from(["V", "V,S,M"]))) for i in range(draw(st.integers(0, 2))))

@@ -29,8 +29,11 @@ What the module does, rule by rule:
 * Attack schedules (000 §3 C Table 6): the attack/delay sequence for the figure's
   attacks per round, times the rate of fire for missiles (:func:`attack_schedule`).
   A sequence may begin in any phase, repeats, and starts over after any unscheduled
-  delay. Two-weapon routines whose weapons differ in attacks per round follow the
-  favored weapon's schedule, alternating paired and single (favored) attacks.
+  delay. Each weapon's attacks per round is its own ``Weapon.attacks_per_round`` (the
+  encounter file's per-weapon ``attacks_per_round``), else the wielder's, as in every other
+  system (:meth:`~combatkit.model.Combatant.attacks_in_round`). Two-weapon routines whose
+  weapons differ in attacks per round follow the favored weapon's schedule, alternating
+  paired and single (favored) attacks (000 §3 C's short-sword specialist with a dagger).
 * Attack forms (000 §3 C Table 7): with ``attack_forms=True`` (the optional rule of
   000 §2 C) a creature with several natural attack forms uses them one or two a phase.
 * Everything else carries over from Phase System I: one action per phase, 1/3 MV a
@@ -44,6 +47,8 @@ Choices this module makes where the seed is silent (each documented where it is 
 
 * Table 6's 5/2 sequence "attack, attack, attack, delay, attack, attack" repeats as
   printed: 5 attacks in every 6 phases, the rate the row names.
+* The FAVORED weapon of a two-weapon routine (000 §3 C) is the one with the most attacks
+  per round: the specialist's weapon, whose rate specialization raises.
 * Rates Table 6 does not list: below 1 a round (a heavy crossbow's 1/2), "attack"
   then delays for 3/rate phases in all (1/2: one shot every 6 phases); others raise
   and can be given per combatant in ``Phase2Options.schedules``.
@@ -258,9 +263,6 @@ class Phase2Options:
     """Optional rule (000 §2 C, §3 C Table 7): separate attack forms, one or two a phase."""
     schedules: Mapping[str, tuple[int, ...]] = field(default_factory=dict, hash=False)
     """Per combatant name, an attack/delay sequence replacing Table 6/7 (attacks each phase, 0 = delay)."""
-    weapon_attacks: Mapping[str, Mapping[str, Fraction]] = field(default_factory=dict, hash=False)
-    """Per combatant name, per weapon name, attacks per round where a weapon differs from the
-    combatant's (000 §2 C two-weapon routines: ``{"Saska": {"dagger": Fraction(3, 2)}}``)."""
     durations: Mapping[str, int] = field(default_factory=dict, hash=False)
     """Per spell name, duration in rounds: the timeline shows the effect until it expires (000 §3 B)."""
 
@@ -535,7 +537,10 @@ class _Run:
         return attack_schedule(rate), "000 §3 C Table 6", f"Table 6, {rate} attack{'' if rate == 1 else 's'} per round{missile}"
 
     def _rate(self, c: Combatant, w: Weapon) -> Fraction:
-        rate = Fraction(self.options.weapon_attacks.get(c.name, {}).get(w.name, c.attacks_per_round))
+        """Attacks (or missiles) per round with ``w``: the weapon's own rate, else the wielder's,
+        times the fire rate for a missile weapon (000 §3 C; the short-sword specialist's dagger
+        keeps its own, lower rate, so her routine follows the favored short sword's schedule)."""
+        rate = Fraction(c.attacks_per_round if w.attacks_per_round is None else w.attacks_per_round)
         return rate * Fraction(w.rate_of_fire) if w.kind is WeaponKind.MISSILE else rate
 
     def _sequence(self, st: _Figure, p: int, schedule: tuple[int, ...]) -> tuple[int, int, bool]:
