@@ -69,10 +69,10 @@ SEED_CELLS = [
     (cls, level, text) for cls, column in SEED_TABLE.items() for level, text in enumerate(column.split(), start=1)
 ]
 
-# PH Table 15 (paladin) and PH Table 18 (ranger): level -> (casting level, spells per spell level).
+# PH Table 17 (paladin) and PH Table 18 (ranger): level -> (casting level, spells per spell level).
 PH_PALADIN = {
     9: (1, "1"), 10: (2, "2"), 11: (3, "21"), 12: (4, "22"), 13: (5, "221"), 14: (6, "321"),
-    15: (7, "3211"), 16: (8, "3311"), 17: (9, "3321"), 18: (9, "3331"), 19: (9, "3332"), 20: (9, "3333"),
+    15: (7, "3211"), 16: (8, "3321"), 17: (9, "3331"), 18: (9, "3331"), 19: (9, "3332"), 20: (9, "3333"),
 }  # fmt: skip
 PH_RANGER = {
     8: (1, "1"), 9: (2, "2"), 10: (3, "21"), 11: (4, "22"), 12: (5, "221"),
@@ -80,7 +80,7 @@ PH_RANGER = {
 }  # fmt: skip
 # The rule applied to those rows by hand: the "computed" column the seed does not print.
 RANGER_COMPUTED = {8: 1, 9: 2, 10: 4, 11: 6, 12: 9, 13: 10, 14: 13, 15: 15, 16: 18, 17: 18, 18: 18, 19: 18, 20: 18}
-PALADIN_COMPUTED = {9: 1, 10: 2, 11: 4, 12: 6, 13: 9, 14: 10, 15: 14, 16: 16, 17: 19, 18: 22, 19: 26, 20: 30}
+PALADIN_COMPUTED = {9: 1, 10: 2, 11: 4, 12: 6, 13: 9, 14: 10, 15: 14, 16: 19, 17: 22, 18: 22, 19: 26, 20: 30}
 
 # PH Table 5, bonus spells, as the cumulative totals per spell level a priest gets.
 PH_WISDOM = {
@@ -145,6 +145,24 @@ def test_ph_paladin_and_ranger_progressions(cls, ph):
         else:
             casting, spells = ph[min(level, max(ph))]  # PH Table 18: 16th is "maximum spell ability"
             assert (row.casting_level, row.spells) == (casting, tuple(int(c) for c in spells))
+
+
+def test_ph_table_17_paladin_rows_16_and_17_are_the_2e_rows():
+    """PH (2e) Table 17, Paladin Spell Progression: 3rd-level spells 2 at 16th level and 3 at 17th.
+
+    The 1st-edition paladin table has 1 and 2 there (3 only at 18th); issue #11 found those
+    rows in the data. In 2e the 17th and 18th rows are alike.
+    """
+    assert progression(PALADIN, 16).spells == (3, 3, 2, 1)
+    assert progression(PALADIN, 17).spells == (3, 3, 3, 1)
+    assert progression(PALADIN, 18).spells == progression(PALADIN, 17).spells
+    assert [progression(PALADIN, level).casting_level for level in (16, 17)] == [8, 9]
+    # The stated rule, one point per spell level per spell: 3 + 6 + 6 + 4 and 3 + 6 + 9 + 4.
+    assert [computed_base_mana(PALADIN, level) for level in (15, 16, 17, 18)] == [14, 19, 22, 22]
+    # The printed column is the casting level and does not change.
+    assert [printed_base_mana(PALADIN, level) for level in (16, 17)] == [8, 9]
+    assert base_mana(PALADIN, 16, source=BaseManaSource.COMPUTED) == 19
+    assert mana_state(Caster(PALADIN, 17), ManaOptions(base=BaseManaSource.COMPUTED)).points == 22
 
 
 def test_ph_wizard_and_priest_progressions_spot_rows():

@@ -3,7 +3,8 @@
 * 000 §5 Mana System I, the base-mana table (``mana_base.csv``, as printed, with its
   ``--`` and ``*`` marks);
 * the Player's Handbook (2e) spell progressions it is built on: wizard (PH Table 21),
-  priest (PH Table 24), paladin (PH Table 15) and ranger (PH Table 18);
+  priest (PH Table 24), paladin (PH Table 17, Paladin Spell Progression) and ranger
+  (PH Table 18);
 * priest bonus spells for Wisdom (PH Table 5) and the Intelligence limits on a
   wizard's spells (PH Table 4).
 
@@ -13,6 +14,13 @@ the PH casting-level column. :func:`base_mana_comparison` lays the two side by s
 
 >>> [(row.level, row.printed, row.computed) for row in base_mana_comparison(CasterClass.PALADIN)][-1]
 (20, 9, 30)
+
+PH Table 17 is the 2nd-edition table, not the 1st-edition one it grew from: the 2e
+paladin gets a second 3rd-level spell at 16th level and a third at 17th (the 1st-edition
+table: 17th and 18th), so the 2e 17th and 18th rows are the same.
+
+>>> [progression(CasterClass.PALADIN, level).spells for level in (16, 17, 18)]
+[(3, 3, 2, 1), (3, 3, 3, 1), (3, 3, 3, 1)]
 """
 
 from __future__ import annotations
@@ -67,7 +75,7 @@ class CasterClass(enum.Enum):
 _PROGRESSION_FILES = {
     CasterClass.WIZARD: "ph_spells_wizard.csv",  # PH Table 21
     CasterClass.PRIEST: "ph_spells_priest.csv",  # PH Table 24
-    CasterClass.PALADIN: "ph_spells_paladin.csv",  # PH Table 15
+    CasterClass.PALADIN: "ph_spells_paladin.csv",  # PH Table 17
     CasterClass.RANGER: "ph_spells_ranger.csv",  # PH Table 18
 }
 
@@ -111,7 +119,7 @@ class ProgressionRow:
     spells: tuple[int, ...]
     """Spells per spell level, first entry 1st level; ``()`` for a ranger or paladin who casts none yet."""
     casting_level: int | None
-    """The paladin's or ranger's casting level (PH Tables 15, 18); None for priests and wizards,
+    """The paladin's or ranger's casting level (PH Tables 17, 18); None for priests and wizards,
     and for a ranger or paladin below the table's first row."""
 
     @property
