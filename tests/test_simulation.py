@@ -3,6 +3,9 @@ the fast path against the explained one, surprise per system, and invariants und
 
 from __future__ import annotations
 
+import math
+import multiprocessing
+import pickle
 import subprocess
 import sys
 from fractions import Fraction
@@ -23,6 +26,8 @@ from combatkit import (
     Spell,
     Weapon,
     WeaponKind,
+    example_encounters,
+    find_system,
     load_encounter,
     load_example,
 )
@@ -30,10 +35,20 @@ from combatkit.fight import End, FightOptions, SurpriseOptions, run_fight
 from combatkit.policy import PolicyOptions
 from combatkit.battle import FigureStatus
 from combatkit.resolution import EventKind, ResolutionOptions
-from combatkit.simulation import fight_seed, replay, simulate, wilson_interval
+from combatkit.simulation import (
+    CHUNK,
+    PARALLEL_FROM,
+    Simulation,
+    StopReason,
+    fight_seed,
+    replay,
+    simulate,
+    wilson_interval,
+)
 
 SYSTEMS = ("phase1", "phase2", "segments", "five_phase", "short_form", "strike_speed")
 FOUR = load_encounter(Path(__file__).parents[1] / "benchmarks" / "four-vs-four.toml")
+QUICK = load_example("fighter-and-mage-vs-orc-archer")  # three figures, about 2 ms a fight: the party wins
 ACTS = {EventKind.ATTACK, EventKind.SPELL, EventKind.MOVE, EventKind.CHARGE, EventKind.FLEE}
 
 
@@ -207,6 +222,100 @@ def test_progress_callback():
 def test_simulation_refuses_a_negative_count():
     with pytest.raises(RulesError, match="got -1"):
         simulate(FOUR, n=-1)
+
+
+def test_workers_play_the_same_rows_in_the_same_order():
+    """Chunks played by two processes come back in index order: the very rows, and progress calls, of a serial run."""
+    n = PARALLEL_FROM + CHUNK // 2  # two whole chunks and a part
+    calls: dict[int, list[tuple[int, int]]] = {1: [], 2: []}
+    runs = {workers: simulate(QUICK, "segments", n=n, seed=8, workers=workers, every=7,
+                              progress=lambda done, total, w=workers: calls[w].append((done, total)))
+            for workers in (1, 2)}
+    assert runs[2] == runs[1] and [r["fight"] for r in runs[2].fights] == list(range(n))
+    assert runs[2].requested == n and runs[2].stopped is StopReason.COUNT
+    assert calls[2] == calls[1] == [(k, n) for k in range(7, n + 1, 7)] + [(n, n)]
+
+
+def stopped_here(sim: Simulation, fights: int) -> Simulation:
+    """``sim`` as it stood after its first ``fights`` fights."""
+    return Simulation(sim.title, sim.system, sim.seed, sim.fights[:fights],
+                      [r for r in sim.figures if int(r["fight"]) < fights])
+
+
+def test_early_stop_is_reproducible_and_the_interval_is_within_precision():
+    sim, parallel = (simulate(FOUR, "phase1", n=1000, seed=5, precision=0.08, workers=w) for w in (1, 2))
+    assert parallel == sim
+    assert sim.stopped is StopReason.PRECISION and sim.requested == 1000 and sim.precision == 0.08
+    played = len(sim.fights)
+    assert played % CHUNK == 0 and PARALLEL_FROM <= played < 1000  # two processes had a chunk each to play
+    outcomes = {side: 0 for side in ("party", "orcs")} | {None: 0}
+    for row in sim.fights:
+        outcomes[row["winner"]] += 1
+    for wins in outcomes.values():  # every side's win rate, and the undecided share, known to ±8%
+        low, high = wilson_interval(wins, played)
+        assert (high - low) / 2 <= 0.08
+    assert sim.half_width() <= 0.08 < stopped_here(sim, played - CHUNK).half_width()  # the first chunk boundary
+    assert sim.summary()["stopped"] == "precision reached"
+
+
+def test_a_precision_not_reached_plays_all_n():
+    sim = simulate(QUICK, "phase1", n=60, seed=5, precision=0.01)
+    assert len(sim.fights) == 60 and sim.stopped is StopReason.COUNT and sim.half_width() > 0.01
+    assert sim.fights == simulate(QUICK, "phase1", n=60, seed=5).fights
+
+
+def test_a_run_stopped_early_ends_its_progress_at_the_fights_played():
+    calls = []
+    sim = simulate(QUICK, n=1000, seed=7, precision=0.05, every=40,
+                   progress=lambda done, total: calls.append((done, total)))
+    assert len(sim.fights) == CHUNK and calls == [(40, 1000), (50, 1000)]
+
+
+@pytest.mark.parametrize(("keyword", "value", "message"), [
+    ("workers", 0, "workers is 1 or more processes (None: every core), got 0"),
+    ("workers", -2, "got -2"), ("workers", 1.5, "got 1.5"), ("workers", True, "got True"), ("workers", "2", "got '2'"),
+    ("precision", 0, "precision is a half-width above 0 and at most 0.5 (0.02: ±2%), or None; got 0"),
+    ("precision", -0.02, "got -0.02"), ("precision", 0.6, "got 0.6"), ("precision", math.nan, "got nan"),
+    ("precision", True, "got True"), ("precision", "0.02", "got '0.02'"),
+    ("every", 0, "every is 1 or more fights, got 0"),
+])
+def test_bad_workers_precision_and_every_are_refused(keyword, value, message):
+    with pytest.raises(RulesError) as raised:
+        simulate(FOUR, n=10, **{keyword: value})
+    assert message in raised.value.message and raised.value.rule == "combatkit simulation"
+
+
+def test_a_rules_error_in_a_worker_is_raised_as_the_serial_run_raises_it():
+    """The file's own round-1 declarations under another system: refused in fight 0, in a worker as here."""
+    enc = load_example("strike-speed-ogre-and-goblin")
+    options = FightOptions(declarations=True)
+    errors = []
+    for workers in (1, 2):
+        with pytest.raises(RulesError) as raised:
+            simulate(enc, "short_form", n=PARALLEL_FROM, options=options, workers=workers)
+        errors.append(raised.value)
+    here, there = errors
+    assert type(there) is type(here) and (there.rule, there.message, there.args) == (here.rule, here.message, here.args)
+    assert "a melee attack needs its target within 5'" in there.message
+
+
+def test_a_progress_callback_that_raises_ends_the_run_and_its_pool():
+    class Stop(Exception):
+        pass
+
+    def stop(done, total):
+        raise Stop
+
+    with pytest.raises(Stop):
+        simulate(QUICK, "phase1", n=1000, seed=1, workers=2, progress=stop)
+    assert multiprocessing.active_children() == []
+
+
+def test_what_a_worker_is_sent_pickles():
+    options = FightOptions(policy=PolicyOptions(flee_below=Fraction(1, 2)), resolution=ResolutionOptions(criticals="004"))
+    system_options = [find_system(system).options() for system in SYSTEMS]
+    for thing in (FOUR, options, *system_options, *(load_example(name) for name in example_encounters())):
+        assert pickle.loads(pickle.dumps(thing)) == thing
 
 
 def test_wilson_interval_brackets_the_rate():
