@@ -115,7 +115,7 @@ def test_controls_carry_classes_a_browser_test_can_find(prep):
     expected = {"prep", "heading", "example", "upload", "save", "file-text", "file-load", "editor", "roster",
                 "combatant-row", "c-name", "c-side", "c-level", "c-hp", "c-ac", "c-thac0", "c-dex", "c-mv",
                 "c-weapon", "c-sf", "c-damage", "c-spells", "c-remove", "add-combatant", "system",
-                "system-phase1", "system-strike_speed", "fights", "seed", "max-rounds", "gap", "flee",
+                "system-phase1", "system-strike_speed", "fights", "precision", "seed", "max-rounds", "gap", "flee",
                 "declarations", "run", "stop", "progress", "status", "message", "stale", "summary", "downloads",
                 "charts", "no-spells", "replay-box", "replay-system", "replay-index", "replay", "replay-why"}
     assert {f"ck-{name}" for name in expected} <= all_classes(prep)
@@ -156,7 +156,8 @@ def test_run_shows_what_the_engine_gives_for_the_same_fights(prep):
     assert "Combat II: Phase System I (phase1)" in text and "Segment of Action (Lakofka, 1980) (segments)" in text
     # progress and status
     assert prep.progress.value == prep.progress.max == 24 and prep.progress.bar_style == "success"
-    assert re.fullmatch(r"24 fights \(12 × 2 systems\) in \d+\.\d s, seed 3\.", shown(prep.status))
+    assert re.fullmatch(r"24 fights \(12 × 2 systems\) in \d+\.\d s, seed 3; every fight asked for was played\.",
+                        shown(prep.status))
     assert not prep.run_button.disabled and not prep.replay_button.disabled
     assert prep.stop_button.layout.display == "none"
 
@@ -230,6 +231,55 @@ def test_stop_ends_the_run_and_keeps_the_last_results():
     assert not prep.run_button.disabled and not prep.rows[0].fields["hp"].disabled
 
 
+def test_precision_stops_each_system_once_its_win_rates_are_known_and_says_so():
+    """The party always wins the quick example: ±5% is known after the first 50 fights, ±1% not by 100."""
+    prep = EncounterPrep(QUICK, systems=("phase1", "segments"), fights=100, seed=3, precision=5)
+    ran(prep)
+    results = prep.results
+    assert results.setup.precision == 0.05
+    expected = [simulate(load_example(QUICK), s, n=100, seed=3, options=POLICY, precision=0.05)
+                for s in ("phase1", "segments")]
+    assert [len(sim.fights) for sim in expected] == [50, 50]
+    pd.testing.assert_frame_equal(results.fights, fights_frame(expected))
+    assert re.fullmatch(r"100 fights in \d+\.\d s, seed 3; stop early at ±5%: phase1 stopped after 50 \(±5% "
+                        r"reached\), segments stopped after 50 \(±5% reached\)\.", shown(prep.status))
+    assert "50 of 100 (±5% reached)" in shown(prep.summary)
+    assert results.systems[["fights", "requested", "stopped"]].values.tolist() == [[50, 100, "precision reached"]] * 2
+    assert prep.progress.value == prep.progress.max == 200 and prep.progress.bar_style == "success"
+    prep.replay_index.value = 50
+    prep.replay_button.click()
+    assert prep.error == "fight #: 0..49 (the fights of the last run under phase1), got 50"
+    prep.precision.value = 1
+    ran(prep)
+    assert [len(sim.fights) for sim in prep.results.simulations] == [100, 100]
+    assert shown(prep.status).endswith("stop early at ±1%: phase1 played all 100 (±1% not reached), segments played "
+                                       "all 100 (±1% not reached).")
+    assert "100 of 100 (±1% not reached)" in shown(prep.summary)
+
+
+def test_the_view_plays_on_every_core_unless_told_otherwise(prep, monkeypatch):
+    asked = []
+
+    def recording(*args, **kwargs):
+        asked.append(kwargs["workers"])
+        return simulate(*args, **kwargs)
+
+    monkeypatch.setattr(prep_widgets, "simulate", recording)
+    ran(prep)
+    assert asked == [None, None]  # None: every core
+    one = EncounterPrep(QUICK, systems=("phase1",), fights=12, seed=3, workers=1)
+    ran(one)
+    assert asked[-1] == 1
+    pd.testing.assert_frame_equal(one.results.fights, prep.results.fights.query("system == 'phase1'"))
+
+
+def test_bad_workers_are_shown_not_raised():
+    prep = EncounterPrep(QUICK, systems=("phase1",), fights=12, workers=0)
+    assert not prep.run()
+    assert prep.error == "workers: 1 or more processes (None: every core), got 0"
+    assert "Not run:" in shown(prep.message) and prep.message.layout.display is None
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_an_engine_bug_is_raised_by_wait_and_the_controls_come_back(prep, monkeypatch):
     def broken(*args, **kwargs):
@@ -272,7 +322,7 @@ def test_a_fight_outside_the_run_is_refused_and_the_last_replay_stays(prep):
     before = prep.replay_why.value
     prep.replay_index.value = 12
     prep.replay_button.click()
-    assert prep.error == "fight #: 0..11 (the fights of the last run), got 12"
+    assert prep.error == "fight #: 0..11 (the fights of the last run under phase1), got 12"
     assert "Not replayed:" in shown(prep.message) and prep.message.layout.display is None
     assert prep.replay_why.value == before and prep.replay_index.value == 12
     prep.replay_index.value = 11
@@ -337,11 +387,13 @@ def test_declarations_another_system_refuses_are_reported_under_that_system():
 
 def test_a_link_opens_the_setup_it_names_and_follows_the_controls():
     prep = EncounterPrep(SPELL_AND_UNDECIDED, systems=("strike_speed",))
-    query = "example=fighter-and-mage-vs-orc-archer&phase1=1&strike_speed=0&fights=50&seed=9&rounds=5&flee=1"
+    query = ("example=fighter-and-mage-vs-orc-archer&phase1=1&strike_speed=0&fights=50&precision=2&seed=9&rounds=5"
+             "&flee=1")
     view = shareable(prep, query)
     assert prep.encounter == load_example(QUICK) and prep.example.value == QUICK
     assert [sid for sid, box in prep.system_boxes.items() if box.value] == ["phase1"]
-    assert (prep.fights.value, prep.seed.value, prep.max_rounds.value, prep.flee.value) == (50, 9, 5, 1)
+    assert (prep.fights.value, prep.precision.value, prep.seed.value, prep.max_rounds.value, prep.flee.value) == (
+        50, 2, 9, 5, 1)
     link = next(child for child in view.children if isinstance(child, CopyLink))
     assert link.query == query
     prep.system_boxes["segments"].value = True
@@ -354,6 +406,8 @@ def test_a_link_the_view_cannot_read_opens_the_default_view_with_the_reasons():
     view = shareable(prep, "fights=0&seed=2")
     assert (prep.fights.value, prep.seed.value) == (prep_widgets.DEFAULT_FIGHTS, 1)
     assert 'fights: must be a whole number 1..2000, got "0"' in shown(view.children[0])
+    view = shareable(prep, "precision=3")
+    assert prep.precision.value == 0 and 'precision: must be one of 0, 5, 2, 1, got "3"' in shown(view.children[0])
 
 
 # ---------------------------------------------------------------- the encounter
@@ -509,7 +563,7 @@ def test_rounds_falls_spells_and_systems_frames_add_up(two_runs):
         assert line.figure == "Wenna" and line.attempted == systems.loc[line.system, "spells_attempted"]
         assert line.succeeded / line.attempted == systems.loc[line.system, "spell_success"]
     assert list(systems.index) == ["strike_speed", "short_form"]
-    assert systems.loc["strike_speed", "fights"] == 40
+    assert systems.loc["strike_speed", ["fights", "requested", "stopped"]].tolist() == [40, 40, "n reached"]
     assert systems.loc["strike_speed", "undecided"] == sum(r["winner"] is None for r in two_runs[0].fights)
 
 

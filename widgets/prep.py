@@ -3,9 +3,14 @@
 A thin view over :mod:`combatkit.simulation`. Load a shipped example, an uploaded file or
 edited file text; change the combatants in the compact editor (the fields that decide a
 simulated fight and each one's first weapon; anything else in the file text); tick the timing
-systems, the number of fights and the seed; press **Run**. The fights are played in a
-background thread, one :func:`~combatkit.simulation.simulate` per system, feeding the
-progress bar every 2% of a system's fights, so the page stays live and **Stop** works. Then:
+systems, the number of fights and the seed; press **Run**. The fights are played from a
+background thread, one :func:`~combatkit.simulation.simulate` per system on every core of the
+machine (worker processes; the rows are the same as on one core), feeding the progress bar
+every 2% of a system's fights, so the page stays live and **Stop** works. **Stop early at**
+±5%, ±2% or ±1% ends a system's fights once every side's win rate is known that closely (its
+95% Wilson interval, checked every :data:`~combatkit.simulation.CHUNK` fights); the fights per
+system are then the most a system plays, and the status line and the table say how many each
+played and why it stopped. Then:
 
 * the win rate of each side under each system with its 95% Wilson interval, the rounds
   the fights took, who falls how often and how often each caster's spells went off
@@ -16,7 +21,8 @@ progress bar every 2% of a system's fights, so the page stays live and **Stop** 
   <combatkit.fight.Fight.why>`);
 * the encounter saved as TOML (a ``data:`` link, or :meth:`EncounterPrep.save`).
 
-A shared link carries the setup (example, systems, fights, seed, options: :meth:`EncounterPrep.url_params`).
+A shared link carries the setup (example, systems, fights, precision, seed, options:
+:meth:`EncounterPrep.url_params`).
 Nothing is played when the view opens. Every fight is declared by combatkit's default
 policy (:mod:`combatkit.policy`) unless "round 1 as the file declares it" is ticked. Bad input
 never raises out of a callback: the engine's message, naming the field or rule and the value,
@@ -33,6 +39,11 @@ keeps what was typed.
 False
 >>> print(prep.error)
 fights: 1..2000 fights per system in the dashboard, got 0
+>>> prep.fights.value, prep.precision.value = 2000, 5
+>>> prep.run(), prep.wait()
+(True, True)
+>>> print(prep.results.status().split("; ")[1])
+stop early at ±5%: phase1 stopped after 50 (±5% reached), segments stopped after 50 (±5% reached).
 """
 
 from __future__ import annotations
@@ -58,7 +69,7 @@ from combatkit.fight import Fight, FightOptions
 from combatkit.model import Combatant, Weapon
 from combatkit.policy import PolicyOptions
 from combatkit.resolution import system_rules
-from combatkit.simulation import Simulation, replay, simulate
+from combatkit.simulation import CHUNK, Simulation, StopReason, replay, simulate
 from combatkit.systems import SYSTEMS, find_system
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
 from combatkit.widgets.encounter_picker import EncounterPicker
@@ -86,6 +97,7 @@ __all__ = [
     "DEFAULT_FIGHTS",
     "FLEE_CHOICES",
     "MAX_FIGHTS",
+    "PRECISION_CHOICES",
     "SYSTEM_ORDER",
     "CombatantRow",
     "EncounterPrep",
@@ -110,6 +122,14 @@ FLEE_CHOICES: tuple[tuple[str, Fraction | None], ...] = (
     ("flee at ¼ hit points or less", Fraction(1, 4)),
 )
 """Morale choices: :attr:`PolicyOptions.flee_below <combatkit.policy.PolicyOptions.flee_below>`."""
+PRECISION_CHOICES: tuple[tuple[str, int], ...] = (
+    ("off (play them all)", 0),
+    ("±5%", 5),
+    ("±2%", 2),
+    ("±1%", 1),
+)
+"""Stop-early choices, in percentage points: a system's fights stop once every side's win rate has a 95%
+interval this narrow (``precision`` of :func:`~combatkit.simulation.simulate`); 0 plays every fight."""
 NEW_COMBATANT: dict[str, Any] = {"level": 1, "hp": 8, "ac": 5, "thac0": 20}
 """The fields a combatant added in the editor starts with (a first-level fighter in chain mail)."""
 NEW_WEAPON: dict[str, Any] = {"name": "long sword", "sf": 5, "damage": "d8"}
@@ -169,6 +189,8 @@ class PrepSetup:
     """The master seed: fight ``k`` of every system is played from ``fight_seed(seed, k)``."""
     options: FightOptions
     """Round limit, opening gap, round-1 declarations, morale."""
+    precision: float | None = None
+    """Stop a system's fights once every side's win rate is known to this (0.02: ±2%); None: play them all."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +203,27 @@ class PrepResults:
     """The runs, in the order of ``setup.systems``."""
     seconds: float
     """Wall-clock time the fights took."""
+
+    def played(self, system: str) -> int:
+        """How many fights were played under ``system``."""
+        return len(self.simulations[self.setup.systems.index(system)].fights)
+
+    def status(self) -> str:
+        """What was played and why each system stopped, in a line:
+
+        ``"24 fights (12 × 2 systems) in 0.4 s, seed 3; every fight asked for was played."``"""
+        setup, sims = self.setup, self.simulations
+        total = sum(len(sim.fights) for sim in sims)
+        count = len(sims)
+        whole = all(len(sim.fights) == setup.fights for sim in sims)
+        head = f"{total} fights" + (f" ({setup.fights} × {count} system{'s' * (count > 1)})" if whole else "")
+        head += f" in {self.seconds:.1f} s, seed {setup.seed}"
+        if setup.precision is None:
+            return f"{head}; every fight asked for was played."
+        aim = _percent(setup.precision)
+        why = [f"{sim.system} stopped after {len(sim.fights)} ({aim} reached)" if sim.stopped is StopReason.PRECISION
+               else f"{sim.system} played all {len(sim.fights)} ({aim} not reached)" for sim in sims]
+        return f"{head}; stop early at {aim}: {', '.join(why)}."
 
     @cached_property
     def wins(self) -> pd.DataFrame:
@@ -268,12 +311,18 @@ class EncounterPrep(widgets.VBox):
     ``example`` names a shipped encounter (see :func:`~combatkit.example_encounters`);
     ``encounter`` opens any other. ``systems`` are the timing systems ticked at first (ids
     or aliases; default: the one the encounter was written for), ``fights`` the fights per
-    system and ``seed`` the master seed. :meth:`run` is the Run button; :meth:`wait` blocks
-    until the run in progress is over (for notebooks and tests).
+    system and ``seed`` the master seed; ``precision`` (a value of :data:`PRECISION_CHOICES`: 2 for
+    ±2%) stops a system's fights early. The fights are played by ``workers`` processes (default
+    every core). :meth:`run` is the Run button; :meth:`wait` blocks until the run in progress is
+    over (for notebooks and tests).
     """
 
     def __init__(self, example: str | None = DEFAULT_EXAMPLE, *, encounter: Encounter | None = None,
-                 systems: Sequence[str] | None = None, fights: int = DEFAULT_FIGHTS, seed: int = 1) -> None:
+                 systems: Sequence[str] | None = None, fights: int = DEFAULT_FIGHTS, seed: int = 1,
+                 precision: int = 0, workers: int | None = None) -> None:
+        self.workers = workers
+        """Processes that play the fights (``workers`` of :func:`~combatkit.simulation.simulate`); None:
+        every core."""
         self.encounter: Encounter | None = None
         """The last encounter that passed the engine's checks."""
         self.draft = EncounterDraft({}, {})
@@ -325,6 +374,11 @@ class EncounterPrep(widgets.VBox):
         small = {"description_width": "initial"}
         self.fights = tag(widgets.IntText(value=fights, description="fights per system", style=small,
                                           layout=widgets.Layout(width="190px")), "fights")
+        self.precision = tag(widgets.Dropdown(
+            options=PRECISION_CHOICES, value=precision, description="stop early at", style=small,
+            tooltip=(f"Stop a system's fights once every side's win rate is known this closely (95% interval), "
+                     f"checked every {CHUNK} fights; the fights per system are then the most a system plays"),
+            layout=widgets.Layout(width="250px")), "precision")
         self.seed = tag(widgets.IntText(value=seed, description="seed", style=small,
                                         layout=widgets.Layout(width="150px")), "seed")
         self.max_rounds = tag(widgets.IntText(value=FightOptions.max_rounds, description="round limit", style=small,
@@ -384,7 +438,7 @@ class EncounterPrep(widgets.VBox):
             ], layout=widgets.Layout(border="1px solid #d5d8dc", padding="6px", margin="8px 0")), "editor"),
             widgets.HTML("<b>Timing systems to compare</b>"),
             widgets.HBox(list(self.system_boxes.values()), layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([self.fights, self.seed, self.max_rounds, self.gap],
+            widgets.HBox([self.fights, self.precision, self.seed, self.max_rounds, self.gap],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             widgets.HBox([self.flee, self.declarations, self.run_button, self.stop_button],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
@@ -432,12 +486,14 @@ class EncounterPrep(widgets.VBox):
 
     def url_params(self) -> list[Param]:
         """The keys this view's URL carries (see :mod:`combatkit.widgets.urlstate`): the example, each
-        timing system ticked or not (``phase1=1``), the fights per system, the seed and the run
-        options. A link reproduces the run's setup; press Run to play it."""
+        timing system ticked or not (``phase1=1``), the fights per system, the stop-early precision
+        (``precision=2``: ±2%), the seed and the run options. A link reproduces the run's setup; press
+        Run to play it."""
         return [
             control_param("example", self.example),
             *(control_param(sid, box) for sid, box in self.system_boxes.items()),
             control_param("fights", self.fights, low=1, high=MAX_FIGHTS),
+            control_param("precision", self.precision),
             control_param("seed", self.seed),
             control_param("rounds", self.max_rounds, low=1, high=100),
             control_param("gap", self.gap, low=0, high=1000),
@@ -506,7 +562,7 @@ class EncounterPrep(widgets.VBox):
         """Every control a run must not see change under it."""
         return [self.picker.example, self.picker.upload, self.file_text, self.file_load, self.add_combatant,
                 *(c for row in self.rows for c in row.controls), *self.system_boxes.values(), self.fights,
-                self.seed, self.max_rounds, self.gap, self.flee, self.declarations, self.run_button,
+                self.precision, self.seed, self.max_rounds, self.gap, self.flee, self.declarations, self.run_button,
                 self.replay_system, self.replay_index, self.replay_button]
 
     def _set_running(self, running: bool) -> None:
@@ -606,10 +662,14 @@ class EncounterPrep(widgets.VBox):
             raise ValueError("timing systems: tick at least one system to run")
         if not 1 <= self.fights.value <= MAX_FIGHTS:
             raise ValueError(f"fights: 1..{MAX_FIGHTS} fights per system in the dashboard, got {self.fights.value}")
+        workers = self.workers
+        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+            raise ValueError(f"workers: 1 or more processes (None: every core), got {workers!r}")
         options = FightOptions(max_rounds=self.max_rounds.value, opening_gap=self.gap.value,
                                declarations=self.declarations.value,
                                policy=PolicyOptions(flee_below=FLEE_CHOICES[self.flee.value][1]))
-        return PrepSetup(encounter, systems, self.fights.value, self.seed.value, options)
+        precision = self.precision.value / 100 if self.precision.value else None
+        return PrepSetup(encounter, systems, self.fights.value, self.seed.value, options, precision)
 
     def _work(self, setup: PrepSetup) -> None:
         """The run, in the background thread."""
@@ -637,7 +697,8 @@ class EncounterPrep(widgets.VBox):
                 self.status.value = f"{html.escape(system)}: {done} of {total} fights"
             try:
                 simulations.append(simulate(setup.encounter, system, n=setup.fights, seed=setup.seed,
-                                            options=setup.options, progress=progress, every=every))
+                                            options=setup.options, progress=progress, every=every,
+                                            workers=self.workers, precision=setup.precision))
             except _Stopped:
                 self.progress.bar_style = "warning"
                 self.status.value = (f"Stopped after {self.progress.value} of {self.progress.max} fights; "
@@ -648,6 +709,7 @@ class EncounterPrep(widgets.VBox):
                 self.progress.bar_style = "danger"
                 self.status.value = f"Stopped at a rules error under {html.escape(system)}; {kept}."
                 return
+            self.progress.value = (index + 1) * setup.fights  # the bar's share of a system that stopped early
         self._show_results(PrepResults(setup, tuple(simulations), time.perf_counter() - started))
 
     def _show_results(self, results: PrepResults) -> None:
@@ -669,12 +731,10 @@ class EncounterPrep(widgets.VBox):
         self.no_spells.layout.display = "none" if casts else None
         self.replay_system.options = [(f"{_system_title(s)} ({s})", s) for s in setup.systems]
         self.replay_system.value = setup.systems[0]
-        if not 0 <= self.replay_index.value < setup.fights:
+        if not 0 <= self.replay_index.value < results.played(setup.systems[0]):
             self.replay_index.value = 0
-        total = setup.fights * len(setup.systems)
         self.progress.bar_style = "success"
-        self.status.value = (f"{total} fights ({setup.fights} × {len(setup.systems)} system"
-                             f"{'s' * (len(setup.systems) > 1)}) in {results.seconds:.1f} s, seed {setup.seed}.")
+        self.status.value = html.escape(results.status())
         self._show_stale()
         self._show_replay()
 
@@ -685,9 +745,11 @@ class EncounterPrep(widgets.VBox):
         if results is None:
             return
         setup, index = results.setup, self.replay_index.value
-        if not 0 <= index < setup.fights:
+        played = results.played(self.replay_system.value)
+        if not 0 <= index < played:
             self._set_problem("replay", ValueError(
-                f"fight #: 0..{setup.fights - 1} (the fights of the last run), got {index}"))
+                f"fight #: 0..{played - 1} (the fights of the last run under {self.replay_system.value}), "
+                f"got {index}"))
             return
         fight = replay(setup.encounter, index, self.replay_system.value, seed=setup.seed, options=setup.options)
         self.replayed = fight
@@ -752,6 +814,21 @@ def _downloads_html(results: PrepResults) -> str:
         for frame, name, label in links)
 
 
+def _percent(precision: float) -> str:
+    """``0.02`` as ``"±2%"``."""
+    return f"±{precision * 100:g}%"
+
+
+def _fights_cell(results: PrepResults, system: str) -> str:
+    """The fights a system played, and why it stopped when a precision was asked for."""
+    sim = results.simulations[results.setup.systems.index(system)]
+    played, precision = len(sim.fights), results.setup.precision
+    if precision is None:
+        return str(played)
+    reached = "reached" if sim.stopped is StopReason.PRECISION else "not reached"
+    return f"{played} of {sim.requested} ({_percent(precision)} {reached})"
+
+
 def _summary_html(results: PrepResults) -> str:
     """One line per system: fights, each side's win rate with its interval, rounds, spells, refusals."""
     sides = list(dict.fromkeys(results.wins["side"]))
@@ -761,7 +838,7 @@ def _summary_html(results: PrepResults) -> str:
         wins = results.wins[results.wins["system"] == line.system].set_index("side")["label"]
         spells = (f"{line.spells_succeeded} of {line.spells_attempted} ({line.spell_success:.0%})"
                   if line.spells_attempted else "none begun")
-        body.append([f"{_system_title(line.system)} ({line.system})", str(line.fights),
+        body.append([f"{_system_title(line.system)} ({line.system})", _fights_cell(results, line.system),
                      *(wins.get(side, "") for side in sides), f"{line.mean_rounds:.1f}", spells, str(line.refused)])
     cell = "padding:2px 12px 2px 0;text-align:left"
     rows = "".join("<tr>" + "".join(f"<td style='{cell}'>{html.escape(c)}</td>" for c in row) + "</tr>" for row in body)

@@ -12,7 +12,8 @@ pandas frames, one row per thing a DM asks about:
 * :func:`falls_frame`: how often each figure is out of the fight at the end (dead,
   unconscious, asleep, held or fled), with its interval;
 * :func:`spells_frame`: how often each caster's spells went off, per cast, with its interval;
-* :func:`systems_frame`: one line per system (fights, mean rounds, undecided, spells, refusals);
+* :func:`systems_frame`: one line per system (fights played and asked for, why the run stopped,
+  mean rounds, undecided, spells, refusals);
 * :func:`fights_frame`: every fight's row, as the CSV export holds it.
 
 :func:`wins_chart`, :func:`falls_chart` and :func:`spells_chart` draw a rate with its
@@ -91,9 +92,10 @@ FALLS_COLUMNS = ("system", "figure", "side", "lane", "fell", "fights", "rate", "
 """Columns of :func:`falls_frame`."""
 SPELLS_COLUMNS = ("system", "figure", "side", "lane", "attempted", "succeeded", "rate", "low", "high", "label")
 """Columns of :func:`spells_frame`; a rate per cast, for figures that cast at least once."""
-SYSTEMS_COLUMNS = ("system", "fights", "mean_rounds", "undecided", "spells_attempted", "spells_succeeded",
-                   "spell_success", "refused")
-"""Columns of :func:`systems_frame`."""
+SYSTEMS_COLUMNS = ("system", "fights", "requested", "stopped", "mean_rounds", "undecided", "spells_attempted",
+                   "spells_succeeded", "spell_success", "refused")
+"""Columns of :func:`systems_frame`; ``fights`` were played of the ``requested``, and ``stopped`` says why the
+run ended (``"n reached"`` or ``"precision reached"``: :class:`~combatkit.simulation.StopReason`)."""
 
 WIDTH = 360
 """Plot width in pixels: two charts with their labels side by side fit a 1280-pixel page."""
@@ -205,13 +207,15 @@ def spells_frame(simulations: Sequence[Simulation]) -> pd.DataFrame:
 
 def systems_frame(simulations: Sequence[Simulation]) -> pd.DataFrame:
     """One row per system, from :meth:`~combatkit.simulation.Simulation.summary` and the fight rows:
-    fights, mean rounds, fights nobody won, spells begun and gone off (``spell_success`` is empty
-    when nobody cast), policy declarations the system refused."""
+    fights played and asked for and why the run stopped, mean rounds, fights nobody won, spells
+    begun and gone off (``spell_success`` is empty when nobody cast), policy declarations the system
+    refused."""
     rows = []
     for sim in simulations:
         summary = sim.summary()
         rows.append({
-            "system": sim.system, "fights": summary["fights"], "mean_rounds": summary["mean_rounds"],
+            "system": sim.system, "fights": summary["fights"], "requested": summary["requested"],
+            "stopped": summary["stopped"], "mean_rounds": summary["mean_rounds"],
             "undecided": summary["wins"].get(UNDECIDED, {"count": 0})["count"],  # type: ignore[union-attr]
             "spells_attempted": sum(int(r["spells_attempted"]) for r in sim.fights),  # type: ignore[call-overload]
             "spells_succeeded": sum(int(r["spells_succeeded"]) for r in sim.fights),  # type: ignore[call-overload]
