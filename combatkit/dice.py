@@ -19,9 +19,10 @@ Same seed and same inputs give the same rolls, always:
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -32,6 +33,8 @@ __all__ = [
     "MissingRollError",
     "Roll",
     "Roller",
+    "UnknownRollError",
+    "check_entered",
 ]
 
 _NOTATION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
@@ -49,6 +52,10 @@ class EnteredRollError(ValueError):
 
 class MissingRollError(ValueError):
     """A roll was needed, no number was entered for it, and the roller has no RNG."""
+
+
+class UnknownRollError(EnteredRollError):
+    """A number entered for a roll that was never asked for: a misspelled key, or another system's roll."""
 
 
 @dataclass(frozen=True)
@@ -203,3 +210,54 @@ class Roller:
                 f"{purpose}: {spec} needs {spec.count} face(s) of 1..{spec.sides}, got {list(faces)}"
             )
         return Roll(spec, purpose, sum(faces) + spec.modifier, faces, entered=True)
+
+
+
+def check_entered(entered: Mapping[str, Entered], asked: Iterable[str], where: str, forms: Sequence[str] = (),
+                  words: Mapping[str, Sequence[str]] | None = None) -> None:
+    """Refuse a number entered under a key that no roll of ``where`` is called, naming the ones that are.
+
+    A key is known if a roll ``asked`` for it, or if it has one of the ``forms`` of the rolls
+    ``where`` can ask for (``"initiative: <side>"``), where a ``<word>`` stands for one of
+    ``words[word]`` (``<tag>`` for one of them and what follows) or, if ``words`` has no such
+    entry, for any text. A misspelled key would otherwise be ignored and its die rolled:
+
+    >>> check_entered({"initative: orcs": 3}, ["initiative: party", "initiative: orcs"], "this round",
+    ...               ["initiative: <side>"], {"side": ["party", "orcs"]})
+    Traceback (most recent call last):
+    ...
+    combatkit.dice.UnknownRollError: this round asks for no roll called 'initative: orcs' (did you mean \
+'initiative: orcs'?), so the number entered for it would be ignored. Its rolls are called 'initiative: <side>' \
+(<side>: party, orcs). This time it asked for 'initiative: party', 'initiative: orcs'.
+    """
+    known = list(dict.fromkeys(asked))
+    words = words or {}
+    patterns = [_form_pattern(form, words) for form in forms]
+    unknown = [key for key in entered if key not in set(known) and not any(p.fullmatch(key) for p in patterns)]
+    if not unknown:
+        return
+    key = unknown[0]
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    named = sorted({w for form in forms for w in re.findall(r"<([^<>]+)>", form) if w in words})
+    called = ""
+    if forms:
+        glossary = "; ".join(f"<{w}>: {', '.join(words[w])}" for w in named)
+        called = f" Its rolls are called {', '.join(repr(f) for f in forms)}" + (f" ({glossary})" if glossary else "") + "."
+    listed = ", ".join(repr(k) for k in known) if known else "nothing"
+    raise UnknownRollError(f"{where} asks for no roll called {key!r}{hint}, so the number entered for it would be "
+                           f"ignored.{called} This time it asked for {listed}.")
+
+
+def _form_pattern(form: str, words: Mapping[str, Sequence[str]]) -> re.Pattern[str]:
+    """The regular expression of a roll key's form (see :func:`check_entered`)."""
+    out = []
+    for i, part in enumerate(re.split(r"<([^<>]+)>", form)):
+        if i % 2 == 0:
+            out.append(re.escape(part))
+        elif part in words:
+            choices = "|".join(re.escape(w) for w in words[part]) or "(?!)"
+            out.append(f"(?:{choices})" + (".*" if part == "tag" else ""))
+        else:
+            out.append(".+")
+    return re.compile("".join(out))

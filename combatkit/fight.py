@@ -42,13 +42,14 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from combatkit.dice import Roller
+from combatkit.dice import Roller, check_entered
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import RulesError
 from combatkit.model import Combatant, Declaration
 from combatkit.policy import PolicyOptions, declare
 from combatkit.battle import Figure, FigureStatus, figures_from
 from combatkit.resolution import (
+    ROLL_KEYS,
     Event,
     EventKind,
     ResolutionOptions,
@@ -58,7 +59,7 @@ from combatkit.resolution import (
     timing_roller,
 )
 from combatkit.stances import Stance
-from combatkit.systems.base import find_system
+from combatkit.systems.base import find_system, roll_words
 from combatkit.timeline import Timeline
 
 __all__ = ["End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]
@@ -242,8 +243,11 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
         schedule_rng = random.Random(master.getrandbits(64))
         entered: dict[str, object] = dict(table_rolls) if first else {}
         extra_events: list[Event] = []
+        asked: list[str] = []
         if first and options.surprise.standard_roll and sid not in ("short_form", "segments") and not flagged:
-            surprised = _standard_surprise(encounter, Roller(rng=schedule_rng, entered=entered), extra_events)
+            surprise_roller = Roller(rng=schedule_rng, entered=entered)
+            surprised = _standard_surprise(encounter, surprise_roller, extra_events)
+            asked.extend(roll.purpose for roll in surprise_roller.log)
         round_surprised = surprised if first else frozenset()
         present = [f for f in figures if f.status.present]
         number = encounter.round + r - 1
@@ -275,18 +279,25 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
         refused_total += len(refusals)
         extra_events.extend(refusals)
         known = {roll.purpose: (roll.faces if roll.faces else roll.total) for roll in timeline.rolls}
+        asked.extend(known)
         known.update(entered)
 
         def reschedule(hits: tuple[Hit, ...], enc: Encounter = round_encounter, known: dict = known,
                        roller_type: type = timing, rng: random.Random = schedule_rng,
                        opts: object = sys_opts) -> Timeline:
-            again = found.schedule(replace(enc, hits=hits), roller_type(entered=dict(known), rng=rng), opts)
+            again = found.schedule(replace(enc, hits=hits), roller_type(entered=dict(known), rng=rng), opts,
+                                   check_rolls=False)
             known.update({roll.purpose: (roll.faces if roll.faces else roll.total) for roll in again.rolls})
+            asked.extend(roll.purpose for roll in again.rolls)
             return again
 
         result = resolve_round(timeline, present, round_encounter.declarations, roller=resolve_roller,
                                options=options.resolution, round=r, encounter_round=number, system_options=sys_opts,
                                reschedule=reschedule, explain=explain, cache=cache)
+        if first and table_rolls:
+            check_entered(table_rolls, [*asked, *(roll.purpose for roll in resolve_roller.log)],
+                          f"round 1 of the fight under {found.title}", found.roll_keys + ROLL_KEYS + _SURPRISE_KEYS,
+                          roll_words(encounter))
         after = {f.name: f for f in result.figures}
         figures = [after.get(f.name, f) for f in figures]
         if explain:
@@ -301,6 +312,10 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     else:
         winner, end = None, End.ROUND_LIMIT
     return Fight(encounter.title, sid, seed, tuple(figures), winner, end, played, tuple(rounds), refused_total)
+
+
+_SURPRISE_KEYS = ("surprise: <side>",)
+"""The PH 2e surprise roll's key (``SurpriseOptions.standard_roll``)."""
 
 
 def _own_system(encounter: Encounter) -> str | None:
@@ -332,7 +347,7 @@ def _schedule(found, encounter: Encounter, user: tuple[Declaration, ...], roller
 
     def attempt(enc: Encounter) -> Timeline:
         rng.setstate(state)
-        return found.schedule(enc, roller_type(entered=dict(entered), rng=rng), options)
+        return found.schedule(enc, roller_type(entered=dict(entered), rng=rng), options, check_rolls=False)
 
     try:
         return attempt(encounter), encounter, []

@@ -111,7 +111,7 @@ from combatkit.criticals import (
     resolve_attack,
     setup_attack,
 )
-from combatkit.dice import Dice, Roll, Roller
+from combatkit.dice import Dice, Roll, Roller, check_entered
 from combatkit.effects import EffectKind, Save, SpellEffect, saving_throw, spell_effect
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import IllegalActionError, RulesError
@@ -137,11 +137,12 @@ from combatkit.movement import (
     withdraw_allowance,
 )
 from combatkit.stances import Shield
-from combatkit.systems.base import find_system
+from combatkit.systems.base import find_system, roll_words
 from combatkit.systems.phase1 import Phase1Options, adjusted_speed_factor, sf_band
 from combatkit.timeline import Span, Status, Tick, Timeline
 
 __all__ = [
+    "ROLL_KEYS",
     "SYSTEM_RULES",
     "Event",
     "EventKind",
@@ -1465,6 +1466,12 @@ def _spell_name(c: Combatant, span: Span) -> str | None:
 
 # ----------------------------------------------------------------- entry points
 
+ROLL_KEYS = ("<what>: <name> [<when>]", "DEX check (stopping): <name>")
+"""What the rolls of a resolved round are called, besides its timing system's
+(:attr:`~combatkit.systems.base.TimingSystem.roll_keys`): ``"attack roll: Brienne [round 1, tick 9]"``,
+``"damage: ..."``, ``"save vs spell: ..."``, a spell's own dice (``"magic missile: Mira [round 1, tick 5, 1]"``)
+and the critical tables' rolls, each with the round and tick in brackets."""
+
 
 class _TimingRoller(Roller):
     """The Segment of Action scheduler rolls its own d20 to hit (003 §I); in a resolved round the
@@ -1518,22 +1525,31 @@ def play_round(encounter: Encounter, system: str | None = None, *, seed: int | N
                system_options: object = None, opening_gap: int = 30) -> RoundResult:
     """Schedule one round of ``encounter`` with its timing system and play it out.
 
-    Dice: ``roller`` (default a Roller with ``seed`` or the encounter's seed, and the rolls
-    entered in the encounter). Figures stand on :func:`combatkit.battle.layout`'s battle line.
+    Dice: ``roller`` (default a Roller with ``seed``, else the encounter's seed, else 0, and the
+    rolls entered in the encounter); a number entered under a key no roll of the round is
+    called raises UnknownRollError. Figures stand on :func:`combatkit.battle.layout`'s battle line.
     """
     found = find_system(system or encounter.system)
     if roller is None:
-        roller = Roller(seed=seed if seed is not None else encounter.seed, entered=encounter.rolls)
+        seed = seed if seed is not None else encounter.seed
+        roller = Roller(seed=seed if seed is not None else 0, entered=encounter.rolls)
     figures = figures_from(encounter, opening_gap)
     system_options = timing_options(found.id, system_options)
     timing = timing_roller(found.id)
-    timeline = found.schedule(encounter, timing(entered=roller.entered, rng=roller.rng), system_options)
+    timeline = found.schedule(encounter, timing(entered=roller.entered, rng=roller.rng), system_options,
+                              check_rolls=False)
     base_hits = encounter.hits
+    asked = [r.purpose for r in timeline.rolls]
 
     def again(hits: tuple[Hit, ...]) -> Timeline:
         entered = {**{r.purpose: (r.faces if r.faces else r.total) for r in timeline.rolls}, **roller.entered}
-        return found.schedule(replace(encounter, hits=base_hits + hits), timing(entered=entered, rng=roller.rng),
-                              system_options)
+        retimed = found.schedule(replace(encounter, hits=base_hits + hits), timing(entered=entered, rng=roller.rng),
+                                 system_options, check_rolls=False)
+        asked.extend(r.purpose for r in retimed.rolls)
+        return retimed
 
-    return resolve_round(timeline, figures, encounter.declarations, roller=roller, options=options,
-                         round=1, encounter_round=encounter.round, system_options=system_options, reschedule=again)
+    result = resolve_round(timeline, figures, encounter.declarations, roller=roller, options=options,
+                           round=1, encounter_round=encounter.round, system_options=system_options, reschedule=again)
+    check_entered(roller.entered, asked + [r.purpose for r in roller.log], f"{found.title}'s round, as resolved",
+                  found.roll_keys + ROLL_KEYS, roll_words(encounter))
+    return result

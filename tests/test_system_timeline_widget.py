@@ -8,6 +8,7 @@ import pytest
 
 from combatkit import Roller, find_system, load_example
 from combatkit.dice import EnteredRollError
+from combatkit.encounter import example_encounters
 from combatkit.systems import Phase2Options, Phase1Options, SegmentsOptions
 from combatkit.widgets import compare, compare_charts, dice_entry, system_timeline
 from combatkit.widgets.dice_entry import TableRoller, file_entries, parse_entry
@@ -143,7 +144,7 @@ def test_example_list_says_which_system_each_was_written_for():
     options = example_options("segments")
     assert options[0] == ("Segment of Action: fighters A, B and C battle Giant X; Orcs Y and Z attack A and B "
                           "(written for Segment of Action (Lakofka, 1980))", "segments-fighters-vs-giant-and-orcs")
-    assert len(options) == len({name for _, name in options}) == 8
+    assert len(options) == len({name for _, name in options}) == len(example_encounters())
 
 
 @pytest.mark.parametrize("module", [compare, compare_charts, dice_entry, system_timeline])

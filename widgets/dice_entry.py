@@ -72,7 +72,8 @@ def file_entries(encounter: Encounter, seed: int = 1) -> tuple[dict[DiceKey, Ent
     """
     rolls = dict(encounter.rolls)
     try:
-        timeline = find_system(encounter.system).schedule(encounter, Roller(seed=seed, entered=rolls))
+        timeline = find_system(encounter.system).schedule(encounter, Roller(seed=seed, entered=rolls),
+                                                             check_rolls=False)
     except ValueError:
         return {}, rolls
     by_dice: dict[DiceKey, Entered] = {}

@@ -50,11 +50,9 @@ __all__ = ["SystemTimeline", "field_docs", "options_class", "switches"]
 _EMBED = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
 
 
-def options_class(system: TimingSystem) -> type | None:
-    """The options dataclass ``system.schedule`` takes (``Phase2Options`` for Phase System II), if any."""
-    hint = typing.get_type_hints(system.schedule).get("options")
-    candidates = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
-    return next((c for c in candidates if dataclasses.is_dataclass(c)), None)
+def options_class(system: TimingSystem) -> type:
+    """The options dataclass ``system.schedule`` takes (``Phase2Options`` for Phase System II)."""
+    return system.options_class
 
 
 def field_docs(cls: type) -> dict[str, str]:

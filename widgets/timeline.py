@@ -50,6 +50,8 @@ DEFAULT_EXAMPLE = "fighter-and-mage-vs-orc-archer"
 
 INITIATIVE_DICE = "d10"
 """000 §1 A: "Each group of characters rolls a d10, with the lowest roll winning initiative"."""
+INITIATIVE_KEY = "initiative: <side>"
+"""What the initiative boxes' rolls are called (``TimingSystem.roll_keys``)."""
 
 NONE = 0
 """Dropdown value for "no target" / "the default weapon or spell" (draft ids start at 1)."""
@@ -595,7 +597,10 @@ class TimelineExplorer(widgets.VBox):
         try:
             encounter = self.draft.encounter()
             system = find_system(encounter.system)
-            timeline = system.schedule(encounter, Roller(seed=encounter.seed, entered=encounter.rolls), self.options)
+            rolls = encounter.rolls
+            if INITIATIVE_KEY not in system.roll_keys:  # the boxes' d10s are Phase System I's, not this system's
+                rolls = {k: v for k, v in rolls.items() if not k.startswith("initiative: ")}
+            timeline = system.schedule(encounter, Roller(seed=encounter.seed, entered=rolls), self.options)
         except ValueError as error:
             self._show_error(error)
             return

@@ -108,7 +108,7 @@ from combatkit.systems._order_of_battle import (
     has_word,
     refuse_combat_ii_fields,
 )
-from combatkit.systems.base import register
+from combatkit.systems.base import TimingSystem, register
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
 
 __all__ = [
@@ -1292,7 +1292,7 @@ def _text(spec: ActionSpec) -> str:
     return f"{spec.name} (001 {spec.section}): {spec.text}" if spec.text else ""
 
 
-class FivePhase:
+class FivePhase(TimingSystem):
     """001's five-phase action round as a timing system."""
 
     id = "five_phase"
@@ -1300,10 +1300,18 @@ class FivePhase:
     title = "Five-phase action rounds"
     source = "001 A-I, A LIST OF ACTIONS"
     clock = CLOCK
+    options_class = FivePhaseOptions
 
-    def schedule(self, encounter: Encounter, roller: Roller, options: FivePhaseOptions | None = None) -> Timeline:
+    roll_keys = (
+        "ordering: <side>", "<action>: <name>, phase <phase>", "<action> takes effect: <name>, phase <phase>",
+        "<check>: <name>, phase <phase>", "to hit: <name> -> <target>, <phase name>",
+    )
+    """``<action>`` is a name from 001's list of actions whose phase cost or effect is a die roll;
+    ``<check>`` a distraction or other check (``FivePhaseOptions``)."""
+
+    def _schedule(self, encounter: Encounter, roller: Roller, options: FivePhaseOptions) -> Timeline:
         """Place one round's declarations in its five phases, or raise the rule they break."""
-        return _Round(encounter, RolledFate(roller), options or FivePhaseOptions()).run()
+        return _Round(encounter, RolledFate(roller), options).run()
 
     def odds(self, encounter: Encounter, a: str, b: str, options: FivePhaseOptions | None = None) -> dict[str, Fraction]:
         """Exact chances over every ordering roll (and any other roll the round makes): who of ``a``
@@ -1313,7 +1321,7 @@ class FivePhase:
         Keys: ``"a first"``, ``"simultaneous"``, ``"b first"``, ``"neither"`` (summing to 1),
         ``"a spell interrupted"`` / ``"b spell interrupted"`` for a figure that casts.
         """
-        options = options or FivePhaseOptions()
+        options = self.options(options)
         return exact_odds(encounter, a, b, lambda fate: _Round(encounter, fate, options).run())
 
 

@@ -43,7 +43,7 @@ from combatkit.dice import Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind, reaction_adjustment
-from combatkit.systems.base import register
+from combatkit.systems.base import TimingSystem, register
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline, Track
 
 __all__ = [
@@ -245,7 +245,7 @@ class _State:
     distance: dict[str, int] = field(default_factory=dict)
 
 
-class PhaseSystemI:
+class PhaseSystemI(TimingSystem):
     """Combat II Phase System I as a timing system (000 §1-2)."""
 
     id = "phase1"
@@ -253,10 +253,12 @@ class PhaseSystemI:
     title = "Combat II: Phase System I"
     source = "000 §1-2, Table 1"
     clock = CLOCK
+    options_class = Phase1Options
+    roll_keys = ('initiative: <side>', 'CON check: <name>')
 
-    def schedule(self, encounter: Encounter, roller: Roller, options: Phase1Options | None = None) -> Timeline:
+    def _schedule(self, encounter: Encounter, roller: Roller, options: Phase1Options) -> Timeline:
         """Place one round's declarations on Table 1, or raise the rule they break."""
-        return _Round(encounter, roller, options or Phase1Options()).run()
+        return _Round(encounter, roller, options).run()
 
 
 class _Round:

@@ -79,7 +79,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind, reaction_adjustment
 from combatkit.systems._exhaust import Branches, check_matchup, exhaust, matchup
-from combatkit.systems.base import register
+from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.phase1 import (
     Phase1Options, adjusted_speed_factor, declared_sf_penalties, sf_band, strike_half_segment,
 )
@@ -900,7 +900,7 @@ class _Run:
                  rank=MOVEMENT_RANK)
 
 
-class PhaseSystemII:
+class PhaseSystemII(TimingSystem):
     """Combat II Phase System II as a timing system (000 §3, Tables 4-7)."""
 
     id = "phase2"
@@ -908,10 +908,11 @@ class PhaseSystemII:
     title = "Combat II: Phase System II (continuous A/B/C phases)"
     source = "000 §3, Tables 4-7"
     clock = clock_for(3)
+    options_class = Phase2Options
+    roll_keys = ('initiative: <side>', 'initiative: <side>, cycle <n>', 'CON check: <name>, phase <phase>')
 
-    def schedule(self, encounter: Encounter, roller: Roller, options: Phase2Options | None = None) -> Timeline:
+    def _schedule(self, encounter: Encounter, roller: Roller, options: Phase2Options) -> Timeline:
         """Place every declaration on consecutive A/B/C phases, or raise the rule it breaks."""
-        options = options or Phase2Options()
         return _Run(encounter, _Dice(encounter, roller, options), options).run()
 
 
@@ -986,7 +987,7 @@ def odds(encounter: Encounter, a: str, b: str, options: Phase2Options | None = N
     whole encounter; ``"a spell interrupted"`` / ``"b spell interrupted"`` when that figure
     casts (a reported hit landing while it casts); ``"a blow N @ T"``: its N-th blow on tick T.
     """
-    options = options or Phase2Options()
+    options = PHASE2.options(options)
     check_matchup(encounter, a, b)
     outcomes = exhaust(lambda fate: _Run(encounter, fate, options).run(),
                        lambda decided: _Branching(decided, encounter, a, b, options))

@@ -79,7 +79,7 @@ from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Length, Spell, Weapon, WeaponKind, \
     reaction_adjustment
 from combatkit.systems._exhaust import Branches, check_matchup, exhaust, matchup
-from combatkit.systems.base import register
+from combatkit.systems.base import TimingSystem, register
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
 
 __all__ = [
@@ -975,7 +975,7 @@ def _hit_tag(tag: str, target: str | None) -> str:
     return f"to hit: {tag}" + ("" if target is None or "->" in tag else f" -> {target}")
 
 
-class SegmentOfAction:
+class SegmentOfAction(TimingSystem):
     """Lakofka's Segment of Action system as a timing system (003)."""
 
     id = "segments"
@@ -983,10 +983,19 @@ class SegmentOfAction:
     title = "Segment of Action (Lakofka, 1980)"
     source = "003 §I-VI"
     clock = CLOCK
+    options_class = SegmentsOptions
+    roll_keys = (
+        "surprise: <name>", "segment: <tag>", "segment: <tag>, forms <n>", "blows: <tag>", "weapon ready: <tag>",
+        "shots: <tag>", "shot 1: <tag>", "shot 2: <tag>", "shot 3: <tag>", "shot delay: <name>", "spell start: <tag>",
+        "item ready: <tag>", "hit before casting: <name>", "to hit: <tag> -> <target>", "damage: <tag> -> <target>",
+        "save vs death: <name>",
+    )
+    """``<tag>`` is the figure's name, with ``, step <n>`` in a chain of steps and `` -> <target>``
+    when one step holds several actions."""
 
-    def schedule(self, encounter: Encounter, roller: Roller, options: SegmentsOptions | None = None) -> Timeline:
+    def _schedule(self, encounter: Encounter, roller: Roller, options: SegmentsOptions) -> Timeline:
         """Roll every figure's segments for the round and play it out segment by segment."""
-        return _Run(encounter, _Dice(roller), options or SegmentsOptions()).run()
+        return _Run(encounter, _Dice(roller), options).run()
 
 
 SEGMENTS = register(SegmentOfAction())
@@ -1005,7 +1014,7 @@ def odds(encounter: Encounter, a: str, b: str, options: SegmentsOptions | None =
     ``"b first"``, ``"neither"``; ``"a spell interrupted"`` when a casts (ruined by b's
     blows or a reported hit); ``"a blow N @ T"``: the N-th blow to land lands on tick T.
     """
-    options = replace(options or SegmentsOptions(), kills=False)
+    options = replace(SEGMENTS.options(options), kills=False)
     check_matchup(encounter, a, b)
     pair = {a, b}
     declarations = tuple(d for d in encounter.declarations if d.actor in pair)

@@ -92,7 +92,7 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
-from combatkit.systems.base import register
+from combatkit.systems.base import TimingSystem, register
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
 
 __all__ = [
@@ -986,7 +986,7 @@ class _Round:
         return out
 
 
-class ShortForm:
+class ShortForm(TimingSystem):
     """002's A.D.D.I.C.T. short form as a timing system."""
 
     id = "short_form"
@@ -994,10 +994,12 @@ class ShortForm:
     title = "The A.D.D.I.C.T. short form"
     source = "002 I-III, Charging, Breaking Off, Unarmed Combat, Action Types"
     clock = CLOCK
+    options_class = ShortFormOptions
+    roll_keys = ('surprise: <side>', 'initiative: <side>')
 
-    def schedule(self, encounter: Encounter, roller: Roller, options: ShortFormOptions | None = None) -> Timeline:
+    def _schedule(self, encounter: Encounter, roller: Roller, options: ShortFormOptions) -> Timeline:
         """Order one round by initiative count (or surprise), or raise the rule a declaration breaks."""
-        return _Round(encounter, RolledFate(roller), options or ShortFormOptions()).run()
+        return _Round(encounter, RolledFate(roller), options).run()
 
     def odds(self, encounter: Encounter, a: str, b: str, options: ShortFormOptions | None = None) -> dict[str, Fraction]:
         """Exact chances over every surprise and initiative roll: who of ``a`` and ``b`` strikes (or
@@ -1006,7 +1008,7 @@ class ShortForm:
         Keys: ``"a first"``, ``"simultaneous"``, ``"b first"``, ``"neither"`` (summing to 1),
         ``"a spell interrupted"`` / ``"b spell interrupted"`` for a figure that casts.
         """
-        options = options or ShortFormOptions()
+        options = self.options(options)
         return exact_odds(encounter, a, b, lambda fate: _Round(encounter, fate, options).run())
 
 

@@ -66,7 +66,7 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
-from combatkit.systems.base import register
+from combatkit.systems.base import TimingSystem, register
 from combatkit.timeline import Clock, Period, Span, Status, Timeline
 
 __all__ = [
@@ -397,7 +397,7 @@ class _Round:
                     target=d.target)
 
 
-class StrikeSpeed:
+class StrikeSpeed(TimingSystem):
     """004's Strike Speed order of battle as a timing system."""
 
     id = "strike_speed"
@@ -405,10 +405,12 @@ class StrikeSpeed:
     title = "Strike Speed order of battle"
     source = "004 Strike Speed Based Order of Battle, Combat Stance"
     clock = CLOCK
+    options_class = StrikeSpeedOptions
+    roll_keys = ('initiative: <side>',)
 
-    def schedule(self, encounter: Encounter, roller: Roller, options: StrikeSpeedOptions | None = None) -> Timeline:
+    def _schedule(self, encounter: Encounter, roller: Roller, options: StrikeSpeedOptions) -> Timeline:
         """Put every declared action in strike-speed order, or raise the rule it breaks."""
-        return _Round(encounter, RolledFate(roller), options or StrikeSpeedOptions()).run()
+        return _Round(encounter, RolledFate(roller), options).run()
 
     def odds(self, encounter: Encounter, a: str, b: str,
              options: StrikeSpeedOptions | None = None) -> dict[str, Fraction]:
@@ -418,7 +420,7 @@ class StrikeSpeed:
         Keys: ``"a first"``, ``"simultaneous"``, ``"b first"``, ``"neither"`` (summing to 1),
         ``"a spell interrupted"`` / ``"b spell interrupted"`` for a figure that casts.
         """
-        options = options or StrikeSpeedOptions()
+        options = self.options(options)
         return exact_odds(encounter, a, b, lambda fate: _Round(encounter, fate, options).run())
 
 

@@ -1,0 +1,86 @@
+"""What every timing system shares (combatkit.systems.base.TimingSystem): the encounter's own
+dice when no roller is given, the seed's options by default, and no entered number ignored."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from combatkit import Roller, load_example
+from combatkit.dice import UnknownRollError
+from combatkit.encounter import example_encounters
+from combatkit.errors import RulesError
+from combatkit.fight import run_fight
+from combatkit.resolution import play_round
+from combatkit.systems import SYSTEMS, find_system
+
+EXAMPLES = sorted(example_encounters())
+WITH_ROLLS = [name for name in EXAMPLES if load_example(name).rolls]
+
+
+def spans(timeline):
+    return [(s.actor, s.kind, s.start, s.end, s.status) for s in timeline.spans]
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_schedule_without_a_roller_uses_the_encounters_rolls_and_seed(name):
+    encounter = load_example(name)
+    system = find_system(encounter.system)
+    seed = encounter.seed if encounter.seed is not None else 0
+    given = system.schedule(encounter, Roller(seed=seed, entered=encounter.rolls))
+    own = system.schedule(encounter)
+    assert spans(own) == spans(given)
+    assert [(r.purpose, r.total, r.entered) for r in own.rolls] == [(r.purpose, r.total, r.entered) for r in given.rolls]
+    assert {r.purpose for r in own.rolls if r.entered} == set(encounter.rolls) & {r.purpose for r in own.rolls}
+
+
+@pytest.mark.parametrize("name", WITH_ROLLS)
+def test_a_misspelled_roll_key_is_refused_naming_the_keys(name):
+    """A number entered under a key no roll is called must never be ignored silently (issue #11)."""
+    encounter = load_example(name)
+    key, value = next(iter(encounter.rolls.items()))
+    typo = key.replace(":", ";", 1)
+    bad = replace(encounter, rolls={**{k: v for k, v in encounter.rolls.items() if k != key}, typo: value})
+    system = find_system(encounter.system)
+    with pytest.raises(UnknownRollError) as error:
+        system.schedule(bad)
+    message = str(error.value)
+    assert repr(typo) in message and f"did you mean {key!r}" in message
+    assert system.title in message and repr(system.roll_keys[0]) in message
+    with pytest.raises(UnknownRollError):
+        system.schedule(encounter, Roller(seed=1, entered=bad.rolls))
+    with pytest.raises(UnknownRollError):
+        play_round(bad)
+    with pytest.raises(UnknownRollError):
+        run_fight(bad, seed=1, explain=False)
+    assert isinstance(error.value, ValueError)
+
+
+def test_a_roll_the_round_does_not_reach_is_still_a_known_key():
+    """000 §3: a referee may enter initiative for a cycle the round never reaches."""
+    encounter = load_example("phase2-tenth-level-caster")
+    assert "initiative: party, cycle 3" in encounter.rolls
+    later = replace(encounter, rolls={**encounter.rolls, "initiative: party, cycle 9": 4})
+    find_system("phase2").schedule(later)
+    with pytest.raises(UnknownRollError, match="'initiative: <side>, cycle <n>'"):
+        find_system("phase2").schedule(replace(encounter, rolls={"initiative: nobody, cycle 2": 4}))
+
+
+def test_schedule_can_leave_the_check_to_a_later_step():
+    encounter = load_example("orc-closes-on-longbowman")
+    rolls = {**encounter.rolls, "attack roll: Aldric [round 1, tick 4]": 20}
+    find_system("phase1").schedule(encounter, Roller(seed=1, entered=rolls), check_rolls=False)
+    with pytest.raises(UnknownRollError):
+        find_system("phase1").schedule(encounter, Roller(seed=1, entered=rolls))
+    play_round(replace(encounter, rolls=rolls))  # resolution asks for it: known
+
+
+@pytest.mark.parametrize("sid", sorted(SYSTEMS))
+def test_options_default_to_the_seeds_and_another_systems_are_refused(sid):
+    system = SYSTEMS[sid]
+    assert system.options(None) == system.options_class()
+    other = next(s for s in SYSTEMS.values() if s.options_class is not system.options_class)
+    with pytest.raises(RulesError, match=f"takes {system.options_class.__name__}, got {other.options_class.__name__}"):
+        system.options(other.options_class())
+    assert system.roll_keys and repr(system) == f"find_system({sid!r})"
