@@ -11,6 +11,7 @@ For each timing system, 4-vs-4 fights (``benchmarks/four-vs-four.toml``) are pla
 
 and both print fights per second and the time 100,000 fights would take on this core
 (target: minutes, not hours). The two must agree fight by fight; a mismatch is printed.
+``benchmarks/parallel.py`` measures the runner on every core (``workers``) and stopping at a precision.
 """
 
 from __future__ import annotations

@@ -312,7 +312,8 @@ def test_a_progress_callback_that_raises_ends_the_run_and_its_pool():
 
 
 def test_what_a_worker_is_sent_pickles():
-    options = FightOptions(policy=PolicyOptions(flee_below=Fraction(1, 2)), resolution=ResolutionOptions(criticals="004"))
+    options = FightOptions(policy=PolicyOptions(flee_below=Fraction(1, 2)),
+                           resolution=ResolutionOptions(criticals="004"))
     system_options = [find_system(system).options() for system in SYSTEMS]
     for thing in (FOUR, options, *system_options, *(load_example(name) for name in example_encounters())):
         assert pickle.loads(pickle.dumps(thing)) == thing
