@@ -2,9 +2,10 @@
 started by :func:`combatkit.widgets.serve.serving`.
 
 A test module may set ``POOL_SIZE`` (preheated kernels per dashboard; default 1), ``PREHEAT``
-(which dashboards get them; default all) and ``VIEWPORT`` (default 1280 x 1500). Every page fails its test on any page error, any console error and any
-request that leaves 127.0.0.1 (the dashboards must work offline). Logs and screenshots go to
-``artifacts/``.
+(which dashboards get them; default all) and ``VIEWPORT`` (default 1280 x 1500). Every page fails its test on
+any page error, any console error, any request that leaves 127.0.0.1 (the dashboards must work offline)
+and any cell that failed on the server (voila, without tracebacks, only puts :data:`FAILED_CELL` in the
+page: no console error). Logs and screenshots go to ``artifacts/``.
 """
 
 from pathlib import Path
@@ -20,6 +21,8 @@ playwright.expect.set_options(timeout=60_000)  # a page whose kernel starts cold
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
+FAILED_CELL = "There was an error when executing cell"
+"""What voila shows in place of a cell that raised, when it does not show tracebacks."""
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -71,6 +74,9 @@ def watched(browser, request):
     page.set_default_timeout(60_000)
     watch = PageWatch(page)
     yield page, watch
+    if not page.is_closed():
+        failed = page.locator(".jp-OutputArea-output", has_text=FAILED_CELL)
+        watch.problems += [f"a cell failed on the server: {text}" for text in failed.all_inner_texts()]
     context.close()
     assert watch.problems == []
 
