@@ -1,5 +1,7 @@
-"""The dashboard server's settings, and one served dashboard fetched over HTTP (tests/browser drives pages)."""
+"""The dashboard server's settings, its landing page's sections, the lessons mounted under learn/, and
+one served dashboard fetched over HTTP (tests/browser drives pages)."""
 
+import json
 import os
 import time
 import urllib.request
@@ -8,8 +10,10 @@ from unittest.mock import patch
 
 import nbformat
 import pytest
+from tornado.web import HTTPError
 
 from combatkit.widgets import serve
+from combatkit.widgets.landing import LEARN, dashboards, landing
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,8 +48,12 @@ def test_only_the_chosen_dashboards_keep_a_kernel_waiting(tmp_path):
 
 def test_the_dashboards_folder_is_found_next_to_the_package_source():
     assert serve.dashboards_dir() == ROOT / "dashboards"
+    assert serve.lessons_dir() == ROOT / "notebooks"
+    assert serve.lessons_dir(ROOT / "elsewhere" / "dashboards") is None
     assert serve.dashboard_url(serve.ServeSettings(port=8000)) == (
-        "http://127.0.0.1:8000/voila/render/phase1_timeline.ipynb")
+        "http://127.0.0.1:8000/voila/render/phase1_timeline.ipynb")  # links already shared keep working
+    assert serve.lesson_url(serve.ServeSettings(port=8000)) == (
+        "http://127.0.0.1:8000/voila/render/learn/phase1_teaching.ipynb")
     assert serve.landing_url(serve.ServeSettings(port=8000)) == "http://127.0.0.1:8000/"
 
 
@@ -54,6 +62,8 @@ def test_without_the_repository_the_message_says_what_to_do(tmp_path, capsys):
         serve.dashboards_dir(tmp_path / "site-packages" / "widgets" / "serve.py")
     assert serve.main(["--dashboards", str(tmp_path / "nowhere"), "--no-browser"]) == 2
     assert "is not a folder" in capsys.readouterr().err
+    assert serve.main(["--notebooks", str(tmp_path / "nowhere"), "--no-browser"]) == 2
+    assert f"{tmp_path / 'nowhere'} is not a folder" in capsys.readouterr().err
 
 
 def test_only_extensions_a_dashboard_does_not_need_are_denied():
@@ -64,7 +74,7 @@ def test_only_extensions_a_dashboard_does_not_need_are_denied():
 
 def test_the_template_is_voilas_lab_template_without_the_cdn_links():
     folder = serve.TEMPLATE_ROOT / "voila" / "templates" / serve.TEMPLATE
-    assert "combatkit_dashboards()" in (folder / "tree.html").read_text()  # the landing page
+    assert "combatkit_landing()" in (folder / "tree.html").read_text()  # the landing page
     assert serve.STATIC == folder / "static"
     text = (folder / "index.html.j2").read_text()
     assert text.startswith("{%- extends 'lab/index.html.j2' -%}")
@@ -124,3 +134,104 @@ def test_each_dashboard_has_one_cell_without_a_time_limit_its_last(path):
     cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
     unlimited = [n for n, cell in enumerate(cells) if serve.cell_timeout(60)(cell) is None]
     assert unlimited == [len(cells) - 1]
+
+
+# ------------------------------------------------ the landing page's two sections, and the lessons under learn/
+
+LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def notebook(folder: Path, name: str, heading: str, **combatkit) -> None:
+    cells = [{"cell_type": "markdown", "id": "intro", "metadata": {},
+              "source": [f"# {heading}\n", f"What {heading} shows. More."]},
+             {"cell_type": "code", "id": "sum", "metadata": {}, "source": ["1 + 1"], "outputs": [],
+              "execution_count": None}]
+    (folder / name).write_text(json.dumps({"cells": cells, "metadata": {"combatkit": combatkit}, "nbformat": 4,
+                                           "nbformat_minor": 5}))
+
+
+def test_the_landing_page_lists_the_dashboards_then_every_lesson_in_order():
+    page = landing(serve.dashboards_dir(), serve.lessons_dir())
+    assert [card.path for card in page.dashboards] == [card.path for card in dashboards(serve.dashboards_dir())]
+    assert [card.path for card in page.lessons] == [f"{LEARN}/{p.name}" for p in sorted(
+        LESSONS, key=lambda p: nbformat.read(p, as_version=4).metadata.combatkit.order)]
+    assert [card.order for card in page.lessons] == list(range(1, len(LESSONS) + 1))
+    assert page.lessons[0].title == "Phase System I: who acts when in a round"  # the first to learn
+    assert all(card.summary and len(card.summary) <= 200 for card in page.lessons)
+    served = {card.path for card in page.dashboards}
+    for lesson in page.lessons:  # each lesson names its dashboard, and the dashboard names it back
+        assert lesson.companion in served, lesson.path
+        assert page.card(lesson.companion).companion == lesson.path
+    assert page.card("compare_systems.ipynb").companion == ""  # no lesson of its own
+    assert landing(serve.dashboards_dir()).lessons == []  # served without lessons: no Learn section
+
+
+def test_lessons_go_by_their_number_then_by_title_and_a_missing_dashboard_is_no_link(tmp_path):
+    boards, lessons = tmp_path / "dashboards", tmp_path / "notebooks"
+    boards.mkdir(), lessons.mkdir()
+    notebook(boards, "tool.ipynb", "Tool")
+    notebook(lessons, "zeta.ipynb", "Zeta", order=1, dashboard="tool.ipynb")
+    notebook(lessons, "alpha.ipynb", "Alpha", order=2, dashboard="gone.ipynb")
+    notebook(lessons, "beta.ipynb", "Beta")
+    notebook(lessons, "aardvark.ipynb", "Aardvark", order="first")  # not a number: no place of its own
+    page = landing(boards, lessons)
+    assert [card.title for card in page.lessons] == ["Zeta", "Alpha", "Aardvark", "Beta"]
+    assert [card.companion for card in page.lessons] == ["tool.ipynb", "", "", ""]
+    assert page.dashboards[0].companion == "learn/zeta.ipynb"
+    assert page.lessons[0].summary == "What Zeta shows."
+
+
+def contents(lessons: Path | None = ROOT / "notebooks", root: Path = ROOT / "dashboards"):
+    return serve._contents_class()(root_dir=str(root), lessons=lessons)
+
+
+def test_lessons_are_served_under_learn_and_show_their_code():
+    manager = contents()
+    model = manager.get(f"{LEARN}/phase1_teaching.ipynb")
+    assert (model["path"], model["type"]) == ("learn/phase1_teaching.ipynb", "notebook")
+    marks = model["content"].metadata.combatkit
+    assert marks["show_code"] is True and marks["file"] == "notebooks/phase1_teaching.ipynb"
+    assert marks["see_also"] == {"path": "phase1_timeline.ipynb", "kind": "dashboard",
+                                 "title": "Who acts when: a Phase System I round"}
+    assert marks["order"] == 1  # the notebook's own metadata stays
+    assert manager.file_exists("learn/mana_teaching.ipynb") and manager.dir_exists(LEARN)
+    assert not manager.file_exists("learn/phase1_timeline.ipynb") and not manager.dir_exists("learning")
+    listing = manager.get(LEARN)
+    assert listing["path"] == LEARN
+    assert {child["path"] for child in listing["content"]} >= {f"learn/{p.name}" for p in LESSONS}
+
+
+def test_a_dashboard_keeps_its_path_and_hides_its_code_but_links_its_lesson():
+    manager = contents()
+    model = manager.get("phase1_timeline.ipynb")
+    assert model["path"] == "phase1_timeline.ipynb"
+    marks = model["content"].metadata.combatkit
+    assert "show_code" not in marks and "file" not in marks
+    assert marks["see_also"] == {"path": "learn/phase1_teaching.ipynb", "kind": "lesson",
+                                 "title": "Phase System I: who acts when in a round"}
+    assert "see_also" not in manager.get("compare_systems.ipynb")["content"].metadata.combatkit
+    both = {p.name for p in (ROOT / "dashboards").glob("*.ipynb")} & {p.name for p in LESSONS}
+    assert both == {"encounter_prep.ipynb"}  # one name in both folders, two notebooks
+    assert manager.get("encounter_prep.ipynb")["content"].cells != manager.get("learn/encounter_prep.ipynb")[
+        "content"].cells
+
+
+def test_nothing_outside_the_two_folders_is_served(tmp_path):
+    manager = contents()
+    for path in ("learn/../README.md", "learn/../../pyproject.toml", "../README.md", "learn/../dashboards/mana.ipynb"):
+        with pytest.raises(HTTPError) as refused:
+            manager.get(path)
+        assert refused.value.status_code == 404, path
+    with pytest.raises(HTTPError):
+        contents(lessons=None).get("learn/phase1_teaching.ipynb")  # served without lessons
+    notebook(tmp_path, "quiet.ipynb", "Quiet", show_code=False)  # a lesson may keep its code to itself
+    assert contents(lessons=tmp_path).get("learn/quiet.ipynb")["content"].metadata.combatkit["show_code"] is False
+
+
+def test_a_lessons_kernel_starts_in_the_lessons_folder():
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    kernels = serve._kernels_class(AsyncMappingKernelManager, ROOT / "notebooks")(root_dir=str(ROOT / "dashboards"))
+    assert kernels.cwd_for_path(LEARN) == str(ROOT / "notebooks")
+    assert kernels.cwd_for_path("learn/../..") == str(ROOT / "notebooks")  # never out of it
+    assert kernels.cwd_for_path("") == str(ROOT / "dashboards")

@@ -1,10 +1,22 @@
-"""The dashboard server's landing page: every dashboard of a folder with a picture and one line.
+"""The dashboard server's landing page: every dashboard with a picture and one line, then every
+lesson (teaching notebook) in the order to learn them.
 
-Read afresh on each visit, so a notebook dropped into ``dashboards/`` appears without a
-restart. A dashboard's title is the first heading of its first markdown cell and its line the
-first sentence after it (``metadata.combatkit.title`` / ``summary`` override them); its picture
-is ``thumbnails/<notebook name>.png`` (or ``.svg``) next to it, or else a drawn card with its
-initials.
+Read afresh on each visit, so a notebook dropped into ``dashboards/`` or ``notebooks/`` appears
+without a restart. A notebook's title is the first heading of its first markdown cell and its line
+the first sentence after it; its ``metadata.combatkit`` may override them and say more:
+
+``title``, ``summary``
+    the card's title and line;
+``order``
+    where the notebook stands in its section (lessons: 1 is Phase System I, the first to learn);
+    notebooks without one come after those with one, by title (the dashboards have none);
+``dashboard``
+    a lesson's dashboard (its file name in ``dashboards/``): the landing page and both pages link
+    one to the other, so a player who was sent a dashboard finds its lesson, and back.
+
+A dashboard's picture is ``thumbnails/<notebook name>.png`` (or ``.svg``) next to it, or else a drawn
+card with its initials. Lessons are served under :data:`LEARN` (``/voila/render/learn/<notebook>``,
+see :mod:`combatkit.widgets.serve`) and listed as a numbered path, without pictures.
 """
 
 from __future__ import annotations
@@ -13,12 +25,14 @@ import base64
 import html
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import quote
 
-__all__ = ["Dashboard", "THUMBNAILS", "dashboards", "read_dashboard", "thumbnail_svg"]
+__all__ = ["LEARN", "THUMBNAILS", "Dashboard", "Landing", "dashboards", "landing", "read_dashboard", "thumbnail_svg"]
 
+LEARN = "learn"
+"""The folder, in the server's URLs, of the lessons: ``voila/render/learn/phase1_teaching.ipynb``."""
 THUMBNAILS = "thumbnails"
 """The folder, inside the dashboards folder, of each dashboard's picture (served by voila's file handler)."""
 _PALETTE = ("#1f618d", "#7d3c98", "#117864", "#b9770e", "#943126", "#2e4053")
@@ -26,16 +40,35 @@ _PALETTE = ("#1f618d", "#7d3c98", "#117864", "#b9770e", "#943126", "#2e4053")
 
 @dataclass(frozen=True)
 class Dashboard:
-    """One card of the landing page."""
+    """One card of the landing page: a dashboard, or a lesson."""
 
     path: str
-    """The notebook's path inside the dashboards folder (``mana.ipynb``)."""
+    """The notebook's path in the server's URLs, after ``voila/render/`` (``mana.ipynb``,
+    ``learn/mana_teaching.ipynb``)."""
     title: str
-    """What the dashboard is for, in a few words."""
+    """What the notebook is for, in a few words."""
     summary: str
     """One line: who it is for and what it shows."""
     picture: str
     """The picture's URL, relative to the server's base URL, or a ``data:`` URL."""
+    order: int | None = None
+    """Its place in its section (``metadata.combatkit.order``); None: after the numbered ones, by title."""
+    companion: str = ""
+    """The path of the page that goes with it: a lesson's dashboard, or the lesson of a dashboard ("": none)."""
+
+
+@dataclass(frozen=True)
+class Landing:
+    """What the landing page lists: its two sections."""
+
+    dashboards: list[Dashboard]
+    """Every dashboard, by title."""
+    lessons: list[Dashboard]
+    """Every lesson, in the order to learn them."""
+
+    def card(self, path: str) -> Dashboard | None:
+        """The card of the notebook at ``path`` (a dashboard's or a lesson's), if there is one."""
+        return next((card for card in (*self.dashboards, *self.lessons) if card.path == path), None)
 
 
 def _first_sentence(text: str) -> str:
@@ -61,10 +94,14 @@ def thumbnail_svg(title: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
 
 
-def read_dashboard(notebook: Path, folder: Path) -> Dashboard:
-    """The card of ``notebook``; a notebook that cannot be read gets its file name as title."""
+def read_dashboard(notebook: Path, folder: Path, *, under: str = "") -> Dashboard:
+    """The card of ``notebook``; a notebook that cannot be read gets its file name as title.
+
+    ``under`` is the folder the server shows ``folder`` as (``"learn"`` for the lessons; "" for the root).
+    """
     path = notebook.relative_to(folder).as_posix()
-    title = summary = ""
+    title = summary = companion = ""
+    order = None
     try:
         content = json.loads(notebook.read_text(encoding="utf-8"))
         meta = content.get("metadata", {}).get("combatkit", {})
@@ -75,17 +112,38 @@ def read_dashboard(notebook: Path, folder: Path) -> Dashboard:
             title, text = lines[0].lstrip("#").strip(), "\n".join(lines[1:])
         title = str(meta.get("title") or title)
         summary = str(meta.get("summary") or _first_sentence(text))
+        order = meta["order"] if isinstance(meta.get("order"), int) else None
+        companion = str(meta.get("dashboard") or "")
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
     title = title or notebook.stem.replace("_", " ").capitalize()
     stem = notebook.relative_to(folder).with_suffix("")
     picture = next((f"voila/files/{quote((THUMBNAILS / stem).as_posix())}{ext}" for ext in (".png", ".svg")
                     if (folder / THUMBNAILS / f"{stem}{ext}").is_file()), None)
-    return Dashboard(path, title, summary, picture or thumbnail_svg(title))
+    return Dashboard(f"{under}/{path}" if under else path, title, summary, picture or thumbnail_svg(title), order,
+                     companion)
 
 
-def dashboards(folder: Path) -> list[Dashboard]:
-    """The cards of every notebook in ``folder`` (not in hidden folders or checkpoints), by title."""
+def dashboards(folder: Path, *, under: str = "") -> list[Dashboard]:
+    """The cards of every notebook in ``folder`` (not in hidden folders or checkpoints), in order:
+    the numbered ones first (``metadata.combatkit.order``), then by title."""
     notebooks = [p for p in folder.rglob("*.ipynb")
                  if not any(part.startswith(".") for part in p.relative_to(folder).parts)]
-    return sorted((read_dashboard(p, folder) for p in notebooks), key=lambda d: d.title.lower())
+    cards = (read_dashboard(p, folder, under=under) for p in notebooks)
+    return sorted(cards, key=lambda d: (d.order is None, d.order or 0, d.title.lower()))
+
+
+def landing(dashboards_folder: Path, lessons_folder: Path | None = None) -> Landing:
+    """The landing page of a server showing ``dashboards_folder`` at its root and ``lessons_folder``
+    (if any) under :data:`LEARN`, each lesson paired with the dashboard it names and back."""
+    boards = dashboards(dashboards_folder)
+    lessons = dashboards(lessons_folder, under=LEARN) if lessons_folder else []
+    served = {card.path for card in boards}
+    lessons = [replace(lesson, companion=lesson.companion if lesson.companion in served else "")
+               for lesson in lessons]
+    lesson_of: dict[str, str] = {}
+    for lesson in lessons:  # the first lesson (in order) that names a dashboard is its lesson
+        if lesson.companion:
+            lesson_of.setdefault(lesson.companion, lesson.path)
+    boards = [replace(board, companion=lesson_of.get(board.path, "")) for board in boards]
+    return Landing(boards, lessons)

@@ -1,13 +1,15 @@
-"""Serve combatkit's Voila dashboards on this machine, with production settings.
+"""Serve combatkit's Voila dashboards and lessons on this machine, with production settings.
 
     python -m combatkit.widgets.serve [--port N] [--no-browser]
 
-Serves the repository's ``dashboards/`` folder on 127.0.0.1 as one app and prints the URL of
-its landing page, which lists every dashboard of the folder (read on each visit, see
-:mod:`combatkit.widgets.landing`) with a picture and one line. The settings are the ones a
-shared link needs:
+Serves the repository's ``dashboards/`` folder on 127.0.0.1 as one app, with its teaching
+notebooks (``notebooks/``) as lessons under ``learn/``, and prints the URL of its landing page,
+which lists every dashboard with a picture and one line, then every lesson in the order to learn
+them (read on each visit, see :mod:`combatkit.widgets.landing`). The settings are the ones a shared
+link needs:
 
-* no tracebacks and no code in the page (``show_tracebacks=False``, ``strip_sources=True``);
+* no tracebacks, and no code in a dashboard (``show_tracebacks=False``, ``strip_sources=True``);
+  a lesson shows its code (see below);
 * a time limit on each notebook cell (:func:`cell_timeout`), since voila has none and one
   stuck cell would otherwise hold a page forever (but none on the cell where a preheated
   kernel waits for its visitor), and a longer wait for a cell's outputs
@@ -27,8 +29,28 @@ shared link needs:
   :mod:`combatkit.widgets.render`): the browser fetches it once and caches it, instead of
   receiving it over the kernel's websocket with every chart of every page.
 
+**Lessons.** ``dashboards/`` stays the root of the server, so every dashboard keeps its URL
+(``/voila/render/phase1_timeline.ipynb``, in links already shared); the lessons folder is mounted
+under :data:`~combatkit.widgets.landing.LEARN` by the server's contents manager
+(``/voila/render/learn/phase1_teaching.ipynb``), and their kernels start in that folder, as in
+Jupyter. Serving the repository's root instead would move every dashboard's URL and put every
+notebook of the repository on the web; a symbolic link ``dashboards/learn`` would be a file of its
+own to keep, a plain text file in a Windows checkout. Nothing outside the two folders is served
+(``learn/../x`` is a 404). Lessons start a kernel per visit: none waits preheated (voila only
+preheats notebooks it finds under its root), which costs a visitor about 10 s.
+
+A lesson teaches the API, so its page shows each code cell above its output (without prompts):
+``strip_sources`` is one server-wide setting, so the template turns the code back on for a
+notebook whose ``metadata.combatkit.show_code`` is true. The server sets it on every lesson it
+loads, unless the notebook says false; a dashboard shows code only if it asks. The server also
+puts ``metadata.combatkit.see_also`` on each notebook it loads that has a companion (a lesson's
+dashboard, a dashboard's lesson, from the lessons' ``metadata.combatkit.dashboard``), and the
+template draws a bar above the page: back to the landing page, and on to the companion; a lesson's
+bar also gives the command that opens it in JupyterLab (``metadata.combatkit.file``), since its
+page runs the code but cannot change it.
+
 The dashboards are not part of the installed package: this runs from a git checkout
-installed with ``pip install -e .`` (or is given ``--dashboards PATH``).
+installed with ``pip install -e .`` (or is given ``--dashboards PATH`` and ``--notebooks PATH``).
 """
 
 from __future__ import annotations
@@ -47,8 +69,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAIN_DASHBOARD", "RunningServer", "ServeSettings", "cell_timeout", "dashboard_url", "dashboards_dir",
-           "denied_extensions", "free_port", "jupyter_environ", "landing_url", "main", "serving", "voila_argv"]
+from combatkit.widgets.landing import LEARN, landing
+
+__all__ = ["MAIN_DASHBOARD", "MAIN_LESSON", "RunningServer", "ServeSettings", "cell_timeout", "dashboard_url",
+           "dashboards_dir", "denied_extensions", "free_port", "jupyter_environ", "landing_url", "lesson_url",
+           "lessons_dir", "main", "serving", "voila_argv"]
 
 TEMPLATE = "combatkit"
 TEMPLATE_ROOT = Path(__file__).resolve().parent
@@ -56,6 +81,8 @@ TEMPLATE_ROOT = Path(__file__).resolve().parent
 ``JUPYTER_PATH``."""
 MAIN_DASHBOARD = "phase1_timeline.ipynb"
 """The dashboard that must be there: it tells a dashboards folder from another."""
+MAIN_LESSON = "phase1_teaching.ipynb"
+"""The first lesson: it tells the repository's lessons folder from another."""
 STATIC = TEMPLATE_ROOT / "voila" / "templates" / TEMPLATE / "static"
 """The template's static folder (``/voila/static/``), where the chart bundle is written at start."""
 DASHBOARD_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "anywidget")
@@ -107,8 +134,19 @@ def dashboards_dir(start: Path | None = None) -> Path:
     return folder
 
 
+def lessons_dir(dashboards: Path | None = None) -> Path | None:
+    """The repository's ``notebooks/`` folder (the lessons), next to its ``dashboards/``; None if there is none."""
+    folder = (dashboards or dashboards_dir()).parent / "notebooks"
+    return folder if (folder / MAIN_LESSON).is_file() else None
+
+
 def dashboard_url(settings: ServeSettings, notebook: str = MAIN_DASHBOARD) -> str:
     return f"http://127.0.0.1:{settings.port}/voila/render/{notebook}"
+
+
+def lesson_url(settings: ServeSettings, notebook: str = MAIN_LESSON) -> str:
+    """A lesson's page: the teaching notebook ``notebook`` of the lessons folder."""
+    return dashboard_url(settings, f"{LEARN}/{notebook}")
 
 
 def landing_url(settings: ServeSettings) -> str:
@@ -166,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=ServeSettings.port, help="port on 127.0.0.1 (default 8866)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--dashboards", type=Path, help="folder of dashboards (default: the repository's)")
+    parser.add_argument("--notebooks", type=Path,
+                        help=f"folder of teaching notebooks, served under /{LEARN}/ (default: the repository's; "
+                             "none when --dashboards is given)")
     parser.add_argument("--pool-size", type=int, default=ServeSettings.pool_size,
                         help="preheated kernels per dashboard; 0 starts a kernel per visit (default 1)")
     parser.add_argument("--timeout", type=int, default=ServeSettings.timeout, help="seconds a cell may run")
@@ -177,9 +218,14 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as error:
         print(f"combatkit.widgets.serve: {error}", file=sys.stderr)
         return 2
-    if not folder.is_dir():
-        print(f"combatkit.widgets.serve: {folder} is not a folder", file=sys.stderr)
-        return 2
+    if args.notebooks:
+        lessons = args.notebooks.resolve()
+    else:  # the repository's lessons go with the repository's dashboards only
+        lessons = None if args.dashboards else lessons_dir(folder)
+    for given in (folder, lessons):
+        if given is not None and not given.is_dir():
+            print(f"combatkit.widgets.serve: {given} is not a folder", file=sys.stderr)
+            return 2
     settings = ServeSettings(port=args.port, open_browser=not args.no_browser, timeout=args.timeout,
                              pool_size=args.pool_size, preheat=tuple(args.preheat))
 
@@ -188,8 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     # build the chart bundle once here, not in the first visitor's kernel; kernels import it by URL
     os.environ[BUNDLE_ENV] = write_bundle(STATIC)
     os.environ.update(jupyter_environ(dict(os.environ)))
-    print(f"combatkit dashboards from {folder}\nopen {landing_url(settings)}", flush=True)
-    _app_class(settings.timeout).launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
+    print(f"combatkit dashboards from {folder}" + (f", lessons from {lessons}" if lessons else "")
+          + f"\nopen {landing_url(settings)}", flush=True)
+    _app_class(settings.timeout, lessons).launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
     return 0
 
 
@@ -208,22 +255,107 @@ def cell_timeout(seconds: int) -> Callable[[Any], int | None]:
     return timeout
 
 
-def _app_class(timeout: int = ServeSettings.timeout) -> type:
-    """Voila, with the landing page's ``combatkit_dashboards()`` in its templates' globals and
-    :func:`cell_timeout` as its cells' time limit."""
+def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None) -> type:
+    """Voila, with the landing page's ``combatkit_landing()`` in its templates' globals, :func:`cell_timeout`
+    as its cells' time limit, and the ``lessons`` folder (if any) served under ``learn/``."""
     from voila.app import Voila
-
-    from combatkit.widgets.landing import dashboards
 
     class CombatkitVoila(Voila):
         def init_settings(self) -> dict:
-            settings = super().init_settings()
             folder = Path(self.root_dir)
-            settings["voila_jinja2_env"].globals["combatkit_dashboards"] = lambda: dashboards(folder)
+            self.voila_configuration.multi_kernel_manager_class = _kernels_class(
+                self.voila_configuration.multi_kernel_manager_class, lessons)
+            settings = super().init_settings()
+            # voila makes a plain file manager; renderers (preheated ones too) read it from here when they run
+            self.contents_manager = settings["contents_manager"] = _contents_class()(
+                parent=self, root_dir=str(folder), lessons=lessons)
+            settings["voila_jinja2_env"].globals["combatkit_landing"] = lambda: landing(folder, lessons)
             self.config.VoilaExecutor.timeout_func = cell_timeout(timeout)  # read by each executor voila makes
             return settings
 
     return CombatkitVoila
+
+
+def _inside(path: str, folder: str) -> str | None:
+    """``path`` (a URL path) relative to ``folder``, or None when it is not inside it.
+
+    >>> _inside("learn/mana_teaching.ipynb", "learn"), _inside("/learn", "learn"), _inside("learning.ipynb", "learn")
+    ('mana_teaching.ipynb', '', None)
+    """
+    path = path.strip("/")
+    return path[len(folder):].lstrip("/") if path == folder or path.startswith(folder + "/") else None
+
+
+def _contents_class() -> type:
+    """jupyter_server's file manager (the one voila uses) for the dashboards folder at the root, with the
+    lessons folder mounted under ``learn/`` (read only: voila never writes), and each notebook it loads
+    marked for the template: ``show_code`` on a lesson, ``see_also`` on a notebook with a companion."""
+    from jupyter_server.services.contents.largefilemanager import LargeFileManager
+
+    class CombatkitContents(LargeFileManager):
+        def __init__(self, *, lessons: Path | None = None, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.lessons = LargeFileManager(parent=self.parent, root_dir=str(lessons)) if lessons else None
+            self.lessons_dir = lessons
+
+        def _lesson(self, path: str) -> str | None:
+            return None if self.lessons is None else _inside(path, LEARN)
+
+        def get(self, path: str, content: bool = True, type: str | None = None, format: str | None = None,
+                **kwargs: Any) -> dict:
+            inner = self._lesson(path)
+            if inner is None:
+                model = super().get(path, content=content, type=type, format=format, **kwargs)
+            else:
+                model = self.lessons.get(inner, content=content, type=type, format=format, **kwargs)
+                model["path"] = f"{LEARN}/{model['path']}".rstrip("/")
+                if model["type"] == "directory" and model.get("content"):
+                    for child in model["content"]:
+                        child["path"] = f"{LEARN}/{child['path']}"
+            if model["type"] == "notebook" and model.get("content") is not None:
+                self._mark(model["path"], model["content"].metadata, lesson=inner is not None)
+            return model
+
+        def _mark(self, path: str, metadata: dict, *, lesson: bool) -> None:
+            marks = metadata.setdefault("combatkit", {})
+            if lesson:
+                marks.setdefault("show_code", True)
+                marks["file"] = f"{self.lessons_dir.name}/{_inside(path, LEARN)}"
+            served = landing(Path(self.root_dir), self.lessons_dir)
+            card = served.card(path)
+            companion = served.card(card.companion) if card and card.companion else None
+            if companion:
+                kind = "dashboard" if _inside(companion.path, LEARN) is None else "lesson"
+                marks["see_also"] = {"path": companion.path, "title": companion.title, "kind": kind}
+
+        def file_exists(self, path: str = "") -> bool:
+            inner = self._lesson(path)
+            return super().file_exists(path) if inner is None else self.lessons.file_exists(inner)
+
+        def dir_exists(self, path: str) -> bool:
+            inner = self._lesson(path)
+            return super().dir_exists(path) if inner is None else self.lessons.dir_exists(inner)
+
+        def is_hidden(self, path: str) -> bool:
+            inner = self._lesson(path)
+            return super().is_hidden(path) if inner is None else self.lessons.is_hidden(inner)
+
+    return CombatkitContents
+
+
+def _kernels_class(base: type, lessons: Path | None) -> type:
+    """``base`` (voila's multi-kernel manager class), starting a lesson's kernel in the lessons folder
+    (voila asks for ``learn/``, which is not a folder of the dashboards)."""
+
+    class CombatkitKernels(base):
+        def cwd_for_path(self, path: str, **kwargs: Any) -> str:
+            inner = None if lessons is None else _inside(path, LEARN)
+            if inner is None:
+                return super().cwd_for_path(path, **kwargs)
+            folder = (lessons / inner).resolve()
+            return str(folder if folder.is_dir() and folder.is_relative_to(lessons.resolve()) else lessons)
+
+    return CombatkitKernels
 
 
 def free_port() -> int:
@@ -244,7 +376,8 @@ class RunningServer:
 
 
 @contextmanager
-def serving(dashboards: Path | None = None, *, port: int | None = None, pool_size: int = ServeSettings.pool_size,
+def serving(dashboards: Path | None = None, *, notebooks: Path | None = None, port: int | None = None,
+            pool_size: int = ServeSettings.pool_size,
             preheat: tuple[str, ...] = ServeSettings.preheat, timeout: int = ServeSettings.timeout,
             log: Path | None = None,
             start_timeout: float = 90) -> Iterator[RunningServer]:
@@ -259,6 +392,8 @@ def serving(dashboards: Path | None = None, *, port: int | None = None, pool_siz
                "--pool-size", str(pool_size), "--timeout", str(timeout), "--preheat", *preheat]
     if dashboards is not None:
         command += ["--dashboards", str(dashboards)]
+    if notebooks is not None:
+        command += ["--notebooks", str(notebooks)]
     sink = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 (closed below)
     server = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"

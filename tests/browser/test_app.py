@@ -1,13 +1,13 @@
 """The dashboards as one app, in a real browser: the landing page, links that reproduce a view,
-links that cannot be read, and exports (fixtures: ``conftest.py``)."""
+links that cannot be read, and exports (fixtures: ``conftest.py``; the lessons: ``test_learn.py``)."""
 
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
 from combatkit import load_example
-from combatkit.widgets.landing import dashboards
-from combatkit.widgets.serve import MAIN_DASHBOARD, dashboards_dir
+from combatkit.widgets.landing import landing
+from combatkit.widgets.serve import MAIN_DASHBOARD, dashboards_dir, lessons_dir
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect
@@ -20,21 +20,27 @@ CHART = ".ck-chart svg.marks"
 
 
 def test_landing_page_lists_every_dashboard_with_picture_and_line(server, page):
-    expected = dashboards(dashboards_dir())
+    expected = landing(dashboards_dir(), lessons_dir())
     page.goto(f"{server}/")
-    cards = page.locator(".ck-card")
-    expect(cards).to_have_count(len(expected))
-    for n, dashboard in enumerate(expected):
+    expect(page.locator(".ck-section > h2")).to_have_text(["Dashboards", "Learn"])
+    cards = page.locator(".ck-dashboards .ck-card")
+    expect(cards).to_have_count(len(expected.dashboards))
+    for n, dashboard in enumerate(expected.dashboards):
         card = cards.nth(n)
-        expect(card.locator("h2")).to_have_text(dashboard.title)
+        expect(card.locator("h3")).to_have_text(dashboard.title)
         expect(card.locator("p")).to_have_text(dashboard.summary)
-        assert card.locator("a").get_attribute("href") == f"/voila/render/{dashboard.path}"
+        assert card.locator("a.ck-open").get_attribute("href") == f"/voila/render/{dashboard.path}"
+        lesson = expected.card(dashboard.companion) if dashboard.companion else None
+        expect(card.locator("a.ck-companion")).to_have_count(1 if lesson else 0)
+        if lesson:
+            expect(card.locator("a.ck-companion")).to_have_text(f"Lesson: {lesson.title}")
+            assert card.locator("a.ck-companion").get_attribute("href") == f"/voila/render/{lesson.path}"
         image = card.locator("img")
         image.scroll_into_view_if_needed()
         page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
     page.screenshot(path="artifacts/landing.png", full_page=True)
 
-    page.locator(".ck-card a[href$='/phase1_timeline.ipynb']").click()
+    page.locator(".ck-dashboards a.ck-open[href$='/phase1_timeline.ipynb']").click()
     expect(page.locator(CHART)).to_be_visible()
     expect(page.locator("h1").first).to_contain_text("Who acts when: a Phase System I round")
 
