@@ -125,7 +125,9 @@ def test_a_preheated_dashboard_still_renders_after_waiting_longer_than_a_cells_t
         time.sleep(10)  # twice the limit: the kernel waits in get_query_string() for its visitor
         with urllib.request.urlopen(f"{server.url}/voila/render/criticals.ipynb?ac=2", timeout=60) as reply:
             page = reply.read().decode()
+            cookies = [header.split("=", 1)[0] for header in reply.headers.get_all("Set-Cookie")]
     assert "application/vnd.jupyter.widget-view+json" in page
+    assert "_xsrf" in cookies  # what the page's shutdown message carries when it is left
     assert "Cell execution timed out" not in log.read_text()
 
 

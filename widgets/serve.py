@@ -24,6 +24,9 @@ link needs:
   theme, jupytext, a lab preview button...) can throw in voila's page;
 * the ``combatkit`` template: voila's ``lab`` template without its CDN FontAwesome links,
   so nothing is fetched from the internet, and with the landing page as its tree page;
+* every page sets the ``_xsrf`` cookie, so that leaving it shuts its kernel down at once, as voila
+  means to, even for a visitor who came by a shared link and not by the landing page (see
+  :func:`_app_class`; culling remains for pages closed without that message);
 * the charts' JavaScript bundle (~1 MB) is written once into the template's static folder
   and each chart imports it from there (``COMBATKIT_CHART_BUNDLE``, see
   :mod:`combatkit.widgets.render`): the browser fetches it once and caches it, instead of
@@ -257,10 +260,27 @@ def cell_timeout(seconds: int) -> Callable[[Any], int | None]:
 
 def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None) -> type:
     """Voila, with the landing page's ``combatkit_landing()`` in its templates' globals, :func:`cell_timeout`
-    as its cells' time limit, and the ``lessons`` folder (if any) served under ``learn/``."""
+    as its cells' time limit, the ``lessons`` folder (if any) served under ``learn/``, and pages that
+    set the ``_xsrf`` cookie.
+
+    A voila page, when left, asks the server to shut its kernel down (a beacon carrying the ``_xsrf``
+    cookie). Voila's page handler never sets that cookie; only the landing page does. A visitor who
+    opened a shared link straight away, then followed a link to a lesson, got a refused request (403,
+    a console error) and left a kernel running until culled; every page now sets it.
+    """
     from voila.app import Voila
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    class CombatkitPage(TornadoVoilaHandler):
+        async def get(self, path: str | None = None) -> None:
+            self.xsrf_token  # noqa: B018 (reading it sets the cookie, before the page starts streaming)
+            await super().get(path)
 
     class CombatkitVoila(Voila):
+        def init_handlers(self) -> list:
+            return [(route[0], CombatkitPage, *route[2:]) if route[1] is TornadoVoilaHandler else route
+                    for route in super().init_handlers()]
+
         def init_settings(self) -> dict:
             folder = Path(self.root_dir)
             self.voila_configuration.multi_kernel_manager_class = _kernels_class(

@@ -74,9 +74,10 @@ def test_each_lesson_opens_from_the_landing_page_with_its_code_outputs_and_chart
 
 
 def test_a_dashboard_hides_its_code_and_links_to_its_lesson(server, page):
-    page.goto(f"{server}/")  # voila's pages set no _xsrf cookie: leaving one without it is a 403 (fixed next)
-    page.goto(f"{server}/voila/render/{MAIN_DASHBOARD}")
+    page.goto(f"{server}/voila/render/{MAIN_DASHBOARD}")  # straight from a shared link, not the landing page
     expect(page.locator(".ck-chart svg.marks")).to_be_visible()
+    # the page sets the cookie its shutdown message carries when left: no 403, its kernel stops at once
+    assert "_xsrf" in {cookie["name"] for cookie in page.context.cookies()}
     expect(page.locator(".jp-CodeCell .jp-InputArea")).to_have_count(0)  # strip_sources still holds for dashboards
     expect(page.locator(".ck-nav-note")).to_have_count(0)
     lesson = page.locator(".ck-nav a.ck-nav-lesson")
