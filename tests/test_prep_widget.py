@@ -639,6 +639,8 @@ def test_the_walk_through_replays_a_fight_as_the_table_has_it():
     table, replayed = re.search(r"Fight #\d+ in the table: (.*)\nReplayed: +(.*)\n", printed).groups()
     assert table.replace("nobody", "") == replayed.replace("nobody", "") and "spells went off" in replayed
     assert re.search(r"short_form +party +\d+ of 200: \d+% \(\d+–\d+%\)", printed)
+    assert re.search(r"\d+ of 2000 fights \(precision reached\): every win rate known to ±\d\.\d%\n"
+                     r"The same fights as the first ones above: True", printed)
     assert len([o for o in outputs if WIDGET_VIEW in o.get("data", {})]) == 5  # four charts, then the view
 
 
