@@ -22,9 +22,10 @@ fights in that many processes, handed out in chunks of :data:`CHUNK` fights and 
 in index order, so the rows are the very rows of a serial run, in the same order, whatever the
 number of workers. The default is ``workers=1``, this process alone: a pool of processes
 starts a fresh Python (a *forkserver* where the platform has one, else *spawn*; never a bare
-fork, which is unsafe in a Jupyter kernel's threads), so a script that asks for workers must
-keep its top-level code under ``if __name__ == "__main__":``, and the engine does not impose
-that on a plain call. Runs of fewer than :data:`PARALLEL_FROM` fights are played in this
+fork, which is unsafe in a Jupyter kernel's threads) that imports the main module again, so a
+script that asks for workers must keep its top-level code under ``if __name__ == "__main__":``
+and be a file (not piped on stdin); the engine does not impose that on a plain call. Notebooks,
+Voila and the REPL need nothing. Runs of fewer than :data:`PARALLEL_FROM` fights are played in this
 process whatever ``workers`` says: starting the pool would cost more than it saves.
 
 **Stopping early.** ``precision=0.02`` stops the run once every outcome's rate is known to
