@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+from combatkit.attack import AttackForm
 from combatkit.conditions import Condition
-from combatkit.criticals import AttackForm
 from combatkit.encounter import Encounter
 from combatkit.model import Combatant, Weapon, WeaponKind
 from combatkit.modifiers import Position, Unarmed, WeaponUse
@@ -254,7 +254,7 @@ def missile_range(weapon: Weapon, extra: Mapping[str, tuple[int, int, int]] | No
 
 
 def attack_form(weapon: Weapon, extras: FigureExtras) -> AttackForm | None:
-    """How a missile weapon is used, for its STR and DEX columns (:class:`combatkit.criticals.AttackForm`):
+    """How a missile weapon is used, for its STR and DEX columns (:class:`combatkit.attack.AttackForm`):
     as ``extras`` says, else by its name (crossbow, bow, or thrown); None for melee and natural weapons.
 
     >>> attack_form(Weapon("heavy crossbow", 10, kind=WeaponKind.MISSILE), NO_EXTRAS)

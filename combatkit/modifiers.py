@@ -4,7 +4,7 @@ Range, cover and concealment (002 Missile Attacks), flank and rear attacks, stun
 sleeping, held and invisible opponents, two weapons (002 Special Types of Attacks), charging
 (002 Charging), breaking off (002 Breaking Off From Melee), mounted and unarmed combat. The
 numbers live in ``combatkit/data/modifiers_002.toml``; :func:`situational_modifiers` turns one
-attack's :class:`Situation` into to-hit and Armor Class terms (:class:`combatkit.criticals.Modifier`)
+attack's :class:`Situation` into to-hit and Armor Class terms (:class:`combatkit.attack.Modifier`)
 that the resolver hands to the shared to-hit routine.
 
 >>> adj = situational_modifiers(Situation(position=Position.REAR), shield_ac=1, dex_ac=-2)
@@ -38,7 +38,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from combatkit.criticals import Modifier
+from combatkit.attack import Modifier
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import Size, reaction_adjustment
 

@@ -88,6 +88,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from combatkit.attack import Attacker, CriticalOptions, Defender, RuleSet, find_rule_set, setup_attack
 from combatkit.battle import (
     NO_EXTRAS,
     REACH,
@@ -102,15 +103,7 @@ from combatkit.battle import (
     routine,
 )
 from combatkit.conditions import Condition, Duration, Imposed, Until, Who
-from combatkit.criticals import (
-    Attacker,
-    CriticalOptions,
-    Defender,
-    RuleSet,
-    find_rule_set,
-    resolve_attack,
-    setup_attack,
-)
+from combatkit.criticals import resolve_attack
 from combatkit.dice import Dice, Roll, Roller, check_entered
 from combatkit.effects import EffectKind, Save, SpellEffect, saving_throw, spell_effect
 from combatkit.encounter import Encounter, Hit

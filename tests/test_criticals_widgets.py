@@ -13,15 +13,8 @@ import pandas as pd
 import pytest
 
 from combatkit import Roller
-from combatkit.criticals import (
-    AttackForm,
-    Attacker,
-    CriticalOptions,
-    Defender,
-    Outcome,
-    attack_odds,
-    resolve_attack,
-)
+from combatkit.attack import AttackForm, Attacker, CriticalOptions, Defender
+from combatkit.criticals import Outcome, attack_odds, resolve_attack
 from combatkit.model import Weapon, WeaponKind
 from combatkit.stances import Role, Shield, Stance
 from combatkit.widgets.criticals import (

@@ -22,7 +22,8 @@ from combatkit import (
     Weapon,
     WeaponKind,
 )
-from combatkit.criticals import Attacker, Defender, attack_odds
+from combatkit.attack import Attacker, Defender
+from combatkit.criticals import attack_odds
 from combatkit.dice import Dice, Roller
 from combatkit.battle import FigureExtras, FigureStatus, figures_from, layout, missile_range
 from combatkit.resolution import EventKind, ResolutionOptions, Retarget, play_round, resolve_round

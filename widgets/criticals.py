@@ -2,8 +2,8 @@
 one attack rolled and explained step by step.
 
 A thin view over :mod:`combatkit.criticals`. Every control change rebuilds the
-:class:`~combatkit.criticals.Attacker`, :class:`~combatkit.criticals.Defender` and
-:class:`~combatkit.criticals.CriticalOptions` from the controls, asks
+:class:`~combatkit.attack.Attacker`, :class:`~combatkit.attack.Defender` and
+:class:`~combatkit.attack.CriticalOptions` from the controls, asks
 :func:`~combatkit.criticals.attack_odds` for the exact odds and
 :func:`~combatkit.criticals.resolve_attack` for one attack (the seed rolls whatever the
 referee did not enter), and redraws: the odds as a table and three charts, the attack as
@@ -39,17 +39,8 @@ from typing import Any
 import ipywidgets as widgets
 import pandas as pd
 
-from combatkit.criticals import (
-    AttackForm,
-    Attacker,
-    AttackOdds,
-    AttackResult,
-    CriticalOptions,
-    Defender,
-    attack_odds,
-    find_rule_set,
-    resolve_attack,
-)
+from combatkit.attack import AttackForm, Attacker, CriticalOptions, Defender, find_rule_set
+from combatkit.criticals import AttackOdds, AttackResult, attack_odds, resolve_attack
 from combatkit.dice import Dice, Roller
 from combatkit.errors import RulesError
 from combatkit.model import Weapon, WeaponKind
@@ -95,7 +86,7 @@ RULE_SETS = (
     ("000 II: severity rules", "000-II"),
     ("004: stances", "004"),
 )
-"""The rule set buttons: label and :func:`~combatkit.criticals.find_rule_set` id."""
+"""The rule set buttons: label and :func:`~combatkit.attack.find_rule_set` id."""
 
 OPTION_GROUPS: dict[str, dict[str, str]] = {
     "Every rule set": {
@@ -118,7 +109,7 @@ OPTION_GROUPS: dict[str, dict[str, str]] = {
         "critical_miss_effects": "critical miss special effects (defending Fighter)",
     },
 }
-"""The :class:`~combatkit.criticals.CriticalOptions` fields the explorer offers, by rule set,
+"""The :class:`~combatkit.attack.CriticalOptions` fields the explorer offers, by rule set,
 with their labels. The control suits the field: a checkbox, a whole number or a dropdown."""
 
 _ROLES = (
@@ -216,7 +207,7 @@ class CriticalExplorer(widgets.VBox):
     """Pick an attacker, a defender and a rule set; see the attack's exact odds and roll it.
 
     ``rule_set`` is ``"000-I"``, ``"000-II"`` or ``"004"`` (or an alias
-    :func:`~combatkit.criticals.find_rule_set` knows). ``attacker``, ``defender`` and
+    :func:`~combatkit.attack.find_rule_set` knows). ``attacker``, ``defender`` and
     ``options`` fill the controls; fields without a control (an AGI score, a combat maneuver,
     conditions...) are kept as given. ``seed`` rolls the dice the referee does not enter.
     """
@@ -288,7 +279,7 @@ class CriticalExplorer(widgets.VBox):
             name: _option_control(name, getattr(options, name), label)
             for group in OPTION_GROUPS.values() for name, label in group.items()
         }
-        """One control per offered :class:`~combatkit.criticals.CriticalOptions` field, by field name."""
+        """One control per offered :class:`~combatkit.attack.CriticalOptions` field, by field name."""
 
         self.seed = tag(widgets.IntText(seed, description="seed", continuous_update=False, style=_SMALL,
                                         layout=_width(120)), "seed")

@@ -12,7 +12,8 @@ else in its spec depends on the attack: :func:`outcome_spec`, :func:`damage_spec
 of tens, by building and validating the spec without rows once and swapping the rows in
 (the explorer redraws through them).
 
->>> from combatkit.criticals import Attacker, Defender, attack_odds
+>>> from combatkit.attack import Attacker, Defender
+>>> from combatkit.criticals import attack_odds
 >>> from combatkit.model import Weapon
 >>> aldric = Attacker("Aldric", Weapon("long sword", 5, damage="d8"), thac0=15, strength=18, exceptional=99)
 >>> odds = attack_odds(aldric, Defender("orc", armor_class=6), "000-I")
