@@ -30,6 +30,10 @@ system the encounter was written for (they are that system's dice); the hits it 
 * 001 and 004 print no surprise roll: flags (or ``standard_roll``); a surprised figure makes
   no declarations in round 1 (001 A; 004 is silent, so B/X's surprise round is used).
 
+Each system says which of these it is through its rules (:class:`~combatkit.systems.rules.SystemRules`:
+``own_surprise``, a seed that rolls its own; ``surprised_sits_out``, a surprised figure that sits
+round 1 out) and makes its own roll in :meth:`~combatkit.systems.base.TimingSystem.round_options`.
+
 **Declarations the system refuses.** A declaration of the encounter's is the DM's and a
 refusal is raised. A policy declaration a system refuses (a corner the policy does not
 foresee) is dropped, the figure does nothing that round, and a ``refused`` event names the rule.
@@ -55,11 +59,8 @@ from combatkit.resolution import (
     ResolutionOptions,
     RoundResult,
     resolve_round,
-    timing_options,
-    timing_roller,
 )
-from combatkit.stances import Stance
-from combatkit.systems.base import find_system, roll_words
+from combatkit.systems.base import FightRound, find_system, roll_words
 from combatkit.timeline import Timeline
 
 __all__ = ["End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]
@@ -171,29 +172,6 @@ class Fight:
         } for f in self.figures]
 
 
-def _system_options(system: str, given: object, surprise: SurpriseOptions, resolution: ResolutionOptions,
-                    names: tuple[str, ...], first: bool, flagged: bool) -> object:
-    """The system's options for one round of a resolved fight (see the module docstring)."""
-    if system == "segments":
-        base = timing_options(system, given)
-        checks = frozenset(names) if first and surprise.check and not flagged else frozenset()
-        return replace(base, surprise_checks=(base.surprise_checks | checks) if first else frozenset())
-    if system == "short_form":
-        from combatkit.systems.short_form import ShortFormOptions
-
-        base = given if isinstance(given, ShortFormOptions) else ShortFormOptions()
-        return replace(base, surprise_check=base.surprise_check and surprise.check)
-    if system == "strike_speed":
-        from combatkit.systems.strike_speed import StrikeSpeedOptions
-
-        base = given if isinstance(given, StrikeSpeedOptions) else StrikeSpeedOptions()
-        if not base.stances:
-            stances = {n: e.stance for n, e in resolution.figures.items() if e.stance is not Stance.STANDARD}
-            base = replace(base, stances=stances)
-        return base
-    return given
-
-
 def _as_now(f: Figure, surprised: bool, cache: dict) -> Combatant:
     """The figure's combatant as the timing system should see it this round: its hit points now,
     its unused spells, its components, whether it is surprised (built once per state)."""
@@ -244,7 +222,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
         entered: dict[str, object] = dict(table_rolls) if first else {}
         extra_events: list[Event] = []
         asked: list[str] = []
-        if first and options.surprise.standard_roll and sid not in ("short_form", "segments") and not flagged:
+        if first and options.surprise.standard_roll and found.rules.own_surprise is None and not flagged:
             surprise_roller = Roller(rng=schedule_rng, entered=entered)
             surprised = _standard_surprise(encounter, surprise_roller, extra_events)
             asked.extend(roll.purpose for roll in surprise_roller.log)
@@ -253,10 +231,11 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
         number = encounter.round + r - 1
         combatants = tuple(_as_now(f, f.name in round_surprised, cache) for f in present)
         names = tuple(f.name for f in present)
-        sys_opts = _system_options(sid, system_options, options.surprise, options.resolution, names, first,
-                                   flagged or bool(round_surprised))
+        sys_opts = found.round_options(system_options, FightRound(r, names, options.surprise.check,
+                                                                  flagged or bool(round_surprised),
+                                                                  options.resolution.figures))
         user = tuple(d for d in encounter.declarations if d.actor in names) if first and options.declarations else ()
-        policy = declare(sid, present, round=number, surprised=round_surprised, options=options.policy,
+        policy = declare(found, present, round=number, surprised=round_surprised, options=options.policy,
                          resolution=options.resolution, skip=frozenset(d.actor for d in user), system_options=sys_opts)
         for f in present:
             if f.holding is not None and f.status.acts:
@@ -264,16 +243,16 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                                           f"{f.name}'s {f.holding}, held over from round {r - 1}, goes off this round "
                                           f"and counts as its casting: {f.name} begins no new spell and does not "
                                           f"attack." if explain else ""))
+        sits_out = found.rules.surprised_sits_out
         for name in sorted(round_surprised):
-            if sid in ("five_phase", "strike_speed") and name in names:
-                extra_events.append(Event(r, 1, name, EventKind.SURPRISE, "004 is silent: B/X's surprise round"
-                                          if sid == "strike_speed" else "001 A. Declare Intentions",
+            if sits_out is not None and name in names:
+                extra_events.append(Event(r, 1, name, EventKind.SURPRISE, sits_out,
                                           f"{name} is surprised and declares nothing this round." if explain else ""))
         distances = tuple((a.name, b.name, abs(a.position - b.position))
                           for i, a in enumerate(present) for b in present[i + 1:])
         round_encounter = Encounter(encounter.title, combatants, user + policy, distances, (), entered, number,
                                     None, sid, encounter.description)
-        timing = timing_roller(sid)
+        timing = found.timing_roller()
         timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,
                                                         entered, sys_opts, r, explain)
         refused_total += len(refusals)

@@ -30,15 +30,20 @@ numbers of a Monte Carlo run assume:
    ``charge=True`` lets 000 figures charge a target beyond a walking phase but within reach
    of a charge (000 §2 D).
 
-How a system takes the intent (each function below cites its rules): 000 Phase System I
-uses phases 1-3, one action each, moving 1/3 MV and attacking when in reach (a repositioning
-step covers up to 10' more, +2 SF; a surprised foe is struck at the end of the move, 000 §2 F);
-Phase System II plays one A/B/C cycle a round, attacks spaced by Table 6; the Segment of
-Action moves then strikes as a double action; the five-phase system declares each action for
-the phase its facility falls due (a shift, a half-move or a full move first); the short form
-moves (split as it likes) and attacks on its count; Strike Speed moves into its attack.
-A surprised figure loses what its system says: 000 its first phase, 001 and 004 the round
-(the short form and the Segment of Action decide surprise themselves).
+How a system takes the intent is the system's own hook,
+:meth:`TimingSystem.declare <combatkit.systems.base.TimingSystem.declare>` (each cites its rules;
+the shared plans are in :mod:`combatkit.systems._policy`): 000 Phase System I uses phases 1-3, one
+action each, moving 1/3 MV and attacking when in reach (a repositioning step covers up to 10' more,
++2 SF; a surprised foe is struck at the end of the move, 000 §2 F); Phase System II plays one A/B/C
+cycle a round, attacks spaced by Table 6; the Segment of Action moves then strikes as a double
+action; the five-phase system declares each action for the phase its facility falls due (a shift,
+a half-move or a full move first); the short form moves (split as it likes) and attacks on its
+count; Strike Speed (and a system with no plan of its own) moves into its attack. Which spells a
+system lets a caster begin is its :meth:`~combatkit.systems.base.TimingSystem.castable`, and
+whether it times more than a few missiles its ``rules.max_missiles``. A surprised figure loses
+what its system says: 000 its first phase, 001 and 004 the round
+(:attr:`SystemRules.surprised_sits_out <combatkit.systems.rules.SystemRules.surprised_sits_out>`:
+the policy declares nothing for it), the short form and the Segment of Action decide surprise themselves.
 """
 
 from __future__ import annotations
@@ -46,17 +51,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 
 from combatkit.effects import EffectKind, spell_effect
-from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind
-from combatkit.battle import REACH, REPOSITION, Figure, missile_range, routine
+from combatkit.model import Declaration, Spell, Weapon, WeaponKind
+from combatkit.battle import REACH, Figure, missile_range, routine
 from combatkit.resolution import ResolutionOptions
-from combatkit.systems.phase1 import MAX_CT_BEGUN
+from combatkit.systems._policy import attacks_in_round
+from combatkit.systems.base import TimingSystem, find_system
 
-__all__ = ["Intent", "PolicyOptions", "declare", "intents"]
-
-MOVE, ATTACK, CAST, MISC = ActionKind.MOVE, ActionKind.ATTACK, ActionKind.CAST, ActionKind.MISC
+__all__ = ["Intent", "PolicyOptions", "PolicyRound", "declare", "intents"]
 
 
 @dataclass(frozen=True)
@@ -90,34 +93,35 @@ class Intent:
     weapons: tuple[Weapon, ...] = ()
     """The weapon (missile) or routine (melee)."""
     ready_first: bool = False
-    """000: material components must be readied before casting."""
+    """Material components must be readied before casting (000 §2 A,
+    :attr:`SystemRules.components_in_hand <combatkit.systems.rules.SystemRules.components_in_hand>`)."""
 
 
-@cache
-def _attacks(apr: Fraction, weapon: Weapon, round: int) -> int:
-    """:meth:`~combatkit.model.Combatant.attacks_in_round`, remembered (Fraction arithmetic is slow)."""
-    return Combatant("x", "x", attacks_per_round=apr).attacks_in_round(round, weapon)
+@dataclass(frozen=True)
+class PolicyRound:
+    """What a system's :meth:`~combatkit.systems.base.TimingSystem.declare` knows of the round
+    besides the figure and its intent."""
+
+    round: int
+    """The encounter's round number (3/2 attacks per round give 2 in even rounds)."""
+    surprised: frozenset[str] = frozenset()
+    """The figures surprised this round."""
+    options: PolicyOptions = PolicyOptions()
+    """The policy's choices (``charge``...)."""
+    system_options: object = None
+    """The system's options for the round (None: the seed's defaults)."""
 
 
-def _routines(c: Combatant, weapons: tuple[Weapon, ...], round: int) -> int:
-    """Attack routines this round (see the module docstring, point 5)."""
-    naturals = [w for w in weapons if w.kind is WeaponKind.NATURAL]
-    if len(naturals) > 1 and Fraction(c.attacks_per_round) <= len(naturals):
-        return 1
-    return min(_attacks(Fraction(c.attacks_per_round), w, round) for w in weapons)
+def _found(system: str | TimingSystem) -> TimingSystem:
+    return find_system(system) if isinstance(system, str) else system
 
 
-def _castable_000(spell: Spell, first_phase: int, ready_first: bool) -> bool:
-    start = first_phase + (1 if ready_first else 0)
-    if spell.casting_time == ONE_ROUND:
-        return start == 1
-    return start in MAX_CT_BEGUN and int(spell.casting_time) <= MAX_CT_BEGUN[start]
-
-
-def intents(figures: Sequence[Figure], *, round: int = 1, system: str = "phase1",
+def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int = 1,
             surprised: frozenset[str] = frozenset(), options: PolicyOptions = PolicyOptions(),
             resolution: ResolutionOptions = ResolutionOptions()) -> dict[str, Intent]:
-    """Each active figure's intent for the round (module docstring, points 1-5)."""
+    """Each active figure's intent for the round (module docstring, points 1-5) under ``system``
+    (an id, alias or system: which spells it lets a caster begin, how many missiles it times)."""
+    system = _found(system)
     claims: dict[str, int] = {}
     order = {f.name: i for i, f in enumerate(figures)}
     out: dict[str, Intent] = {}
@@ -153,15 +157,14 @@ def intents(figures: Sequence[Figure], *, round: int = 1, system: str = "phase1"
     return out
 
 
-def _spell_intent(f: Figure, figures: Sequence[Figure], target: Figure, foes: list[Figure], system: str,
+def _spell_intent(f: Figure, figures: Sequence[Figure], target: Figure, foes: list[Figure], system: TimingSystem,
                   surprised: frozenset[str], resolution: ResolutionOptions) -> Intent | None:
     c = f.combatant
-    first_phase = 2 if f.name in surprised else 1
     for spell in c.spells:
         if spell.name in f.spells_used:
             continue
-        ready_first = "M" in spell.component_set and not f.components_ready and system in ("phase1", "phase2")
-        if system == "phase1" and not _castable_000(spell, first_phase, ready_first):
+        ready_first = "M" in spell.component_set and not f.components_ready and system.rules.components_in_hand
+        if not system.castable(spell, surprised=f.name in surprised, ready_first=ready_first):
             continue
         effect = spell_effect(spell.name, resolution.spell_effects)
         if effect is not None and effect.kind is EffectKind.HEAL:
@@ -191,11 +194,12 @@ def _spell_intent(f: Figure, figures: Sequence[Figure], target: Figure, foes: li
     return None
 
 
-def _weapon_intent(f: Figure, target: Figure, gap: int, round: int, system: str) -> Intent | None:
+def _weapon_intent(f: Figure, target: Figure, gap: int, round: int, system: TimingSystem) -> Intent | None:
     c = f.combatant
     missiles = [w for w in c.weapons if w.kind is WeaponKind.MISSILE]
-    if system == "segments":  # 003 §III times one, two or three missiles a round, no more
-        missiles = [w for w in missiles if _attacks(Fraction(c.attacks_per_round), w, round) <= 3]
+    most = system.rules.max_missiles  # 003 §III times one, two or three missiles a round, no more
+    if most is not None:
+        missiles = [w for w in missiles if attacks_in_round(Fraction(c.attacks_per_round), w, round) <= most]
     melee = routine(c) if any(w.kind is not WeaponKind.MISSILE for w in c.weapons) else ()
     if missiles and (gap > REACH or not melee):
         ranges = missile_range(missiles[0])
@@ -209,175 +213,27 @@ def _weapon_intent(f: Figure, target: Figure, gap: int, round: int, system: str)
 # ----------------------------------------------------------------- per system
 
 
-def declare(system: str, figures: Sequence[Figure], *, round: int = 1, surprised: frozenset[str] = frozenset(),
-            options: PolicyOptions = PolicyOptions(), resolution: ResolutionOptions = ResolutionOptions(),
-            skip: frozenset[str] = frozenset(), system_options: object = None) -> tuple[Declaration, ...]:
-    """Declarations for every active figure not in ``skip``, in ``system``'s terms.
+def declare(system: str | TimingSystem, figures: Sequence[Figure], *, round: int = 1,
+            surprised: frozenset[str] = frozenset(), options: PolicyOptions = PolicyOptions(),
+            resolution: ResolutionOptions = ResolutionOptions(), skip: frozenset[str] = frozenset(),
+            system_options: object = None) -> tuple[Declaration, ...]:
+    """Declarations for every active figure not in ``skip``, in ``system``'s terms (an id, alias or
+    system; its :meth:`~combatkit.systems.base.TimingSystem.declare`).
 
     ``round`` is the encounter's round number (3/2 attacks give 2 in even rounds);
-    ``surprised`` the figures surprised this round.
+    ``surprised`` the figures surprised this round: where the system's surprised figures sit the
+    round out (:attr:`SystemRules.surprised_sits_out <combatkit.systems.rules.SystemRules.surprised_sits_out>`)
+    they declare nothing.
     """
+    system = _found(system)
     plans = intents(figures, round=round, system=system, surprised=surprised, options=options,
                     resolution=resolution)
     people = {f.name: f for f in figures}
+    context = PolicyRound(round, surprised, options, system_options)
+    sits_out = system.rules.surprised_sits_out is not None
     out: list[Declaration] = []
     for name, intent in plans.items():
-        if name in skip:
+        if name in skip or (sits_out and name in surprised):
             continue
-        f = people[name]
-        target = people.get(intent.target) if intent.target else None
-        if system in ("phase1", "phase2"):
-            out += _combat_ii(system, f, intent, target, round, surprised, options)
-        elif system == "segments":
-            out += _move_then_act(f, intent)
-        elif system == "five_phase":
-            if name not in surprised:
-                out += _five_phase(f, intent, round, system_options)
-        elif system == "short_form":
-            out += _short_form(f, intent)
-        elif name not in surprised:
-            out += _move_then_act(f, intent)
+        out += system.declare(people[name], intent, context)
     return tuple(out)
-
-
-def _names(weapons: tuple[Weapon, ...]) -> tuple[str, ...]:
-    return tuple(w.name for w in weapons)
-
-
-def _combat_ii(system: str, f: Figure, intent: Intent, target: Figure | None, round: int,
-               surprised: frozenset[str], options: PolicyOptions) -> list[Declaration]:
-    """000 §1-2 (Phase System I) and §3 (Phase System II, one A/B/C cycle): one action a phase."""
-    c, name = f.combatant, f.name
-    phases = [2, 3] if name in surprised else [1, 2, 3]
-    allowance = c.movement * 10 // 3
-    if intent.mode == "flee":
-        return [Declaration(name, p, MOVE, feet=allowance, note="flee") for p in phases]
-    if intent.mode == "cast":
-        assert intent.spell is not None
-        out = []
-        p = phases[0]
-        if intent.ready_first:
-            out.append(Declaration(name, p, MISC, readies_components=True, note="readies material components"))
-            p += 1
-        return out + [Declaration(name, p, CAST, target=intent.target, spell=intent.spell.name)]
-    weapons = intent.weapons
-    left = _routines(c, weapons, round)
-    single = left == 1
-    pattern: tuple[int, ...] = (1,)
-    if system == "phase2":
-        from combatkit.systems.phase2 import attack_schedule  # 000 §3 C Table 6
-
-        naturals = len([w for w in weapons if w.kind is WeaponKind.NATURAL])
-        rate = Fraction(weapons[0].attacks_per_round or c.attacks_per_round)
-        if intent.mode == "shoot":
-            rate *= Fraction(weapons[0].rate_of_fire)
-        elif naturals > 1 and Fraction(c.attacks_per_round) <= naturals:
-            rate = Fraction(1)
-        pattern, left = attack_schedule(rate), len(phases)
-        single = sum(1 for i in range(3) if pattern[i % len(pattern)]) <= 1
-    out: list[Declaration] = []
-    gap = intent.gap
-    first_attack: int | None = None
-    target_surprised = target is not None and target.name in surprised
-    for p in phases:
-        if left <= 0:
-            break
-        if first_attack is not None and system == "phase2" and not pattern[(p - first_attack) % len(pattern)]:
-            continue
-        if intent.mode == "shoot" or gap <= REACH:
-            out.append(Declaration(name, p, ATTACK, target=intent.target, weapons=_names(weapons)))
-        elif gap <= REACH + REPOSITION and single:
-            # The step is taken for the round's one attack: the scheduler keeps the old distance after it.
-            out.append(Declaration(name, p, ATTACK, target=intent.target, weapons=_names(weapons), reposition=True))
-            gap = REACH
-        elif p == 1 and target_surprised and gap - REACH <= allowance:
-            out.append(Declaration(name, p, ATTACK, target=intent.target, weapons=_names(weapons),
-                                   feet=gap - REACH))
-            gap = REACH
-        elif options.charge and p == phases[0] and allowance + REACH < gap <= c.movement * 10:
-            out.append(Declaration(name, p, MOVE, target=intent.target, feet=allowance, note="charge"))
-            break
-        else:
-            step = min(allowance, gap - REACH)
-            out.append(Declaration(name, p, MOVE, target=intent.target, feet=step))
-            gap -= step
-            continue
-        left -= 1
-        first_attack = p if first_attack is None else first_attack
-    return out
-
-
-def _at_once(f: Figure, intent: Intent, flee_note: str) -> list[Declaration] | None:
-    """What 003, 002 and 004 declare alike in a figure's first step: a flight at its full rate, a
-    spell, or a shot or blow already in reach; None when it must first close on its target."""
-    name = f.name
-    if intent.mode == "flee":
-        return [Declaration(name, 1, MOVE, feet=f.combatant.movement * 10, note=flee_note)]
-    if intent.mode == "cast":
-        assert intent.spell is not None
-        return [Declaration(name, 1, CAST, target=intent.target, spell=intent.spell.name)]
-    if intent.mode == "shoot" or intent.gap <= REACH:
-        return [Declaration(name, 1, ATTACK, target=intent.target, weapons=_names(intent.weapons))]
-    return None
-
-
-def _move_then_act(f: Figure, intent: Intent) -> list[Declaration]:
-    """003 and 004: a move first, the blow after it when the move reaches the target. Under 003 the
-    blow is then a double action (003 §III); under 004 Strike Speed the move happens at the
-    attack's strike speed."""
-    at_once = _at_once(f, intent, "flee")
-    if at_once is not None:
-        return at_once
-    close = intent.gap - REACH
-    out = [Declaration(f.name, 1, MOVE, target=intent.target, feet=min(close, f.combatant.movement * 10))]
-    if close <= f.combatant.movement * 10:
-        out.append(Declaration(f.name, 2, ATTACK, target=intent.target, weapons=_names(intent.weapons)))
-    return out
-
-
-def _five_phase(f: Figure, intent: Intent, round: int, system_options: object) -> list[Declaration]:
-    """001: each action in the phase its facility falls due (001 B), after a shift, half-move or full move."""
-    from combatkit.systems.five_phase import FivePhaseOptions, action_for, attack_phases, spell_facility, weapon_facility
-
-    c, name = f.combatant, f.name
-    options = system_options if isinstance(system_options, FivePhaseOptions) else FivePhaseOptions()
-    if intent.mode == "flee":
-        return [Declaration(name, 1, MOVE, note="break & run")]
-    if intent.mode == "cast":
-        assert intent.spell is not None
-        d = Declaration(name, 1, CAST, target=intent.target, spell=intent.spell.name)
-        phase, _ = spell_facility(intent.spell, action_for(c, d))
-        return [Declaration(name, phase, CAST, target=intent.target, spell=intent.spell.name)]
-    weapons = intent.weapons
-    facility = max(weapon_facility(c, w, options)[0] for w in weapons)
-    attacks = _routines(c, weapons, round) if c.char_class.strip().lower() != "monster" or len(weapons) == 1 else 1
-    out: list[Declaration] = []
-    shift = 0
-    close = intent.gap - REACH if intent.mode == "melee" and intent.gap > REACH else 0
-    if close:
-        if close <= 10:
-            out.append(Declaration(name, 1, MOVE, target=intent.target, feet=close, note="shift"))
-        elif close <= c.movement * 10 // 2:
-            out.append(Declaration(name, 1, MOVE, target=intent.target, feet=close, note="half-move"))
-            shift, attacks = 1, 1
-        else:
-            return [Declaration(name, 1, MOVE, target=intent.target, feet=min(close, c.movement * 10),
-                                note="full move")]
-    for phase in attack_phases(facility, attacks):
-        out.append(Declaration(name, min(6, phase + shift), ATTACK, target=intent.target, weapons=_names(weapons)))
-        if phase + shift >= 6:
-            break  # one Last Action; a later attack would fall in the next round (001 H)
-    return out
-
-
-def _short_form(f: Figure, intent: Intent) -> list[Declaration]:
-    """002: move the standard rate and attack or cast on the count (III.D); farther, two moves."""
-    at_once = _at_once(f, intent, "breaking off")
-    if at_once is not None:
-        return at_once
-    name, rate, close = f.name, f.combatant.movement * 10, intent.gap - REACH
-    if close <= rate:
-        return [Declaration(name, 1, MOVE, target=intent.target, feet=close),
-                Declaration(name, 2, ATTACK, target=intent.target, weapons=_names(intent.weapons))]
-    return [Declaration(name, 1, MOVE, target=intent.target, feet=rate),
-            Declaration(name, 2, MOVE, target=intent.target, feet=min(rate, close - rate))]

@@ -18,7 +18,8 @@ Every happening is an :class:`Event` (time, actor, what, rule, why), and the rou
 back as a :class:`RoundResult` with the resolved timeline, so any fight can be replayed
 and explained. :func:`play_round` schedules and resolves one round of an encounter.
 
-**When a figure falls, system by system** (:data:`SYSTEM_RULES`):
+**When a figure falls, system by system** (each system's :attr:`~combatkit.systems.base.TimingSystem.rules`,
+a :class:`~combatkit.systems.rules.SystemRules`; the resolver reads its fields and never asks which system it is):
 
 * 000 (``phase1``, ``phase2``): everything landing on one half-segment is simultaneous;
   dying and incapacitation take effect after it (000 §1 E); a figure killed earlier loses
@@ -104,7 +105,7 @@ from combatkit.battle import (
 )
 from combatkit.conditions import Condition, Duration, Imposed, Until, Who
 from combatkit.criticals import resolve_attack
-from combatkit.dice import Dice, Roll, Roller, check_entered
+from combatkit.dice import Dice, Roller, check_entered
 from combatkit.effects import EffectKind, Save, SpellEffect, saving_throw, spell_effect
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import IllegalActionError, RulesError
@@ -126,17 +127,14 @@ from combatkit.movement import (
     charge_response,
     flight_free_attack,
     max_speed_next_phase,
-    phase_allowance,
-    withdraw_allowance,
 )
 from combatkit.stances import Shield
-from combatkit.systems.base import find_system, roll_words
-from combatkit.systems.phase1 import Phase1Options, adjusted_speed_factor, sf_band
+from combatkit.systems.base import SYSTEMS, TimingSystem, find_system, roll_words
+from combatkit.systems.rules import NO_TERMS, BlowTerms, ChargeRule, Flight, Retarget, SystemRules
 from combatkit.timeline import Span, Status, Tick, Timeline
 
 __all__ = [
     "ROLL_KEYS",
-    "SYSTEM_RULES",
     "Event",
     "EventKind",
     "ResolutionOptions",
@@ -155,17 +153,6 @@ _CANNOT_CAST = frozenset({"stunned", "prone", "knocked_prone"})
 _FOREVER = 10**9
 
 
-class Retarget(enum.Enum):
-    """What becomes of a blow whose target fell before it landed."""
-
-    COMBAT_II = "+3 SF, within the phase"
-    """000 §2 C Retargeting: a new target within striking distance at +3 SF, or lost."""
-    FREE = "another foe in reach"
-    """002 III.B: the figure acts on its own count and strikes another foe in reach."""
-    LOST = "lost"
-    """The blow is lost."""
-
-
 @dataclass(frozen=True)
 class ResolutionOptions:
     """How rounds are resolved; defaults are the seeds' (see the module docstring)."""
@@ -179,9 +166,10 @@ class ResolutionOptions:
     modifiers_002: bool = True
     """Apply 002's situational modifier tables (:mod:`combatkit.modifiers`) under every system."""
     retarget: Retarget | None = None
-    """Override the system's retargeting rule (None: the seed's, :data:`SYSTEM_RULES`)."""
+    """Override the system's retargeting rule (None: the seed's, :attr:`SystemRules.retarget`)."""
     dying_blow: bool = False
-    """003 §I Option: a figure killed one segment before its blow strikes on a save vs. death."""
+    """003 §I Option: a figure killed one segment before its blow strikes on a save vs. death (under a
+    system whose seed offers it, :attr:`SystemRules.dying_blow`)."""
     figures: Mapping[str, FigureExtras] = field(default_factory=dict, hash=False)
     """Per figure, by name: what the shared model has no field for."""
     spell_effects: Mapping[str, SpellEffect] = field(default_factory=dict, hash=False)
@@ -204,70 +192,19 @@ class ResolutionOptions:
 # ----------------------------------------------------------------- what each seed says
 
 
-@dataclass(frozen=True)
-class SystemRules:
-    """What a timing system's seed says about the moment-to-moment of a fight."""
-
-    seed: str
-    """The seed: ``"000"``, ``"001"``..."""
-    falls: str
-    """When a figure hit to 0 goes down, cited."""
-    preempts: str
-    """The rule that cancels a fallen figure's later actions."""
-    retarget: Retarget
-    """What a blow at a fallen target does."""
-    retarget_rule: str
-    """Its citation."""
-    phases: int
-    """Phases a round is counted in, for conditions' durations."""
-    falls_at_step_end: bool = False
-    """001: a mortal stroke takes effect at the end of the step (melee, or missiles & magic)."""
-    moves_first: bool = True
-    """Within one tick, movement before blows (False for 000: movement after attacks, 000 §1 F)."""
-    flight: str | None = None
-    """Whose free attacks a fleeing figure draws: ``"000"``, ``"001"``, or None."""
-    hits_as_counts: bool = False
-    """The system reads :class:`~combatkit.encounter.Hit` ticks as the count (strike speed) in its period label."""
+def _system(system: str) -> TimingSystem:
+    """The registered system of a timeline's id; a bare :class:`TimingSystem` (the generic rules and
+    hooks) for an id no system is registered under."""
+    return SYSTEMS.get(system) or _UNREGISTERED
 
 
-SYSTEM_RULES: dict[str, SystemRules] = {
-    "phase1": SystemRules(
-        "000", "000 §1 E Simultaneous Actions: dying or incapacitation occur after the half-segment's actions",
-        "000 §1 E: killing an opponent on a half-segment prior to the opponent's attack preempts the attack",
-        Retarget.COMBAT_II, "000 §2 C Retargeting", 4, moves_first=False, flight="000"),
-    "phase2": SystemRules(
-        "000", "000 §1 E Simultaneous Actions: dying or incapacitation occur after the half-segment's actions",
-        "000 §1 E: killing an opponent on a half-segment prior to the opponent's attack preempts the attack",
-        Retarget.COMBAT_II, "000 §2 C Retargeting", 3, moves_first=False, flight="000"),
-    "five_phase": SystemRules(
-        "001", "001 Play Out Phases: a mortal stroke won't result in death until the end of the melee (missiles "
-               "and spells: until all have been launched) in the phase",
-        "001 Play Out Phases: the fallen figure's later actions do not happen",
-        Retarget.LOST, "001 A. Declare Intentions: targets are declared for the round", 5,
-        falls_at_step_end=True, flight="001"),
-    "short_form": SystemRules(
-        "002", "002 II.A: equal counts are simultaneous; a figure falls after its count",
-        "002 II.A: actions resolve from the highest count down; a fallen figure's count does not come",
-        Retarget.FREE, "002 III.B: all of a character's attacks are resolved on his turn", 3,
-        hits_as_counts=True),
-    "segments": SystemRules(
-        "003", "003 §I: simultaneous blows both land; a figure falls after the segment",
-        "003 §I: if he kills the Hobgoblin, the melee is over since the Hobgoblin's chance to hit does not come "
-        "until the 7th segment", Retarget.LOST, "003: a blow at a figure already down is lost", 3),
-    "strike_speed": SystemRules(
-        "004", "004 Strike Speed: equal strike speeds (and levels) are simultaneous; a figure falls after its moment",
-        "004 Strike Speed: figures act from high strike speed to low; a fallen figure's turn does not come",
-        Retarget.LOST, "004 Strike Speed: actions are declared before initiative", 3, hits_as_counts=True),
-}
-"""The rules of each registered timing system, by id."""
-
-_GENERIC = SystemRules("?", "figures fall after the moment they are hit", "a fallen figure does not act",
-                       Retarget.LOST, "a blow at a fallen figure is lost", 3)
+_UNREGISTERED = TimingSystem()
 
 
 def system_rules(system: str) -> SystemRules:
-    """:data:`SYSTEM_RULES` for a system id (a system not listed gets tick-simultaneous rules)."""
-    return SYSTEM_RULES.get(system, _GENERIC)
+    """The rules of the system registered as ``system`` (:attr:`TimingSystem.rules
+    <combatkit.systems.base.TimingSystem.rules>`); a system not registered gets tick-simultaneous rules."""
+    return _system(system).rules
 
 
 # ----------------------------------------------------------------- events and results
@@ -429,22 +366,6 @@ class _Action:
     damage_multiplier: int = 1
 
 
-@dataclass(frozen=True)
-class _Terms:
-    """What a system's own seed puts on one blow."""
-
-    hit: tuple[tuple[str, int, str], ...] = ()
-    """To-hit terms: (label, value, rule)."""
-    damage: int = 0
-    """Added to the damage of a hit."""
-    multiplier: int = 1
-    """Damage multiplier."""
-    half_die: bool = False
-    """An extra half die of damage (001 Set to Receive Charge)."""
-
-
-_NO_TERMS = _Terms()
-
 Reschedule = Callable[[tuple[Hit, ...]], Timeline]
 
 
@@ -454,7 +375,8 @@ class _Round:
                  system_options: object, reschedule: Reschedule | None, explain: bool, cache: dict) -> None:
         self.timeline = timeline
         self.system = timeline.system
-        self.rules = system_rules(self.system)
+        self.found = _system(self.system)
+        self.rules = self.found.rules
         self.options = options
         self.roller = roller
         self.fast = not explain and not roller.entered and roller.rng is not None
@@ -483,7 +405,8 @@ class _Round:
         self.by_actor: dict[tuple[str, str], list[Declaration]] = {}
         for d in self.declarations:
             self.by_actor.setdefault((d.actor, d.kind.value), []).append(d)
-            if self.rules.seed == "000" and d.kind is ActionKind.MOVE and "charge" in d.note.lower() and not d.target:
+            if (self.rules.charge is ChargeRule.COMBAT_II and d.kind is ActionKind.MOVE and "charge" in d.note.lower()
+                    and not d.target):
                 raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
                                                              f"without a target: a charge and its target are "
                                                              f"announced at the beginning of the phase")
@@ -699,15 +622,16 @@ class _Round:
         self.record(span, Status.CANCELLED, rule, why if self.explain else None)
 
     def _dying_blow(self, live: _Live, span: Span, t: Tick) -> bool:
-        """003 §I Option: a blow one segment after its striker fell lands on a save vs. death."""
-        if not (self.options.dying_blow and self.system == "segments" and span.kind == "attack"
+        """003 §I Option (:attr:`SystemRules.dying_blow`): a blow one segment after its striker fell lands
+        on a save vs. death."""
+        if not (self.options.dying_blow and self.rules.dying_blow is not None and span.kind == "attack"
                 and live.status.fallen and live.down_at is not None and t == live.down_at + 1):
             return False
         if live.dying_save is None:
             need = saving_throw(live.c, "death")
             roll = self.roll(Dice(1, 20), lambda: f"save vs death: {live.name} [round {self.round}]")
             live.dying_save = roll >= need
-            self.event(t, live.name, EventKind.DYING_BLOW, "003 §I Option",
+            self.event(t, live.name, EventKind.DYING_BLOW, self.rules.dying_blow,
                        f"{live.name} fell a segment before this blow: save vs. death {roll} against {need}, "
                        f"{'made: the blow still falls' if live.dying_save else 'failed: the blow is lost'}.",
                        outcome="saved" if live.dying_save else "failed")
@@ -794,8 +718,7 @@ class _Round:
                            target=target.name, amount=step)
                 gap = REACH
             if gap > reach:
-                self._cancel(live, span, t, "000 §2 D Closing Movement" if self.rules.seed == "000" else
-                             "002 III.G: melee range is 5' (1 square)",
+                self._cancel(live, span, t, self.rules.reach_rule,
                              f"{target.name} is {gap}' away: out of striking distance ({reach}').")
                 return
         situation = action.situation or self._situation(live, target, span, decl, missile, weapons)
@@ -866,7 +789,7 @@ class _Round:
             self.event(t, live.name, EventKind.RETARGET, rule,
                        f"{fallen.name} is down: {live.name} strikes {foes[0].name} instead.", target=foes[0].name)
             return foes[0]
-        new_tick = self._retarget_tick(live, span, action.declaration, weapons)
+        new_tick = self.found.retarget_tick(live.c, span, action.declaration, weapons, self.system_options)
         if new_tick is None or new_tick <= t:
             self._cancel(live, span, t, rule, f"{fallen.name} fell before the blow; a new target at +3 SF would "
                                               f"strike past the end of the phase: the attack is lost.")
@@ -881,19 +804,6 @@ class _Round:
         self.push(_Action(new_tick, moved, action.declaration, "retarget", weapons, foes[0].name))
         return None
 
-    def _retarget_tick(self, live: _Live, span: Span, decl: Declaration | None, weapons: tuple[Weapon, ...]) -> Tick | None:
-        options = self.system_options if isinstance(self.system_options, Phase1Options) else Phase1Options()
-        sf = max(adjusted_speed_factor(live.c, w, options) for w in weapons)
-        if decl is not None:
-            sf += 2 * decl.reposition + 3 * decl.retarget + 3 * decl.drop_and_draw
-        sf += 3
-        first = (span.end - 1) // 6 * 6 + 1
-        phase = (span.end - 1) // 6 + 1
-        literal = self.system == "phase1" and options.phase2_literal_sf_band
-        row, _ = sf_band(sf, phase if self.system == "phase1" else 1, literal)
-        tick = first + row - 1 + (1 if span.track == "loser" else 0)
-        return tick if tick <= first + 5 else None
-
     def _situation(self, live: _Live, target: _Live, span: Span, decl: Declaration | None, missile: bool,
                    weapons: tuple[Weapon, ...]) -> Situation | None:
         """The 002 situation of a blow (None: out of range, cancelled); the shared plain one when nothing applies."""
@@ -901,7 +811,8 @@ class _Round:
                 and live.name not in self.options.figures and target.name not in self.options.figures
                 and weapons[0].length is not Length.UNARMED
                 and not self._casting(target.name, self.impact(span))
-                and not (self.rules.seed == "002" and (self._charging(live.name) or self._charging(target.name)))):
+                and not (self.rules.charge is ChargeRule.SITUATIONAL
+                         and (self._charging(live.name) or self._charging(target.name)))):
             return _PLAIN
         extras, theirs = self.options.extras(live.name), self.options.extras(target.name)
         range_band = None
@@ -926,8 +837,8 @@ class _Round:
         fields = dict(
             range=range_band, cover=theirs.cover if missile else 0, concealment=theirs.concealment if missile else 0,
             position=extras.position, target_state=state, invisible=theirs.invisible,
-            charging=self.rules.seed == "002" and self._charging(live.name),
-            target_charging=self.rules.seed == "002" and self._charging(target.name),
+            charging=self.rules.charge is ChargeRule.SITUATIONAL and self._charging(live.name),
+            target_charging=self.rules.charge is ChargeRule.SITUATIONAL and self._charging(target.name),
             mounted=extras.mounted, target_mounted=theirs.mounted, weapon_use=extras.weapon_uses.get(weapons[0].name),
             lance=extras.lance == weapons[0].name, breaking_off=breaking,
             target_casting=self._casting(target.name, self.impact(span)),
@@ -939,7 +850,7 @@ class _Round:
         return Situation(**fields)  # type: ignore[arg-type]
 
     def _charging(self, name: str) -> bool:
-        """002: a figure that declared a charge this round is a charging creature (002 Charging)."""
+        """A figure that declared a charge this round (002 Charging: a charging creature)."""
         return any("charge" in (d.note or "").lower() for d in self.by_actor.get((name, "move"), ()))
 
     def _casting(self, name: str, t: Tick) -> bool:
@@ -947,35 +858,19 @@ class _Round:
         return any(start <= t < end for start, end in self.cast_windows.get(name, ()))
 
     def _system_terms(self, live: _Live, target: _Live, span: Span, decl: Declaration | None,
-                      action: _Action) -> _Terms:
-        """What the system's own seed puts on this blow (001's movement penalties, charges and set
-        weapons; 002's set vs. charge)."""
-        terms: list[tuple[str, int, str]] = []
-        damage, multiplier, half_die = 0, 1, False
-        if self.rules.seed == "001" and decl is not None and not action.injected:
-            from combatkit.systems.five_phase import action_for  # loaded: it made this timeline
-
-            spec = action_for(live.c, decl)
-            if spec.penalty and spec.kind is ActionKind.ATTACK:
-                terms.append((spec.name.lower(), spec.penalty, f"001 {spec.section}: {spec.name}"))
-            moves = [d for d in self.by_actor.get((live.name, "move"), ()) if d.phase <= decl.phase]
-            if moves:
-                move = action_for(live.c, moves[-1])
-                if move.id == "half_move":
-                    terms.append(("with a half-move", move.penalty, "001 Movement: Half-Move"))
-                elif move.id in ("charge", "counter_charge"):
-                    terms.append(("charge", move.penalty, "001 Movement: Charge or Counter-Charge"))
-                    damage += 2
-            if "rushed one phase earlier" in span.why.lower():
-                terms.append(("rushed", -4, "001 B. Action Facility & Phases: rushing"))
-            if self.by_actor.get((live.name, "ready")) and self._charging(target.name):
-                terms.append(("set to receive a charge", 2, "001 Movement: Set to Receive Charge"))
-                half_die = True  # 001 Melee: "inflicts an extra half die of damage on a successful attack"
-        if self.rules.seed == "002" and self.by_actor.get((live.name, "ready")) and self._charging(target.name):
-            multiplier *= 2
-        if not terms and not damage and multiplier == 1 and not half_die:
-            return _NO_TERMS
-        return _Terms(tuple(terms), damage, multiplier, half_die)
+                      action: _Action) -> BlowTerms:
+        """What the system's own seed puts on this blow: its :meth:`~combatkit.systems.base.TimingSystem.blow_terms`
+        on a declared blow (001's movement penalties, charges and set weapons), and under
+        :attr:`ChargeRule.SITUATIONAL <combatkit.systems.rules.ChargeRule.SITUATIONAL>` double damage for a
+        weapon set against a charge (002 Charging)."""
+        set_against_charge = bool(self.by_actor.get((live.name, "ready"))) and self._charging(target.name)
+        terms = NO_TERMS
+        if decl is not None and not action.injected:
+            terms = self.found.blow_terms(live.c, span, decl, self.by_actor.get((live.name, "move"), ()),
+                                          set_against_charge)
+        if self.rules.charge is ChargeRule.SITUATIONAL and set_against_charge:
+            terms = replace(terms, multiplier=terms.multiplier * 2)
+        return terms
 
     def _end_sequence(self, live: _Live, t: Tick) -> None:
         """000-I critical miss: the rest of the attack sequence is lost for the round."""
@@ -989,7 +884,7 @@ class _Round:
         heapq.heapify(self.queue)
 
     def attack(self, live: _Live, target: _Live, weapon: Weapon, t: Tick, suffix: str, situation: Situation,
-               terms: _Terms, span_rule: str) -> tuple[str, int, bool]:
+               terms: BlowTerms, span_rule: str) -> tuple[str, int, bool]:
         """One attack roll and its damage; returns (outcome, damage, whether it ends the attack sequence)."""
         c, foe = live.c, target.c
         damage_bonus, multiplier = terms.damage, terms.multiplier
@@ -1073,7 +968,7 @@ class _Round:
         self._land(live, target, damage, t, "hit" if hit else "miss", why, span_rule)
         return ("hit" if hit else "miss"), damage, False
 
-    def _half_die(self, terms: _Terms, weapon: Weapon, name: str, key: str) -> int:
+    def _half_die(self, terms: BlowTerms, weapon: Weapon, name: str, key: str) -> int:
         """001 Set to Receive Charge: an extra half die of damage (the weapon's dice, halved, rounded down)."""
         if not terms.half_die:
             return 0
@@ -1158,12 +1053,12 @@ class _Round:
 
     def _touchy(self, action: _Action) -> bool:
         """An action whose timing the system may change after a hit on its actor: a spell under way
-        or to come; 003: an archer's next shot."""
+        or to come; an archer's next shot (003 §III, :attr:`SystemRules.hits_delay_shots`)."""
         if action.injected or action.span.status is not Status.DONE:
             return False
         if action.span.kind in _CASTS:
             return True
-        return self.system == "segments" and action.span.kind == "attack" and " shot " in f" {action.span.action} "
+        return self.rules.hits_delay_shots and action.span.kind == "attack" and " shot " in f" {action.span.action} "
 
     def _sensitive(self, target: _Live) -> bool:
         """Whether a hit on ``target`` now may change the rest of the round's timing."""
@@ -1205,7 +1100,7 @@ class _Round:
             self.record(span)
             return
         spell = c.spell(name)
-        if "M" in spell.component_set and self.rules.seed == "000":
+        if "M" in spell.component_set and self.rules.components_in_hand:
             live.components = False
         if name not in live.spells_used:
             live.spells_used.append(name)
@@ -1314,7 +1209,7 @@ class _Round:
             self._flee(live, span, decl, t, withdraw="withdraw" in note)
             return
         target = self.live.get(span.target or (decl.target if decl else None) or "")
-        if "charge" in note and target is not None and self.rules.seed == "000":
+        if "charge" in note and target is not None and self.rules.charge is ChargeRule.COMBAT_II:
             self._charge(live, target, span, t)
             return
         feet = self._feet(live, span, decl)
@@ -1336,19 +1231,17 @@ class _Round:
         found = re.search(r"(\d+)'", span.action)
         if found:
             return int(found.group(1))
-        if self.rules.seed == "000":
-            return phase_allowance(live.c.movement)
-        return live.c.movement * 10
+        return self.rules.move_allowance(live.c.movement)
 
     def _flee(self, live: _Live, span: Span, decl: Declaration | None, t: Tick, withdraw: bool) -> None:
         foes = [f for f in self.live.values() if f.fig.side != live.fig.side and f.acts_at(t)]
         engaged = [f for f in foes if abs(f.position - live.position) <= REACH]
-        rule = "000 §2 D Withdrawing / Fleeing" if self.rules.seed == "000" else span.rule
+        rule = self.rules.flee_rule or span.rule
         if not withdraw and self.rules.flight is not None:
             for foe in engaged:
                 if any(not c.can_attack for c in self.conditions_on(foe, t)):
                     continue
-                if self.rules.flight == "000":
+                if self.rules.flight is Flight.COMBAT_II:
                     allies = [a for a in self.live.values() if a.fig.side == live.fig.side and a is not live
                               and a.status.acts and abs(a.position - foe.position) <= REACH]
                     verdict = flight_free_attack(
@@ -1360,7 +1253,7 @@ class _Round:
                         self.event(t, foe.name, EventKind.NOTE, rule, verdict.why, target=live.name)
                         continue
                 else:
-                    rule, position = "001 Movement: Break & Run", Position.REAR
+                    rule, position = self.rules.flight.value, Position.REAR
                 weapons = routine(foe.c, self.options.extras(foe.name))
                 free = Span(foe.name, foe.fig.side, "attack", f"free attack -> {live.name}", t, t, span.period, rule,
                             f"{live.name} flees: {foe.name} gets a free attack.", target=live.name)
@@ -1373,7 +1266,8 @@ class _Round:
         if live.hp <= 0:
             self._cancel(live, span, t, rule, f"{live.name} is cut down as it turns to flee.")
             return
-        feet = withdraw_allowance(live.c.movement) if withdraw and self.rules.seed == "000" else self._feet(live, span, decl)
+        allowance = self.rules.withdraw_allowance
+        feet = allowance(live.c.movement) if withdraw and allowance is not None else self._feet(live, span, decl)
         nearest = min(foes, key=lambda f: abs(f.position - live.position), default=None)
         away = -1 if nearest is not None and nearest.position >= live.position else 1
         live.position += away * feet
@@ -1466,32 +1360,17 @@ ROLL_KEYS = ("<what>: <name> [<when>]", "DEX check (stopping): <name>")
 and the critical tables' rolls, each with the round and tick in brackets."""
 
 
-class _TimingRoller(Roller):
-    """The Segment of Action scheduler rolls its own d20 to hit (003 §I); in a resolved round the
-    resolver's attack roll is the only one, so the scheduler's is answered with a miss (the hits
-    reach it through ``Encounter.hits``) and not kept in the log."""
-
-    def roll(self, dice: str | Dice, purpose: str) -> Roll:
-        if purpose.startswith("to hit: "):
-            spec = Dice.parse(dice)
-            return Roll(spec, purpose, spec.minimum, (1,) * spec.count, entered=True)
-        return super().roll(dice, purpose)
-
-
 def timing_roller(system: str) -> type[Roller]:
-    """The Roller class to schedule ``system`` with when the round is resolved here (see the module docstring)."""
-    return _TimingRoller if system == "segments" else Roller
+    """The Roller class to schedule ``system`` with when the round is resolved here
+    (:meth:`~combatkit.systems.base.TimingSystem.timing_roller`; see the module docstring)."""
+    return find_system(system).timing_roller()
 
 
 def timing_options(system: str, options: object) -> object:
-    """``options`` for scheduling ``system`` when the round is resolved here: the Segment of Action
-    scheduler times only (``kills=False``); its dying blow is the resolver's (``ResolutionOptions.dying_blow``)."""
-    if system != "segments":
-        return options
-    from combatkit.systems.segments import SegmentsOptions
-
-    base = options if isinstance(options, SegmentsOptions) else SegmentsOptions()
-    return replace(base, kills=False, dying_blow=False)
+    """``options`` for scheduling ``system`` when the round is resolved here
+    (:meth:`~combatkit.systems.base.TimingSystem.timing_options`: the Segment of Action scheduler
+    times only, ``kills=False``; its dying blow is the resolver's, ``ResolutionOptions.dying_blow``)."""
+    return find_system(system).timing_options(options)
 
 
 def resolve_round(timeline: Timeline, figures: Sequence[Figure], declarations: Sequence[Declaration] = (), *,
@@ -1527,8 +1406,8 @@ def play_round(encounter: Encounter, system: str | None = None, *, seed: int | N
         seed = seed if seed is not None else encounter.seed
         roller = Roller(seed=seed if seed is not None else 0, entered=encounter.rolls)
     figures = figures_from(encounter, opening_gap)
-    system_options = timing_options(found.id, system_options)
-    timing = timing_roller(found.id)
+    system_options = found.timing_options(system_options)
+    timing = found.timing_roller()
     timeline = found.schedule(encounter, timing(entered=roller.entered, rng=roller.rng), system_options,
                               check_rolls=False)
     base_hits = encounter.hits

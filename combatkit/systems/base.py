@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from combatkit.dice import Roller, check_entered
 from combatkit.errors import RulesError
+from combatkit.systems._policy import move_then_act
+from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
 
 if TYPE_CHECKING:
+    from combatkit.battle import Figure
     from combatkit.encounter import Encounter
-    from combatkit.timeline import Clock, Timeline
+    from combatkit.model import Combatant, Declaration, Spell, Weapon
+    from combatkit.policy import Intent, PolicyRound
+    from combatkit.timeline import Clock, Span, Tick, Timeline
 
-__all__ = ["SYSTEMS", "TimingSystem", "find_system", "register", "roll_words"]
+__all__ = ["SYSTEMS", "FightRound", "TimingSystem", "find_system", "register", "roll_words"]
 
 
 class TimingSystem:
@@ -38,6 +45,10 @@ class TimingSystem:
     roll_keys: tuple[str, ...] = ()
     """What each roll it asks for is called (the key a number rolled at the table is entered
     under), with ``<side>``, ``<name>`` and the like standing for the encounter's own words."""
+    rules: SystemRules = GENERIC_RULES
+    """What its seed says about playing a round out, each field a rule with its citation (when figures
+    fall, retargeting, charges, flight, surprise...): :mod:`combatkit.resolution`, :mod:`combatkit.fight`
+    and :mod:`combatkit.policy` read it. Default: :data:`~combatkit.systems.rules.GENERIC_RULES`."""
 
     def options(self, given: Any = None) -> Any:
         """``given``, or the seed's defaults when it is None; refused if it is another system's options."""
@@ -70,8 +81,85 @@ class TimingSystem:
         """The system's own scheduling: ``options`` is an instance of :attr:`options_class`."""
         raise NotImplementedError
 
+    # -- hooks of a resolved fight: combatkit.resolution, combatkit.fight and combatkit.policy call
+    # them, so that no code outside combatkit/systems asks which system it is. Each default is what
+    # a system whose seed says nothing more needs.
+
+    def timing_roller(self) -> type[Roller]:
+        """The Roller class a round is scheduled with when :mod:`combatkit.resolution` plays it out
+        (the resolver's attack rolls must be the only ones). Default: :class:`~combatkit.dice.Roller`."""
+        return Roller
+
+    def timing_options(self, options: Any) -> Any:
+        """``options`` for scheduling a round that :mod:`combatkit.resolution` plays out (a scheduler
+        that rolls hits and damage itself is told to time only). Default: ``options`` as given."""
+        return options
+
+    def round_options(self, options: Any, fight: FightRound) -> Any:
+        """The options for one round of a fight (:func:`combatkit.fight.run_fight`): ``options`` as the
+        caller gave them (None: the seed's defaults), with what the fight decides this round (the seed's
+        own surprise roll in round 1, the figures' stances...). Default: :meth:`timing_options`."""
+        return self.timing_options(options)
+
+    def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
+        """The default policy's declarations for ``figure`` this round, in this system's terms.
+
+        :mod:`combatkit.policy` decides the intent (whom, and whether to cast, shoot, close and
+        strike, or flee); a figure surprised in a system whose surprised figures sit the round out
+        (:attr:`SystemRules.surprised_sits_out <combatkit.systems.rules.SystemRules.surprised_sits_out>`)
+        is not asked. Default: a flight, a spell, or a shot or blow in reach as declaration 1; else a
+        move toward the target and, when the move reaches it, the blow as declaration 2
+        (:func:`~combatkit.systems._policy.move_then_act`).
+        """
+        return move_then_act(figure, intent)
+
+    def castable(self, spell: Spell, *, surprised: bool, ready_first: bool) -> bool:
+        """Whether the default policy may begin ``spell`` this round: ``surprised``, the caster is
+        surprised; ``ready_first``, it must ready its material components first
+        (:attr:`SystemRules.components_in_hand <combatkit.systems.rules.SystemRules.components_in_hand>`).
+        Default: every spell."""
+        return True
+
+    def blow_terms(self, attacker: Combatant, span: Span, declaration: Declaration, moves: Sequence[Declaration],
+                   set_against_charge: bool) -> BlowTerms:
+        """What the seed itself puts on a declared blow, besides the terms every system shares (to hit,
+        damage; the critical and situational tables): ``moves`` are the attacker's move declarations this
+        round, ``set_against_charge`` says it readied a weapon and its target declared a charge.
+        Default: nothing (:data:`~combatkit.systems.rules.NO_TERMS`)."""
+        return NO_TERMS
+
+    def retarget_tick(self, attacker: Combatant, span: Span, declaration: Declaration | None,
+                      weapons: tuple[Weapon, ...], options: Any) -> Tick | None:
+        """Under :attr:`Retarget.COMBAT_II <combatkit.systems.rules.Retarget.COMBAT_II>` (000 §2 C): when the
+        blow of ``span``, its target fallen, lands on a new one at +3 SF; None when that falls past its
+        phase and the blow is lost. ``options``: the round's options. Default: None."""
+        return None
+
     def __repr__(self) -> str:
         return f"find_system({self.id!r})"
+
+
+@dataclass(frozen=True)
+class FightRound:
+    """What a fight tells a timing system of the round it is about to schedule
+    (:meth:`TimingSystem.round_options`)."""
+
+    number: int
+    """Round of the fight, from 1."""
+    names: tuple[str, ...]
+    """The figures on the field."""
+    surprise_check: bool = True
+    """Roll surprise in round 1 where the system's seed gives a roll (``SurpriseOptions.check``)."""
+    flagged: bool = False
+    """Some figure is surprised this round, flagged by the DM or by the PH 2e roll: the seed's own roll is not made."""
+    extras: Mapping[str, Any] = field(default_factory=dict)
+    """What ``ResolutionOptions.figures`` gives each figure, by name (a :class:`~combatkit.battle.FigureExtras`:
+    its 004 stance among them)."""
+
+    @property
+    def first(self) -> bool:
+        """Round 1 of the fight."""
+        return self.number == 1
 
 
 def roll_words(encounter: Encounter) -> dict[str, list[str]]:

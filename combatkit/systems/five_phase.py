@@ -89,11 +89,12 @@ from __future__ import annotations
 import enum
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache, cached_property
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from combatkit.dice import Dice, Roller
 from combatkit.encounter import Encounter
@@ -108,8 +109,14 @@ from combatkit.systems._order_of_battle import (
     has_word,
     refuse_combat_ii_fields,
 )
+from combatkit.systems._policy import routines
 from combatkit.systems.base import TimingSystem, register
+from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
+
+if TYPE_CHECKING:
+    from combatkit.battle import Figure
+    from combatkit.policy import Intent, PolicyRound
 
 __all__ = [
     "FIVE_PHASE",
@@ -1309,9 +1316,78 @@ class FivePhase(TimingSystem):
     """``<action>`` is a name from 001's list of actions whose phase cost or effect is a die roll;
     ``<check>`` a distraction or other check (``FivePhaseOptions``)."""
 
+    rules = SystemRules(
+        "001", "001 Play Out Phases: a mortal stroke won't result in death until the end of the melee (missiles "
+               "and spells: until all have been launched) in the phase",
+        "001 Play Out Phases: the fallen figure's later actions do not happen",
+        Retarget.LOST, "001 A. Declare Intentions: targets are declared for the round", 5,
+        falls_at_step_end=True, flight=Flight.BREAK_AND_RUN, surprised_sits_out="001 A. Declare Intentions")
+
     def _schedule(self, encounter: Encounter, roller: Roller, options: FivePhaseOptions) -> Timeline:
         """Place one round's declarations in its five phases, or raise the rule they break."""
         return _Round(encounter, RolledFate(roller), options).run()
+
+    def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
+        """001: each action in the phase its facility falls due (001 B), after a shift, a half-move
+        (one attack, a phase later) or a full move (no attack)."""
+        c, name = figure.combatant, figure.name
+        options = context.system_options if isinstance(context.system_options, FivePhaseOptions) else FivePhaseOptions()
+        if intent.mode == "flee":
+            return [Declaration(name, 1, ActionKind.MOVE, note="break & run")]
+        if intent.mode == "cast":
+            assert intent.spell is not None
+            d = Declaration(name, 1, ActionKind.CAST, target=intent.target, spell=intent.spell.name)
+            phase, _ = spell_facility(intent.spell, action_for(c, d))
+            return [Declaration(name, phase, ActionKind.CAST, target=intent.target, spell=intent.spell.name)]
+        weapons = intent.weapons
+        names = tuple(w.name for w in weapons)
+        facility = max(weapon_facility(c, w, options)[0] for w in weapons)
+        attacks = (routines(c, weapons, context.round) if c.char_class.strip().lower() != "monster" or len(weapons) == 1
+                   else 1)
+        out: list[Declaration] = []
+        shift = 0
+        close = intent.gap - REACH if intent.mode == "melee" and intent.gap > REACH else 0
+        if close:
+            if close <= 10:
+                out.append(Declaration(name, 1, ActionKind.MOVE, target=intent.target, feet=close, note="shift"))
+            elif close <= c.movement * 10 // 2:
+                out.append(Declaration(name, 1, ActionKind.MOVE, target=intent.target, feet=close, note="half-move"))
+                shift, attacks = 1, 1
+            else:
+                return [Declaration(name, 1, ActionKind.MOVE, target=intent.target, feet=min(close, c.movement * 10),
+                                    note="full move")]
+        for phase in attack_phases(facility, attacks):
+            out.append(Declaration(name, min(6, phase + shift), ActionKind.ATTACK, target=intent.target, weapons=names))
+            if phase + shift >= 6:
+                break  # one Last Action; a later attack would fall in the next round (001 H)
+        return out
+
+    def blow_terms(self, attacker: Combatant, span: Span, declaration: Declaration, moves: Sequence[Declaration],
+                   set_against_charge: bool) -> BlowTerms:
+        """001's own terms on a declared blow: the action's penalty (001 A LIST OF ACTIONS), the
+        movement before it (a half-move; a charge, +2 damage), a rushed action (-4, 001 B), and a
+        weapon set against a charge (+2, an extra half die of damage)."""
+        terms: list[tuple[str, int, str]] = []
+        damage, half_die = 0, False
+        spec = action_for(attacker, declaration)
+        if spec.penalty and spec.kind is ActionKind.ATTACK:
+            terms.append((spec.name.lower(), spec.penalty, f"001 {spec.section}: {spec.name}"))
+        before = [d for d in moves if d.phase <= declaration.phase]
+        if before:
+            move = action_for(attacker, before[-1])
+            if move.id == "half_move":
+                terms.append(("with a half-move", move.penalty, "001 Movement: Half-Move"))
+            elif move.id in ("charge", "counter_charge"):
+                terms.append(("charge", move.penalty, "001 Movement: Charge or Counter-Charge"))
+                damage += 2
+        if "rushed one phase earlier" in span.why.lower():
+            terms.append(("rushed", -4, "001 B. Action Facility & Phases: rushing"))
+        if set_against_charge:
+            terms.append(("set to receive a charge", 2, "001 Movement: Set to Receive Charge"))
+            half_die = True  # 001 Melee: "inflicts an extra half die of damage on a successful attack"
+        if not terms and not damage and not half_die:
+            return NO_TERMS
+        return BlowTerms(tuple(terms), damage, 1, half_die)
 
     def odds(self, encounter: Encounter, a: str, b: str, options: FivePhaseOptions | None = None) -> dict[str, Fraction]:
         """Exact chances over every ordering roll (and any other roll the round makes): who of ``a``

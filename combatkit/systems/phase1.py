@@ -38,17 +38,26 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind, reaction_adjustment
+from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind, \
+    reaction_adjustment
+from combatkit.movement import phase_allowance, withdraw_allowance
+from combatkit.systems._policy import combat_ii
 from combatkit.systems.base import TimingSystem, register
+from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline, Track
 
+if TYPE_CHECKING:
+    from combatkit.battle import Figure
+    from combatkit.policy import Intent, PolicyRound
+
 __all__ = [
-    "PHASE1", "Phase1Options", "PhaseSystemI", "adjusted_speed_factor", "declared_sf_penalties", "sf_band",
-    "strike_half_segment",
+    "COMBAT_II_RULES", "PHASE1", "Phase1Options", "PhaseSystemI", "adjusted_speed_factor", "declared_sf_penalties",
+    "retarget_half_segment", "sf_band", "strike_half_segment",
 ]  # fmt: skip
 
 HALF_SEGMENTS = 20
@@ -158,6 +167,29 @@ def adjusted_speed_factor(combatant: Combatant, weapon: Weapon, options: Phase1O
     return sf
 
 
+def retarget_half_segment(combatant: Combatant, span: Span, declaration: Declaration | None,
+                          weapons: tuple[Weapon, ...], options: Phase1Options = Phase1Options(),
+                          band_phase: int | None = None) -> Tick | None:
+    """000 §2 C Retargeting: the half-segment a blow lands on a new target when its own fell first:
+    the weapons' adjusted SF, the declaration's penalties and +3, on Table 1's row for the span's
+    phase (``band_phase``: that phase's row instead) and track; None when that falls past the
+    phase (the attack is lost).
+
+    >>> blow = Span("Aldric", "a", "attack", "long sword -> orc", 3, 3, "phase 1", "", "", track="winner")
+    >>> retarget_half_segment(Combatant("Aldric", "a"), blow, None, (Weapon("long sword", 5),))  # SF 5 + 3: row 7-9
+    4
+    """
+    sf = max(adjusted_speed_factor(combatant, w, options) for w in weapons)
+    if declaration is not None:
+        sf += 2 * declaration.reposition + 3 * declaration.retarget + 3 * declaration.drop_and_draw
+    sf += 3
+    first = (span.end - 1) // 6 * 6 + 1
+    phase = (span.end - 1) // 6 + 1
+    row, _ = sf_band(sf, phase if band_phase is None else band_phase, options.phase2_literal_sf_band)
+    tick = first + row - 1 + (1 if span.track == "loser" else 0)
+    return tick if tick <= first + 5 else None
+
+
 def declared_sf_penalties(d: Declaration) -> tuple[int, list[str]]:
     """SF added by how an attack is declared, with the reason for each part: a repositioning
     step +2, retargeting +3 (000 §2 C), dropping one weapon to draw another +3 (000 §2 E).
@@ -245,6 +277,16 @@ class _State:
     distance: dict[str, int] = field(default_factory=dict)
 
 
+COMBAT_II_RULES = SystemRules(
+    "000", "000 §1 E Simultaneous Actions: dying or incapacitation occur after the half-segment's actions",
+    "000 §1 E: killing an opponent on a half-segment prior to the opponent's attack preempts the attack",
+    Retarget.COMBAT_II, "000 §2 C Retargeting", 4, moves_first=False, flight=Flight.COMBAT_II,
+    flee_rule="000 §2 D Withdrawing / Fleeing", charge=ChargeRule.COMBAT_II, reach_rule="000 §2 D Closing Movement",
+    move_allowance=phase_allowance, withdraw_allowance=withdraw_allowance, components_in_hand=True)
+"""What Combat II says about playing a round out (Phase System I: four phases a round; Phase System II
+counts three)."""
+
+
 class PhaseSystemI(TimingSystem):
     """Combat II Phase System I as a timing system (000 §1-2)."""
 
@@ -256,9 +298,30 @@ class PhaseSystemI(TimingSystem):
     options_class = Phase1Options
     roll_keys = ('initiative: <side>', 'CON check: <name>')
 
+    rules = COMBAT_II_RULES
+
     def _schedule(self, encounter: Encounter, roller: Roller, options: Phase1Options) -> Timeline:
         """Place one round's declarations on Table 1, or raise the rule they break."""
         return _Round(encounter, roller, options).run()
+
+    def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
+        """One action a phase in phases 1-3 (:func:`~combatkit.systems._policy.combat_ii`)."""
+        return combat_ii(figure, intent, context)
+
+    def castable(self, spell: Spell, *, surprised: bool, ready_first: bool) -> bool:
+        """000 §1 G: begun in phase 1 (phase 2 when surprised, 000 §2 F; a phase later when the
+        components are readied first), a spell may not exceed CT 9 begun in phase 1, 6 in phase 2,
+        3 in phase 3; a 1-round spell is begun in phase 1."""
+        start = (2 if surprised else 1) + (1 if ready_first else 0)
+        if spell.casting_time == ONE_ROUND:
+            return start == 1
+        return start in MAX_CT_BEGUN and int(spell.casting_time) <= MAX_CT_BEGUN[start]
+
+    def retarget_tick(self, attacker: Combatant, span: Span, declaration: Declaration | None,
+                      weapons: tuple[Weapon, ...], options: Phase1Options | None) -> Tick | None:
+        """000 §2 C Retargeting on Table 1 (:func:`retarget_half_segment`)."""
+        return retarget_half_segment(attacker, span, declaration, weapons,
+                                     options if isinstance(options, Phase1Options) else Phase1Options())
 
 
 class _Round:

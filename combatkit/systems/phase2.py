@@ -69,8 +69,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import icepool
 
@@ -79,11 +80,17 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind, reaction_adjustment
 from combatkit.systems._exhaust import Branches, check_matchup, exhaust, matchup
+from combatkit.systems._policy import combat_ii
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.phase1 import (
-    Phase1Options, adjusted_speed_factor, declared_sf_penalties, sf_band, strike_half_segment,
+    COMBAT_II_RULES, Phase1Options, adjusted_speed_factor, declared_sf_penalties, retarget_half_segment, sf_band,
+    strike_half_segment,
 )
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline, Track
+
+if TYPE_CHECKING:
+    from combatkit.battle import Figure
+    from combatkit.policy import Intent, PolicyRound
 
 __all__ = [
     "PHASE2",
@@ -911,9 +918,22 @@ class PhaseSystemII(TimingSystem):
     options_class = Phase2Options
     roll_keys = ('initiative: <side>', 'initiative: <side>, cycle <n>', 'CON check: <name>, phase <phase>')
 
+    rules = replace(COMBAT_II_RULES, phases=3)
+
     def _schedule(self, encounter: Encounter, roller: Roller, options: Phase2Options) -> Timeline:
         """Place every declaration on consecutive A/B/C phases, or raise the rule it breaks."""
         return _Run(encounter, _Dice(encounter, roller, options), options).run()
+
+    def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
+        """One A/B/C cycle, one action a phase, attacks spaced by Table 6 (000 §3 C;
+        :func:`~combatkit.systems._policy.combat_ii`)."""
+        return combat_ii(figure, intent, context, table6=attack_schedule)
+
+    def retarget_tick(self, attacker: Combatant, span: Span, declaration: Declaration | None,
+                      weapons: tuple[Weapon, ...], options: object) -> Tick | None:
+        """000 §2 C Retargeting at +3 SF, on Table 1's phase-1 rows within the span's phase
+        (:func:`~combatkit.systems.phase1.retarget_half_segment`; SF as Phase System I's defaults adjust it)."""
+        return retarget_half_segment(attacker, span, declaration, weapons, band_phase=1)
 
 
 PHASE2 = register(PhaseSystemII())

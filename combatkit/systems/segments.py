@@ -79,7 +79,8 @@ from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Length, Spell, Weapon, WeaponKind, \
     reaction_adjustment
 from combatkit.systems._exhaust import Branches, check_matchup, exhaust, matchup
-from combatkit.systems.base import TimingSystem, register
+from combatkit.systems.base import FightRound, TimingSystem, register
+from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
 
 __all__ = [
@@ -975,6 +976,18 @@ def _hit_tag(tag: str, target: str | None) -> str:
     return f"to hit: {tag}" + ("" if target is None or "->" in tag else f" -> {target}")
 
 
+class _TimingRoller(Roller):
+    """The Segment of Action scheduler rolls its own d20 to hit (003 §I); in a resolved round the
+    resolver's attack roll is the only one, so the scheduler's is answered with a miss (the hits
+    reach it through ``Encounter.hits``) and not kept in the log."""
+
+    def roll(self, dice: str | Dice, purpose: str) -> Roll:
+        if purpose.startswith("to hit: "):
+            spec = Dice.parse(dice)
+            return Roll(spec, purpose, spec.minimum, (1,) * spec.count, entered=True)
+        return super().roll(dice, purpose)
+
+
 class SegmentOfAction(TimingSystem):
     """Lakofka's Segment of Action system as a timing system (003)."""
 
@@ -993,9 +1006,32 @@ class SegmentOfAction(TimingSystem):
     """``<tag>`` is the figure's name, with ``, step <n>`` in a chain of steps and `` -> <target>``
     when one step holds several actions."""
 
+    rules = SystemRules(
+        "003", "003 §I: simultaneous blows both land; a figure falls after the segment",
+        "003 §I: if he kills the Hobgoblin, the melee is over since the Hobgoblin's chance to hit does not come "
+        "until the 7th segment", Retarget.LOST, "003: a blow at a figure already down is lost", 3,
+        dying_blow="003 §I Option", hits_delay_shots=True, max_missiles=3, own_surprise="003 §VI")
+
     def _schedule(self, encounter: Encounter, roller: Roller, options: SegmentsOptions) -> Timeline:
         """Roll every figure's segments for the round and play it out segment by segment."""
         return _Run(encounter, _Dice(roller), options).run()
+
+    def timing_roller(self) -> type[Roller]:
+        """A roller that answers the scheduler's own to-hit d20 (003 §I) with a miss: the resolver's
+        attack roll is the only one, and its hits reach the scheduler as ``Encounter.hits``."""
+        return _TimingRoller
+
+    def timing_options(self, options: SegmentsOptions | None) -> SegmentsOptions:
+        """Timing only (``kills=False``); the dying blow is the resolver's (``ResolutionOptions.dying_blow``)."""
+        base = options if isinstance(options, SegmentsOptions) else SegmentsOptions()
+        return replace(base, kills=False, dying_blow=False)
+
+    def round_options(self, options: SegmentsOptions | None, fight: FightRound) -> SegmentsOptions:
+        """003 §VI: "d6 per character": in round 1 every figure rolls for surprise when none is
+        flagged surprised (unless ``SurpriseOptions.check`` is off); no surprise after round 1."""
+        base = self.timing_options(options)
+        checks = frozenset(fight.names) if fight.first and fight.surprise_check and not fight.flagged else frozenset()
+        return replace(base, surprise_checks=(base.surprise_checks | checks) if fight.first else frozenset())
 
 
 SEGMENTS = register(SegmentOfAction())

@@ -71,10 +71,11 @@ import enum
 import math
 import tomllib
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter, Hit
@@ -92,8 +93,14 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
-from combatkit.systems.base import TimingSystem, register
+from combatkit.systems._policy import at_once, weapon_names
+from combatkit.systems.base import FightRound, TimingSystem, register
+from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
+
+if TYPE_CHECKING:
+    from combatkit.battle import Figure
+    from combatkit.policy import Intent, PolicyRound
 
 __all__ = [
     "SHORT_FORM",
@@ -997,9 +1004,32 @@ class ShortForm(TimingSystem):
     options_class = ShortFormOptions
     roll_keys = ('surprise: <side>', 'initiative: <side>')
 
+    rules = SystemRules(
+        "002", "002 II.A: equal counts are simultaneous; a figure falls after its count",
+        "002 II.A: actions resolve from the highest count down; a fallen figure's count does not come",
+        Retarget.FREE, "002 III.B: all of a character's attacks are resolved on his turn", 3,
+        hits_as_counts=True, charge=ChargeRule.SITUATIONAL, own_surprise="002 I")
+
     def _schedule(self, encounter: Encounter, roller: Roller, options: ShortFormOptions) -> Timeline:
         """Order one round by initiative count (or surprise), or raise the rule a declaration breaks."""
         return _Round(encounter, RolledFate(roller), options).run()
+
+    def round_options(self, options: ShortFormOptions | None, fight: FightRound) -> ShortFormOptions:
+        """002 I: the d12 surprise roll (round 1, no figure flagged) unless ``SurpriseOptions.check`` is off."""
+        base = options if isinstance(options, ShortFormOptions) else ShortFormOptions()
+        return replace(base, surprise_check=base.surprise_check and fight.surprise_check)
+
+    def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
+        """002: move the standard rate and attack or cast on the count (III.D); farther, two moves."""
+        first = at_once(figure, intent, "breaking off")
+        if first is not None:
+            return first
+        name, rate, close = figure.name, figure.combatant.movement * 10, intent.gap - REACH
+        if close <= rate:
+            return [Declaration(name, 1, ActionKind.MOVE, target=intent.target, feet=close),
+                    Declaration(name, 2, ActionKind.ATTACK, target=intent.target, weapons=weapon_names(intent.weapons))]
+        return [Declaration(name, 1, ActionKind.MOVE, target=intent.target, feet=rate),
+                Declaration(name, 2, ActionKind.MOVE, target=intent.target, feet=min(rate, close - rate))]
 
     def odds(self, encounter: Encounter, a: str, b: str, options: ShortFormOptions | None = None) -> dict[str, Fraction]:
         """Exact chances over every surprise and initiative roll: who of ``a`` and ``b`` strikes (or

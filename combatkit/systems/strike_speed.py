@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from importlib import resources
@@ -66,7 +66,8 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
-from combatkit.systems.base import TimingSystem, register
+from combatkit.systems.base import FightRound, TimingSystem, register
+from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, Status, Timeline
 
 __all__ = [
@@ -408,9 +409,24 @@ class StrikeSpeed(TimingSystem):
     options_class = StrikeSpeedOptions
     roll_keys = ('initiative: <side>',)
 
+    rules = SystemRules(
+        "004", "004 Strike Speed: equal strike speeds (and levels) are simultaneous; a figure falls after its moment",
+        "004 Strike Speed: figures act from high strike speed to low; a fallen figure's turn does not come",
+        Retarget.LOST, "004 Strike Speed: actions are declared before initiative", 3, hits_as_counts=True,
+        surprised_sits_out="004 is silent: B/X's surprise round")
+
     def _schedule(self, encounter: Encounter, roller: Roller, options: StrikeSpeedOptions) -> Timeline:
         """Put every declared action in strike-speed order, or raise the rule it breaks."""
         return _Round(encounter, RolledFate(roller), options).run()
+
+    def round_options(self, options: StrikeSpeedOptions | None, fight: FightRound) -> StrikeSpeedOptions:
+        """The figures' 004 Combat Stances: options that name none take each figure's from the fight
+        (``ResolutionOptions.figures``), so that the stance that changes its blows changes its strike speed."""
+        base = options if isinstance(options, StrikeSpeedOptions) else StrikeSpeedOptions()
+        if not base.stances:
+            stances = {n: e.stance for n, e in fight.extras.items() if e.stance is not Stance.STANDARD}
+            base = replace(base, stances=stances)
+        return base
 
     def odds(self, encounter: Encounter, a: str, b: str,
              options: StrikeSpeedOptions | None = None) -> dict[str, Fraction]:
