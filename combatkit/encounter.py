@@ -7,8 +7,12 @@ names the one that is wrong: ``combatants[2].dex: must be 1..25, got 40``.
 
 from __future__ import annotations
 
+import difflib
+import enum
 import json
 import tomllib
+import types
+import typing
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from fractions import Fraction
@@ -40,6 +44,8 @@ __all__ = [
     "example_encounters",
     "load_encounter",
     "load_example",
+    "option_value",
+    "plain_option",
     "save_encounter",
 ]
 
@@ -80,6 +86,10 @@ class Encounter:
     """The timing system the encounter was written for."""
     description: str = ""
     """A paragraph for the reader."""
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False)
+    """Options of each timing system by its id, field by field (``{"phase2": {"caster_delay_by_level":
+    True}}``, the file's ``[options.phase2]``): :meth:`TimingSystem.schedule
+    <combatkit.systems.base.TimingSystem.schedule>` uses them when it is given no options."""
 
     def combatant(self, name: str) -> Combatant:
         for c in self.combatants:
@@ -280,6 +290,118 @@ def _missing(r: _Reader, key: str):
     raise EncounterFileError(r.at(key), "is required (move, attack, cast, misc or ready)")
 
 
+# ---------------------------------------------------------------- system options
+
+
+def _options(data: Any, path: str = "options") -> dict[str, dict[str, Any]]:
+    """``[options.<system id>]`` tables: each field checked against that system's options dataclass."""
+    from combatkit.systems import SYSTEMS  # the systems import this module
+
+    if not isinstance(data, Mapping):
+        raise EncounterFileError(path, f"expected a table per timing system ([options.phase2]), got {data!r}")
+    out: dict[str, dict[str, Any]] = {}
+    for sid, table in data.items():
+        where = f"{path}.{sid}"
+        if sid not in SYSTEMS:
+            raise EncounterFileError(where, f"no timing system has the id {sid!r}; ids: {', '.join(sorted(SYSTEMS))}")
+        if not isinstance(table, Mapping):
+            raise EncounterFileError(where, f"expected a table of {SYSTEMS[sid].title}'s options, got {table!r}")
+        if table:
+            out[sid] = {name: option_value(sid, name, value, f"{where}.{name}") for name, value in table.items()}
+    return out
+
+
+def option_value(system_id: str, name: str, value: Any, where: str | None = None) -> Any:
+    """``value`` as read from a file (TOML or JSON) for the field ``name`` of the options dataclass of
+    the timing system ``system_id``, converted to the field's type, or an EncounterFileError naming
+    ``where`` (default ``options.<id>.<name>``), the option and the value.
+
+    Files can set the simple fields: yes/no, whole numbers, text (dice notation too), one of an
+    enum's values, and lists of names (sets and tuples). Per-figure tables and nested settings
+    are set in code.
+
+    >>> option_value("phase2", "caster_delay_by_level", True)
+    True
+    >>> option_value("phase1", "tie_track", "loser")
+    <Track.LOSER: 'loser'>
+    >>> option_value("phase2", "caster_delay_by_lvl", True)
+    Traceback (most recent call last):
+    ...
+    combatkit.errors.EncounterFileError: options.phase2.caster_delay_by_lvl: Combat II: Phase System II \
+(continuous A/B/C phases) has no such option (did you mean caster_delay_by_level?); it has phases, tie_track, agility_split, caster_delay_by_level, \
+attack_forms, schedules, durations
+    """
+    from combatkit.systems import find_system
+
+    system = find_system(system_id)
+    cls = system.options_class
+    where = where or f"options.{system.id}.{name}"
+    names = [f.name for f in fields(cls)]
+    if name not in names:
+        near = difflib.get_close_matches(name, names, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        raise EncounterFileError(where, f"{system.title} has no such option{hint}; it has {', '.join(names)}")
+    kind = typing.get_type_hints(cls)[name]
+    typed = _typed(kind, value, where, f"set it in code: {cls.__name__}({name}=...)")
+    try:
+        cls(**{name: typed})
+    except (ValueError, TypeError) as error:
+        raise EncounterFileError(where, f"{error}; got {value!r}") from None
+    return typed
+
+
+def _typed(kind: Any, value: Any, where: str, in_code: str) -> Any:
+    """``value`` as an instance of the annotation ``kind``; a kind a file cannot write is refused."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1:  # "X | None": a file writes an X (TOML has no None)
+            return _typed(rest[0], value, where, in_code)
+    elif kind is bool or kind is int or kind is str:
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise EncounterFileError(where, f"expected {_kind_name(kind)}, got {value!r}")
+        return value
+    elif isinstance(kind, type) and issubclass(kind, enum.Enum):
+        by_value = {str(member.value).lower(): member for member in kind}
+        if not isinstance(value, str) or value.lower() not in by_value:
+            raise EncounterFileError(where, f"must be one of {', '.join(map(repr, by_value))}; got {value!r}")
+        return by_value[value.lower()]
+    elif origin in (frozenset, tuple) and args:
+        if not isinstance(value, list):
+            raise EncounterFileError(where, f"expected a list, got {value!r}")
+        fixed = origin is tuple and args[-1] is not Ellipsis
+        if fixed and len(value) != len(args):
+            raise EncounterFileError(where, f"expected a list of {len(args)}, got {value!r}")
+        items = args if fixed else (args[0],) * len(value)
+        if all(item in (bool, int, str) or (isinstance(item, type) and issubclass(item, enum.Enum)) for item in items):
+            typed = [_typed(item, v, f"{where}[{i}]", in_code) for i, (item, v) in enumerate(zip(items, value))]
+            return origin(typed)
+    raise EncounterFileError(where, f"cannot be set in an encounter file (its kind is {_type_words(kind)}); {in_code}")
+
+
+def _type_words(kind: Any) -> str:
+    origin = typing.get_origin(kind)
+    if origin is not None and issubclass(origin, Mapping):
+        return "a table of settings by name"
+    return getattr(kind, "__name__", None) or str(kind).replace("typing.", "")
+
+
+def plain_option(value: Any) -> Any:
+    """An option value as a file writes it (the inverse of :func:`option_value`): an enum by its value, a
+    set as a sorted list, a tuple as a list.
+
+    >>> plain_option(frozenset({"Ugluk", "Grishnak"}))
+    ['Grishnak', 'Ugluk']
+    """
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, frozenset):
+        return sorted(plain_option(v) for v in value)
+    if isinstance(value, tuple):
+        return [plain_option(v) for v in value]
+    return value
+
+
 def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
     """Build an encounter from a parsed file, checking every field."""
     r = _Reader(data, "")
@@ -330,6 +452,7 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
         distances=tuple(distances),
         hits=tuple(hits),
         rolls=clean_rolls,
+        options=_options(r.get("options", dict, {})),
     )
     r.done()
     return encounter
@@ -418,6 +541,10 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
             data[key] = value
     if encounter.rolls:
         data["rolls"] = {k: list(v) if isinstance(v, tuple) else v for k, v in encounter.rolls.items()}
+    options = {sid: {name: plain_option(value) for name, value in table.items()}
+               for sid, table in encounter.options.items() if table}
+    if options:
+        data["options"] = options
     data["combatants"] = [combatant(c) for c in encounter.combatants]
     if encounter.declarations:
         data["declarations"] = [declaration(d) for d in encounter.declarations]
@@ -459,6 +586,11 @@ def dumps_toml(encounter: Encounter) -> str:
         else:
             lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
     for key, value in tables.items():
+        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+            for sub, table in value.items():  # [options.phase2]
+                lines += ["", f"[{key}.{_toml_key(sub)}]"] + [f"{_toml_key(k)} = {_toml_value(v)}"
+                                                             for k, v in table.items()]
+            continue
         if isinstance(value, dict):
             lines += ["", f"[{key}]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
             continue

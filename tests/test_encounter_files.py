@@ -80,3 +80,93 @@ def test_not_toml_and_duplicate_names():
         loads_encounter('[[combatants]]\nname = "A"\nside = "x"\n[[combatants]]\nname = "A"\nside = "y"\n')
     with pytest.raises(EncounterFileError, match="no shipped encounter"):
         load_example("nope")
+
+
+# ---------------------------------------------------------------- system options
+
+
+OPTIONS = """
+[options.phase2]
+caster_delay_by_level = true
+
+[options.phase1]
+tie_track = "loser"
+double_attack_above = 4
+
+[options.segments]
+missile_die = "d4"
+guard_dice = ["d4", "d8"]
+surprise_checks = ["A", "B"]
+"""
+
+
+def test_system_options_are_read_typed_and_written_back(tmp_path):
+    from combatkit.systems import Phase1Options, SegmentsOptions
+    from combatkit.timeline import Track
+
+    encounter = loads_encounter(BASE + OPTIONS)
+    assert encounter.options == {
+        "phase2": {"caster_delay_by_level": True},
+        "phase1": {"tie_track": Track.LOSER, "double_attack_above": 4},
+        "segments": {"missile_die": "d4", "guard_dice": ("d4", "d8"), "surprise_checks": frozenset({"A", "B"})},
+    }
+    assert find_system("phase1").encounter_options(encounter) == Phase1Options(tie_track=Track.LOSER,
+                                                                               double_attack_above=4)
+    assert find_system("segments").encounter_options(encounter).guard_dice == SegmentsOptions(
+        guard_dice=("d4", "d8")).guard_dice
+    text = dumps_toml(encounter)
+    assert "[options.phase2]\ncaster_delay_by_level = true\n" in text
+    assert 'surprise_checks = ["A", "B"]' in text and 'tie_track = "loser"' in text
+    assert loads_encounter(text) == encounter
+    for suffix in (".toml", ".json"):
+        save_encounter(encounter, tmp_path / f"e{suffix}")
+        assert load_encounter(tmp_path / f"e{suffix}") == encounter
+    assert "options" not in encounter_to_dict(loads_encounter(BASE))  # none given, none written
+
+
+@pytest.mark.parametrize(("table", "field", "words"), [
+    ("[options.phase2]\ncaster_delay_by_lvl = true", "options.phase2.caster_delay_by_lvl",
+     "Combat II: Phase System II (continuous A/B/C phases) has no such option (did you mean caster_delay_by_level?); "
+     "it has phases, tie_track, agility_split, caster_delay_by_level"),
+    ("[options.phase2]\ncaster_delay_by_level = 1", "options.phase2.caster_delay_by_level",
+     "expected true or false, got 1"),
+    ('[options.phase1]\ntie_track = "middle"', "options.phase1.tie_track", "must be one of 'winner', 'loser'; got 'middle'"),
+    ("[options.phase1]\ndouble_attack_above = \"4\"", "options.phase1.double_attack_above", "a whole number, got '4'"),
+    ('[options.segments]\nmissile_die = "d7x"', "options.segments.missile_die", "'d7x' is not dice notation"),
+    ('[options.segments]\nsurprise_checks = "A"', "options.segments.surprise_checks", "expected a list, got 'A'"),
+    ('[options.segments]\nguard_dice = ["d4"]', "options.segments.guard_dice", "expected a list of 2, got ['d4']"),
+    ("[options.segments]\nsurprise_checks = [1]", "options.segments.surprise_checks[0]", "expected text, got 1"),
+    ("[options.phase2]\nschedules = { A = [1, 0] }", "options.phase2.schedules",
+     "cannot be set in an encounter file (its kind is a table of settings by name); set it in code: "
+     "Phase2Options(schedules=...)"),
+    ("[options.five_phase]\ndistraction_check = 4", "options.five_phase.distraction_check",
+     "cannot be set in an encounter file (its kind is Check)"),
+    ("[options.phase9]\nx = 1", "options.phase9", "no timing system has the id 'phase9'; ids: five_phase, phase1"),
+    ("[options]\nphase2 = 3", "options.phase2", "expected a table of Combat II: Phase System II"),
+])
+def test_a_bad_option_is_named_with_its_value(table, field, words):
+    with pytest.raises(EncounterFileError) as err:
+        loads_encounter(f'title = "t"\n{table}\n' + BASE.replace('title = "t"', ""))
+    assert err.value.field == field and words in str(err.value)
+
+
+def test_a_shipped_example_turns_an_option_on():
+    """003 §VI weapon speed bands, turned on by the file: the dagger (SF 2) now beats the two-handed sword (SF 10)."""
+    from dataclasses import replace
+
+    from combatkit.systems import SegmentsOptions
+
+    encounter = load_example("segments-speed-bands-dagger-vs-two-handed-sword")
+    assert encounter.options == {"segments": {"speed_bands": True}}
+    segments = find_system("segments")
+
+    def order(timeline):
+        return [(s.actor, s.end) for s in timeline.spans]
+
+    own = segments.schedule(encounter)  # no options given: the file's
+    assert order(own) == [("Pip", 5), ("Wulf", 6)]
+    assert "The two-handed sword's speed factor 10 adds 3 segment(s) (003 §VI)" in " ".join(own.why())
+    assert order(segments.schedule(encounter, options=SegmentsOptions(speed_bands=True))) == order(own)
+    assert order(segments.schedule(encounter, options=SegmentsOptions())) == [("Wulf", 3), ("Pip", 5)]  # given wins
+    assert order(segments.schedule(replace(encounter, options={}))) == [("Wulf", 3), ("Pip", 5)]  # the plain d10s
+    assert loads_encounter(dumps_toml(encounter)) == encounter

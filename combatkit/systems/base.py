@@ -42,6 +42,14 @@ class TimingSystem:
     """Its time axis."""
     options_class: type
     """The frozen dataclass of its options; its defaults are the seed's reading."""
+    declaration_phases: tuple[str, ...] = ()
+    """What a declaration's ``phase`` 1, 2, ... is in this system, one label each from phase 1 (what an
+    encounter editor calls them: ``"phase 1"``, ``"step 2"``, ``"phase A, cycle 2"``)."""
+    declaration_fields: frozenset[str] = frozenset()
+    """The optional :class:`~combatkit.model.Declaration` fields it gives a meaning to (``feet``,
+    ``attacks``, ``reposition``...), besides action, target, weapons, spell and note."""
+    hit_tick: str = "tick"
+    """What a reported hit's ``tick`` (``Encounter.hits``) counts here: ``"half-segment"``, ``"count"``..."""
     roll_keys: tuple[str, ...] = ()
     """What each roll it asks for is called (the key a number rolled at the table is entered
     under), with ``<side>``, ``<name>`` and the like standing for the encounter's own words."""
@@ -64,18 +72,25 @@ class TimingSystem:
         """Place every declared action of one round on the clock, or raise a RulesError.
 
         Dice: ``roller``, or else the numbers entered in the encounter (``[rolls]``) and its
-        ``seed`` (0 if it has none) for the rest. With ``check_rolls`` (the default) a number
+        ``seed`` (0 if it has none) for the rest. Options: ``options``, or else the encounter's
+        own (:meth:`encounter_options`). With ``check_rolls`` (the default) a number
         entered under a key the round never asks for raises UnknownRollError naming the keys
         it does ask for (a misspelled key must not be ignored); callers that share the roller
         with later steps (resolution asks for attack and damage rolls) check at their end.
         """
         if roller is None:
             roller = Roller(seed=encounter.seed if encounter.seed is not None else 0, entered=encounter.rolls)
-        timeline = self._schedule(encounter, roller, self.options(options))
+        timeline = self._schedule(encounter, roller,
+                                  self.options(options if options is not None else self.encounter_options(encounter)))
         if check_rolls:
             check_entered(roller.entered, (r.purpose for r in roller.log), f"{self.title}'s round", self.roll_keys,
                           roll_words(encounter))
         return timeline
+
+    def encounter_options(self, encounter: Encounter) -> Any:
+        """The options an encounter sets for this system (its file's ``[options.<id>]``), the seed's defaults
+        for the rest."""
+        return self.options_class(**getattr(encounter, "options", {}).get(self.id, {}))
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: Any) -> Timeline:
         """The system's own scheduling: ``options`` is an instance of :attr:`options_class`."""

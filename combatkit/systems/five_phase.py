@@ -1308,6 +1308,9 @@ class FivePhase(TimingSystem):
     source = "001 A-I, A LIST OF ACTIONS"
     clock = CLOCK
     options_class = FivePhaseOptions
+    declaration_phases = tuple(_name(p) for p in range(1, MORALE + 1))  # phases 1-5, Last Actions, morale
+    declaration_fields = frozenset({"feet", "reposition", "drop_and_draw"})
+    hit_tick = "tick"
 
     roll_keys = (
         "ordering: <side>", "<action>: <name>, phase <phase>", "<action> takes effect: <name>, phase <phase>",

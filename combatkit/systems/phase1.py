@@ -296,6 +296,10 @@ class PhaseSystemI(TimingSystem):
     source = "000 §1-2, Table 1"
     clock = CLOCK
     options_class = Phase1Options
+    declaration_phases = ("phase 1", "phase 2", "phase 3")  # 000 §1 C: phase 4 only completes 1-round spells
+    declaration_fields = frozenset({"feet", "attacks", "reposition", "retarget", "drop_and_draw", "readies_components",
+                                    "hold"})
+    hit_tick = "half-segment"
     roll_keys = ('initiative: <side>', 'CON check: <name>')
 
     rules = COMBAT_II_RULES

@@ -916,6 +916,10 @@ class PhaseSystemII(TimingSystem):
     source = "000 §3, Tables 4-7"
     clock = clock_for(3)
     options_class = Phase2Options
+    declaration_phases = tuple(phase_label(p) for p in range(1, 10))  # three A/B/C cycles
+    declaration_fields = frozenset({"feet", "attacks", "reposition", "retarget", "drop_and_draw", "readies_components",
+                                    "hold"})
+    hit_tick = "half-segment"
     roll_keys = ('initiative: <side>', 'initiative: <side>, cycle <n>', 'CON check: <name>, phase <phase>')
 
     rules = replace(COMBAT_II_RULES, phases=3)

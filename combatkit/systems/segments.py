@@ -997,6 +997,9 @@ class SegmentOfAction(TimingSystem):
     source = "003 §I-VI"
     clock = CLOCK
     options_class = SegmentsOptions
+    declaration_phases = ("step 1", "step 2", "step 3")  # same number: parallel; later: later steps (003 §III)
+    declaration_fields = frozenset({"feet", "attacks", "readies_components"})
+    hit_tick = "segment"
     roll_keys = (
         "surprise: <name>", "segment: <tag>", "segment: <tag>, forms <n>", "blows: <tag>", "weapon ready: <tag>",
         "shots: <tag>", "shot 1: <tag>", "shot 2: <tag>", "shot 3: <tag>", "shot delay: <name>", "spell start: <tag>",

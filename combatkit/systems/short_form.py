@@ -1002,6 +1002,9 @@ class ShortForm(TimingSystem):
     source = "002 I-III, Charging, Breaking Off, Unarmed Combat, Action Types"
     clock = CLOCK
     options_class = ShortFormOptions
+    declaration_phases = ("action 1", "action 2", "action 3")  # a figure's actions in order (002 Action Types)
+    declaration_fields = frozenset({"feet", "attacks", "drop_and_draw"})
+    hit_tick = "count"
     roll_keys = ('surprise: <side>', 'initiative: <side>')
 
     rules = SystemRules(

@@ -407,6 +407,9 @@ class StrikeSpeed(TimingSystem):
     source = "004 Strike Speed Based Order of Battle, Combat Stance"
     clock = CLOCK
     options_class = StrikeSpeedOptions
+    declaration_phases = ("action 1", "action 2", "action 3")  # a figure's actions in order
+    declaration_fields = frozenset({"feet", "attacks"})
+    hit_tick = "strike speed"
     roll_keys = ('initiative: <side>',)
 
     rules = SystemRules(
