@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from combatkit import Roller, find_system, load_example
+from combatkit import Roller, find_system, load_encounter, load_example, loads_encounter
 from combatkit.encounter import dumps_toml
 from combatkit.odds import matchup_odds
 from combatkit.systems import five_phase, phase2, segments, short_form, strike_speed
@@ -345,3 +345,61 @@ def test_a_round_with_no_action_still_has_a_size():
     spec = panel_chart(panel_frame(Timeline("phase1", clock, ()), []), clock, "Nothing declared").to_dict()
     size = re.search(r'viewBox="0 0 ([\d.e+]+) ([\d.e+]+)"', vl_convert.vegalite_to_svg(spec))
     assert float(size[1]) < 1000 and float(size[2]) < 1000  # an empty legend would make it infinite
+
+
+# ----------------------------------------------------------------- editing the encounter
+
+
+def test_the_encounter_is_edited_in_the_page_and_every_system_follows(tmp_path):
+    comparison = SystemComparison("orc-closes-on-longbowman")
+    edit = comparison.editor
+    assert [row.label.value for row in edit.phases] == ["<b>phase 1</b>", "<b>phase 2</b>", "<b>phase 3</b>"]
+    assert "ck-edit" in all_classes(comparison) and "ck-written-for" in all_classes(comparison)
+    edit.pick("Grishnak")
+    edit.phases[1].reposition.value = False  # no Combat II repositioning step: the other systems can run it
+    assert comparison.error == ""
+    assert set(comparison.timelines) == {"segments", "short_form", "strike_speed"}
+    assert comparison.errors["phase1"].startswith("Grishnak is 10' from Aldric in phase 2: a melee attack needs "
+                                                  "striking distance")
+    assert len(rows(comparison, "segments")) == 4
+    assert comparison.sentences[0].startswith("With these dice, Aldric acts first under Segment of Action and Strike "
+                                              "Speed order of battle; Grishnak acts first under The A.D.D.I.C.T.")
+
+    edit.name.value = "Gorbag"  # the matchup follows a renamed figure
+    assert (comparison.a.value, comparison.b.value) == ("Aldric", "Gorbag")
+    edit.add_combatant.click()
+    assert comparison.a.options == ("Aldric", "Gorbag", "Combatant 3")
+
+    edit.written_for.value = "phase2"  # the declarations are read in Phase System II's terms
+    assert [row.label.value for row in edit.phases][:4] == ["<b>phase A, cycle 1</b>", "<b>phase B, cycle 1</b>",
+                                                            "<b>phase C, cycle 1</b>", "<b>phase A, cycle 2</b>"]
+    assert comparison.encounter.system == "phase2" and "Written for Combat II: Phase System II" in comparison.heading.value
+    saved = loads_encounter(comparison.toml)
+    assert saved == comparison.saved and saved.system == "phase2" and saved.seed == comparison.seed.value
+    assert dict(saved.rolls) == {"initiative: archers": 4, "initiative: orcs": 6}  # the d10s Phase System II used
+    comparison.save(tmp_path / "edited.toml")
+    assert load_encounter(tmp_path / "edited.toml") == saved
+    assert "not your edits" in comparison.url_caveat()
+
+
+def test_a_bad_edit_is_named_and_the_panels_keep_the_last_encounter():
+    comparison = SystemComparison("orc-closes-on-longbowman")
+    before = rows(comparison, "phase1")
+    comparison.editor.pick("Grishnak")
+    comparison.editor.dex.value = 0
+    assert comparison.error == "combatants[1].dex (Grishnak): must be 1..25, got 0"
+    assert "Not applied" in comparison.message.value and rows(comparison, "phase1") == before
+    assert comparison.editor.dex.value == 0
+    comparison.editor.dex.value = 12
+    assert comparison.error == "" and comparison.message.layout.display == "none"
+
+
+def test_an_encounter_file_s_options_reach_its_system_s_panel_and_odds():
+    from combatkit.systems import SegmentsOptions
+
+    comparison = SystemComparison("segments-speed-bands-dagger-vs-two-handed-sword")
+    encounter = comparison.encounter
+    assert [(s.actor, s.end) for s in comparison.timelines["segments"].spans] == [("Pip", 5), ("Wulf", 6)]
+    a, b = comparison.a.value, comparison.b.value
+    assert comparison.odds["segments"] == segments.odds(encounter, a, b, SegmentsOptions(speed_bands=True))
+    assert comparison.odds["segments"] != segments.odds(encounter, a, b, SegmentsOptions())

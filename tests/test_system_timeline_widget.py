@@ -6,18 +6,29 @@ from dataclasses import replace
 
 import pytest
 
-from combatkit import Roller, find_system, load_example
+from combatkit import Roller, find_system, load_encounter, load_example, loads_encounter
 from combatkit.dice import EnteredRollError
 from combatkit.encounter import example_encounters
 from combatkit.systems import Phase2Options, Phase1Options, SegmentsOptions
-from combatkit.widgets import compare, compare_charts, dice_entry, system_timeline
+from combatkit.widgets import compare, compare_charts, dice_entry, draft, editor, system_timeline
 from combatkit.widgets.dice_entry import TableRoller, file_entries, parse_entry
+from combatkit.widgets.editor import note_suggestions
 from combatkit.widgets.encounter_picker import example_options
 from combatkit.widgets.system_timeline import SystemTimeline, field_docs, options_class, switches
+from combatkit.widgets.urlstate import build_query, current_state
 
 
 def rows(viewer: SystemTimeline) -> list[dict]:
     return viewer.chart.spec["datasets"]["actions"]
+
+
+def option(dropdown, label: str):
+    return dict(dropdown.options)[label]
+
+
+def shown(row) -> dict[str, object]:
+    """The optional fields a declaration row shows, and their values."""
+    return {name: control.value for name, control in row.fields.items() if control.layout.display is None}
 
 
 def text(html: str) -> str:
@@ -147,8 +158,165 @@ def test_example_list_says_which_system_each_was_written_for():
     assert len(options) == len({name for _, name in options}) == len(example_encounters())
 
 
-@pytest.mark.parametrize("module", [compare, compare_charts, dice_entry, system_timeline])
+@pytest.mark.parametrize("module", [compare, compare_charts, dice_entry, draft, editor, system_timeline])
 def test_docstring_examples(module):
     # widgets/ is outside pytest's testpaths, so its doctests run here
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ----------------------------------------------------------------- the encounter editor, in each system's terms
+
+
+ARCHER_PHASE = {"phase1": 2, "phase2": 4, "segments": 1, "five_phase": 5, "short_form": 1, "strike_speed": 1}
+"""Where the test's archer shoots, in each system's own terms: Phase System I's phase 2, Phase System II's
+phase A of the second cycle, the first step of a Segment of Action chain, five-phase phase 5 (a Slow bow
+delayed, 001 B), the first action of the short form and of Strike Speed."""
+
+
+@pytest.mark.parametrize("system", list(ARCHER_PHASE))
+def test_an_encounter_built_in_the_page_runs_in_the_system_s_terms_and_saves(system, tmp_path):
+    viewer = SystemTimeline(system)
+    edit, found = viewer.editor, find_system(system)
+    labels = [row.label.value for row in edit.phases]
+    assert labels[: len(found.declaration_phases)] == [f"<b>{label}</b>" for label in found.declaration_phases]
+    edit.new.click()
+    assert viewer.error == "" and viewer.encounter.title == "New encounter" and viewer.encounter.declarations == ()
+    assert [c.name for c in viewer.encounter.combatants] == ["Fighter", "Orc"]
+    before = rows(viewer)
+    edit.add_combatant.click()
+    edit.name.value = "Archer"
+    edit.add_weapon.click()
+    edit.weapon_name.value = "short bow"
+    edit.weapon_kind.value = "missile"
+    edit.weapon_sf.value = 7
+    row = edit.phases[ARCHER_PHASE[system] - 1]
+    row.action.value = "attack"
+    row.target.value = option(row.target, "Orc")
+    row.using.value = option(row.using, "short bow")
+    assert viewer.error == ""
+    declared = [(d.phase, d.kind.value, d.target, d.weapons) for d in viewer.encounter.declarations]
+    assert declared == [(ARCHER_PHASE[system], "attack", "Orc", ("short bow",))]
+    shot = [s for s in viewer.timeline.spans if s.actor == "Archer" and s.kind == "attack"]
+    assert [s.action for s in shot] == ["short bow -> Orc"]
+    assert rows(viewer) != before and any(r["actor"] == "Archer" and r["kind"] == "attack" for r in rows(viewer))
+    if system in ("phase1", "phase2"):  # their periods are the declaration phases
+        assert shot[0].period == found.declaration_phases[ARCHER_PHASE[system] - 1]
+
+    # the save link holds the round as shown: read back alone, the file gives the same round
+    saved = loads_encounter(viewer.toml)
+    assert saved == viewer.saved and saved.system == system and saved.seed == viewer.seed.value
+    again = find_system(system).schedule(saved)
+    assert [(s.actor, s.action, s.end) for s in again.spans] == [(s.actor, s.action, s.end)
+                                                                 for s in viewer.timeline.spans]
+    viewer.save(tmp_path / "built.toml")
+    assert load_encounter(tmp_path / "built.toml") == saved
+    assert viewer.url_caveat().startswith("This link carries only the settings")
+
+
+def test_each_system_shows_the_declaration_fields_it_reads():
+    viewer = SystemTimeline("segments", "segments-fighters-vs-giant-and-orcs")
+    first = viewer.editor.phases[0]  # A attacks X
+    assert shown(first) == {"attacks": False}  # no Combat II repositioning in 003
+    viewer.editor.phases[1].action.value = "misc"
+    assert shown(viewer.editor.phases[1]) == {"readies_components": False}
+    phase1 = SystemTimeline("phase1", "orc-closes-on-longbowman")
+    phase1.editor.pick("Grishnak")
+    assert shown(phase1.editor.phases[0]) == {"feet": ""}
+    assert shown(phase1.editor.phases[1]) == {"attacks": False, "reposition": True, "retarget": False,
+                                             "drop_and_draw": False}
+    assert phase1.editor.hits.description == "hit at half-segments"
+    five = SystemTimeline("five_phase", "five-phase-erik-the-bold")
+    assert shown(five.editor.phases[1]) == {"reposition": False, "drop_and_draw": False}  # Erik's Quick blow
+    assert five.editor.hits.description == "hit at ticks"
+    assert [row.label.value for row in five.editor.phases][-2:] == ["<b>Last Actions</b>", "<b>the morale step</b>"]
+
+
+def test_a_field_the_system_does_not_read_stays_visible_and_can_be_undone():
+    viewer = SystemTimeline("segments", "orc-closes-on-longbowman")
+    assert viewer.error.startswith("Grishnak declares reposition, a Phase System rule (000 §2)")
+    viewer.editor.pick("Grishnak")
+    attack = viewer.editor.phases[1]
+    assert shown(attack) == {"attacks": False, "reposition": True}  # set by the file: shown although 003 has none
+    attack.reposition.value = False
+    assert "reposition" not in viewer.error and "reposition" not in shown(attack)
+
+
+def test_notes_suggest_the_system_s_own_actions():
+    viewer = SystemTimeline("five_phase", "five-phase-erik-the-bold")
+    row = viewer.editor.phases[0]
+    row.action.value = "move"
+    assert {"charge", "half-move", "full move", "withdrawal"} <= set(row.note.options)
+    row.action.value = "misc"
+    assert "draw & ready" in row.note.options and "charge" not in row.note.options
+    assert "drink a potion" in note_suggestions(find_system("short_form"), "misc")
+    assert note_suggestions(find_system("phase1"), "move") == []
+
+
+def test_several_actions_in_one_phase_each_have_a_row():
+    viewer = SystemTimeline("strike_speed", "strike-speed-ogre-and-goblin")
+    edit = viewer.editor
+    edit.pick("Sir Tamsin")
+    block = edit.phase_box.children[0]
+    assert [row.action.value for row in block.children] == ["move", "attack"]
+    assert shown(block.children[0]) == {"feet": "5"}
+    edit.phases[0].action.value = ""  # the move goes: the attack is now the first row
+    assert [d.kind.value for d in viewer.encounter.declarations if d.actor == "Sir Tamsin"] == ["attack"]
+    assert edit.phases[0].action.value == "attack" and edit.phase_box.children[0].children == (edit.phases[0],)
+
+    segments = SystemTimeline("segments", "segments-fighters-vs-giant-and-orcs")
+    segments.editor.pick("X")
+    segments.editor.phases[0].add.click()  # the giant also swings at C in the same step (003 §II)
+    second = segments.editor.phase_box.children[0].children[1]
+    assert second.action.value == "" and second.target.disabled
+    second.action.value = "attack"
+    second.target.value = option(second.target, "C")
+    assert segments.error == ""
+    assert [(s.action, s.end) for s in segments.timeline.spans if s.actor == "X"] == [("club -> A", 4),
+                                                                                     ("club -> C", 10)]
+    second.target.value = option(second.target, "A")  # two attacks on one opponent in a step: 003 §II says no
+    assert segments.error.endswith("(rule 003 §II)") and "attacks in one step go to different" in segments.error
+    assert second.target.value == option(second.target, "A")
+
+
+def test_a_bad_entry_is_named_not_applied_and_kept():
+    viewer = SystemTimeline("strike_speed", "strike-speed-ogre-and-goblin")
+    viewer.editor.pick("Sir Tamsin")
+    move = viewer.editor.phases[0]
+    before = rows(viewer)
+    move.feet.value = "five"
+    assert viewer.error == ("Sir Tamsin, action 1: 'five' is not a number of feet; write a whole number like 30, "
+                            "or leave it empty (not applied)")
+    assert move.feet.value == "five" and rows(viewer) == before and viewer.message.layout.display is None
+    move.feet.value = "10"
+    assert viewer.error == "" and [d.feet for d in viewer.encounter.declarations if d.actor == "Sir Tamsin"] == [10, None]
+    viewer.editor.dex.value = 40
+    assert viewer.error == "combatants[0].dex (Sir Tamsin): must be 1..25, got 40" and viewer.editor.dex.value == 40
+
+
+def test_an_encounter_file_s_options_tick_the_boxes_and_a_link_carries_only_what_differs():
+    viewer = SystemTimeline("segments")  # the dashboard's default view: no speed bands
+    params = viewer.url_params()
+    viewer.show_example("segments-speed-bands-dagger-vs-two-handed-sword")
+    box = viewer.options["speed_bands"]
+    assert box.value is True and viewer.error == ""
+    assert [(s.actor, s.end) for s in viewer.timeline.spans] == [("Pip", 5), ("Wulf", 6)]  # 003 §VI, as the file says
+    query = build_query(current_state(params), params)
+    assert query == "example=segments-speed-bands-dagger-vs-two-handed-sword&seed=4"  # the example sets the option
+    assert "[options.segments]\nspeed_bands = true" in viewer.toml
+    box.value = False
+    assert [(s.actor, s.end) for s in viewer.timeline.spans] == [("Wulf", 3), ("Pip", 5)]
+    assert build_query(current_state(params), params) == query + "&speed_bands=0"
+    assert "\n[options.segments]" not in viewer.toml and viewer.saved.options == {}
+    viewer.options["dying_blow"].value = True
+    assert viewer.saved.options == {"segments": {"dying_blow": True}}
+    viewer.show_example("segments-fighters-vs-giant-and-orcs")
+    assert box.value is False and viewer.options["dying_blow"].value is False
+
+
+def test_edits_are_not_in_a_link_and_it_says_so():
+    viewer = SystemTimeline("segments", "segments-fighters-vs-giant-and-orcs")
+    assert viewer.url_caveat() == ""
+    viewer.editor.phases[0].note.value = "swings high"
+    assert viewer.url_caveat().startswith('This link opens the shipped example "Segment of Action: fighters A, B')
+    assert "not your edits" in viewer.url_caveat()

@@ -346,3 +346,34 @@ def test_the_link_caveat_says_when_a_link_cannot_reproduce_the_encounter(explore
     assert explorer.url_caveat() == ""
     explorer.show_encounter(load_example("ct9-spell-vs-sword"))
     assert explorer.url_caveat().startswith("This link carries only the settings, not this encounter")
+
+
+def test_an_encounter_of_another_system_is_edited_in_its_terms(explorer):
+    explorer.show_example("phase2-tenth-level-caster")
+    labels = [row.label.value for row in explorer.phases]
+    assert labels[:4] == ["<b>phase A, cycle 1</b>", "<b>phase B, cycle 1</b>", "<b>phase C, cycle 1</b>",
+                          "<b>phase A, cycle 2</b>"] and len(labels) == 9
+    explorer.editor.pick("Sir Hadrek")
+    explorer.phases[2].action.value = "attack"  # phase C: Table 6's "attack, attack, delay" says he waits
+    assert explorer.error.endswith("phase C, cycle 1 is a delay, no attack (rule 000 §3 C Table 6)")
+    explorer.phases[2].action.value = ""
+    assert explorer.error == ""
+    explorer.show_example("fighter-and-mage-vs-orc-archer")
+    assert [row.label.value for row in explorer.phases] == ["<b>phase 1</b>", "<b>phase 2</b>", "<b>phase 3</b>"]
+
+
+def test_a_new_encounter_starts_from_two_figures_and_saves_its_options(explorer):
+    from combatkit.systems import Phase1Options
+    from combatkit.timeline import Track
+
+    explorer.editor.new.click()
+    assert explorer.error == "" and explorer.encounter.title == "New encounter"
+    assert list(explorer.initiative) == ["party", "foes"] and len(explorer.timeline.spans) == 0
+    explorer.phases[0].action.value = "attack"
+    explorer.phases[0].target.value = option(explorer.phases[0].target, "Orc")
+    assert row(explorer, "Fighter", "attack")["action"] == "long sword -> Orc"
+    explorer.set_options(Phase1Options(tie_track=Track.LOSER))
+    assert '[options.phase1]\ntie_track = "loser"\n' in explorer.toml
+    saved = loads_encounter(explorer.toml)
+    assert saved == explorer.saved and saved.options == {"phase1": {"tie_track": Track.LOSER}}
+    assert find_system("phase1").schedule(saved).spans == explorer.timeline.spans

@@ -1,5 +1,9 @@
 """SystemComparison: one encounter under all six timing systems, side by side, with exact odds.
 
+The encounter can be edited in the page (:class:`~combatkit.widgets.editor.EncounterEditor`,
+its declarations in the terms of the system it is written for, which a dropdown sets) and
+saved as TOML: every panel, the odds and the words follow each edit.
+
 Each system schedules the same encounter with the same seed and the same entered dice
 (:mod:`combatkit.widgets.dice_entry`: a number entered for a purpose and its dice is used
 by every system that rolls those dice for it). Each round is drawn small, on its own
@@ -16,7 +20,9 @@ that matter): :class:`OddsJobs` computes each system's odds once per encounter a
 matchup and caches them, off the kernel's main thread when an event loop is running (in
 Jupyter and Voila), so the timelines stay responsive and each system's odds appear as
 they are ready; outside one (a script, a test) they are computed at once. A link carries the
-example, the seed, the matchup and the entered dice (:meth:`SystemComparison.url_params`).
+example, the seed, the matchup and the entered dice (:meth:`SystemComparison.url_params`), not edits: it
+says so under itself. Options an encounter file sets (``[options.<system>]``) apply to that system's
+timeline and odds.
 
 >>> comparison = SystemComparison("orc-closes-on-longbowman")
 >>> comparison.a.value, comparison.b.value
@@ -30,6 +36,7 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import html
 import threading
 import time
@@ -39,17 +46,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 import ipywidgets as widgets
 
-from combatkit.encounter import Encounter, load_example
-from combatkit.errors import EncounterFileError, RulesError
+from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
+from combatkit.errors import RulesError
 from combatkit.odds import matchup_odds
-from combatkit.systems import SYSTEMS, TimingSystem
+from combatkit.systems import SYSTEMS, TimingSystem, find_system
 from combatkit.systems._exhaust import ACTS, first_act, matchup
 from combatkit.timeline import Status, Timeline
 from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_chart, panel_frame, panel_spec
 from combatkit.widgets.dice_entry import DiceEntry, DiceKey, Entered, TableRoller, file_entries
+from combatkit.widgets.editor import EncounterEditor, describe_error, download_html, saved_rolls
 from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
-from combatkit.widgets.messages import show_alert
+from combatkit.widgets.messages import bullets, show_alert
 from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param, text_param
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import tag
@@ -84,15 +92,6 @@ def systems_in_seed_order() -> list[TimingSystem]:
 def short_title(system: TimingSystem) -> str:
     """A system's title without its parenthesis: ``"Combat II: Phase System II"``, ``"Segment of Action"``."""
     return system.title.split(" (")[0]
-
-
-def describe_error(error: ValueError) -> str:
-    """The engine's message for a reader: the message, then the rule it cites."""
-    if isinstance(error, RulesError):
-        return f"{error.message} (rule {error.rule})"
-    if isinstance(error, EncounterFileError):
-        return f"{error.field}: {error.message}"
-    return str(error)
 
 
 @dataclass(frozen=True)
@@ -321,8 +320,9 @@ class OddsJobs:
         if not future.set_running_or_notify_cancel():
             return
         start = time.perf_counter()
+        system, encounter, a, b = key
         try:
-            result = matchup_odds(*key)
+            result = matchup_odds(system, encounter, a, b, SYSTEMS[system].encounter_options(encounter))
         except Exception as error:  # handed to whoever reads the future: a ValueError is shown, others raise there
             self.seconds[key] = time.perf_counter() - start
             future.set_exception(error)
@@ -382,11 +382,16 @@ class SystemComparison(widgets.VBox):
         """What could not be read or applied (a file, a pasted text), or ``""``."""
         self.sentences: list[str] = []
         """The differences in words (see :func:`matchup_sentences` and :func:`odds_sentences`)."""
+        self.saved: Encounter | None = None
+        """What the save link holds: the encounter shown, with the seed and the dice entered that the
+        system it is written for used."""
         self._left: dict[str, Entered] = {}
         self._quiet = Hush()
 
         self.heading = tag(widgets.HTML(), "heading")
-        self.picker = EncounterPicker(self._load, self._show_error)
+        self.download = tag(widgets.HTML(), "download")
+        self.picker = EncounterPicker(self._load, lambda error: self._show_error(error, in_draft=False),
+                                      beside=[self.download])
         self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
         self.seed = tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
                                         layout=widgets.Layout(width="150px"), style={"description_width": "34px"}),
@@ -396,6 +401,12 @@ class SystemComparison(widgets.VBox):
         self.dice = DiceEntry(self._redraw)
         dice_box = widgets.Accordion([self.dice], titles=("Dice (enter what was rolled at the table)",),
                                      selected_index=None)
+        self.editor = EncounterEditor(self._on_edit, find_system("phase1"), on_new=self.show_encounter,
+                                      choose_system=True)
+        """The encounter editor: its declarations in the terms of the system the encounter is written for."""
+        self.edit_box = tag(widgets.Accordion([self.editor], titles=(
+            "Edit the encounter (each declaration in the terms of the system it is written for)",),
+            selected_index=None), "edit")
         self.a = tag(widgets.Dropdown(description="Matchup", layout=widgets.Layout(width="260px")), "a")
         self.b = tag(widgets.Dropdown(description="against", layout=widgets.Layout(width="240px")), "b")
         self.panels = {s.id: SystemPanel(s) for s in self.systems}
@@ -416,6 +427,7 @@ class SystemComparison(widgets.VBox):
             widgets.HBox([self.seed, self.reroll, self.a, self.b],
                          layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
             dice_box,
+            self.edit_box,
             self.message,
             widgets.HBox([grid, odds_box], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
             widgets.HTML("<h4 style='margin:6px 0'>What differs, in words</h4>"),
@@ -473,8 +485,17 @@ class SystemComparison(widgets.VBox):
         ]
 
     def url_caveat(self) -> str:
-        """What a link cannot carry (``""``: nothing): an encounter opened from a file or pasted in."""
-        return self.picker.url_caveat()
+        """What a link cannot carry (``""``: nothing): an encounter opened from a file or pasted in, or edits."""
+        return self.picker.url_caveat(edited=self.editor.edited)
+
+    @property
+    def toml(self) -> str:
+        """The encounter shown as an encounter file (what the save link holds: :attr:`saved`)."""
+        return dumps_toml(self.saved)
+
+    def save(self, path: str) -> None:
+        """Write :attr:`saved` to ``path`` (``.toml`` or ``.json``)."""
+        save_encounter(self.saved, path)
 
     @property
     def timelines(self) -> dict[str, Timeline]:
@@ -522,17 +543,49 @@ class SystemComparison(widgets.VBox):
             self.a.value, self.b.value = a, b
         by_dice, self._left = file_entries(encounter, self.seed.value)
         self.dice.reset(by_dice)
+        self.editor.load(encounter, SYSTEMS.get(encounter.system, self.editor.system))
+        self._show_error(None)
+        self._redraw()
+
+    def _on_edit(self) -> None:
+        """An edit in the editor: read the encounter again and run it under every system, or say what is wrong.
+        The matchup keeps its figures while they are there (renamed ones are followed by their place)."""
+        try:
+            encounter = self.editor.draft.encounter()
+        except ValueError as error:
+            self._show_error(error)
+            return
+        before = [c.name for c in self.encounter.combatants]
+        names = [c.name for c in encounter.combatants]
+        self.encounter = encounter
+        with self._quiet():
+            pair = []
+            for chosen in (self.a.value, self.b.value):
+                if chosen not in names and chosen in before and before.index(chosen) < len(names) and \
+                        len(before) == len(names):
+                    chosen = names[before.index(chosen)]  # renamed in place
+                pair.append(chosen)
+            if not all(name in names for name in pair):
+                pair = list(default_matchup(encounter))
+            self.a.options, self.b.options = names, names
+            self.a.value, self.b.value = pair
+        self._show_error(None)
+        self._redraw()
+
+    def _redraw(self) -> None:
+        """Schedule the encounter under every system and redraw every panel, the dice, the words and the save
+        link."""
+        encounter = self.encounter
         description = html.escape(" ".join(encounter.description.split()))
         written = next((s.title for s in self.systems if s.id == encounter.system), encounter.system)
         self.heading.value = (f"<h3 style='margin:4px 0'>{html.escape(encounter.title)}</h3>"
                               f"<div style='color:#4d5656;max-width:1000px'>Written for {html.escape(written)}. "
                               f"{description}</div>")
-        self._show_error(None)
-        self._redraw()
-
-    def _redraw(self) -> None:
-        """Schedule the encounter under every system and redraw every panel, the dice and the words."""
         self.runs = run_systems(self.encounter, self.seed.value, self.dice.entries, self._left, self.systems)
+        own = self.runs.get(encounter.system)
+        rolls = saved_rolls(own.timeline, self.dice.entries, self._left) if own and own.timeline else encounter.rolls
+        self.saved = dataclasses.replace(encounter, seed=self.seed.value, rolls=rolls)
+        self.download.value = download_html(self.saved)
         order = [c.name for c in self.encounter.combatants]
         for sid, run in self.runs.items():
             self.panels[sid].show(run, order)
@@ -645,8 +698,10 @@ class SystemComparison(widgets.VBox):
 
     # ------------------------------------------------------------ messages
 
-    def _show_error(self, error: ValueError | None) -> None:
-        self.error = describe_error(error) if error is not None else ""
-        show_alert(self.message, "" if not self.error else (
-            f"<b>Not applied:</b> {html.escape(self.error)}<br>The timelines still show the last encounter that "
-            "loaded; your input is kept so you can fix it."))
+    def _show_error(self, error: ValueError | None, in_draft: bool = True) -> None:
+        lines = [(self.editor.describe(error) if in_draft else describe_error(error))] if error is not None else []
+        lines += self.editor.entry_errors.values()
+        self.error = "\n".join(lines)
+        show_alert(self.message, "" if not lines else (
+            f"<b>Not applied:</b>{bullets(lines)}The timelines still show the last encounter that worked; "
+            "your input is kept so you can fix it."))

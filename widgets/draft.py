@@ -61,7 +61,8 @@ class EncounterDraft:
     """An editable encounter in file form, with references by id."""
 
     meta: dict[str, Any]
-    """Top-level fields: ``title``, ``description``, ``seed``, ``rolls`` (a dict), ``round``, ``system``."""
+    """Top-level fields: ``title``, ``description``, ``seed``, ``rolls`` (a dict), ``round``, ``system``,
+    ``options`` (a dict of tables by system id)."""
     combatants: dict[int, CombatantDraft]
     """Combatants by id, in file order."""
     declarations: list[dict[str, Any]] = field(default_factory=list)
@@ -156,17 +157,29 @@ class EncounterDraft:
         """Sides in order of first appearance, as the encounter lists them."""
         return list(dict.fromkeys(str(c.fields.get("side", "")) for c in self.combatants.values()))
 
-    def declaration(self, actor: int, phase: int) -> dict[str, Any] | None:
-        """The first declaration of ``actor`` for ``phase``."""
-        return next((d for d in self.declarations if d["actor"] == actor and d["phase"] == phase), None)
+    def declaration(self, actor: int, phase: int, index: int = 0) -> dict[str, Any] | None:
+        """The ``index``-th declaration (in file order, from 0) of ``actor`` for ``phase``, or None."""
+        found = self.declarations_of(actor, phase)
+        return found[index] if index < len(found) else None
 
-    def declare(self, actor: int, phase: int, action: str | None) -> dict[str, Any] | None:
-        """Set the action of ``actor`` in ``phase`` (``None`` clears it) and return its table.
+    def declarations_of(self, actor: int, phase: int) -> list[dict[str, Any]]:
+        """Every declaration of ``actor`` for ``phase``, in file order (several in one phase: a move and an
+        attack, or attacks on several opponents, where the timing system allows it)."""
+        return [d for d in self.declarations if d["actor"] == actor and d["phase"] == phase]
+
+    @property
+    def last_phase(self) -> int:
+        """The highest phase number any declaration uses (0 with none)."""
+        return max((d["phase"] for d in self.declarations if isinstance(d.get("phase"), int)), default=0)
+
+    def declare(self, actor: int, phase: int, action: str | None, index: int = 0) -> dict[str, Any] | None:
+        """Set the action of the ``index``-th declaration of ``actor`` in ``phase`` (``None`` clears it) and
+        return its table; an index one past the last adds a declaration to the phase.
 
         Changing the action keeps the table's other fields (target, flags, note) that the
         user typed; only a weapon or spell choice that belongs to the old action is dropped.
         """
-        current = self.declaration(actor, phase)
+        current = self.declaration(actor, phase, index)
         if action is None:
             if current is not None:
                 self.declarations.remove(current)

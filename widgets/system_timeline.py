@@ -2,15 +2,21 @@
 
 The viewer behind each system's dashboard (``dashboards/<system>_timeline.ipynb``) and
 the last cell of its teaching notebook. The system is fixed; the encounter is a shipped
-example (those written for the system first), a file or pasted TOML. Each change
+example (those written for the system first), a file or pasted TOML, edited in the page
+with the encounter editor in the system's own terms
+(:class:`~combatkit.widgets.editor.EncounterEditor`: combatants, weapons, spells, hits and
+each declaration, one row per phase, step or action of the system). Each change
 schedules the round with the engine and redraws the Gantt chart of
 :func:`~combatkit.widgets.charts.timeline_chart` on the system's own clock, and the
 plain-language "why" list. The dice are the ones the round rolled, each open to a number
 rolled at the table (:class:`~combatkit.widgets.dice_entry.DiceEntry`); every yes/no
-option of the system (the seed's bracketed and optional rules, off by default) is a
-checkbox. Bad input never raises out of a callback: the engine's message is shown, the
-chart keeps the last round that worked and the controls keep what was typed. A link carries
-the example, the seed, the options and the entered dice (:meth:`SystemTimeline.url_params`).
+option of the system (the seed's bracketed and optional rules, off by default, or as the
+encounter file's ``[options.<system>]`` sets them) is a checkbox. Bad input never raises out
+of a callback: the engine's message is shown, the chart keeps the last round that worked and
+the controls keep what was typed. The save link holds the round as shown: the encounter as
+edited, written for this system, with the seed, the dice entered and the options
+(:attr:`SystemTimeline.saved`). A link carries the example, the seed, the options and the
+entered dice (:meth:`SystemTimeline.url_params`), not edits: it says so under itself.
 
 >>> viewer = SystemTimeline("segments")
 >>> viewer.encounter.title[:34], len(viewer.timeline.spans)
@@ -32,16 +38,17 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from combatkit.encounter import Encounter, load_example
+from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
 from combatkit.systems import TimingSystem, find_system
 from combatkit.timeline import Timeline
 from combatkit.widgets.charts import timeline_chart, timeline_frame, timeline_spec
-from combatkit.widgets.compare import describe_error, short_title
+from combatkit.widgets.compare import short_title
 from combatkit.widgets.dice_entry import DiceEntry, Entered, TableRoller, file_entries
+from combatkit.widgets.editor import EncounterEditor, describe_error, download_html, saved_rolls, with_options
 from combatkit.widgets.encounter_picker import EncounterPicker, example_options
 from combatkit.widgets.render import chart_view
-from combatkit.widgets.messages import show_alert
-from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param
+from combatkit.widgets.messages import bullets, show_alert
+from combatkit.widgets.urlstate import Param, bool_param, control_param, dice_param, int_param
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import tag
 
@@ -76,7 +83,7 @@ def switches(cls: type) -> list[tuple[str, bool, str]]:
 
 
 class SystemTimeline(widgets.VBox):
-    """One system's round of an encounter, drawn on its clock and explained.
+    """One system's round of an encounter, drawn on its clock, explained, and open to edits.
 
     ``system`` is an id or alias (``"segments"``, ``"003"``). ``example`` names a shipped
     encounter (default: the first written for the system); ``encounter`` opens any other.
@@ -86,10 +93,16 @@ class SystemTimeline(widgets.VBox):
     def __init__(self, system: str, example: str | None = None, *, encounter: Encounter | None = None,
                  seed: int = 1) -> None:
         self.system = find_system(system)
+        self.loaded: Encounter | None = None
+        """The encounter as it was opened (its file's rolls and options are what the dice and the
+        checkboxes start from)."""
         self.encounter: Encounter | None = None
-        """The encounter shown."""
+        """The encounter shown: the one opened with the edits made since, as last read without error."""
         self.timeline: Timeline | None = None
         """Its last round that worked: what the chart and the why list show."""
+        self.saved: Encounter | None = None
+        """That round as an encounter (what the save link holds): the encounter written for this system,
+        with the seed, the dice entered and the options in force."""
         self.error = ""
         """Why the current input could not be shown (the engine's message), or ``""``."""
         self._left: dict[str, Entered] = {}
@@ -97,7 +110,9 @@ class SystemTimeline(widgets.VBox):
         self._options_class = options_class(self.system)
 
         self.heading = tag(widgets.HTML(), "heading")
-        self.picker = EncounterPicker(self._load, self._show_error, first_for=self.system.id)
+        self.download = tag(widgets.HTML(), "download")
+        self.picker = EncounterPicker(self._load, self._show_load_error, first_for=self.system.id,
+                                      beside=[self.download])
         self.seed = tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
                                         layout=widgets.Layout(width="150px"), style={"description_width": "34px"}),
                         "seed")
@@ -115,6 +130,8 @@ class SystemTimeline(widgets.VBox):
                                     layout=widgets.Layout(align_items="center")) for box in self.options.values()]
         self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
         self.why = tag(widgets.HTML(), "why")
+        self.editor = EncounterEditor(self._on_edit, self.system, on_new=self.show_encounter)
+        """The encounter editor, in this system's terms."""
 
         name = example or (None if encounter is not None else example_options(self.system.id)[0][1])
         first = encounter if encounter is not None else load_example(name)
@@ -138,13 +155,14 @@ class SystemTimeline(widgets.VBox):
             *accordions,
             self.message,
             self.chart,
+            self.editor,
             self.why,
         ])
         tag(self, "system-timeline", f"system-{self.system.id}")
         self.seed.observe(self._on_seed, "value")
         self.reroll.on_click(lambda _: setattr(self.seed, "value", self.seed.value + 1))
         for box in self.options.values():
-            box.observe(lambda _: self._refresh(), "value")
+            box.observe(self._on_option, "value")
 
     # ------------------------------------------------------------ public
 
@@ -157,27 +175,39 @@ class SystemTimeline(widgets.VBox):
         self.picker.select(None)
         self._load(encounter, None)
 
+    @property
+    def toml(self) -> str:
+        """The round shown as an encounter file (what the save link holds: :attr:`saved`)."""
+        return dumps_toml(self.saved)
+
+    def save(self, path: str) -> None:
+        """Write :attr:`saved` to ``path`` (``.toml`` or ``.json``)."""
+        save_encounter(self.saved, path)
+
     def url_params(self) -> list[Param]:
         """The keys this viewer's URL carries (see :mod:`combatkit.widgets.urlstate`), applied in this
         order: the example, the seed (always written: an example file may bring its own), each yes/no
-        option under its name (``speed_bands=1``) and the dice entered over the example's own."""
+        option under its name (``speed_bands=1``) where it differs from what the example sets, and the
+        dice entered over the example's own."""
         return [
             control_param("example", self.picker.example),
             int_param("seed", lambda: self.seed.value, self._set_seed, low=-(2**31), high=2**31 - 1),
-            *(control_param(name, box) for name, box in self.options.items()),
+            *(bool_param(name, lambda name=name: self._option_change(name),
+                         lambda value, box=box: setattr(box, "value", value)) for name, box in self.options.items()),
             dice_param("dice", lambda: self.dice.changes, self.dice.enter),
         ]
 
     def url_caveat(self) -> str:
-        """What a link cannot carry (``""``: nothing): an encounter opened from a file or pasted in."""
-        return self.picker.url_caveat()
+        """What a link cannot carry (``""``: nothing): an encounter opened from a file or pasted in, or edits."""
+        return self.picker.url_caveat(edited=self.editor.edited)
 
     @property
     def chosen_options(self) -> Any:
-        """The options the checkboxes give (the system's options dataclass), or None."""
+        """The options in force (the system's options dataclass): the encounter's own, with the checkboxes'."""
         if self._options_class is None:
             return None
-        return self._options_class(**{name: box.value for name, box in self.options.items()})
+        own = self.system.encounter_options(self.encounter) if self.encounter is not None else self._options_class()
+        return dataclasses.replace(own, **{name: box.value for name, box in self.options.items()})
 
     # ------------------------------------------------------------ loading and running
 
@@ -188,42 +218,87 @@ class SystemTimeline(widgets.VBox):
         if not self._quiet:
             self._refresh()
 
+    def _on_option(self, _change) -> None:
+        if not self._quiet:
+            self._refresh()
+
+    def _file_option(self, name: str) -> Any:
+        """What the encounter as opened sets option ``name`` to (the seed's default if it sets nothing)."""
+        return getattr(self.system.encounter_options(self.loaded), name)
+
+    def _option_change(self, name: str) -> bool | None:
+        """A checkbox's value where it differs from what the encounter as opened sets, else None (a link leaves
+        it out: the example sets it)."""
+        value = self.options[name].value
+        return value if value != self._file_option(name) else None
+
     def _load(self, encounter: Encounter, _name: str | None) -> None:
-        self.encounter = encounter
+        self.loaded = self.encounter = encounter
         with self._quiet():
             if encounter.seed is not None:
                 self.seed.value = encounter.seed
+            for name, box in self.options.items():
+                box.value = self._file_option(name)
         by_dice, self._left = file_entries(encounter, self.seed.value)
         self.dice.reset(by_dice)
-        written = find_system(encounter.system).title
-        note = "" if encounter.system == self.system.id else f" Written for {html.escape(written)}."
-        self.heading.value = (f"<h3 style='margin:4px 0'>{html.escape(encounter.title)}</h3>"
-                              f"<div style='color:#4d5656;max-width:1000px'><b>{html.escape(self.system.title)}</b> "
-                              f"({html.escape(self.system.source)}).{note} "
-                              f"{html.escape(' '.join(encounter.description.split()))}</div>")
+        self.editor.load(encounter)
+        self.heading.value = _heading_html(encounter, self.system)
+        self._refresh()
+
+    def _on_edit(self) -> None:
+        """An edit in the editor: read the encounter again and run its round, or say what is wrong."""
+        try:
+            self.encounter = self.editor.draft.encounter()
+        except ValueError as error:
+            self._show_error(error)
+            return
+        self.heading.value = _heading_html(self.encounter, self.system)
         self._refresh()
 
     def _refresh(self) -> None:
         """Schedule the round and redraw; on a rules error show it and keep the last round that worked."""
-        left = self._left if self.encounter.system == self.system.id else {}
+        encounter = self.encounter
+        left = self._left if encounter.system == self.system.id else {}
         roller = TableRoller(seed=self.seed.value, entered=dict(left), by_dice=dict(self.dice.entries))
         try:
-            timeline = self.system.schedule(self.encounter, roller, self.chosen_options)
+            options = self.chosen_options
+            timeline = self.system.schedule(encounter, roller, options)
         except ValueError as error:
             self._show_error(error)
             return
         self.timeline = timeline
+        self.saved = with_options(dataclasses.replace(encounter, system=self.system.id, seed=self.seed.value,
+                                                      rolls=saved_rolls(timeline, self.dice.entries, left)),
+                                  self.system, options)
+        self.download.value = download_html(self.saved, f"Save this round (.toml, for {short_title(self.system)})")
         if hasattr(self, "chart"):
             self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock)
         self.why.value = _why_html(timeline)
         self.dice.show((roll, short_title(self.system)) for roll in timeline.rolls)
         self._show_error(None)
 
-    def _show_error(self, error: ValueError | None) -> None:
-        self.error = describe_error(error) if error is not None else ""
-        show_alert(self.message, "" if not self.error else (
-            f"<b>Not applied:</b> {html.escape(self.error)}<br>The chart and the explanation still show the last "
-            "round that worked; your input is kept so you can fix it."))
+    def _show_load_error(self, error: ValueError) -> None:
+        """A file or pasted text that could not be read: its own field paths, not the draft's."""
+        self._show_error(error, in_draft=False)
+
+    def _show_error(self, error: ValueError | None, in_draft: bool = True) -> None:
+        lines = [(self.editor.describe(error) if in_draft else describe_error(error))] if error is not None else []
+        lines += self.editor.entry_errors.values()
+        self.error = "\n".join(lines)
+        show_alert(self.message, "" if not lines else (
+            f"<b>Not applied:</b>{bullets(lines)}The chart and the explanation still show the last round that "
+            "worked; your input is kept so you can fix it."))
+
+
+def _heading_html(encounter: Encounter, system: TimingSystem) -> str:
+    try:
+        written = find_system(encounter.system).title
+    except ValueError:
+        written = encounter.system
+    note = "" if encounter.system == system.id else f" Written for {html.escape(written)}."
+    return (f"<h3 style='margin:4px 0'>{html.escape(encounter.title)}</h3>"
+            f"<div style='color:#4d5656;max-width:1000px'><b>{html.escape(system.title)}</b> "
+            f"({html.escape(system.source)}).{note} {html.escape(' '.join(encounter.description.split()))}</div>")
 
 
 def _why_html(timeline: Timeline) -> str:

@@ -1,13 +1,15 @@
 """Each timing system's own dashboard in a real browser (Debian's chromium, Playwright, voila on 127.0.0.1;
-the fixtures are in conftest.py): its round drawn on its clock, a control that redraws it, no page or
-console error and no request off this machine. Screenshots go to ``artifacts/``.
+the fixtures are in conftest.py): its round drawn on its clock, a control that redraws it, a declaration
+edited in the page and saved, no page or console error and no request off this machine. Screenshots go to
+``artifacts/``.
 """
 
+import base64
 from pathlib import Path
 
 import pytest
 
-from combatkit import find_system, load_example
+from combatkit import find_system, load_example, loads_encounter
 from combatkit.encounter import dumps_toml
 from combatkit.widgets.charts import timeline_frame
 from combatkit.widgets.dice_entry import TableRoller, file_entries
@@ -109,3 +111,47 @@ def test_a_link_reopens_the_round_with_its_entered_die(server, browser, page):
     expect(page.locator(".ck-link-caveat")).to_have_text(viewer.picker.url_caveat())
     assert "example=" not in link.input_value()
     page.screenshot(path=ARTIFACTS / "segments-dashboard-link-caveat.png", full_page=True)
+
+
+def test_a_declaration_edited_in_the_page_redraws_the_round_and_saves(server, page):
+    """The Segment of Action's editor: Giant X also swings at C in the same step (003 §II: one d10 for each
+    opponent), then a move of "ten" feet is refused with the entry kept; the save link holds the edit."""
+    expected = SystemTimeline("segments")
+    expected.editor.pick("X")
+    expected.editor.phases[0].add.click()
+    second = expected.editor.phase_box.children[0].children[1]
+    second.action.value = "attack"
+    second.target.value = dict(second.target.options)["C"]
+    blow = next(line for line in expected.timeline.why() if "X club -> C" in line)
+    drawn = int((timeline_frame(expected.timeline)["mark"] == "point").sum())
+
+    page.goto(f"{server}/voila/render/segments_timeline.ipynb")
+    marks = page.locator(".ck-chart svg g.points_marks path")
+    expect(marks).to_have_count(points("segments", EXAMPLES["segments"]))
+    expect(page.locator(".ck-editor .ck-phase-1 .ck-action select")).to_have_value("attack")
+    expect(page.locator(".ck-editor")).to_contain_text("Declarations, as Segment of Action (Lakofka, 1980) reads them (003 §I-VI): one row per step")
+    page.locator(".ck-editor .ck-combatant select").select_option(label="X")
+    expect(page.locator(".ck-editor .ck-name input")).to_have_value("X")
+    page.locator(".ck-editor .ck-phase-1 .ck-add-declaration").click()
+    page.locator(".ck-editor .ck-phase-1-2 .ck-action select").select_option("attack")
+    page.locator(".ck-editor .ck-phase-1-2 .ck-target select").select_option(label="C")
+    expect(marks).to_have_count(drawn)
+    expect(page.locator(".ck-why")).to_contain_text(blow)
+    expect(page.locator(".ck-message")).to_be_hidden()
+    expect(page.locator(".ck-link-caveat")).to_contain_text("not your edits")
+
+    href = page.locator(".ck-download a").get_attribute("href")
+    saved = loads_encounter(base64.b64decode(href.split("base64,", 1)[1]).decode("utf-8"))
+    assert saved.system == "segments"
+    assert [(d.phase, d.kind.value, d.target) for d in saved.declarations if d.actor == "X"] == [
+        (1, "attack", "A"), (1, "attack", "C")]
+    page.screenshot(path=ARTIFACTS / "segments-dashboard-edited.png", full_page=True)
+
+    # an entry the form cannot read: named, not applied, kept; the round stays
+    page.locator(".ck-editor .ck-phase-2 .ck-action select").select_option("move")
+    feet = page.locator(".ck-editor .ck-phase-2 .ck-feet input")
+    feet.fill("ten")
+    feet.press("Enter")
+    expect(page.locator(".ck-message")).to_contain_text("X, step 2: 'ten' is not a number of feet")
+    expect(feet).to_have_value("ten")
+    page.screenshot(path=ARTIFACTS / "segments-dashboard-edited-bad-entry.png", full_page=True)
