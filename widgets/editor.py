@@ -102,7 +102,7 @@ _FLAGS = {  # declaration field -> (label, width, the actions it belongs to)
     "reposition": ("reposition step", "125px", {"attack", "cast"}),
     "retarget": ("retarget", "85px", {"attack"}),
     "drop_and_draw": ("drop & draw", "105px", {"attack"}),
-    "readies_components": ("readies components", "150px", {"misc"}),
+    "readies_components": ("readies components", "170px", {"misc"}),
 }
 _FIELD_ACTIONS = {"feet": {"move"}, "attacks": {"attack"}, "hold": {"cast"}} | {
     name: actions for name, (_, _, actions) in _FLAGS.items()}
@@ -249,8 +249,9 @@ class PhaseRow(widgets.HBox):
                                            layout=small(width="92px")), "action")
         self.target = tag(widgets.Dropdown(options=[("no target", NONE)], layout=small(width="140px")), "target")
         self.using = tag(widgets.Dropdown(options=[("—", NONE)], layout=small(width="190px")), "using")
-        self.feet = tag(widgets.Text(placeholder="feet", continuous_update=False, tooltip="feet moved (empty: the "
-                                     "system's default distance)", layout=small(width="70px")), "feet")
+        self.feet = tag(widgets.Text(description="feet", placeholder="full", continuous_update=False,
+                                     style={"description_width": "28px"}, tooltip="feet moved (empty: the system's "
+                                     "default distance)", layout=small(width="100px")), "feet")
         self.double = tag(widgets.Checkbox(description="double attack", indent=False, layout=small(width="115px"),
                                            tooltip="two attacks in this phase (attacks = 2)"), "double")
         self.hold = tag(widgets.IntText(description="hold", continuous_update=False, style={"description_width": "30px"},
@@ -785,8 +786,8 @@ def _linked_out(draft: EncounterDraft) -> dict[str, Any]:
 
 
 def _phase_word(system: TimingSystem) -> str:
-    first = (system.declaration_phases or ("phase 1",))[0]
-    return first.rsplit(" ", 1)[0] if first[-1].isdigit() else "phase"
+    """What one declaration row stands for: ``"phase"``, ``"step"`` or ``"action"``."""
+    return (system.declaration_phases or ("phase 1",))[0].split(" ", 1)[0]
 
 
 def _set(d: dict[str, Any], name: str) -> bool:

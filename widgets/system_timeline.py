@@ -32,7 +32,6 @@ import dataclasses
 import html
 import inspect
 import textwrap
-import types
 import typing
 from typing import Any
 

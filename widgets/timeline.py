@@ -211,8 +211,6 @@ class TimelineExplorer(widgets.VBox):
         """An edit in the editor: a side may have come or gone, then the round is run again."""
         with self._quiet():
             self._sync_sides()
-        if self.draft.meta.get("system") and _system_or_phase1(self.draft.meta["system"]) is not self.editor.system:
-            self.editor.set_system(_system_or_phase1(self.draft.meta["system"]))
         self._refresh()
 
     # ------------------------------------------------------------ initiative and seed
