@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -189,6 +189,19 @@ class Roller:
             )
         self.log.append(result)
         return result
+
+    def roll_total(self, dice: str | Dice, purpose: str, classify: Callable[[int], Hashable] | None = None) -> Roll:
+        """Roll ``dice`` for ``purpose`` when the round reads only the total, or only ``classify(total)``.
+
+        Rolled or entered, this is :meth:`roll`: ``classify`` changes nothing. It tells an
+        enumerating roller (exact odds, :meth:`~combatkit.systems.base.TimingSystem.odds`) which
+        totals lead to the same round, so that it runs the round once per class of totals, not
+        once per face: a to-hit d20 matters only as a hit or a miss.
+
+        >>> Roller(entered={"to hit: Ann": 12}).roll_total("d20", "to hit: Ann", classify=lambda t: t >= 11).total
+        12
+        """
+        return self.roll(dice, purpose)
 
     @staticmethod
     def _from_entry(spec: Dice, purpose: str, value: Entered) -> Roll:

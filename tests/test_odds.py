@@ -1,4 +1,4 @@
-"""combatkit.odds: one function for every system's exact matchup odds; Phase System I's by enumerating its rolls."""
+"""Exact matchup odds: one engine (TimingSystem.odds) for every system, one function (matchup_odds) to call it."""
 
 import itertools
 import random
@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 
 from combatkit import ActionKind, Hit, Roller, RulesError, find_system, load_example
-from combatkit import odds
-from combatkit.odds import matchup_odds, odds_function
-from combatkit.systems import five_phase, phase2, segments, short_form, strike_speed
+from combatkit.dice import Dice, Roll
+from combatkit.odds import matchup_odds
+from combatkit.systems import SYSTEMS, TimingSystem, five_phase, phase2, segments, short_form, strike_speed
 from combatkit.systems._exhaust import first_act
 
 
@@ -25,11 +25,41 @@ def outcome(timeline, a, b) -> str:
     return "simultaneous"
 
 
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_every_system_s_odds_come_from_the_one_engine(system):
+    found = find_system(system)
+    assert type(found).odds is TimingSystem.odds  # a system narrows the round it enumerates, never enumerates itself
+    name, a, b = {"phase1": ("orc-closes-on-longbowman", "Aldric", "Grishnak"),
+                  "phase2": ("phase2-two-weapon-specialist", "Saska", "Ugluk"),
+                  "segments": ("segments-fighters-vs-giant-and-orcs", "A", "X"),
+                  "five_phase": ("five-phase-erik-the-bold", "Erik the Bold", "Grishnak"),
+                  "short_form": ("short-form-spear-web-and-ready-bow", "Kell", "Snaga"),
+                  "strike_speed": ("strike-speed-ogre-and-goblin", "Sir Tamsin", "Grol")}[system]
+    encounter = load_example(name)
+    chances = matchup_odds(system, encounter, a, b)
+    assert chances == found.odds(encounter, a, b)
+    assert sum(chances[k] for k in ("a first", "simultaneous", "b first", "neither")) == 1
+
+
 @pytest.mark.parametrize("system, module", [("phase2", phase2), ("segments", segments), ("five_phase", five_phase),
                                             ("short_form", short_form), ("strike_speed", strike_speed)])
-def test_a_system_with_its_own_odds_uses_them(system, module):
-    assert odds_function(system) is module.odds
-    assert odds_function(find_system(system)) is module.odds
+def test_a_system_module_s_odds_is_its_systems(system, module):
+    assert module.odds == find_system(system).odds  # what the notebooks import
+
+
+def test_a_roller_that_overrides_roll_answers_every_roll_a_system_makes():
+    """Systems ask for totals through roll_total (with a classify only exact odds use); a Roller
+    subclass that overrides roll alone (a dashboard's TableRoller) still answers them."""
+    class Ones(Roller):
+        def roll(self, dice, purpose):
+            spec = Dice.parse(dice)
+            result = Roll(spec, purpose, spec.minimum, (1,) * spec.count, entered=True)
+            self.log.append(result)
+            return result
+
+    timeline = find_system("short_form").schedule(load_example("short-form-spear-web-and-ready-bow"), Ones())
+    assert {r.purpose for r in timeline.rolls} >= {"surprise: party", "surprise: orcs"}  # classified d12s
+    assert {r.total for r in timeline.rolls} == {1}
 
 
 def brute_force(encounter, a, b, dice: dict[str, int]) -> dict[str, Fraction]:
@@ -94,8 +124,11 @@ def test_bad_matchups_name_the_rule_and_the_value():
 
 def test_too_many_outcomes_to_enumerate_are_refused_not_run_for_ever(monkeypatch):
     encounter = load_example("segments-fighters-vs-giant-and-orcs")  # three sides: 1000 initiative outcomes
-    monkeypatch.setattr(odds, "ENUMERATION_LIMIT", 999)
-    with pytest.raises(RulesError, match="more than 999 outcomes to enumerate; simplify the matchup"):
-        matchup_odds("phase1", encounter, "A", "X")
-    monkeypatch.setattr(odds, "ENUMERATION_LIMIT", 1 + 10 + 100 + 1000)  # each die asked for is one run more
-    assert matchup_odds("phase1", encounter, "A", "X")["simultaneous"] == Fraction(17, 50)
+    with pytest.raises(RulesError, match=r"^Combat II: Phase System I: the matchup A vs X needs more than limit=999 "
+                                         r"runs of the round to enumerate; give a larger limit"):
+        matchup_odds("phase1", encounter, "A", "X", limit=999)
+    limit = 1 + 10 + 100 + 1000  # each die asked for is one run more
+    assert matchup_odds("phase1", encounter, "A", "X", limit=limit)["simultaneous"] == Fraction(17, 50)
+    monkeypatch.setattr(find_system("phase1"), "odds_limit", limit - 1)  # the system's own default
+    with pytest.raises(RulesError, match=f"limit={limit - 1} runs"):
+        find_system("phase1").odds(encounter, "A", "X")

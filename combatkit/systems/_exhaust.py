@@ -1,37 +1,51 @@
-"""Exact odds by running a timing system once for every outcome of the dice that matter.
+"""Exact odds by running a timing system's round once for every outcome of the dice that matter.
 
-A system that draws every chance outcome from a *fate* object can be run with a
-Roller-backed fate (one timeline, as :meth:`schedule` does) or, here, exhaustively:
-whenever a run asks for an outcome nobody has decided yet, it is re-run once per
-possible outcome, each weighted by that outcome's exact probability. The answers
-are ``Fraction`` s that come from the very code that draws the timeline, so the
-odds and the timelines cannot disagree about a rule.
+A system draws every chance outcome from the :class:`~combatkit.dice.Roller` it is given.
+:meth:`TimingSystem.schedule <combatkit.systems.base.TimingSystem.schedule>` gives it one
+that rolls (or takes the numbers the referee entered): one timeline.
+:meth:`TimingSystem.odds <combatkit.systems.base.TimingSystem.odds>` gives it an
+:class:`EnumeratingRoller` instead: whenever a run asks for an outcome nobody has decided
+yet, :func:`exhaust` runs the round again once per possible outcome, each weighted by its
+exact probability. The answers are ``Fraction`` s that come from the very code that draws
+the timeline, so the odds and the timelines cannot disagree about a rule.
 
-Used by :func:`combatkit.systems.phase2.odds` and :func:`combatkit.systems.segments.odds`.
+What a round tells its roller keeps the enumeration small and exact:
+
+* :meth:`~combatkit.dice.Roller.roll` branches on every face of the dice (a round may read
+  each die, as the Segment of Action's 2d6 of blows does);
+* :meth:`~combatkit.dice.Roller.roll_total` branches on each total, and with ``classify``
+  on each class of totals that lead to the same round (a to-hit d20 is a hit or a miss:
+  two runs, not twenty); a class is run once, as its lowest total;
+* :meth:`EnumeratingRoller.choose` branches on any outcome whose exact distribution the
+  round works out itself (Phase System II: the pair of tracks two figures end up on).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import TypeVar
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, TypeVar
 
-from combatkit.encounter import Encounter
+from combatkit.dice import Dice, Roll, Roller
 from combatkit.errors import RulesError
 from combatkit.timeline import Span, Status, Timeline
 
-__all__ = ["ACTS", "Branches", "Undecided", "exhaust", "first_act", "matchup"]
+if TYPE_CHECKING:
+    from combatkit.encounter import Encounter
+
+__all__ = ["ACTS", "EnumeratingRoller", "check_matchup", "exhaust", "first_act", "matchup"]
 
 T = TypeVar("T")
-F = TypeVar("F")
 R = TypeVar("R")
 
 ACTS = frozenset({"attack", "cast"})
 """Span kinds that count as *acting* in a matchup: a blow struck or a spell gone off."""
 
 
-class Undecided(Exception):
-    """Raised by a :class:`Branches` fate for an outcome not yet decided; caught by :func:`exhaust`."""
+class _Undecided(Exception):
+    """Raised by an :class:`EnumeratingRoller` for an outcome not yet decided; caught by :func:`exhaust`."""
 
     def __init__(self, key: Hashable, outcomes: Sequence[tuple[object, Fraction]]) -> None:
         super().__init__(key)
@@ -39,30 +53,110 @@ class Undecided(Exception):
         self.outcomes = outcomes
 
 
-class Branches:
-    """Base of an enumerating fate: the outcomes decided so far, and a way to ask for more."""
+class EnumeratingRoller(Roller):
+    """A Roller whose rolls branch: one run of the round per outcome, for :func:`exhaust`.
+
+    ``decided`` holds the outcomes of this run, by purpose; an outcome not in it stops the
+    run, which :func:`exhaust` then repeats once per possibility. Numbers entered at the table
+    play no part: exact odds are over every roll.
+    """
 
     def __init__(self, decided: Mapping[Hashable, object]) -> None:
+        super().__init__()
         self.decided = decided
 
-    def choose(self, key: Hashable, outcomes: Callable[[], Sequence[tuple[T, Fraction]]]) -> T:
-        """The decided outcome for ``key``, or a branch over ``outcomes()`` (value, probability)."""
-        if key in self.decided:
-            return self.decided[key]  # type: ignore[return-value]
-        raise Undecided(key, tuple(outcomes()))
+    def choose(self, purpose: Hashable, outcomes: Callable[[], Sequence[tuple[T, Fraction]]]) -> T:
+        """The outcome decided for ``purpose``, or a branch over ``outcomes()``: (value, probability) pairs.
+
+        An outcome that is certain (one class of totals: a hit and a miss lead to the same round)
+        is no branch: the run goes on with it."""
+        if purpose in self.decided:
+            return self.decided[purpose]  # type: ignore[return-value]
+        possible = tuple(outcomes())
+        if len(possible) == 1:
+            return possible[0][0]
+        raise _Undecided(purpose, possible)
+
+    def roll(self, dice: str | Dice, purpose: str) -> Roll:
+        """Every face of every die is a branch (a round may read each die's face)."""
+        spec = _parse(dice)
+        chosen: tuple[int, ...] = self.decided[purpose] if purpose in self.decided else self.choose(
+            purpose, lambda: _faces(spec))  # type: ignore[assignment]
+        result = Roll(spec, purpose, sum(chosen) + spec.modifier, chosen, entered=False)
+        self.log.append(result)
+        return result
+
+    def roll_total(self, dice: str | Dice, purpose: str, classify: Callable[[int], Hashable] | None = None) -> Roll:
+        """Every total (every class of totals, with ``classify``) is a branch, run as its lowest total."""
+        spec = _parse(dice)
+        total: int = self.decided[purpose] if purpose in self.decided else self.choose(
+            purpose, lambda: grouped_totals(spec, classify))  # type: ignore[assignment]
+        faces = (total - spec.modifier,) if spec.count == 1 else None
+        result = Roll(spec, purpose, total, faces, entered=False)
+        self.log.append(result)
+        return result
 
 
-def exhaust(run: Callable[[F], R], fate: Callable[[dict[Hashable, object]], F], limit: int = 100_000) -> list[tuple[Fraction, R]]:
+@lru_cache(maxsize=1024)
+def grouped_totals(dice: Dice, classify: Callable[[int], Hashable] | None) -> tuple[tuple[int, Fraction], ...]:
+    """Each total of ``dice`` with its chance, lowest first; totals of one class merge into the lowest.
+
+    ``classify`` is a pure function of the total, so the answer is kept for the same function:
+    a round that asks with one function per kind of roll (a to-hit d20 per number needed)
+    has its totals grouped once, not once a run.
+
+    >>> grouped_totals(Dice.parse("d12"), lambda t: t <= 4)
+    ((1, Fraction(1, 3)), (5, Fraction(2, 3)))
+    >>> grouped_totals(Dice.parse("d20"), lambda t: "a hit or a miss alike")
+    ((1, Fraction(1, 1)),)
+    """
+    totals, ways, outcomes = _ways(dice)
+    if classify is None:
+        return tuple((total, Fraction(n, outcomes)) for total, n in zip(totals, ways))
+    keys = list(map(classify, totals))
+    if keys.count(keys[0]) == len(keys):  # one class: the total cannot change the round
+        return ((totals[0], Fraction(1)),)
+    groups: dict[Hashable, list[int]] = {}
+    for total, n, key in zip(totals, ways, keys):
+        if key in groups:
+            groups[key][1] += n
+        else:
+            groups[key] = [total, n]
+    return tuple((first, Fraction(n, outcomes)) for first, n in groups.values())
+
+
+@lru_cache(maxsize=256)
+def _parse(dice: str | Dice) -> Dice:
+    """:meth:`Dice.parse`, once per notation: a round asks for the same few dice in every run."""
+    return Dice.parse(dice)
+
+
+@cache
+def _ways(dice: Dice) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """Every total of ``dice``, lowest first, the number of ways to roll each, and the number of ways in all."""
+    outcomes = dice.sides**dice.count
+    distribution = dice.distribution()
+    return tuple(distribution), tuple(int(chance * outcomes) for chance in distribution.values()), outcomes
+
+
+@cache
+def _faces(dice: Dice) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """Every face of every die of ``dice``, each with its chance."""
+    chance = Fraction(1, dice.sides**dice.count)
+    return tuple((faces, chance) for faces in itertools.product(range(1, dice.sides + 1), repeat=dice.count))
+
+
+def exhaust(run: Callable[[EnumeratingRoller], R], limit: int, what: str = "this matchup") -> list[tuple[Fraction, R]]:
     """Every result of ``run`` with its exact probability.
 
-    ``fate(decided)`` builds the fate for one run; a run that meets an undecided
-    outcome is repeated once per outcome. ``limit`` caps the number of runs.
+    ``run(roller)`` plays the round once with an :class:`EnumeratingRoller`; a run that
+    meets an undecided outcome is repeated once per outcome. More than ``limit`` runs raise
+    a RulesError naming the limit and ``what`` is being enumerated.
 
-    >>> class Coin(Branches):
-    ...     def flip(self, n):
-    ...         return self.choose(n, lambda: [("H", Fraction(1, 2)), ("T", Fraction(1, 2))])
-    >>> sorted(exhaust(lambda f: f.flip(1) + f.flip(2), Coin))
-    [(Fraction(1, 4), 'HH'), (Fraction(1, 4), 'HT'), (Fraction(1, 4), 'TH'), (Fraction(1, 4), 'TT')]
+    >>> sorted(exhaust(lambda roller: roller.roll_total("d6", "x", classify=lambda t: t >= 5).total, 10))
+    [(Fraction(1, 3), 5), (Fraction(2, 3), 1)]
+    >>> sorted(exhaust(lambda roller: roller.roll("2d2", "x").faces, 10))
+    [(Fraction(1, 4), (1, 1)), (Fraction(1, 4), (1, 2)), (Fraction(1, 4), (2, 1)), (Fraction(1, 4), (2, 2))]
     """
     results: list[tuple[Fraction, R]] = []
     stack: list[tuple[dict[Hashable, object], Fraction]] = [({}, Fraction(1))]
@@ -71,13 +165,13 @@ def exhaust(run: Callable[[F], R], fate: Callable[[dict[Hashable, object]], F], 
         decided, weight = stack.pop()
         runs += 1
         if runs > limit:
-            raise RulesError("combatkit odds", f"more than {limit} outcomes to enumerate; simplify the matchup")
+            raise RulesError("combatkit odds", f"{what} needs more than limit={limit} runs of the round to "
+                                               f"enumerate; give a larger limit or simplify the matchup")
         try:
-            results.append((weight, run(fate(decided))))
-        except Undecided as branch:
+            results.append((weight, run(EnumeratingRoller(decided))))
+        except _Undecided as branch:
             for value, chance in reversed(branch.outcomes):
-                if chance:
-                    stack.append(({**decided, branch.key: value}, weight * chance))
+                stack.append(({**decided, branch.key: value}, weight * chance))
     return results
 
 

@@ -1,20 +1,10 @@
-"""What the order-of-battle systems share: dice fates, moment clocks, declaration checks.
+"""What the order-of-battle systems share: moment clocks and declaration checks.
 
 Used by :mod:`~combatkit.systems.five_phase` (001), :mod:`~combatkit.systems.short_form`
-(002) and :mod:`~combatkit.systems.strike_speed` (004).
-
-**Fates.** Each system draws every chance outcome through ``fate.roll(dice, purpose,
-classify)``. :class:`RolledFate` rolls it with the injected Roller (or takes the number
-the referee entered under ``purpose``): that is ``schedule``. :class:`BranchingFate` makes
-:func:`combatkit.systems._exhaust.exhaust` run the round once per outcome, weighted by
-:meth:`combatkit.dice.Dice.distribution`: that is ``odds``. ``classify`` says which totals
-lead to the same round (a surprise d12 only matters as *who* it surprises), so totals of
-one class are enumerated once, as the lowest of them. The odds therefore come from the
-very code that draws the timeline.
-
->>> from combatkit.systems._exhaust import exhaust
->>> sorted(exhaust(lambda fate: fate.roll("d6", "x", classify=lambda t: t >= 5), BranchingFate))
-[(Fraction(1, 3), 5), (Fraction(2, 3), 1)]
+(002) and :mod:`~combatkit.systems.strike_speed` (004). Each draws every chance outcome
+through ``roller.roll_total(dice, purpose, classify)``: ``classify`` says which totals lead
+to the same round (a surprise d12 only matters as *who* it surprises), so that their exact
+odds (:meth:`~combatkit.systems.base.TimingSystem.odds`) run the round once per class.
 
 **Moment clocks.** In 002 (initiative counts) and 004 (strike speeds) a round is an
 order, not a stretch of seconds, and inside one count the tie rules can put several
@@ -32,98 +22,22 @@ happens, in order; its periods name the count or strike speed each tick belongs 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from fractions import Fraction
-from typing import Protocol
 
-from combatkit.dice import Dice, Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import Declaration
-from combatkit.systems._exhaust import Branches, check_matchup, exhaust, matchup
-from combatkit.timeline import Clock, Period, Tick, Timeline
+from combatkit.timeline import Clock, Period, Tick
 
 __all__ = [
-    "BranchingFate",
-    "Fate",
     "Moment",
-    "RolledFate",
     "check_names",
-    "exact_odds",
-    "grouped_totals",
     "has_word",
     "moment_clock",
     "refuse_combat_ii_fields",
 ]
-
-Classify = Callable[[int], Hashable]
-
-
-# ----------------------------------------------------------------- fates
-
-
-class Fate(Protocol):
-    """Where a round's chance outcomes come from."""
-
-    def roll(self, dice: str, purpose: str, classify: Classify | None = None) -> int:
-        """The total of ``dice`` rolled for ``purpose`` (a key used once per round)."""
-        ...
-
-    def rolls(self) -> tuple[Roll, ...]:
-        """Every roll made, for :attr:`Timeline.rolls`."""
-        ...
-
-
-class RolledFate:
-    """Totals from a Roller: seeded, or entered by the referee under each purpose."""
-
-    def __init__(self, roller: Roller) -> None:
-        self.roller = roller
-
-    def roll(self, dice: str, purpose: str, classify: Classify | None = None) -> int:
-        return self.roller.roll(dice, purpose).total
-
-    def rolls(self) -> tuple[Roll, ...]:
-        return tuple(self.roller.log)
-
-
-def grouped_totals(dice: Dice, classify: Classify | None) -> list[tuple[int, Fraction]]:
-    """Each total of ``dice`` with its chance; totals of one class merge into the lowest.
-
-    >>> grouped_totals(Dice.parse("d12"), lambda t: t <= 4)
-    [(1, Fraction(1, 3)), (5, Fraction(2, 3))]
-    """
-    groups: dict[Hashable, tuple[int, Fraction]] = {}
-    for total, chance in dice.distribution().items():
-        key = total if classify is None else classify(total)
-        first, weight = groups.get(key, (total, Fraction(0)))
-        groups[key] = (first, weight + chance)
-    return list(groups.values())
-
-
-class BranchingFate(Branches):
-    """An enumerating fate for :func:`~combatkit.systems._exhaust.exhaust`: every total is a branch."""
-
-    def roll(self, dice: str, purpose: str, classify: Classify | None = None) -> int:
-        spec = Dice.parse(dice)
-        return self.choose(purpose, lambda: grouped_totals(spec, classify))
-
-    def rolls(self) -> tuple[Roll, ...]:
-        return ()
-
-
-def exact_odds(encounter: Encounter, a: str, b: str, run: Callable[[Fate], Timeline]) -> dict[str, Fraction]:
-    """Exact matchup chances between ``a`` and ``b`` over every roll ``run`` makes.
-
-    Keys as :func:`combatkit.systems._exhaust.matchup` gives them: ``"a first"``,
-    ``"simultaneous"``, ``"b first"``, ``"neither"`` (first blow struck or spell gone off;
-    they sum to 1), ``"a spell interrupted"`` / ``"b spell interrupted"`` when that figure
-    casts (a reported hit ruins the spell), and ``"a blow N @ T"``.
-    """
-    check_matchup(encounter, a, b)
-    return matchup(exhaust(run, BranchingFate), a, b)
 
 
 # ----------------------------------------------------------------- moment clocks

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from combatkit.dice import Roller, check_entered
 from combatkit.errors import RulesError
+from combatkit.systems._exhaust import check_matchup, exhaust, matchup
 from combatkit.systems._policy import move_then_act
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
 
@@ -53,6 +55,8 @@ class TimingSystem:
     roll_keys: tuple[str, ...] = ()
     """What each roll it asks for is called (the key a number rolled at the table is entered
     under), with ``<side>``, ``<name>`` and the like standing for the encounter's own words."""
+    odds_limit: int = 100_000
+    """Most runs of the round :meth:`odds` makes for one matchup unless told otherwise (``limit``)."""
     rules: SystemRules = GENERIC_RULES
     """What its seed says about playing a round out, each field a rule with its citation (when figures
     fall, retargeting, charges, flight, surprise...): :mod:`combatkit.resolution`, :mod:`combatkit.fight`
@@ -95,6 +99,38 @@ class TimingSystem:
     def _schedule(self, encounter: Encounter, roller: Roller, options: Any) -> Timeline:
         """The system's own scheduling: ``options`` is an instance of :attr:`options_class`."""
         raise NotImplementedError
+
+    def odds(self, encounter: Encounter, a: str, b: str, options: Any = None, *,
+             limit: int | None = None) -> dict[str, Fraction]:
+        """Exact chances for ``a`` against ``b`` over every roll the round makes, as ``Fraction`` s.
+
+        The round is run once per outcome of the dice that matter, by the code that draws its
+        timeline, with an enumerating roller (:mod:`combatkit.systems._exhaust`); rolls entered
+        in the encounter are not used. Keys (:func:`~combatkit.systems._exhaust.matchup`):
+        ``"a first"``, ``"simultaneous"``, ``"b first"``, ``"neither"`` (who is first to strike a
+        blow or complete a spell; they sum to 1), ``"a spell interrupted"`` / ``"b spell
+        interrupted"`` for a figure that casts (its first spell ruined), and ``"a blow N @ T"``:
+        the chance its N-th blow to land lands on tick T. Options: ``options``, or else the
+        encounter's own (:meth:`encounter_options`), as :meth:`schedule` takes them.
+
+        ``limit`` caps the runs (default :attr:`odds_limit`): a matchup that needs more raises a
+        RulesError naming the limit and the matchup rather than running for minutes. So do a
+        figure not in the encounter, a figure matched against itself, and a round the system
+        refuses.
+        """
+        options = self.options(options if options is not None else self.encounter_options(encounter))
+        check_matchup(encounter, a, b)
+        run = self._odds_round(encounter, a, b, options)
+        limit = self.odds_limit if limit is None else limit
+        return matchup(exhaust(run, limit, f"{self.title}: the matchup {a} vs {b}"), a, b)
+
+    def _odds_round(self, encounter: Encounter, a: str, b: str, options: Any) -> Callable[[Roller], Timeline]:
+        """The round :meth:`odds` runs for each outcome: by default the round as scheduled.
+
+        A system may narrow it to what can move the matchup (the two figures alone, timing only),
+        drawing every chance outcome from the roller it is given; it never enumerates itself.
+        """
+        return lambda roller: self._schedule(encounter, roller, options)
 
     # -- hooks of a resolved fight: combatkit.resolution, combatkit.fight and combatkit.policy call
     # them, so that no code outside combatkit/systems asks which system it is. Each default is what

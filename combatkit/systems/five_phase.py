@@ -91,7 +91,6 @@ import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from functools import cache, cached_property
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -102,10 +101,7 @@ from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Length, Size, Spell, Weapon, WeaponKind
 from combatkit.movement import Move001, move_001
 from combatkit.systems._order_of_battle import (
-    Fate,
-    RolledFate,
     check_names,
-    exact_odds,
     has_word,
     refuse_combat_ii_fields,
 )
@@ -575,8 +571,8 @@ class _Item:
 
 
 class _Round:
-    def __init__(self, encounter: Encounter, fate: Fate, options: FivePhaseOptions) -> None:
-        self.encounter, self.fate, self.options = encounter, fate, options
+    def __init__(self, encounter: Encounter, roller: Roller, options: FivePhaseOptions) -> None:
+        self.encounter, self.roller, self.options = encounter, roller, options
         self.people = {c.name: c for c in encounter.combatants}
         self.notes: list[str] = []
         self.items: list[_Item] = []
@@ -589,7 +585,7 @@ class _Round:
 
     def _ordering(self) -> None:
         """001 B The Ordering Check: a d6 per side, ranked high to low; ties act together."""
-        rolls = {side: self.fate.roll("d6", f"ordering: {side}") for side in self.encounter.sides}
+        rolls = {side: self.roller.roll_total("d6", f"ordering: {side}").total for side in self.encounter.sides}
         values = sorted(set(rolls.values()), reverse=True)
         self.rank = {side: values.index(roll) + 1 for side, roll in rolls.items()}
         self.all_tied = len(values) == 1
@@ -747,7 +743,7 @@ class _Round:
         what = d.note or spec.name.lower()
         self.items.append(_Item(c, d, spec, "misc", what, start, land, rule, why + [_text(spec)], d.target))
         if spec.effect is not None:
-            after = self.fate.roll(spec.effect, f"{spec.name} takes effect: {c.name}, phase {d.phase}")
+            after = self.roller.roll_total(spec.effect, f"{spec.name} takes effect: {c.name}, phase {d.phase}").total
             when = _after(land, after) if land <= 5 or land >= NEXT else _after(NEXT, after - 1)
             self.items.append(_Item(c, d, spec, "effect", f"{spec.name.lower()}: takes effect", when, when, rule,
                                     [f"It takes effect {after} phases after it is consumed ({spec.effect})."]))
@@ -762,7 +758,7 @@ class _Round:
             return total, total, (f"{spec.name} takes {spec.phases} phase{'s' * (spec.phases != 1)}{extra_why}"
                                   f"{source}." if spec.phases else "")
         dice = Dice.parse(spec.phases)
-        rolled = self.fate.roll(spec.phases, f"{spec.name}: {c.name}, phase {d.phase}")
+        rolled = self.roller.roll_total(spec.phases, f"{spec.name}: {c.name}, phase {d.phase}").total
         return (rolled + extra, dice.minimum + extra,
                 f"{spec.name} takes {dice.minimum}-{dice.maximum} phases: {spec.phases} rolled {rolled}{extra_why}.")
 
@@ -1010,8 +1006,8 @@ class _Round:
                 item.why.append("001 asks [what sort of check?]: the referee rules whether it works "
                                 "(option distraction_check rolls one).")
                 continue
-            total = self.fate.roll(check.dice, f"{item.spec.name.lower()}: {item.c.name}, phase {item.start}",
-                                   classify=lambda t, need=check.succeeds_on: t >= need)
+            total = self.roller.roll_total(check.dice, f"{item.spec.name.lower()}: {item.c.name}, phase {item.start}",
+                                           classify=lambda t, need=check.succeeds_on: t >= need).total
             if total < check.succeeds_on:
                 item.why.append(f"The check ({check.dice}, {check.succeeds_on}+) rolls {total}: it fails.")
                 continue
@@ -1044,8 +1040,8 @@ class _Round:
                 continue
             foe = self.people[str(item.target)]
             need = item.c.thac0 - foe.armor_class
-            roll = self.fate.roll("d20", f"to hit: {item.c.name} -> {foe.name}, {_name(item.land)}",
-                                  classify=lambda t, need=need: t - need >= 5)
+            roll = self.roller.roll_total("d20", f"to hit: {item.c.name} -> {foe.name}, {_name(item.land)}",
+                                          classify=lambda t, need=need: t - need >= 5).total
             if roll - need < 5:
                 continue
             at = _following(item.land)
@@ -1186,7 +1182,7 @@ class _Round:
         spans.sort(key=lambda s: (s.end, s.start, order[id(s)]))
         self.notes.append("I. Morale & Record Keeping: rally, then all remaining morale checks, then all damage and "
                           "status changes are recorded (001 I).")
-        return Timeline(FIVE_PHASE.id, clock, tuple(spans), tuple(self.notes), self.fate.rolls())
+        return Timeline(FIVE_PHASE.id, clock, tuple(spans), tuple(self.notes), tuple(self.roller.log))
 
     def _span(self, item: _Item, slot: int, clock: Clock) -> Span:
         step = item.spec.step
@@ -1328,7 +1324,7 @@ class FivePhase(TimingSystem):
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: FivePhaseOptions) -> Timeline:
         """Place one round's declarations in its five phases, or raise the rule they break."""
-        return _Round(encounter, RolledFate(roller), options).run()
+        return _Round(encounter, roller, options).run()
 
     def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
         """001: each action in the phase its facility falls due (001 B), after a shift, a half-move
@@ -1391,17 +1387,6 @@ class FivePhase(TimingSystem):
         if not terms and not damage and not half_die:
             return NO_TERMS
         return BlowTerms(tuple(terms), damage, 1, half_die)
-
-    def odds(self, encounter: Encounter, a: str, b: str, options: FivePhaseOptions | None = None) -> dict[str, Fraction]:
-        """Exact chances over every ordering roll (and any other roll the round makes): who of ``a``
-        and ``b`` strikes a blow or looses a spell first, and, for a caster, the chance a reported hit
-        ruins the spell.
-
-        Keys: ``"a first"``, ``"simultaneous"``, ``"b first"``, ``"neither"`` (summing to 1),
-        ``"a spell interrupted"`` / ``"b spell interrupted"`` for a figure that casts.
-        """
-        options = self.options(options)
-        return exact_odds(encounter, a, b, lambda fate: _Round(encounter, fate, options).run())
 
 
 FIVE_PHASE = register(FivePhase())

@@ -301,6 +301,8 @@ class PhaseSystemI(TimingSystem):
                                     "hold"})
     hit_tick = "half-segment"
     roll_keys = ('initiative: <side>', 'CON check: <name>')
+    odds_limit = 12_000
+    """Every initiative d10 is a branch: 10**sides runs (four sides, about 5 s) and more with CON checks."""
 
     rules = COMBAT_II_RULES
 

@@ -68,10 +68,10 @@ Choices this module makes where the seed is silent (each documented where it is 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import icepool
 
@@ -79,7 +79,7 @@ from combatkit.dice import Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind, reaction_adjustment
-from combatkit.systems._exhaust import Branches, check_matchup, exhaust, matchup
+from combatkit.systems._exhaust import EnumeratingRoller
 from combatkit.systems._policy import combat_ii
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.phase1 import (
@@ -341,21 +341,35 @@ def _tracks(encounter: Encounter, rolls: Mapping[str, int], cycle: int,
 
 
 class _Dice:
-    """The fate of a scheduled run: initiative and CON checks rolled (or entered) through a Roller."""
+    """Where a run's initiative and CON checks come from: the Roller it is given.
 
-    def __init__(self, encounter: Encounter, roller: Roller, options: Phase2Options) -> None:
-        self.encounter, self.roller, self.options = encounter, roller, options
+    Scheduled, every side rolls its d10 at every phase A shown and every figure's track
+    follows (with the notes that explain it). For the exact odds of a matchup (``pair``, with
+    an :class:`~combatkit.systems._exhaust.EnumeratingRoller`) only the tracks of the two
+    figures can move it: each cycle asked about is one branch per pair of tracks, weighted
+    exactly (:meth:`_pair_tracks`), everyone else stays on the winner track, and cycles
+    nobody asks about are not rolled.
+    """
+
+    def __init__(self, encounter: Encounter, roller: Roller, options: Phase2Options,
+                 pair: tuple[str, str] | None = None) -> None:
+        self.encounter, self.roller, self.options, self.pair = encounter, roller, options, pair
         self.cycles: list[dict[str, Track]] = []
         self.notes: list[str] = []
 
     def track(self, name: str, cycle: int) -> Track:
+        if self.pair is not None:
+            if name not in self.pair:
+                return Track.WINNER  # nobody else's track moves the pair's actions
+            tracks = cast(EnumeratingRoller, self.roller).choose(("tracks", cycle), self._pair_tracks)
+            return tracks[self.pair.index(name)]
         while len(self.cycles) < cycle:
             self._roll_cycle(len(self.cycles) + 1)
         return self.cycles[cycle - 1][name]
 
     def roll_through(self, cycle: int) -> None:
         """Initiative is rolled at every phase A shown, whether or not anyone needed it."""
-        while len(self.cycles) < cycle:
+        while self.pair is None and len(self.cycles) < cycle:
             self._roll_cycle(len(self.cycles) + 1)
 
     def _roll_cycle(self, cycle: int) -> None:
@@ -365,9 +379,39 @@ class _Dice:
         self.cycles.append(tracks)
         self.notes.extend(notes)
 
+    def _pair_tracks(self) -> list[tuple[tuple[Track, Track], Fraction]]:
+        """Exact distribution of the pair's tracks in one cycle: a d10 per side (000 §3 A).
+
+        Only three numbers matter: the first figure's side roll, the second's and the best roll
+        of every other side (icepool's ``lowest``)."""
+        assert self.pair is not None
+        a, b = (self.encounter.combatant(name) for name in self.pair)
+        apart = a.side != b.side
+        others = len([s for s in self.encounter.sides if s not in (a.side, b.side)])
+        dice = [icepool.d10] * (2 if apart else 1) + ([icepool.lowest(*[icepool.d10] * others)] if others else [])
+        adj_a, adj_b = _adjustment(a, self.options)[1], _adjustment(b, self.options)[1]
+        tie = self.options.tie_track
+
+        def best(*rolls: int | None) -> int | None:
+            known = [r for r in rolls if r is not None]
+            return min(known) if known else None
+
+        def tracks(*rolls: int) -> tuple[str, str]:
+            roll_a = rolls[0]
+            roll_b = rolls[1] if apart else roll_a
+            rest = rolls[-1] if others else None
+            against_a = best(roll_b if apart else None, rest)
+            against_b = best(roll_a if apart else None, rest)
+            return _track(roll_a, adj_a, against_a, tie).value, _track(roll_b, adj_b, against_b, tie).value
+
+        die = icepool.map(tracks, *dice)
+        total = die.denominator()
+        return [((Track(ta), Track(tb)), Fraction(n, total)) for (ta, tb), n in die.items()]
+
     def con_check(self, c: Combatant, purpose: str) -> tuple[bool, str]:
-        roll = self.roller.roll("d20", purpose)
-        return roll.total <= c.abilities.constitution, f"{roll.total} vs CON {c.abilities.constitution}"
+        con = c.abilities.constitution
+        roll = self.roller.roll_total("d20", purpose, classify=lambda t: t <= con)
+        return roll.total <= con, f"{roll.total} vs CON {con}"
 
     def rolls(self) -> tuple[Roll, ...]:
         return tuple(self.roller.log)
@@ -406,8 +450,8 @@ class _Figure:
 
 
 class _Run:
-    def __init__(self, encounter: Encounter, fate: _Dice | _Branching, options: Phase2Options) -> None:
-        self.encounter, self.fate, self.options = encounter, fate, options
+    def __init__(self, encounter: Encounter, dice: _Dice, options: Phase2Options) -> None:
+        self.encounter, self.dice, self.options = encounter, dice, options
         self.people = {c.name: c for c in encounter.combatants}
         self.state = {c.name: _Figure(components=c.components_ready) for c in encounter.combatants}
         self.spans: list[tuple[int, Span]] = []
@@ -419,7 +463,7 @@ class _Run:
     # -- helpers
 
     def track(self, name: str, phase: int) -> Track:
-        return self.fate.track(name, _cycle_of(phase))
+        return self.dice.track(name, _cycle_of(phase))
 
     def add(self, c: Combatant, kind: str, action: str, start: Tick, end: Tick, rule: str, why: str,
             target: str | None = None, status: Status = Status.DONE, rank: int = ACTION_RANK,
@@ -462,11 +506,11 @@ class _Run:
         shown = max(last, self.options.phases or 0)
         if self.options.phases is None:
             shown = 3 * math.ceil(shown / 3)
-        self.fate.roll_through(_cycle_of(shown))
-        self.notes[:0] = self.fate.notes
+        self.dice.roll_through(_cycle_of(shown))
+        self.notes[:0] = self.dice.notes
         ordered = sorted(self.spans, key=lambda rs: (rs[1].end, rs[0], rs[1].start, rs[1].actor, rs[1].kind))
         return Timeline(PHASE2.id, clock_for(shown), tuple(s for _, s in ordered), tuple(self.notes),
-                        self.fate.rolls())
+                        self.dice.rolls())
 
     def _declare(self, c: Combatant, d: Declaration) -> None:
         st = self.state[c.name]
@@ -876,7 +920,7 @@ class _Run:
         """000 §2 A: hit in the phase before casting -> CON check, or the casting slips a phase."""
         if p == 1 or not any(h.target == c.name and _start(p - 1) <= h.tick < _start(p) for h in self.encounter.hits):
             return p
-        passed, shown = self.fate.con_check(c, f"CON check: {c.name}, phase {p}")
+        passed, shown = self.dice.con_check(c, f"CON check: {c.name}, phase {p}")
         if passed:
             self.notes.append(f"{c.name} was hit in {phase_label(p - 1)} but passes a CON check ({shown}): "
                               f"{spell.name} begins on time in {phase_label(p)} (000 §2 A).")
@@ -939,80 +983,12 @@ class PhaseSystemII(TimingSystem):
         (:func:`~combatkit.systems.phase1.retarget_half_segment`; SF as Phase System I's defaults adjust it)."""
         return retarget_half_segment(attacker, span, declaration, weapons, band_phase=1)
 
+    def _odds_round(self, encounter: Encounter, a: str, b: str, options: Phase2Options) -> Callable[[Roller], Timeline]:
+        """Only a's and b's tracks (and CON checks) can move their matchup: see :class:`_Dice`."""
+        return lambda roller: _Run(encounter, _Dice(encounter, roller, options, pair=(a, b)), options).run()
+
 
 PHASE2 = register(PhaseSystemII())
 
 
-# ----------------------------------------------------------------- exact odds
-
-
-class _Branching(Branches):
-    """An enumerating fate: the tracks of ``a`` and ``b`` each cycle, and CON checks, as branches."""
-
-    notes: tuple[str, ...] = ()
-    """Initiative is not narrated when enumerating."""
-
-    def __init__(self, decided: Mapping[Hashable, object], encounter: Encounter, a: str, b: str,
-                 options: Phase2Options) -> None:
-        super().__init__(decided)
-        self.encounter, self.a, self.b, self.options = encounter, a, b, options
-
-    def track(self, name: str, cycle: int) -> Track:
-        if name not in (self.a, self.b):
-            return Track.WINNER  # nobody else's track moves a's or b's actions
-        pair: tuple[Track, Track] = self.choose(("tracks", cycle), self._pair_tracks)
-        return pair[0] if name == self.a else pair[1]
-
-    def _pair_tracks(self) -> list[tuple[tuple[Track, Track], Fraction]]:
-        """Exact distribution of (a's track, b's track) in one cycle: a d10 per side (000 §3 A).
-
-        Only three numbers matter: a's side roll, b's side roll and the best roll of every
-        other side (icepool's ``lowest``)."""
-        a, b = self.encounter.combatant(self.a), self.encounter.combatant(self.b)
-        apart = a.side != b.side
-        others = len([s for s in self.encounter.sides if s not in (a.side, b.side)])
-        dice = [icepool.d10] * (2 if apart else 1) + ([icepool.lowest(*[icepool.d10] * others)] if others else [])
-        adj_a, adj_b = _adjustment(a, self.options)[1], _adjustment(b, self.options)[1]
-        tie = self.options.tie_track
-
-        def best(*rolls: int | None) -> int | None:
-            known = [r for r in rolls if r is not None]
-            return min(known) if known else None
-
-        def tracks(*rolls: int) -> tuple[str, str]:
-            roll_a = rolls[0]
-            roll_b = rolls[1] if apart else roll_a
-            rest = rolls[-1] if others else None
-            against_a = best(roll_b if apart else None, rest)
-            against_b = best(roll_a if apart else None, rest)
-            return _track(roll_a, adj_a, against_a, tie).value, _track(roll_b, adj_b, against_b, tie).value
-
-        die = icepool.map(tracks, *dice)
-        total = die.denominator()
-        return [((Track(ta), Track(tb)), Fraction(n, total)) for (ta, tb), n in die.items()]
-
-    def roll_through(self, cycle: int) -> None:
-        """Cycles nobody asked about cannot move a's or b's actions: nothing to enumerate."""
-
-    def con_check(self, c: Combatant, purpose: str) -> tuple[bool, str]:
-        chance = Fraction(min(max(c.abilities.constitution, 0), 20), 20)
-        passed = self.choose(("con", purpose), lambda: [(True, chance), (False, 1 - chance)])
-        return passed, "passed" if passed else "failed"
-
-    def rolls(self) -> tuple[Roll, ...]:
-        return ()
-
-
-def odds(encounter: Encounter, a: str, b: str, options: Phase2Options | None = None) -> dict[str, Fraction]:
-    """Exact chances for a matchup over every initiative roll (and CON check) that moves a or b.
-
-    Keys (see :func:`combatkit.systems._exhaust.matchup`): ``"a first"``, ``"simultaneous"``,
-    ``"b first"``, ``"neither"``: who is first to land a blow or complete a spell over the
-    whole encounter; ``"a spell interrupted"`` / ``"b spell interrupted"`` when that figure
-    casts (a reported hit landing while it casts); ``"a blow N @ T"``: its N-th blow on tick T.
-    """
-    options = PHASE2.options(options)
-    check_matchup(encounter, a, b)
-    outcomes = exhaust(lambda fate: _Run(encounter, fate, options).run(),
-                       lambda decided: _Branching(decided, encounter, a, b, options))
-    return matchup(outcomes, a, b)
+odds = PHASE2.odds

@@ -69,16 +69,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from functools import cache
 
 from combatkit.dice import Dice, DiceNotationError, Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Length, Spell, Weapon, WeaponKind, \
     reaction_adjustment
-from combatkit.systems._exhaust import Branches, check_matchup, exhaust, matchup
 from combatkit.systems.base import FightRound, TimingSystem, register
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
@@ -253,49 +252,6 @@ class SegmentsOptions:
             raise RulesError("003 §IV", f"missile_flight_feet is 1 or more, got {self.missile_flight_feet}")
 
 
-# ----------------------------------------------------------------- fates
-
-
-class _Dice:
-    """The fate of a scheduled run: every draw rolled (or entered) through a Roller."""
-
-    def __init__(self, roller: Roller) -> None:
-        self.roller = roller
-
-    def roll(self, dice: str, purpose: str) -> Roll:
-        return self.roller.roll(dice, purpose)
-
-    def hit(self, threshold: int, purpose: str, matters: bool) -> tuple[bool, str]:
-        roll = self.roller.roll("d20", purpose).total
-        return roll >= threshold, f"d20 {roll}"
-
-    def rolls(self) -> tuple[Roll, ...]:
-        return tuple(self.roller.log)
-
-
-class _Branching(Branches):
-    """An enumerating fate: every face of every die, every hit and miss that changes the timing."""
-
-    def roll(self, dice: str, purpose: str) -> Roll:
-        spec = Dice.parse(dice)
-
-        def faces() -> list[tuple[tuple[int, ...], Fraction]]:
-            chance = Fraction(1, spec.sides**spec.count)
-            return [(f, chance) for f in itertools.product(range(1, spec.sides + 1), repeat=spec.count)]
-
-        chosen: tuple[int, ...] = self.choose(("roll", purpose), faces)
-        return Roll(spec, purpose, sum(chosen) + spec.modifier, chosen, entered=False)
-
-    def hit(self, threshold: int, purpose: str, matters: bool) -> tuple[bool, str]:
-        if not matters:
-            return True, "a hit or a miss alike"
-        chance = Fraction(21 - threshold, 20)
-        return self.choose(("hit", purpose), lambda: [(True, chance), (False, 1 - chance)]), "exact"
-
-    def rolls(self) -> tuple[Roll, ...]:
-        return ()
-
-
 # ----------------------------------------------------------------- actions
 
 
@@ -349,9 +305,21 @@ class _Act:
         return min(tick_of(self.start), self.tick)
 
 
+@cache
+def _hits_on(threshold: int) -> Callable[[int], bool]:
+    """A to-hit d20's two classes, hit and miss: one function per number needed, so that exact
+    odds group the d20's totals once (:func:`~combatkit.systems._exhaust.grouped_totals`)."""
+    return lambda total: total >= threshold
+
+
+def _alike(total: int) -> None:
+    """A to-hit d20 whose hit cannot change what the timeline shows: every total one class."""
+    return None
+
+
 class _Run:
-    def __init__(self, encounter: Encounter, fate: _Dice | _Branching, options: SegmentsOptions) -> None:
-        self.encounter, self.fate, self.options = encounter, fate, options
+    def __init__(self, encounter: Encounter, roller: Roller, options: SegmentsOptions) -> None:
+        self.encounter, self.roller, self.options = encounter, roller, options
         self.people = {c.name: c for c in encounter.combatants}
         self.gaps = {frozenset((a, b)): feet for a, b, feet in encounter.distances}
         self.notes: list[str] = []
@@ -376,7 +344,13 @@ class _Run:
                 if o.side != c.side and (g := self.gap(c.name, o.name)) is not None and g <= MELEE_REACH_FT]
 
     def roll(self, dice: str, purpose: str) -> Roll:
-        return self.fate.roll(dice, purpose)
+        return self.roller.roll(dice, purpose)
+
+    def to_hit(self, threshold: int, purpose: str, matters: bool) -> tuple[bool, str]:
+        """The d20 to hit (003 §I); when a hit cannot change what the timeline shows (``matters``
+        is False), exact odds take hit and miss as one outcome."""
+        roll = self.roller.roll_total("d20", purpose, classify=_hits_on(threshold) if matters else _alike)
+        return roll.total >= threshold, f"d20 {roll.total}"
 
     # -- the round
 
@@ -394,7 +368,7 @@ class _Run:
         self._resolve()
         spans = [self._span(a) for a in self.acts]
         spans.sort(key=lambda s: (s.end, s.start, s.actor, s.kind))
-        return Timeline(SEGMENTS.id, CLOCK, tuple(spans), tuple(self.notes), self.fate.rolls())
+        return Timeline(SEGMENTS.id, CLOCK, tuple(spans), tuple(self.notes), tuple(self.roller.log))
 
     # -- planning: each figure's round, step by step
 
@@ -870,7 +844,7 @@ class _Run:
             if len(forms) > 1 and weapon is not None:
                 repeats = names.count(weapon.name) > 1
                 suffix = f", {weapon.name}" + (f" {names[:n + 1].count(weapon.name)}" if repeats else "")
-            hit, shown = self.fate.hit(threshold, act.hit_tag + suffix, matters)
+            hit, shown = self.to_hit(threshold, act.hit_tag + suffix, matters)
             results.append(f"{shown}: {'hit' if hit else 'miss'}")
             if not hit:
                 continue
@@ -1017,7 +991,7 @@ class SegmentOfAction(TimingSystem):
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: SegmentsOptions) -> Timeline:
         """Roll every figure's segments for the round and play it out segment by segment."""
-        return _Run(encounter, _Dice(roller), options).run()
+        return _Run(encounter, roller, options).run()
 
     def timing_roller(self) -> type[Roller]:
         """A roller that answers the scheduler's own to-hit d20 (003 §I) with a miss: the resolver's
@@ -1036,36 +1010,29 @@ class SegmentOfAction(TimingSystem):
         checks = frozenset(fight.names) if fight.first and fight.surprise_check and not fight.flagged else frozenset()
         return replace(base, surprise_checks=(base.surprise_checks | checks) if fight.first else frozenset())
 
+    def _odds_round(self, encounter: Encounter, a: str, b: str,
+                    options: SegmentsOptions) -> Callable[[Roller], Timeline]:
+        """The matchup is the two figures alone, with their declarations (which may target only
+        each other), the distances between them and the hits the referee reported on them; timing
+        only (``kills=False``: "let us say neither is slain", 003 §I), so nobody falls. A hit is
+        a branch only while it can ruin a spell or delay a shot."""
+        pair = {a, b}
+        declarations = tuple(d for d in encounter.declarations if d.actor in pair)
+        for d in declarations:
+            if d.target is not None and d.target not in pair:
+                raise RulesError("combatkit odds", f"{d.actor} targets {d.target}, who is not in the matchup {a} vs {b}")
+        alone = replace(
+            encounter,
+            combatants=tuple(c for c in encounter.combatants if c.name in pair),
+            declarations=declarations,
+            distances=tuple(x for x in encounter.distances if {x[0], x[1]} <= pair),
+            hits=tuple(h for h in encounter.hits if h.target in pair),
+        )
+        timing = replace(options, kills=False)
+        return lambda roller: _Run(alone, roller, timing).run()
+
 
 SEGMENTS = register(SegmentOfAction())
 
 
-# ----------------------------------------------------------------- exact odds
-
-
-def odds(encounter: Encounter, a: str, b: str, options: SegmentsOptions | None = None) -> dict[str, Fraction]:
-    """Exact chances for ``a`` against ``b``, over every die either of them rolls.
-
-    The matchup is the two figures alone, with their declarations (which may target only
-    each other), the distances between them and the hits the referee reported on them;
-    timing only (``kills=False``): nobody falls. Keys (see
-    :func:`combatkit.systems._exhaust.matchup`): ``"a first"``, ``"simultaneous"``,
-    ``"b first"``, ``"neither"``; ``"a spell interrupted"`` when a casts (ruined by b's
-    blows or a reported hit); ``"a blow N @ T"``: the N-th blow to land lands on tick T.
-    """
-    options = replace(SEGMENTS.options(options), kills=False)
-    check_matchup(encounter, a, b)
-    pair = {a, b}
-    declarations = tuple(d for d in encounter.declarations if d.actor in pair)
-    for d in declarations:
-        if d.target is not None and d.target not in pair:
-            raise RulesError("combatkit odds", f"{d.actor} targets {d.target}, who is not in the matchup {a} vs {b}")
-    alone = replace(
-        encounter,
-        combatants=tuple(c for c in encounter.combatants if c.name in pair),
-        declarations=declarations,
-        distances=tuple(x for x in encounter.distances if {x[0], x[1]} <= pair),
-        hits=tuple(h for h in encounter.hits if h.target in pair),
-    )
-    outcomes = exhaust(lambda fate: _Run(alone, fate, options).run(), _Branching)
-    return matchup(outcomes, a, b)
+odds = SEGMENTS.odds

@@ -72,7 +72,6 @@ import math
 import tomllib
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -84,11 +83,8 @@ from combatkit.model import ActionKind, Combatant, Declaration, Length, Size, Sp
 from combatkit.modifiers import Hand, two_weapon_modifier
 from combatkit.movement import charge_rate_002
 from combatkit.systems._order_of_battle import (
-    Fate,
     Moment,
-    RolledFate,
     check_names,
-    exact_odds,
     has_word,
     moment_clock,
     refuse_combat_ii_fields,
@@ -414,8 +410,8 @@ class _Pull:
 
 
 class _Round:
-    def __init__(self, encounter: Encounter, fate: Fate, options: ShortFormOptions) -> None:
-        self.encounter, self.fate, self.options = encounter, fate, options
+    def __init__(self, encounter: Encounter, roller: Roller, options: ShortFormOptions) -> None:
+        self.encounter, self.roller, self.options = encounter, roller, options
         self.people = {c.name: c for c in encounter.combatants}
         self.notes: list[str] = []
         self.figures = {
@@ -541,9 +537,9 @@ class _Round:
                 mods = [dex_modifier(c, self.options) for c in members]
                 ranges = [_data()["surprise_range"] + bonus
                           + sum(m.is_surprised for m in surprise_modifiers(c, self.options)) for c in members]
-                roll = self.fate.roll(_data()["surprise_die"], f"surprise: {side}",
-                                      classify=lambda t, mods=mods, ranges=ranges: tuple(
-                                          t + mod <= top for mod, top in zip(mods, ranges, strict=True)))
+                roll = self.roller.roll_total(_data()["surprise_die"], f"surprise: {side}",
+                                              classify=lambda t, mods=mods, ranges=ranges: tuple(
+                                                  t + mod <= top for mod, top in zip(mods, ranges, strict=True))).total
                 for c, mod, top in zip(members, mods, ranges, strict=True):
                     surprised[c.name] = roll + mod <= top
                     self.notes.append(
@@ -563,7 +559,7 @@ class _Round:
 
     def _initiative(self) -> dict[str, int]:
         """002 II.A: a d12 per side; each figure adds its Dexterity modifier."""
-        rolls = {side: self.fate.roll("d12", f"initiative: {side}") for side in self.encounter.sides}
+        rolls = {side: self.roller.roll_total("d12", f"initiative: {side}").total for side in self.encounter.sides}
         for f in self.figures.values():
             mod = dex_modifier(f.c, self.options)
             f.die, f.count = rolls[f.c.side], rolls[f.c.side] + mod
@@ -838,7 +834,7 @@ class _Round:
         spans = [span for span, _ in placed] + self._opportunities(placed)
         order = {id(span): i for i, span in enumerate(spans)}
         spans.sort(key=lambda s: (s.end, s.start, order[id(s)]))
-        return Timeline(SHORT_FORM.id, clock, tuple(spans), tuple(self.notes), self.fate.rolls())
+        return Timeline(SHORT_FORM.id, clock, tuple(spans), tuple(self.notes), tuple(self.roller.log))
 
     def _place_declaration(self, f: _Figure, d: Declaration, groups: dict[Hashable, Moment],
                            ticks: dict[Moment, Tick], before: Moment, end: Moment,
@@ -1015,7 +1011,7 @@ class ShortForm(TimingSystem):
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: ShortFormOptions) -> Timeline:
         """Order one round by initiative count (or surprise), or raise the rule a declaration breaks."""
-        return _Round(encounter, RolledFate(roller), options).run()
+        return _Round(encounter, roller, options).run()
 
     def round_options(self, options: ShortFormOptions | None, fight: FightRound) -> ShortFormOptions:
         """002 I: the d12 surprise roll (round 1, no figure flagged) unless ``SurpriseOptions.check`` is off."""
@@ -1033,16 +1029,6 @@ class ShortForm(TimingSystem):
                     Declaration(name, 2, ActionKind.ATTACK, target=intent.target, weapons=weapon_names(intent.weapons))]
         return [Declaration(name, 1, ActionKind.MOVE, target=intent.target, feet=rate),
                 Declaration(name, 2, ActionKind.MOVE, target=intent.target, feet=min(rate, close - rate))]
-
-    def odds(self, encounter: Encounter, a: str, b: str, options: ShortFormOptions | None = None) -> dict[str, Fraction]:
-        """Exact chances over every surprise and initiative roll: who of ``a`` and ``b`` strikes (or
-        completes a spell) first, and, for a caster, the chance a reported hit disrupts the spell.
-
-        Keys: ``"a first"``, ``"simultaneous"``, ``"b first"``, ``"neither"`` (summing to 1),
-        ``"a spell interrupted"`` / ``"b spell interrupted"`` for a figure that casts.
-        """
-        options = self.options(options)
-        return exact_odds(encounter, a, b, lambda fate: _Round(encounter, fate, options).run())
 
 
 SHORT_FORM = register(ShortForm())

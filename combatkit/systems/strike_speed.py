@@ -47,7 +47,6 @@ import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from functools import cache
 from importlib import resources
 
@@ -57,11 +56,8 @@ from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Length, Weapon, WeaponKind
 from combatkit.stances import Stance, check_stance
 from combatkit.systems._order_of_battle import (
-    Fate,
     Moment,
-    RolledFate,
     check_names,
-    exact_odds,
     has_word,
     moment_clock,
     refuse_combat_ii_fields,
@@ -251,8 +247,8 @@ class _Act:
 
 
 class _Round:
-    def __init__(self, encounter: Encounter, fate: Fate, options: StrikeSpeedOptions) -> None:
-        self.encounter, self.fate, self.options = encounter, fate, options
+    def __init__(self, encounter: Encounter, roller: Roller, options: StrikeSpeedOptions) -> None:
+        self.encounter, self.roller, self.options = encounter, roller, options
         self.people = {c.name: c for c in encounter.combatants}
         self.notes: list[str] = []
         self.tied: dict[int, set[tuple[str, int]]] = {}
@@ -270,7 +266,7 @@ class _Round:
         spans = [self._span(act, ticks, ruins.get(i)) for i, act in enumerate(acts)]
         order = {id(span): i for i, span in enumerate(spans)}
         spans.sort(key=lambda s: (s.end, s.start, order[id(s)]))
-        return Timeline(STRIKE_SPEED.id, clock, tuple(spans), tuple(self.notes), self.fate.rolls())
+        return Timeline(STRIKE_SPEED.id, clock, tuple(spans), tuple(self.notes), tuple(self.roller.log))
 
     # -- checks that need no dice
 
@@ -311,7 +307,7 @@ class _Round:
     def _initiative(self) -> str | None:
         """004: the side with the higher roll gets +5; a tie for the highest gives it to nobody."""
         die = self.options.initiative_die
-        rolls = {side: self.fate.roll(die, f"initiative: {side}") for side in self.encounter.sides}
+        rolls = {side: self.roller.roll_total(die, f"initiative: {side}").total for side in self.encounter.sides}
         best = max(rolls.values())
         top = [side for side, roll in rolls.items() if roll == best]
         shown = ", ".join(f"{side} {roll}" for side, roll in rolls.items())
@@ -420,7 +416,7 @@ class StrikeSpeed(TimingSystem):
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: StrikeSpeedOptions) -> Timeline:
         """Put every declared action in strike-speed order, or raise the rule it breaks."""
-        return _Round(encounter, RolledFate(roller), options).run()
+        return _Round(encounter, roller, options).run()
 
     def round_options(self, options: StrikeSpeedOptions | None, fight: FightRound) -> StrikeSpeedOptions:
         """The figures' 004 Combat Stances: options that name none take each figure's from the fight
@@ -430,17 +426,6 @@ class StrikeSpeed(TimingSystem):
             stances = {n: e.stance for n, e in fight.extras.items() if e.stance is not Stance.STANDARD}
             base = replace(base, stances=stances)
         return base
-
-    def odds(self, encounter: Encounter, a: str, b: str,
-             options: StrikeSpeedOptions | None = None) -> dict[str, Fraction]:
-        """Exact chances over every initiative roll: who of ``a`` and ``b`` strikes (or casts) first,
-        and, for a caster, the chance a reported hit disrupts the spell.
-
-        Keys: ``"a first"``, ``"simultaneous"``, ``"b first"``, ``"neither"`` (summing to 1),
-        ``"a spell interrupted"`` / ``"b spell interrupted"`` for a figure that casts.
-        """
-        options = self.options(options)
-        return exact_odds(encounter, a, b, lambda fate: _Round(encounter, fate, options).run())
 
 
 STRIKE_SPEED = register(StrikeSpeed())
