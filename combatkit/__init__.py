@@ -43,12 +43,12 @@ from combatkit.model import (
     WeaponKind,
 )
 from combatkit.systems import SYSTEMS, Phase1Options, find_system
-from combatkit.timeline import Clock, Period, Span, Status, Timeline, Track
+from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Timeline, Track
 
 __all__ = [
     "ONE_ROUND", "SYSTEMS", "Abilities", "ActionKind", "Clock", "Combatant", "Declaration", "Dice",
     "DiceNotationError", "Encounter", "EncounterFileError", "EnteredRollError", "Hit", "IllegalActionError",
-    "Length", "MissingRollError", "Period", "Phase1Options", "Roll", "Roller", "RulesError", "Size", "Span",
+    "Length", "MissingRollError", "Period", "Phase1Options", "Roll", "Roller", "RulesError", "Size", "Span", "SpanKind",
     "Spell", "Status", "Timeline", "Track", "Weapon", "WeaponKind", "dumps_toml", "encounter_from_dict", "encounter_to_dict",
     "example_encounters", "find_system", "load_encounter", "load_example", "loads_encounter", "save_encounter",
 ]  # fmt: skip

@@ -18,18 +18,49 @@ from typing import TypeAlias
 
 from combatkit.dice import Roll
 
-__all__ = ["Clock", "Period", "Span", "Status", "Tick", "Timeline", "Track"]
+__all__ = ["Clock", "Period", "Span", "SpanKind", "Status", "Tick", "Timeline", "Track"]
 
 Tick: TypeAlias = int
 """A position on a system's clock, counted from 1. Ticks past the clock's end
 fall in the next round (tick 23 on a 20-tick clock is the next round's tick 3)."""
 
 
-class Track(enum.Enum):
+class Track(enum.StrEnum):
     """Initiative track of 000 Table 1: winners act a half-segment ahead of losers."""
 
     WINNER = "winner"
     LOSER = "loser"
+
+
+class SpanKind(enum.StrEnum):
+    """What a span is: a declared action's kind (:class:`~combatkit.model.ActionKind`), or one of the
+    spans a system places of its own accord.
+
+    A ``StrEnum``: a kind is its own value in a long-form row, a chart or a file.
+    """
+
+    MOVE = "move"
+    """A move, a charge, a flight or a withdrawal."""
+    ATTACK = "attack"
+    """A blow or a shot (one attack routine)."""
+    CAST = "cast"
+    """A spell (or psionic power) from its first casting unit to its release."""
+    MISC = "misc"
+    """A brief miscellaneous action: draw, ready components, re-string a bow, drink a potion."""
+    READY = "ready"
+    """A weapon set, or a defense readied, against a charge."""
+    HOLD = "hold"
+    """A completed spell held before release (000 §2 A Holding a Spell)."""
+    OPPORTUNITY = "opportunity"
+    """An attack the system grants outside the declarations: 002's attacks of opportunity, a free
+    attack on a figure breaking off (001 Break & Run)."""
+    SURPRISED = "surprised"
+    """A surprised figure doing nothing (001 A, 002 I)."""
+    MORALE = "morale"
+    """A morale check the system calls for (001: charged by a giant creature)."""
+    EFFECT = "effect"
+    """Something in effect, or taking effect, after the action that caused it (000 §3 B: a spell's duration;
+    001: a potion 2-5 phases after it is drunk)."""
 
 
 class Status(enum.Enum):
@@ -93,8 +124,8 @@ class Span:
     """The combatant's name."""
     side: str
     """The combatant's side."""
-    kind: str
-    """``move``, ``attack``, ``cast``, ``misc``, ``ready``... (an ActionKind value)."""
+    kind: SpanKind
+    """What it is: a move, an attack, a cast... (a kind's value, ``"attack"``, is taken too)."""
     action: str
     """What a reader sees: ``"long sword -> Grishnak"``, ``"casting sleep"``."""
     start: Tick
@@ -107,16 +138,26 @@ class Span:
     """The seed rule that placed it, cited: ``"000 Table 1: loser, SF 4-6"``."""
     why: str
     """The same in plain words for a new player."""
-    track: str | None = None
-    """``winner`` or ``loser`` where the system has tracks."""
+    track: Track | None = None
+    """The initiative track it is on, where the system has tracks (a value, ``"winner"``, is taken too)."""
     target: str | None = None
     """Whom it is aimed at."""
     status: Status = Status.DONE
     """Done, ruined or cancelled."""
 
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "kind", SpanKind(self.kind))
+            object.__setattr__(self, "track", None if self.track is None else Track(self.track))
+        except ValueError as error:
+            raise ValueError(f"{self.actor}'s span {self.action!r}: {error}; kinds: "
+                             f"{', '.join(SpanKind)}; tracks: {', '.join(Track)}") from None
+
     def row(self) -> dict[str, object]:
         """The span as one long-form row (plain types only)."""
         data = asdict(self)
+        data["kind"] = self.kind.value
+        data["track"] = None if self.track is None else self.track.value
         data["status"] = self.status.value
         return data
 

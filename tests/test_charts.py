@@ -38,7 +38,7 @@ def ten_segment_round(*extra: Span) -> Timeline:
     spans = (
         Span("Ann", "party", "cast", "casts fireball", 1, 3, "A", "003 §2", "Three segments of casting."),
         Span("Bob", "orcs", "attack", "axe -> Ann", 5, 5, "B", "003 §3", "The axe lands in segment 5."),
-        Span("Bob", "orcs", "charge", "charges Ann", 7, 8, "C", "003 §3", "A charge takes two segments."),
+        Span("Bob", "orcs", "effect", "potion: takes effect", 7, 8, "C", "001", "It works for two segments."),
         *extra,
     )
     return Timeline("ten", TEN_SEGMENTS, spans)
@@ -145,7 +145,7 @@ def test_a_ten_segment_clock_with_other_periods_and_no_tracks_uses_the_same_func
     assert sorted(set(frame["lane"])) == ["Ann (party)", "Bob (orcs)"]
     assert spec["title"]["subtitle"] == "segments 1-10 across, grouped in 3 periods; hover a mark for why and the rule"
     colour = layers(spec)["bars"]["encoding"]["color"]["scale"]
-    assert "charge" in colour["domain"]  # a kind Phase System I does not have gets a spare colour
+    assert "effect" in colour["domain"]  # a kind Phase System I does not have gets a spare colour
     assert len(set(colour["range"])) == len(colour["range"])
     assert rendered_marks(spec)["bars"] == 2
 

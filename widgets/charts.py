@@ -38,7 +38,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from combatkit.timeline import Clock, Status, Timeline
+from combatkit.timeline import Clock, SpanKind, Status, Timeline, Track
 
 __all__ = [
     "DURATIVE_KINDS",
@@ -51,22 +51,22 @@ __all__ = [
     "timeline_spec",
 ]
 
-KIND_COLOURS: dict[str, str] = {
-    "attack": "#c0392b",
-    "move": "#1e8449",
-    "cast": "#2471a3",
-    "hold": "#8e44ad",
-    "misc": "#7f8c8d",
-    "ready": "#d68910",
-    "surprised": "#34495e",
+KIND_COLOURS: dict[SpanKind, str] = {
+    SpanKind.ATTACK: "#c0392b",
+    SpanKind.MOVE: "#1e8449",
+    SpanKind.CAST: "#2471a3",
+    SpanKind.HOLD: "#8e44ad",
+    SpanKind.MISC: "#7f8c8d",
+    SpanKind.READY: "#d68910",
+    SpanKind.SURPRISED: "#34495e",
 }
 """Fixed colour per action kind, so a kind keeps its colour when others come and go."""
 _SPARE_COLOURS = ("#16a085", "#a04000", "#5b2c6f", "#1b4f72", "#7d6608")
 
-KIND_SHAPES: dict[str, str] = {"attack": "diamond", "move": "triangle-right"}
+KIND_SHAPES: dict[SpanKind, str] = {SpanKind.ATTACK: "diamond", SpanKind.MOVE: "triangle-right"}
 """Instant actions are points: a blow lands at a diamond, a move ends at an arrowhead; others are circles."""
 
-DURATIVE_KINDS = frozenset({"cast", "hold", "misc", "ready", "surprised"})
+DURATIVE_KINDS = frozenset({SpanKind.CAST, SpanKind.HOLD, SpanKind.MISC, SpanKind.READY, SpanKind.SURPRISED})
 """Kinds drawn as a bar from start to end even when they last one tick (a cancelled spell)."""
 
 STATUS_STYLE: dict[str, tuple[float, float, list[int]]] = {
@@ -77,7 +77,7 @@ STATUS_STYLE: dict[str, tuple[float, float, list[int]]] = {
 """Status -> (bar fill opacity, point opacity, bar outline dash): ruined is faded and dashed,
 cancelled more so. Bars stay light enough for their dark labels to read on top."""
 
-TRACK_ORDER = ("winner", "loser", "")
+TRACK_ORDER = (Track.WINNER, Track.LOSER, None)
 """Lanes list the winner track first, as Table 1 reads its winner columns first (000 Table 1)."""
 
 WIDTH = 800
@@ -131,15 +131,13 @@ def timeline_frame(timeline: Timeline) -> pd.DataFrame:
     lane_of: dict[str, tuple[int, int, int, str]] = {}
     for i, s in enumerate(spans):
         if s.actor not in lane_of:
-            track = s.track or ""
-            rank = TRACK_ORDER.index(track) if track in TRACK_ORDER else len(TRACK_ORDER)
-            lane_of[s.actor] = (rank, sides.index(s.side), i, f"{s.actor} ({s.side}, {track})" if track
-                                else f"{s.actor} ({s.side})")
+            lane_of[s.actor] = (TRACK_ORDER.index(s.track), sides.index(s.side), i,
+                                f"{s.actor} ({s.side}, {s.track.value})" if s.track else f"{s.actor} ({s.side})")
     order = {actor: n for n, actor in enumerate(sorted(lane_of, key=lambda a: lane_of[a][:3]))}
     rows: list[dict[str, Any]] = []
     for s in spans:
         row = s.row()
-        row["track"] = s.track or ""
+        row["track"] = row["track"] or ""
         row["target"] = s.target or ""
         bar = s.kind in DURATIVE_KINDS or s.end > s.start
         row.update(
@@ -211,7 +209,7 @@ def _period_records(clock: Clock, last_tick: int) -> list[dict[str, Any]]:
 def _kinds(frame: pd.DataFrame) -> tuple[str, ...]:
     """The kinds the colour and shape scales know: every Phase System I kind, so the legend and the
     colours stay put as actions come and go, then any other kind present (other systems)."""
-    return tuple(KIND_COLOURS) + tuple(sorted(set(frame["kind"]) - set(KIND_COLOURS)))
+    return tuple(k.value for k in KIND_COLOURS) + tuple(sorted(set(frame["kind"]) - set(KIND_COLOURS)))
 
 
 def _chart(clock: Clock, title: str | None, kinds: tuple[str, ...], last_tick: int, has_lanes: bool,

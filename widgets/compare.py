@@ -51,7 +51,7 @@ from combatkit.errors import RulesError
 from combatkit.odds import matchup_odds
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
 from combatkit.systems._exhaust import ACTS, first_act, matchup
-from combatkit.timeline import Status, Timeline
+from combatkit.timeline import SpanKind, Status, Timeline
 from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_chart, panel_frame, panel_spec
 from combatkit.widgets.dice_entry import DiceEntry, DiceKey, Entered, TableRoller, file_entries
 from combatkit.widgets.editor import EncounterEditor, describe_error, download_html, saved_rolls
@@ -178,12 +178,12 @@ def _act_words(timeline: Timeline, name: str) -> str:
             return f"{name} declares no blow and no spell"
         return (f"{name} lands no blow and completes no spell: {lost.action} is {lost.status.value} "
                 f"({lost.why.rstrip('.')})")
-    what, verb = ("spell", "goes off") if act.kind == "cast" else ("blow", "lands")
+    what, verb = ("spell", "goes off") if act.kind is SpanKind.CAST else ("blow", "lands")
     together = [s for s in timeline.landing_at(act.end) if s.actor != name and s.status is Status.DONE]
     text = f"{name}'s first {what} ({act.action}) {verb} in {clock.describe(act.end)}"
     if together:
         text += ", simultaneous with " + ", ".join(f"{s.actor} ({s.action})" for s in together)
-    ruined = [s for s in timeline.for_actor(name) if s.kind == "cast" and s.status is Status.RUINED]
+    ruined = [s for s in timeline.for_actor(name) if s.kind is SpanKind.CAST and s.status is Status.RUINED]
     return text + "".join(f"; {s.action} is ruined in {clock.describe(s.end)}" for s in ruined)
 
 

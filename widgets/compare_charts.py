@@ -156,7 +156,7 @@ def _axis_names(clock: Clock, last_tick: int) -> tuple[list[float], str]:
 
 def _kinds(frame: pd.DataFrame) -> tuple[str, ...]:
     present = set(frame["kind"]) if not frame.empty else set()
-    return tuple(k for k in KIND_COLOURS if k in present) + tuple(sorted(present - set(KIND_COLOURS)))
+    return tuple(k.value for k in KIND_COLOURS if k in present) + tuple(sorted(present - set(KIND_COLOURS)))
 
 
 def _chart(clock: Clock, title: str, kinds: tuple[str, ...], last_tick: int, lanes: int, width: int,

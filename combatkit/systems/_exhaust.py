@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from combatkit.dice import Dice, Roll, Roller
 from combatkit.errors import RulesError
-from combatkit.timeline import Span, Status, Timeline
+from combatkit.timeline import Span, SpanKind, Status, Timeline
 
 if TYPE_CHECKING:
     from combatkit.encounter import Encounter
@@ -40,7 +40,7 @@ __all__ = ["ACTS", "EnumeratingRoller", "check_matchup", "exhaust", "first_act",
 T = TypeVar("T")
 R = TypeVar("R")
 
-ACTS = frozenset({"attack", "cast"})
+ACTS = frozenset({SpanKind.ATTACK, SpanKind.CAST})
 """Span kinds that count as *acting* in a matchup: a blow struck or a spell gone off."""
 
 
@@ -216,11 +216,11 @@ def matchup(outcomes: Sequence[tuple[Fraction, Timeline]], a: str, b: str) -> di
         result[key] += weight
         for who, name in (("a", a), ("b", b)):
             spans = timeline.for_actor(name)
-            casts = [s for s in spans if s.kind == "cast"]
+            casts = [s for s in spans if s.kind is SpanKind.CAST]
             if casts:
                 key = f"{who} spell interrupted"
                 result[key] = result.get(key, Fraction(0)) + (weight if casts[0].status is Status.RUINED else 0)
-            blows = sorted((s for s in spans if s.kind == "attack" and s.status is Status.DONE), key=lambda s: s.end)
+            blows = sorted((s for s in spans if s.kind is SpanKind.ATTACK and s.status is Status.DONE), key=lambda s: s.end)
             for number, blow in enumerate(blows, 1):
                 key = f"{who} blow {number} @ {blow.end}"
                 result[key] = result.get(key, Fraction(0)) + weight

@@ -108,7 +108,7 @@ from combatkit.systems._order_of_battle import (
 from combatkit.systems._policy import routines
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
-from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
+from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
 if TYPE_CHECKING:
     from combatkit.battle import Figure
@@ -553,7 +553,7 @@ class _Item:
     c: Combatant
     decl: Declaration | None
     spec: ActionSpec
-    kind: str
+    kind: SpanKind
     action: str
     start: int
     land: int
@@ -692,7 +692,7 @@ class _Round:
             raise IllegalActionError(f"001 {spec.section}: {spec.name}",
                                      f"{c.name} is still busy until {_name(state.floor)} and cannot begin "
                                      f"{spec.name.lower()} in {_name(start)}")
-        self.items.append(_Item(c, d, spec, d.kind.value, f"{spec.name.lower()} (cancelled)", start, start,
+        self.items.append(_Item(c, d, spec, SpanKind(d.kind.value), f"{spec.name.lower()} (cancelled)", start, start,
                                 f"001 {spec.section}: {spec.name}",
                                 [f"Cancelled: the dice left {c.name} busy until {_name(state.ready)}."],
                                 d.target, Status.CANCELLED))
@@ -707,7 +707,7 @@ class _Round:
                 raise IllegalActionError("001 I. Morale & Record Keeping",
                                          f"{c.name}: the morale step (phase 7) is for rallying allies, and a rally "
                                          f"happens there; got {spec.name.lower()} in phase {d.phase}")
-            self.items.append(_Item(c, d, spec, "misc", "rallies close allies", MORALE, MORALE, rule,
+            self.items.append(_Item(c, d, spec, SpanKind.MISC, "rallies close allies", MORALE, MORALE, rule,
                                     ["Rally: an attempt to rally any close allies, before the remaining morale "
                                      "checks (001 I)."], d.target))
             return
@@ -730,22 +730,22 @@ class _Round:
             self._move(c, d, spec, start, land, rule, why)
             return
         if d.kind is ActionKind.READY:
-            self.items.append(_Item(c, d, spec, "ready", "sets weapon to receive a charge"
+            self.items.append(_Item(c, d, spec, SpanKind.READY, "sets weapon to receive a charge"
                                     + (f" from {d.target}" if d.target else ""), start, LAST if start == LAST else 5,
                                     rule, [*why, "it stays set for the rest of the round, until the charge comes",
                                            _text(spec)], d.target))
             state.ready = state.floor = NEXT
             return
         if d.kind is ActionKind.ATTACK:  # an overbear: a run into the foe, in the melee step
-            self.items.append(_Item(c, d, spec, "attack", f"overbears {d.target or ''}".strip(), start, land, rule,
+            self.items.append(_Item(c, d, spec, SpanKind.ATTACK, f"overbears {d.target or ''}".strip(), start, land, rule,
                                     [*why, _text(spec)], d.target))
             return
         what = d.note or spec.name.lower()
-        self.items.append(_Item(c, d, spec, "misc", what, start, land, rule, why + [_text(spec)], d.target))
+        self.items.append(_Item(c, d, spec, SpanKind.MISC, what, start, land, rule, why + [_text(spec)], d.target))
         if spec.effect is not None:
             after = self.roller.roll_total(spec.effect, f"{spec.name} takes effect: {c.name}, phase {d.phase}").total
             when = _after(land, after) if land <= 5 or land >= NEXT else _after(NEXT, after - 1)
-            self.items.append(_Item(c, d, spec, "effect", f"{spec.name.lower()}: takes effect", when, when, rule,
+            self.items.append(_Item(c, d, spec, SpanKind.EFFECT, f"{spec.name.lower()}: takes effect", when, when, rule,
                                     [f"It takes effect {after} phases after it is consumed ({spec.effect})."]))
 
     def _cost(self, c: Combatant, d: Declaration, spec: ActionSpec) -> tuple[int, int, str]:
@@ -782,7 +782,7 @@ class _Round:
         if not why:
             why.append(_text(spec))
         where = f" toward {d.target}" if d.target and toward else (f" from {d.target}" if d.target else "")
-        self.items.append(_Item(c, d, spec, "move", f"{what} {feet}'{where}", start, land, rule, why, d.target,
+        self.items.append(_Item(c, d, spec, SpanKind.MOVE, f"{what} {feet}'{where}", start, land, rule, why, d.target,
                                 feet=feet, closes_on=d.target if toward else None))
 
     def _split_move(self, c: Combatant, d: Declaration, spec: ActionSpec) -> None:
@@ -797,15 +797,15 @@ class _Round:
             raise IllegalActionError(rule, f"{c.name} may move up to 1/3 of MV {c.movement} ({third}') before "
                                            f"a split-move attack, not {d.feet}'")
         feet = d.feet if d.feet is not None else third
-        self.items.append(_Item(c, d, spec, "move", f"moves {feet}' (split-move)", 1, first, rule,
+        self.items.append(_Item(c, d, spec, SpanKind.MOVE, f"moves {feet}' (split-move)", 1, first, rule,
                                 [f"Two phases of movement before the attack ({spec.name})."], d.target, feet=feet,
                                 closes_on=d.target))
         weapons = _weapons(c, d)
-        self.items.append(_Item(c, d, spec, "attack", " + ".join(w.name for w in weapons)
+        self.items.append(_Item(c, d, spec, SpanKind.ATTACK, " + ".join(w.name for w in weapons)
                                 + (f" -> {d.target}" if d.target else ""), d.phase, d.phase, rule,
                                 [f"One phase for the attack, at {spec.penalty} ({spec.name})."], d.target,
                                 weapons=weapons, missile=_is_missile(c, d)))
-        self.items.append(_Item(c, d, spec, "move", "moves on (split-move)", first + strike + 1,
+        self.items.append(_Item(c, d, spec, SpanKind.MOVE, "moves on (split-move)", first + strike + 1,
                                 first + strike + second, rule, ["Two phases of movement after the attack."]))
 
     # -- facility actions: attacks, spells, items
@@ -825,7 +825,7 @@ class _Round:
                 rule, f"{c.name}'s {spec.name.lower()} falls due in {_name(due_floor)} ({facility_why}); it may be "
                       f"rushed one phase, to {_name(due_floor - 1)}, not declared for phase {declared}")
         if declared < rushed:
-            self.items.append(_Item(c, d, spec, d.kind.value, f"{spec.name.lower()} (cancelled)", declared,
+            self.items.append(_Item(c, d, spec, SpanKind(d.kind.value), f"{spec.name.lower()} (cancelled)", declared,
                                     declared, rule, [f"Cancelled: the dice left it due in {_name(due)}, too late to "
                                                      f"rush it to phase {declared}."], d.target, Status.CANCELLED))
             return None
@@ -868,7 +868,7 @@ class _Round:
         if placed is None:
             return
         land, words = placed
-        before = [i for i in self.items if i.c is c and i.kind == "move" and i.status is Status.DONE and i.land < land]
+        before = [i for i in self.items if i.c is c and i.kind is SpanKind.MOVE and i.status is Status.DONE and i.land < land]
         if before and before[-1].spec.id == "half_move":
             words.append(f"with a half-move: {before[-1].spec.penalty:+d} to the attack (001 Half-Move)")
         if before and before[-1].spec.id in ("charge", "counter_charge"):
@@ -885,7 +885,7 @@ class _Round:
             split = len(dues) > 1
             for i, (at, (_, why, _)) in enumerate(zip(lands, dues, strict=True)):
                 names = weapons[i].name if split else " + ".join(w.name for w in weapons)
-                self.items.append(_Item(c, d, spec, "attack", f"{names}{target}", at, at,
+                self.items.append(_Item(c, d, spec, SpanKind.ATTACK, f"{names}{target}", at, at,
                                         f"001 B. Multiple attack sequences: {self.options.monster_routine.value}",
                                         words if i == 0 else [why], d.target,
                                         weapons=(weapons[i],) if split else weapons, missile=missile))
@@ -896,7 +896,7 @@ class _Round:
                 words.append(f"attack {k + 1} of {len(state.regular)} this round: the first comes a phase early, "
                              f"the next ones late (001 B. Multiple attack sequences)")
                 rule = "001 B. Multiple attack sequences"
-            self.items.append(_Item(c, d, spec, "attack", " + ".join(w.name for w in weapons) + target, land, land,
+            self.items.append(_Item(c, d, spec, SpanKind.ATTACK, " + ".join(w.name for w in weapons) + target, land, land,
                                     rule, words, d.target, weapons=weapons, missile=missile))
         state.ready = state.floor = _following(max(lands))
 
@@ -948,7 +948,7 @@ class _Round:
         words.append(f"channelled from {_name(channel)}; loosed on its side's turn in the missiles & magic step, it "
                      f"takes effect with every missile and spell of the phase (001 Magic)")
         label = ("reads " if spec.id == "scroll" else "uses " if spec.id == "item" else "casts ") + spell.name
-        self.items.append(_Item(c, d, spec, "cast", label + (f" -> {d.target}" if d.target else ""), channel, land,
+        self.items.append(_Item(c, d, spec, SpanKind.CAST, label + (f" -> {d.target}" if d.target else ""), channel, land,
                                 f"001 {spec.section}: {spec.name}", words, d.target))
         state.ready = state.floor = _following(land)
 
@@ -965,7 +965,7 @@ class _Round:
                 raise IllegalActionError(rule, f"{c.name}'s extra attack needs a target whose facility is slower")
             mine = max(weapon_facility(c, w, self.options)[0] for w in _weapons(c, d))
             foe = self.people[d.target]
-            blows = sorted((i for i in self.items if i.c is foe and i.kind == "attack" and i.status is Status.DONE),
+            blows = sorted((i for i in self.items if i.c is foe and i.kind is SpanKind.ATTACK and i.status is Status.DONE),
                            key=lambda i: i.land)
             arms = blows[0].weapons if blows else foe.weapons[:1]
             theirs = max(weapon_facility(foe, w, self.options)[0] for w in arms) if arms else None
@@ -977,7 +977,7 @@ class _Round:
                 raise IllegalActionError(rule, f"{c.name}'s extra attack comes in {foe.name}'s slower phase, "
                                                f"{_name(slower)}, not phase {d.phase}")
             weapons = _weapons(c, d)
-            self.items.append(_Item(c, d, action_for(c, d), "attack", " + ".join(w.name for w in weapons)
+            self.items.append(_Item(c, d, action_for(c, d), SpanKind.ATTACK, " + ".join(w.name for w in weapons)
                                     + f" -> {d.target} (extra)", d.phase, d.phase, rule,
                                     [f"{mine.label} against {foe.name}'s {theirs.label}: three steps quicker buys "
                                      f"another attack in that slower phase, at {self.options.extra_attack_penalty:+d} "
@@ -1034,7 +1034,7 @@ class _Round:
     def _continuations(self) -> None:
         if not self.options.continuation:
             return
-        for item in [i for i in self.items if i.kind == "attack" and i.status is Status.DONE and i.target
+        for item in [i for i in self.items if i.kind is SpanKind.ATTACK and i.status is Status.DONE and i.target
                      and not i.missile]:
             if item.land >= LAST:
                 continue
@@ -1045,7 +1045,7 @@ class _Round:
             if roll - need < 5:
                 continue
             at = _following(item.land)
-            self.items.append(_Item(item.c, item.decl, item.spec, "attack",
+            self.items.append(_Item(item.c, item.decl, item.spec, SpanKind.ATTACK,
                                     f"{' + '.join(w.name for w in item.weapons)} -> {foe.name} (continuation)", at, at,
                                     "001 B. [Continuation] (open question, option)",
                                     [f"The attack in {_name(item.land)} rolled {roll} against {need} needed: 5 or "
@@ -1059,7 +1059,7 @@ class _Round:
                 and i.status is Status.DONE and i.target}
 
     def _melee(self) -> list[_Item]:
-        return [i for i in self.items if i.kind == "attack" and not i.missile and i.status is Status.DONE and i.target]
+        return [i for i in self.items if i.kind is SpanKind.ATTACK and not i.missile and i.status is Status.DONE and i.target]
 
     def _charges(self) -> None:
         """001 Charge and Counter-Charge: distances, and the clash both end in."""
@@ -1090,7 +1090,7 @@ class _Round:
             if gap is None:
                 continue
             limit = (i.spec.max_feet or REACH) if i.spec.id == "overbear" else REACH
-            closing = sum(m.feet for m in self.items if m.kind == "move" and m.status is Status.DONE
+            closing = sum(m.feet for m in self.items if m.kind is SpanKind.MOVE and m.status is Status.DONE
                           and {m.c.name, m.closes_on} == {i.c.name, i.target} and m.land <= i.land)
             if gap - closing > limit:
                 raise IllegalActionError("001 Movement",
@@ -1111,12 +1111,12 @@ class _Round:
             charge = charges.get((who, target))
             answer = min((j for j in melee if j.c.name == target and j.target == who), key=lambda j: j.land,
                          default=None)
-            closed = any(m.kind == "move" and m.status is Status.DONE and m.land <= blow.land
+            closed = any(m.kind is SpanKind.MOVE and m.status is Status.DONE and m.land <= blow.land
                          and {m.c.name, m.closes_on} == {who, target} for m in self.items)
-            setter = next((r for r in self.items if r.kind == "ready" and r.c.name == target
+            setter = next((r for r in self.items if r.kind is SpanKind.READY and r.c.name == target
                            and r.target in (None, who)), None)
             if charge is not None and setter is not None:
-                answer = _Item(setter.c, setter.decl, setter.spec, "attack", f"set weapon -> {who}", blow.land,
+                answer = _Item(setter.c, setter.decl, setter.spec, SpanKind.ATTACK, f"set weapon -> {who}", blow.land,
                                blow.land, "001 Movement: Set to Receive Charge",
                                ["the weapon set against the charge strikes at the clash: +2 to attack, an extra "
                                 "half die of damage"], who, weapons=setter.c.weapons[:1])
@@ -1175,8 +1175,8 @@ class _Round:
         spans = self._ruin(spans)
         for c in self.encounter.combatants:
             if c.surprised:
-                spans.append(Span(c.name, c.side, "surprised", "surprised: no declarations", 1,
-                                  self.layout.last_actions, "surprised", "001 A. Declare Intentions",
+                spans.append(Span(c.name, c.side, SpanKind.SURPRISED, "surprised: no declarations", 1,
+                                  self.layout.last_actions, SpanKind.SURPRISED, "001 A. Declare Intentions",
                                   f"{c.name} is surprised and acts only once the surprise has run its course."))
         order = {id(s): n for n, s in enumerate(spans)}
         spans.sort(key=lambda s: (s.end, s.start, order[id(s)]))
@@ -1188,18 +1188,18 @@ class _Round:
         step = item.spec.step
         if item.status is Status.CANCELLED:
             start = end = self._tick(item.start, "phase start", slot)
-        elif item.kind == "cast":
+        elif item.kind is SpanKind.CAST:
             start, end = self._tick(item.start, "phase start", slot), self._tick(item.land, "effects", slot)
-        elif item.kind == "attack" and item.missile:
+        elif item.kind is SpanKind.ATTACK and item.missile:
             start, end = self._tick(item.land, "missiles & magic", slot), self._tick(item.land, "effects", slot)
-        elif item.kind == "attack":
+        elif item.kind is SpanKind.ATTACK:
             how = {"first": ("melee", 1), "second": ("second", 2)}.get(item.slot, ("melee", slot))
             start = end = self._tick(item.land, how[0], how[1])
-        elif item.kind == "ready":
+        elif item.kind is SpanKind.READY:
             start, end = self._tick(item.start, "phase start", slot), self._tick(item.land, "melee", slot)
-        elif item.kind == "effect":
+        elif item.kind is SpanKind.EFFECT:
             start = end = self._tick(item.land, "phase start", slot)
-        elif item.kind == "move":
+        elif item.kind is SpanKind.MOVE:
             step = "melee" if step == "melee" and not item.spec.legs else "movement"
             start, end = self._tick(item.start, step, slot), self._tick(item.land, step, slot)
         elif step in ("melee", "distractions"):
@@ -1226,7 +1226,7 @@ class _Round:
                 side = self.people[item.target].side
                 for c in self.encounter.combatants:
                     if c.side == side and c.level < 4:
-                        out.append(Span(c.name, c.side, "morale", f"morale check: charged by {item.c.name}",
+                        out.append(Span(c.name, c.side, SpanKind.MORALE, f"morale check: charged by {item.c.name}",
                                         span.end, span.end, span.period, "001 Morale Check Due to Charge",
                                         f"Charged by a {item.c.size.value} creature, every non-Heroic creature "
                                         f"(fewer than 4 HD) makes a morale check at once; its effects apply at once."))
@@ -1237,7 +1237,7 @@ class _Round:
                         continue
                     words = ("suffers an immediate attack from the rear" if gap <= REACH else
                              "may be attacked, without bonus, by a close foe free to shift to the line of flight")
-                    out.append(Span(c.name, c.side, "opportunity", f"may attack {item.c.name} as it flees",
+                    out.append(Span(c.name, c.side, SpanKind.OPPORTUNITY, f"may attack {item.c.name} as it flees",
                                     span.start, span.start, span.period, "001 Movement: Break & Run",
                                     f"{item.c.name} breaks and runs and {words}.", target=item.c.name))
         return out
@@ -1246,7 +1246,7 @@ class _Round:
         """A hit the referee reports on a caster while the spell is channelled ruins it."""
         out = []
         for span in spans:
-            if span.kind == "cast" and span.status is Status.DONE:
+            if span.kind is SpanKind.CAST and span.status is Status.DONE:
                 ticks = [h.tick for h in self.encounter.hits if h.target == span.actor and span.start <= h.tick < span.end]
                 if ticks:
                     hit = min(ticks)

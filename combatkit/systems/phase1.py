@@ -49,7 +49,7 @@ from combatkit.movement import phase_allowance, withdraw_allowance
 from combatkit.systems._policy import combat_ii
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
-from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline, Track
+from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
 if TYPE_CHECKING:
     from combatkit.battle import Figure
@@ -175,7 +175,7 @@ def retarget_half_segment(combatant: Combatant, span: Span, declaration: Declara
     phase (``band_phase``: that phase's row instead) and track; None when that falls past the
     phase (the attack is lost).
 
-    >>> blow = Span("Aldric", "a", "attack", "long sword -> orc", 3, 3, "phase 1", "", "", track="winner")
+    >>> blow = Span("Aldric", "a", SpanKind.ATTACK, "long sword -> orc", 3, 3, "phase 1", "", "", track=Track.WINNER)
     >>> retarget_half_segment(Combatant("Aldric", "a"), blow, None, (Weapon("long sword", 5),))  # SF 5 + 3: row 7-9
     4
     """
@@ -186,7 +186,7 @@ def retarget_half_segment(combatant: Combatant, span: Span, declaration: Declara
     first = (span.end - 1) // 6 * 6 + 1
     phase = (span.end - 1) // 6 + 1
     row, _ = sf_band(sf, phase if band_phase is None else band_phase, options.phase2_literal_sf_band)
-    tick = first + row - 1 + (1 if span.track == "loser" else 0)
+    tick = first + row - 1 + (1 if span.track is Track.LOSER else 0)
     return tick if tick <= first + 5 else None
 
 
@@ -348,12 +348,12 @@ class _Round:
     def fail(self, rule: str, message: str) -> IllegalActionError:
         return IllegalActionError(rule, message)
 
-    def add(self, c: Combatant, kind: str, action: str, start: Tick, end: Tick, phase: int | str, rule: str,
+    def add(self, c: Combatant, kind: SpanKind, action: str, start: Tick, end: Tick, phase: int | str, rule: str,
             why: str, target: str | None = None, status: Status = Status.DONE) -> None:
         period = phase if isinstance(phase, str) else f"phase {phase}"
         self.spans.append(
             Span(c.name, c.side, kind, action, start, end, period, rule, why,
-                 track=self.tracks[c.name].value, target=target, status=status)
+                 track=self.tracks[c.name], target=target, status=status)
         )
 
     # -- the round
@@ -371,7 +371,7 @@ class _Round:
         for c in self.encounter.combatants:
             if c.surprised:
                 self.state[c.name].busy[1] = "surprised"
-                self.add(c, "surprised", "surprised: loses phase 1", 1, 6, 1, "000 §2 F",
+                self.add(c, SpanKind.SURPRISED, "surprised: loses phase 1", 1, 6, 1, "000 §2 F",
                          f"{c.name} is surprised and loses one full phase.")
         ordered = sorted(self.encounter.declarations, key=lambda d: (d.phase, d.actor))
         for d in ordered:
@@ -406,7 +406,7 @@ class _Round:
             if st.busy[d.phase] == "surprised":
                 raise self.fail("000 §2 F", f"{c.name} is surprised and loses phase 1, so cannot {d.kind.value} then")
             if st.busy[d.phase].startswith("delayed"):
-                self.add(c, d.kind.value, f"{d.kind.value} (cancelled)", phase_start(d.phase), phase_start(d.phase),
+                self.add(c, SpanKind(d.kind.value), f"{d.kind.value} (cancelled)", phase_start(d.phase), phase_start(d.phase),
                          d.phase, "000 §2 A", f"Cancelled: {st.busy[d.phase]}.", d.target, Status.CANCELLED)
                 return
             raise self.fail(
@@ -447,7 +447,7 @@ class _Round:
             first, rule = start + 5, "000 §1 F: movement after attacks and spells"
             why = (f"{c.name} moves {feet}' (up to 1/3 of MV {c.movement}) after the phase's attacks "
                    f"and spells are resolved.")
-        self.add(c, "move", f"moves {feet}'" + (f" toward {d.target}" if d.target else ""), first, start + 5,
+        self.add(c, SpanKind.MOVE, f"moves {feet}'" + (f" toward {d.target}" if d.target else ""), first, start + 5,
                  d.phase, rule, why + where, d.target)
 
     def _set_distance(self, a: str, b: str, feet: int) -> None:
@@ -510,13 +510,13 @@ class _Round:
                    f"is half-segment {hs - start + 1} of phase {d.phase}.")
         what = (f"touch: {touch.name}" if touch else " + ".join(w.name for w in weapons)) + (
             f" -> {d.target}" if d.target else "")
-        self.add(c, "attack", what, hs, hs, d.phase, rule, why, d.target)
+        self.add(c, SpanKind.ATTACK, what, hs, hs, d.phase, rule, why, d.target)
         if d.attacks == 2:
             second = hs + sf
             if second > start + 5:
                 raise self.fail("000 §2 C", f"{c.name}'s double attack: the second blow lands SF {sf} half-segments "
                                             f"after the first, at half-segment {second}, past the end of phase {d.phase}")
-            self.add(c, "attack", f"second blow{' -> ' + d.target if d.target else ''}", second, second, d.phase,
+            self.add(c, SpanKind.ATTACK, f"second blow{' -> ' + d.target if d.target else ''}", second, second, d.phase,
                      "000 §2 C: double attack, first blow's half-segment + SF",
                      f"More attacks than phases: the second blow of the phase follows the first by the weapon's SF "
                      f"({sf}) half-segments.", d.target)
@@ -557,7 +557,7 @@ class _Round:
                                         f"(no casting and attacking in one round)")
         if st.cast is not None:
             if st.ruined_at is not None:
-                self.add(c, "cast", f"{spell.name} (cancelled)", phase_start(d.phase), phase_start(d.phase),
+                self.add(c, SpanKind.CAST, f"{spell.name} (cancelled)", phase_start(d.phase), phase_start(d.phase),
                          d.phase, "000 §2 A: caster takes damage",
                          f"{c.name}'s spell was ruined at half-segment {st.ruined_at}; a caster who is hit may "
                          f"defend and move but not begin a new spell this round.", d.target, Status.CANCELLED)
@@ -616,12 +616,12 @@ class _Round:
         label = f"casts {spell.name} ({ct_text})" + (f" -> {d.target}" if d.target else "")
         if ruin is not None and ruin < release:
             st.ruined_at = ruin
-            self.add(c, "cast", label, min(start, ruin), ruin, phase, "000 §2 A: caster takes damage",
+            self.add(c, SpanKind.CAST, label, min(start, ruin), ruin, phase, "000 §2 A: caster takes damage",
                      f"{c.name} is hit at half-segment {ruin} while casting: the spell is ruined. {c.name} may defend "
                      f"and move for the rest of the round but not begin a new spell.", d.target, Status.RUINED)
             self._free_after(st, ruin)
             return
-        self.add(c, "cast", label, start, release, phase, rule, why, d.target)
+        self.add(c, SpanKind.CAST, label, start, release, phase, rule, why, d.target)
         if d.hold:
             self._hold(c, d, st, spell, release, held_to, ruin)
 
@@ -632,12 +632,12 @@ class _Round:
                 st.busy.pop(p)  # "The caster may move freely while holding a spell"
         nxt = " — into the next round, where it counts as that round's casting" if held_to > HALF_SEGMENTS else ""
         if ruin is not None:
-            self.add(c, "hold", f"holds {spell.name}", release, ruin, "hold", "000 §2 A: holding a spell",
+            self.add(c, SpanKind.HOLD, f"holds {spell.name}", release, ruin, "hold", "000 §2 A: holding a spell",
                      f"{c.name} is hit at half-segment {ruin} while holding {spell.name}: the spell is ruined.",
                      d.target, Status.RUINED)
             st.ruined_at = ruin
             return
-        self.add(c, "hold", f"holds {spell.name} {d.hold} CT, releases{' -> ' + d.target if d.target else ''}",
+        self.add(c, SpanKind.HOLD, f"holds {spell.name} {d.hold} CT, releases{' -> ' + d.target if d.target else ''}",
                  release, held_to, CLOCK.period_of(release).label if release <= HALF_SEGMENTS else "next round",  # type: ignore[union-attr]
                  "000 §2 A: holding a spell (max 6 CT)",
                  f"{c.name} holds the completed spell {d.hold} more CT units and releases it at "
@@ -675,7 +675,7 @@ class _Round:
         limit = MAX_CT_BEGUN.get(later, 0)
         ct = 10 if spell.full_round else int(spell.casting_time)
         if spell.full_round or ct > limit:
-            self.add(c, "cast", f"{spell.name} (cancelled)", phase_start(phase), phase_start(phase), phase,
+            self.add(c, SpanKind.CAST, f"{spell.name} (cancelled)", phase_start(phase), phase_start(phase), phase,
                      "000 §2 A: hit before casting, failed CON check",
                      f"Delayed to phase {later}, {spell.name} could no longer go off this round.",
                      None, Status.CANCELLED)
@@ -692,13 +692,13 @@ class _Round:
             st.components = True
         what = d.note or ("readies material components" if d.readies_components else "miscellaneous action")
         start = phase_start(d.phase)
-        self.add(c, "misc", what, start, start + 5, d.phase, "000 §2 E: miscellaneous preparation",
+        self.add(c, SpanKind.MISC, what, start, start + 5, d.phase, "000 §2 E: miscellaneous preparation",
                  f"{c.name} spends phase {d.phase} on it, foregoing attacks and movement.", d.target)
 
     def _ready(self, c: Combatant, d: Declaration, st: _State) -> None:
         st.busy[d.phase] = "readying a weapon"
         start = phase_start(d.phase)
-        self.add(c, "ready", "sets weapon / readies defense" + (f" against {d.target}" if d.target else ""), start,
+        self.add(c, SpanKind.READY, "sets weapon / readies defense" + (f" against {d.target}" if d.target else ""), start,
                  start + 5, d.phase, "000 §2 D: setting weapons / readying defense",
                  f"In lieu of attacking, {c.name} stands ready: a foe who closes is struck as it arrives.", d.target)
 

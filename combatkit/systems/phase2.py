@@ -86,7 +86,7 @@ from combatkit.systems.phase1 import (
     COMBAT_II_RULES, Phase1Options, adjusted_speed_factor, declared_sf_penalties, retarget_half_segment, sf_band,
     strike_half_segment,
 )
-from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline, Track
+from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
 if TYPE_CHECKING:
     from combatkit.battle import Figure
@@ -465,12 +465,12 @@ class _Run:
     def track(self, name: str, phase: int) -> Track:
         return self.dice.track(name, _cycle_of(phase))
 
-    def add(self, c: Combatant, kind: str, action: str, start: Tick, end: Tick, rule: str, why: str,
+    def add(self, c: Combatant, kind: SpanKind, action: str, start: Tick, end: Tick, rule: str, why: str,
             target: str | None = None, status: Status = Status.DONE, rank: int = ACTION_RANK,
             on_track: bool = True) -> None:
         """Place a span; ``rank`` orders spans landing on one tick (movement after blows)."""
         phase = _phase_of(end)
-        track = self.track(c.name, phase).value if on_track else None
+        track = self.track(c.name, phase) if on_track else None
         span = Span(c.name, c.side, kind, action, start, end, phase_label(phase), rule, why,
                     track=track, target=target, status=status)
         self.spans.append((rank, span))
@@ -498,7 +498,7 @@ class _Run:
                 st = self.state[c.name]
                 st.busy[1] = "surprised"
                 st.involuntary.add(1)
-                self.add(c, "surprised", "surprised: loses phase A", 1, 6, "000 §2 F",
+                self.add(c, SpanKind.SURPRISED, "surprised: loses phase A", 1, 6, "000 §2 F",
                          f"{c.name} is surprised and loses one full phase.", rank=MOVEMENT_RANK)
         for d in sorted(self.encounter.declarations, key=lambda d: (d.phase, d.actor)):
             self._declare(self.people[d.actor], d)
@@ -520,7 +520,7 @@ class _Run:
                 if st.busy[p] == "surprised":
                     raise IllegalActionError("000 §2 F", f"{c.name} is surprised and loses {phase_label(p)}, so "
                                                          f"cannot {d.kind.value} then")
-                self.add(c, d.kind.value, f"{d.kind.value} (cancelled)", _start(p), _start(p), "000 §2 A",
+                self.add(c, SpanKind(d.kind.value), f"{d.kind.value} (cancelled)", _start(p), _start(p), "000 §2 A",
                          f"Cancelled: {st.busy[p]}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
                 return
             raise IllegalActionError("000 §1 C", f"one action per phase: {c.name} is already {st.busy[p]} in "
@@ -563,7 +563,7 @@ class _Run:
                 where = f" {c.name} is now {now}' from {d.target}." if now else f" {c.name} reaches {d.target}."
             part = f" ({k} of {phases} phases)" if phases > 1 else ""
             spill = (" A move longer than 1/3 MV spills over into the next phase (000 §3)." if phases > 1 else "")
-            self.add(c, "move", f"moves {step}'" + (f" toward {d.target}" if d.target else "") + part,
+            self.add(c, SpanKind.MOVE, f"moves {step}'" + (f" toward {d.target}" if d.target else "") + part,
                      _end(q), _end(q), "000 §1 F, §3: movement after attacks and spells, spilling over",
                      f"{c.name} moves {step}' (1/3 of MV {c.movement} is {per_phase}') after the phase's attacks and "
                      f"spells.{spill}{where}", d.target, rank=MOVEMENT_RANK)
@@ -612,7 +612,7 @@ class _Run:
             return False
         rule, reason, slipped = block
         if slipped and d.phase == until - 1:
-            self.add(c, d.kind.value, f"{what} (cancelled)", _start(d.phase), _start(d.phase), rule,
+            self.add(c, SpanKind(d.kind.value), f"{what} (cancelled)", _start(d.phase), _start(d.phase), rule,
                      f"Cancelled: the failed CON check pushed {c.name}'s delay one phase later. {reason}.",
                      d.target, Status.CANCELLED, MOVEMENT_RANK)
             return True
@@ -621,7 +621,7 @@ class _Run:
     def _attack(self, c: Combatant, d: Declaration, st: _Figure) -> None:
         p = d.phase
         if st.ruined_through >= p:
-            self.add(c, "attack", "attack (cancelled)", _start(p), _start(p), "000 §2 A: caster takes damage",
+            self.add(c, SpanKind.ATTACK, "attack (cancelled)", _start(p), _start(p), "000 §2 A: caster takes damage",
                      f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
             st.busy[p] = "recovering from a ruined spell"
             return
@@ -728,7 +728,7 @@ class _Run:
             rule = touch_rule or f"000 Table 4: {track.value}, {band}"
             why = (f"Adjusted SF {base}{multi}.{bumps} On the {track.value} track the {band} row is half-segment "
                    f"{tick - _start(p) + 1} of {phase_label(p)}.")
-        self.add(c, "attack", what + target, tick, tick, rule, f"{why} {explain}", d.target)
+        self.add(c, SpanKind.ATTACK, what + target, tick, tick, rule, f"{why} {explain}", d.target)
         if count == 2:
             gap = max(sf, 1)  # an SF below 1 still leaves the second blow a half-segment behind the first
             second = tick + gap
@@ -736,7 +736,7 @@ class _Run:
                 raise IllegalActionError("000 §2 C", f"{c.name}'s second attack of {phase_label(p)} lands SF {sf} "
                                                      f"half-segments after the first, at half-segment "
                                                      f"{second - _start(p) + 1}, past the end of the phase")
-            self.add(c, "attack", f"second blow{target}", second, second, "000 §2 C: double attack, + SF",
+            self.add(c, SpanKind.ATTACK, f"second blow{target}", second, second, "000 §2 C: double attack, + SF",
                      f"Two attacks this phase: the second follows the first by the weapon's SF ({gap}) "
                      f"half-segments.", d.target)
         st.busy[p] = "attacking"
@@ -771,7 +771,7 @@ class _Run:
         spell = c.spell(d.spell)
         p = d.phase
         if st.ruined_through >= p:
-            self.add(c, "cast", f"{spell.name} (cancelled)", _start(p), _start(p), "000 §2 A: caster takes damage",
+            self.add(c, SpanKind.CAST, f"{spell.name} (cancelled)", _start(p), _start(p), "000 §2 A: caster takes damage",
                      f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
             st.busy[p] = "recovering from a ruined spell"
             return
@@ -822,7 +822,7 @@ class _Run:
             self._ruin(c, st, spell, label, start, ruin, d.target, "casting")
             return
         psionic = " A psionic power counts as spellcasting (000 §2 B)." if spell.psionic else ""
-        self.add(c, "cast", label, start, release, rule, how + psionic, d.target,
+        self.add(c, SpanKind.CAST, label, start, release, rule, how + psionic, d.target,
                  rank=AFTER_ALL_RANK if full else ACTION_RANK)
         done = self._hold(c, d, st, spell, release) if d.hold else release
         if done is not None:
@@ -857,15 +857,15 @@ class _Run:
         ruin = self._ruining_hit(c.name, release, held)
         label = f"holds {spell.name} {d.hold} CT" + (f", releases -> {d.target}" if d.target else ", releases")
         if ruin is not None:
-            self._ruin(c, st, spell, label, release, ruin, d.target, "holding", kind="hold")
+            self._ruin(c, st, spell, label, release, ruin, d.target, "holding", kind=SpanKind.HOLD)
             return None
-        self.add(c, "hold", label, release, held, "000 §2 A: holding a spell (max 6 CT)",
+        self.add(c, SpanKind.HOLD, label, release, held, "000 §2 A: holding a spell (max 6 CT)",
                  f"{c.name} holds the completed spell {d.hold} more CT units on active half-segments and may move "
                  f"meanwhile; a hit still ruins it.", d.target)
         return held
 
     def _ruin(self, c: Combatant, st: _Figure, spell: Spell, label: str, start: Tick, ruin: Tick,
-              target: str | None, doing: str, kind: str = "cast") -> None:
+              target: str | None, doing: str, kind: SpanKind = SpanKind.CAST) -> None:
         ruined_phase = _phase_of(ruin)
         st.ruined_through = 3 * _cycle_of(ruined_phase)
         st.ruin_reason = (f"{c.name}'s {spell.name} was ruined by a hit at half-segment {ruin}; for the rest of the "
@@ -905,7 +905,7 @@ class _Run:
         rounds = self.options.durations.get(spell.name)
         if rounds is not None:
             expires = spell_expiry(done, rounds)
-            self.add(c, "effect", f"{spell.name} in effect", _end(done), _end(expires),
+            self.add(c, SpanKind.EFFECT, f"{spell.name} in effect", _end(done), _end(expires),
                      "000 §3 B: spell duration, three phases a round",
                      f"{spell.name} lasts {rounds} round(s) = {3 * rounds} phases from {phase_label(done)}: it expires "
                      f"at the end of {phase_label(expires)}, after all movement and combat.", rank=AFTER_ALL_RANK,
@@ -928,7 +928,7 @@ class _Run:
         self.notes.append(f"{c.name} was hit in {phase_label(p - 1)} and fails a CON check ({shown}): {spell.name} "
                           f"is delayed one phase, to {phase_label(p + 1)} (000 §2 A).")
         st.busy[p] = "shaken by a hit"
-        self.add(c, "misc", f"shaken, {spell.name} delayed", _start(p), _end(p), "000 §2 A: hit before casting",
+        self.add(c, SpanKind.MISC, f"shaken, {spell.name} delayed", _start(p), _end(p), "000 §2 A: hit before casting",
                  f"A failed CON check after last phase's hit costs {c.name} this phase.", rank=MOVEMENT_RANK)
         return p + 1
 
@@ -939,13 +939,13 @@ class _Run:
         if d.readies_components:
             st.components = True
         what = d.note or ("readies material components" if d.readies_components else "miscellaneous action")
-        self.add(c, "misc", what, _start(d.phase), _end(d.phase), "000 §2 E: miscellaneous preparation",
+        self.add(c, SpanKind.MISC, what, _start(d.phase), _end(d.phase), "000 §2 E: miscellaneous preparation",
                  f"{c.name} spends {phase_label(d.phase)} on it, foregoing attacks and movement.", d.target,
                  rank=MOVEMENT_RANK)
 
     def _ready(self, c: Combatant, d: Declaration, st: _Figure) -> None:
         st.busy[d.phase] = "readying a weapon"
-        self.add(c, "ready", "sets weapon / readies defense" + (f" against {d.target}" if d.target else ""),
+        self.add(c, SpanKind.READY, "sets weapon / readies defense" + (f" against {d.target}" if d.target else ""),
                  _start(d.phase), _end(d.phase), "000 §2 D: setting weapons / readying defense",
                  f"In lieu of attacking, {c.name} stands ready: a foe who closes is struck as it arrives.", d.target,
                  rank=MOVEMENT_RANK)

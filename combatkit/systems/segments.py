@@ -80,7 +80,7 @@ from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Lengt
     reaction_adjustment
 from combatkit.systems.base import FightRound, TimingSystem, register
 from combatkit.systems.rules import Retarget, SystemRules
-from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
+from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
 __all__ = [
     "CLOCK",
@@ -260,7 +260,7 @@ class _Act:
     """One action of one figure on the segment clock, as planned and then as it happened."""
 
     actor: Combatant
-    kind: str
+    kind: SpanKind
     """``attack``, ``cast``, ``move``, ``misc`` or ``ready``."""
     label: str
     step: int
@@ -463,7 +463,7 @@ class _Run:
         if later:
             raise IllegalActionError("003 §VI", f"{c.name} sets a weapon to repel and then acts again: a weapon set "
                                                 f"to repel stays set for the rest of the round (make it the last step)")
-        self.acts.append(_Act(c, "attack", f"{weapon.name} set" + (f" against {d.target}" if d.target else ""),
+        self.acts.append(_Act(c, SpanKind.ATTACK, f"{weapon.name} set" + (f" against {d.target}" if d.target else ""),
                               index, at + 1, LAST, "last", "003 §VI: weapon set to repel, no initiative die",
                               f"{c.name} sets the {weapon.name} and strikes the moment a foe arrives.", d.target,
                               (weapon,), repel=True))
@@ -479,7 +479,7 @@ class _Run:
         if d.kind is ActionKind.MISC:
             face = self.roll(self.options.misc_die, f"segment: {tag}").total
             what = d.note or ("gets material components out" if d.readies_components else "miscellaneous action")
-            return [_Act(c, "misc", what, index, at + 1, at + face, "spill", "003 §V: getting something out and ready",
+            return [_Act(c, SpanKind.MISC, what, index, at + 1, at + face, "spill", "003 §V: getting something out and ready",
                          f"{self.options.misc_die} = {face}: done in segment {at + face}.", d.target)]
         if d.spell is not None:
             return [self._touch(c, d, tag, index, at, timed)]
@@ -488,7 +488,7 @@ class _Run:
         if all(w.name in breath for w in named):
             die = breath[named[0].name]
             face = self.roll(die, f"segment: {tag}").total
-            return [_Act(c, "attack", " + ".join(w.name for w in named) + _arrow(d.target), index, at + face, at + face,
+            return [_Act(c, SpanKind.ATTACK, " + ".join(w.name for w in named) + _arrow(d.target), index, at + face, at + face,
                          "last", "003 §IV: breath and glance weapons",
                          f"Breath and glance weapons are very rapid: {die} = {face}, segment {at + face}; the breath "
                          f"reaches its full extent in that segment.", d.target, named, _hit_tag(tag, d.target))]
@@ -515,7 +515,7 @@ class _Run:
         late = f" {at} segment(s) lost to surprise come first." if at else ""
         if blows == 1:
             face = self.roll("d10", f"segment: {tag}").total
-            return [_Act(c, "attack", weapon.name + _arrow(d.target), index, at + face + band, at + face + band, "last",
+            return [_Act(c, SpanKind.ATTACK, weapon.name + _arrow(d.target), index, at + face + band, at + face + band, "last",
                          "003 §I: d10 for the segment of the blow",
                          f"d10 = {face}: the blow falls in segment {face}.{extra}{late}", d.target, (weapon,),
                          _hit_tag(tag, d.target))]
@@ -528,7 +528,7 @@ class _Run:
         for n, face in enumerate(faces, 1):
             total += face
             how = "the first die" if n == 1 else f"plus die {n} ({face})"
-            acts.append(_Act(c, "attack", f"{weapon.name} blow {n}" + _arrow(d.target), index, total, total, "last",
+            acts.append(_Act(c, SpanKind.ATTACK, f"{weapon.name} blow {n}" + _arrow(d.target), index, total, total, "last",
                              f"003 §II: {blows} blows on {dice}" + (", past 10: last action" if total > ROUND else ""),
                              f"{dice} = {list(faces)}: blow {n} is {how}, segment {total - at - band}.{extra}{late}"
                              + (" Past segment 10, the blow is still awarded as the last action of the round."
@@ -555,7 +555,7 @@ class _Run:
             face = self.roll("d10", purpose).total
             rule = "003 §II: one d10 for the routine" if len(groups) == 1 else \
                 f"003 §II: more than three attacks, a d10 for every {size}"
-            acts.append(_Act(c, "attack", " + ".join(w.name for w in group) + _arrow(d.target), index,
+            acts.append(_Act(c, SpanKind.ATTACK, " + ".join(w.name for w in group) + _arrow(d.target), index,
                              at + face + band, at + face + band, "last", rule,
                              f"d10 = {face}: {', '.join(w.name for w in group)} strike together in segment "
                              f"{face}.{extra}",
@@ -572,19 +572,19 @@ class _Run:
         verdict = ("" if segment <= ROUND else
                    " Past segment 10: " + ("it comes last in the round." if self.options.chain_overflow_last else
                                            "the blow is disallowed, the weapon was not in place."))
-        return _Act(c, "attack", " + ".join(w.name for w in named) + _arrow(d.target), index, at + 1, segment, "chain",
+        return _Act(c, SpanKind.ATTACK, " + ".join(w.name for w in named) + _arrow(d.target), index, at + 1, segment, "chain",
                     f"003 §III: double action, {die} for the weapon after segment {at}",
                     f"{c.name} is ready in segment {at}; the {named[0].name} takes {die} = {face} more: segment "
                     f"{segment}.{verdict}", d.target, named, _hit_tag(tag, d.target))
 
     def _touch(self, c: Combatant, d: Declaration, tag: str, index: int, at: int, timed: bool) -> _Act:
         spell = c.spell(d.spell)
-        cast_before = any(a.actor is c and a.kind == "cast" and a.spell == spell for a in self.acts)
+        cast_before = any(a.actor is c and a.kind is SpanKind.CAST and a.spell == spell for a in self.acts)
         if not spell.touch or not cast_before or not timed:
             raise IllegalActionError("003 §III", f"{c.name}: an attack naming {spell.name} delivers a touch spell "
                                                  f"cast in an earlier step")
         face = self.roll(self.options.chain_dice[Length.UNARMED], f"weapon ready: {tag}").total
-        return _Act(c, "attack", f"touch: {spell.name}" + _arrow(d.target), index, at + 1, at + face, "chain",
+        return _Act(c, SpanKind.ATTACK, f"touch: {spell.name}" + _arrow(d.target), index, at + 1, at + face, "chain",
                     "003 §III: double action, the touch after the casting",
                     f"The touch follows the casting by {face} segment(s): segment {at + face}.", d.target, (),
                     _hit_tag(tag, d.target))
@@ -601,7 +601,7 @@ class _Run:
             face = self.roll(die, f"segment: {tag}").total
             why = ("after an earlier action" if after else "before closing for melee" if before
                    else "at a foe closing in")
-            return [_Act(c, "attack", weapon.name + target, index, at + face, at + face + flight,
+            return [_Act(c, SpanKind.ATTACK, weapon.name + target, index, at + face, at + face + flight,
                          "chain" if after else "last", f"003 §III: {die} for a missile in a double action",
                          f"A missile loosed {why} is measured by {die} = {face}: segment {at + face}, one shot."
                          f"{self._flight_note(flight)}", d.target, (weapon,), hit_tag, shot=1)]
@@ -629,7 +629,7 @@ class _Run:
             label = weapon.name + (f" shot {n}" if shots > 1 else "") + target
             past = " Past segment 10, the shot is still allowed, last, unless the archer is hit." if total > ROUND \
                 else ""
-            acts.append(_Act(c, "attack", label, index, total, total + flight, "last", f"003 §III: {how}",
+            acts.append(_Act(c, SpanKind.ATTACK, label, index, total, total + flight, "last", f"003 §III: {how}",
                              f"{how}: {faces[:n]} puts shot {n} in segment {total}.{past}"
                              f"{self._flight_note(flight)}", d.target, (weapon,),
                              hit_tag + (f", shot {n}" if shots > 1 else ""), shot=n))
@@ -661,7 +661,7 @@ class _Run:
             rule = "003 §IV: spell begins on d4, goes off after its casting time"
         face = self.roll(die, purpose).total
         start = at + face
-        act = _Act(c, "cast", f"{'discharges' if item else 'casts'} {spell.name} (CT {ct})" + _arrow(d.target), index,
+        act = _Act(c, SpanKind.CAST, f"{'discharges' if item else 'casts'} {spell.name} (CT {ct})" + _arrow(d.target), index,
                    start, start + ct, "spill", rule,
                    f"{what} = {face}: begins in segment {start}, goes off {ct} segment(s) later, in segment "
                    f"{start + ct}" + (" of the next round" if start + ct > ROUND else "") + ".", d.target,
@@ -701,7 +701,7 @@ class _Run:
             rule = "003 §III: movement, MV feet a segment"
             why = (f"{feet}' at MV {c.movement} ({c.movement}' a segment) takes {segments} segment(s): "
                    f"segments {start}-{end}" + (", arriving in the next round." if end > ROUND else "."))
-        return _Act(c, "move", f"moves {feet}'" + (f" to {d.target}" if d.target else ""), index, start, end,
+        return _Act(c, SpanKind.MOVE, f"moves {feet}'" + (f" to {d.target}" if d.target else ""), index, start, end,
                     "spill", rule, why, d.target, flees=flees)
 
     @staticmethod
@@ -761,7 +761,7 @@ class _Run:
     def _begin(self, t: Tick) -> None:
         """Casting that begins, and fleeing figures breaking away, at tick t."""
         for act in [a for a in self.acts if not a.resolved and a.status is Status.DONE and a.start_tick == t]:
-            if act.kind == "cast" and not act.delayed and self.options.hit_before_casting_die:
+            if act.kind is SpanKind.CAST and not act.delayed and self.options.hit_before_casting_die:
                 before = [h for h in self.hits[act.actor.name] if h < t]
                 if before and (act.item is None or act.item.foiled_by_hits):
                     act.delayed = True
@@ -797,9 +797,9 @@ class _Run:
             act.status = Status.CANCELLED
             act.notes.append(f"{name} fell at {CLOCK.describe(self.fallen[name])}: the action is lost.")
             return
-        if act.kind == "move":
+        if act.kind is SpanKind.MOVE:
             self._arrive(act, t)
-        if act.kind != "attack":
+        if act.kind is not SpanKind.ATTACK:
             return
         target = self.people.get(act.target) if act.target else None
         if target is None:
@@ -818,7 +818,7 @@ class _Run:
     def _dying_blow(self, act: _Act, t: Tick) -> bool:
         """003 §I Option: a blow one segment late still falls if the dying figure saves vs. death."""
         name = act.actor.name
-        if not (self.options.dying_blow and act.kind == "attack" and t == self.fallen[name] + 1):
+        if not (self.options.dying_blow and act.kind is SpanKind.ATTACK and t == self.fallen[name] + 1):
             return False
         if name not in self.saved:
             need = self.options.death_saves.get(name) or save_vs_death(act.actor)
@@ -857,7 +857,7 @@ class _Run:
         act.notes.append(f"To hit {target.name}{immobile} needs {threshold}: {'; '.join(results)}.")
 
     def _casting(self, c: Combatant, t: Tick) -> _Act | None:
-        return next((a for a in self.acts if a.actor is c and a.kind == "cast" and a.status is Status.DONE
+        return next((a for a in self.acts if a.actor is c and a.kind is SpanKind.CAST and a.status is Status.DONE
                      and tick_of(a.start) <= t < a.tick), None)
 
     def _hit_matters(self, target: Combatant, t: Tick) -> bool:
@@ -867,7 +867,7 @@ class _Run:
         for a in self.acts:
             if a.actor is not target or a.status is not Status.DONE or a.resolved:
                 continue
-            if a.kind == "cast" and (a.item is None or a.item.foiled_by_hits) and a.tick > t:
+            if a.kind is SpanKind.CAST and (a.item is None or a.item.foiled_by_hits) and a.tick > t:
                 return True
             if a.shot > 1 and target.name not in self.shot_delayed:
                 return True
@@ -906,7 +906,7 @@ class _Run:
                 continue
             c = self.people[name]
             for act in [a for a in self.acts if a.actor is c and a.status is Status.DONE and not a.resolved]:
-                if act.kind == "cast" and tick_of(act.start) <= t < act.tick and (
+                if act.kind is SpanKind.CAST and tick_of(act.start) <= t < act.tick and (
                         act.item is None or act.item.foiled_by_hits):
                     act.status, act.resolved, act.ended = Status.RUINED, True, t
                     act.notes.append(f"{name} is hit at {CLOCK.describe(t)} while casting: the spell is ruined "

@@ -92,7 +92,7 @@ from combatkit.systems._order_of_battle import (
 from combatkit.systems._policy import at_once, weapon_names
 from combatkit.systems.base import FightRound, TimingSystem, register
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
-from combatkit.timeline import Clock, Period, Span, Status, Tick, Timeline
+from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
 if TYPE_CHECKING:
     from combatkit.battle import Figure
@@ -816,7 +816,7 @@ class _Round:
         for f in self.figures.values():
             name, c = f.c.name, f.c
             if f.count is None:
-                placed.append((Span(name, c.side, "surprised", "surprised: does nothing this round", ticks[before],
+                placed.append((Span(name, c.side, SpanKind.SURPRISED, "surprised: does nothing this round", ticks[before],
                                     ticks[end], "surprise round", "002 I.D",
                                     f"{name} is surprised and loses the surprise round."), None))
                 for d in f.decls:
@@ -829,7 +829,7 @@ class _Round:
             for p in self.pulls:
                 if p.striker == name and p.decl is None:
                     moment = groups[("pull", name, p.closer)]
-                    placed.append((Span(name, c.side, "attack", f"set weapon -> {p.closer}", ticks[moment],
+                    placed.append((Span(name, c.side, SpanKind.ATTACK, f"set weapon -> {p.closer}", ticks[moment],
                                         ticks[moment], moment.label, p.rule, p.why, target=p.closer), None))
         spans = [span for span, _ in placed] + self._opportunities(placed)
         order = {id(span): i for i, span in enumerate(spans)}
@@ -888,7 +888,7 @@ class _Round:
         if d.kind is ActionKind.MISC:
             kind = action_types()[self._misc_type(d)]
             why += f" A {kind.name.lower()} (002 Action Types), like: {'; '.join(kind.examples)}."
-        return Span(c.name, c.side, d.kind.value, what + target, start, end, period, rule, why, target=d.target,
+        return Span(c.name, c.side, SpanKind(d.kind.value), what + target, start, end, period, rule, why, target=d.target,
                     status=status)
 
     def _cast_span(self, f: _Figure, d: Declaration, tick: Tick, period: str, groups: dict[Hashable, Moment],
@@ -949,7 +949,7 @@ class _Round:
             if who in used or not self._acting(who) or self.people[who].side == provoker.side:
                 return
             used.add(who)
-            out.append(Span(who, self.people[who].side, "opportunity",
+            out.append(Span(who, self.people[who].side, SpanKind.OPPORTUNITY,
                             f"may make an attack of opportunity -> {provoker.actor}", provoker.start, provoker.start,
                             provoker.period, rule, why, target=provoker.actor))
 

@@ -64,7 +64,7 @@ from combatkit.systems._order_of_battle import (
 )
 from combatkit.systems.base import FightRound, TimingSystem, register
 from combatkit.systems.rules import Retarget, SystemRules
-from combatkit.timeline import Clock, Period, Span, Status, Timeline
+from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Timeline
 
 __all__ = [
     "STRIKE_SPEED",
@@ -367,7 +367,7 @@ class _Round:
         if d.kind is ActionKind.ATTACK:
             names = " + ".join(w.name for w in _weapons(c, d))
             times = f" ({d.attacks} attacks)" if d.attacks > 1 else ""
-            return Span(c.name, c.side, "attack", f"{names}{times}{target}", tick, tick, act.moment.label, rule, why,
+            return Span(c.name, c.side, SpanKind.ATTACK, f"{names}{times}{target}", tick, tick, act.moment.label, rule, why,
                         target=d.target)
         if d.kind is ActionKind.CAST:
             spell = c.spell(d.spell)
@@ -377,20 +377,20 @@ class _Round:
             if hit is not None:
                 at = ticks[self._hit_moment(hit)]
                 by = f" by {hit.source}" if hit.source else ""
-                return Span(c.name, c.side, "cast", label, ticks[BEFORE], at, act.moment.label,
+                return Span(c.name, c.side, SpanKind.CAST, label, ticks[BEFORE], at, act.moment.label,
                             f"{RULE}: spells declared before initiative",
                             f"{c.name} is hit{by} at strike speed {hit.tick}, before acting at strike speed "
                             f"{act.speed}: the spell is disrupted and lost.", target=d.target, status=Status.RUINED)
-            return Span(c.name, c.side, "cast", label, ticks[BEFORE], tick, act.moment.label, rule, why,
+            return Span(c.name, c.side, SpanKind.CAST, label, ticks[BEFORE], tick, act.moment.label, rule, why,
                         target=d.target)
         if d.kind is ActionKind.MOVE:
             feet = f" {d.feet}'" if d.feet is not None else ""
             if act.anchor is not d:
                 why = f"{c.name} moves as part of the action at strike speed {act.speed}. " + why
-            return Span(c.name, c.side, "move", f"moves{feet}{target}", tick, tick, act.moment.label, rule, why,
+            return Span(c.name, c.side, SpanKind.MOVE, f"moves{feet}{target}", tick, tick, act.moment.label, rule, why,
                         target=d.target)
         what = "sets weapon / readies" if d.kind is ActionKind.READY else (d.note or "miscellaneous action")
-        return Span(c.name, c.side, d.kind.value, f"{what}{target}", tick, tick, act.moment.label, rule, why,
+        return Span(c.name, c.side, SpanKind(d.kind.value), f"{what}{target}", tick, tick, act.moment.label, rule, why,
                     target=d.target)
 
 
