@@ -13,7 +13,7 @@ from combatkit.encounter import example_encounters
 from combatkit.errors import RulesError
 from combatkit.fight import run_fight
 from combatkit.resolution import play_round
-from combatkit.systems import SYSTEMS, find_system
+from combatkit.systems import SYSTEMS, Switch, TimingSystem, find_system
 
 EXAMPLES = sorted(example_encounters())
 WITH_ROLLS = [name for name in EXAMPLES if load_example(name).rolls]
@@ -84,3 +84,34 @@ def test_options_default_to_the_seeds_and_another_systems_are_refused(sid):
     with pytest.raises(RulesError, match=f"takes {system.options_class.__name__}, got {other.options_class.__name__}"):
         system.options(other.options_class())
     assert system.roll_keys and repr(system) == f"find_system({sid!r})"
+
+
+def test_switches_are_the_bool_options_with_the_docstring_under_each():
+    phase1 = find_system("phase1").switches()
+    assert [s.name for s in phase1] == ["phase2_literal_sf_band", "agility_split", "sf_uses_agility",
+                                        "incremental_movement"]  # not tie_track: a Track, not a yes/no
+    assert phase1[1] == Switch("agility_split", False,
+                               "AGI/DEX split (000 Part 4): AGI's Reaction Adjustment sets the track, DEX's lowers SF.")
+    assert [s.name for s in find_system("phase2").switches()] == ["agility_split", "caster_delay_by_level",
+                                                                  "attack_forms"]
+    assert [(s.name, s.default) for s in find_system("short_form").switches()][:2] == [("surprise_check", True),
+                                                                                        ("tie_weapon_speed", False)]
+    assert find_system("phase2").switches() is find_system("phase2").switches()  # read once
+
+
+@pytest.mark.parametrize("sid", sorted(SYSTEMS))
+def test_every_switch_is_a_bool_field_with_its_default_and_a_doc(sid):
+    system = SYSTEMS[sid]
+    defaults = system.options_class()
+    assert system.switches()
+    for switch in system.switches():
+        assert getattr(defaults, switch.name) is switch.default
+        assert switch.doc and "\n" not in switch.doc
+
+
+def test_a_switch_whose_source_cannot_be_read_has_no_doc():
+    namespace: dict = {}
+    exec("from dataclasses import dataclass\n@dataclass(frozen=True)\nclass Made:\n    on: bool = True\n"
+         "    '''Never read.'''\n    n: int = 2\n", namespace)
+    system = type("Made", (TimingSystem,), {"id": "made", "options_class": namespace["Made"]})()
+    assert system.switches() == (Switch("on", True, ""),)
