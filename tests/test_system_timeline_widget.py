@@ -6,13 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from combatkit import Roller, find_system, load_encounter, load_example, loads_encounter
+from combatkit import ActionKind, Roller, find_system, load_encounter, load_example, loads_encounter
 from combatkit.dice import EnteredRollError
 from combatkit.encounter import example_encounters
 from combatkit.systems import SegmentsOptions
 from combatkit.widgets import compare, compare_charts, dice_entry, draft, editor, system_timeline
 from combatkit.widgets.dice_entry import TableRoller, file_entries, parse_entry
-from combatkit.widgets.editor import note_suggestions
 from combatkit.widgets.encounter_picker import example_options
 from combatkit.widgets.system_timeline import SystemTimeline
 from combatkit.widgets.urlstate import build_query, current_state
@@ -247,8 +246,15 @@ def test_notes_suggest_the_system_s_own_actions():
     assert {"charge", "half-move", "full move", "withdrawal"} <= set(row.note.options)
     row.action.value = "misc"
     assert "draw & ready" in row.note.options and "charge" not in row.note.options
-    assert "drink a potion" in note_suggestions(find_system("short_form"), "misc")
-    assert note_suggestions(find_system("phase1"), "move") == []
+    assert list(row.note.options) == find_system("five_phase").note_suggestions(ActionKind.MISC)
+    row.action.value = ""
+    assert row.note.options == ()
+    short = SystemTimeline("short_form")
+    short.editor.phases[0].action.value = "misc"
+    assert "drink a potion" in short.editor.phases[0].note.options
+    phase1 = SystemTimeline("phase1")
+    phase1.editor.phases[0].action.value = "move"
+    assert phase1.editor.phases[0].note.options == ()
 
 
 def test_several_actions_in_one_phase_each_have_a_row():

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from combatkit import Roller, load_example
+from combatkit import ActionKind, Roller, load_example
 from combatkit.dice import UnknownRollError
 from combatkit.encounter import example_encounters
 from combatkit.errors import RulesError
@@ -115,3 +115,32 @@ def test_a_switch_whose_source_cannot_be_read_has_no_doc():
          "    '''Never read.'''\n    n: int = 2\n", namespace)
     system = type("Made", (TimingSystem,), {"id": "made", "options_class": namespace["Made"]})()
     assert system.switches() == (Switch("on", True, ""),)
+
+
+def test_five_phase_suggests_001_s_list_of_actions_by_the_words_it_reads():
+    five = find_system("five_phase")
+    assert five.note_suggestions(ActionKind.MOVE) == ["shift", "half-move", "full move", "charge", "counter-charge",
+                                                      "take cover", "withdrawal", "retreat", "flight", "break & run"]
+    assert five.note_suggestions(ActionKind.READY) == ["set to receive charge"]  # 001 Movement
+    assert five.note_suggestions(ActionKind.CAST) == ["by caster", "by scroll", "by item"]
+    misc = five.note_suggestions(ActionKind.MISC)
+    assert misc[:3] == ["guard", "parley", "spectacle"] and "draw & ready" in misc and len(misc) == len(set(misc))
+
+
+def test_strike_speed_suggests_004_s_rows_picked_by_words_for_blows_and_spells_only():
+    strike = find_system("strike_speed")
+    rows = ["read scroll", "missile fire/arcane blast", "breath weapon", "glance"]
+    assert strike.note_suggestions(ActionKind.ATTACK) == strike.note_suggestions(ActionKind.CAST) == rows
+    assert strike.note_suggestions(ActionKind.MOVE) == strike.note_suggestions(ActionKind.MISC) == []
+
+
+def test_short_form_suggests_002_s_action_type_examples_for_a_miscellaneous_action():
+    short = find_system("short_form")
+    misc = short.note_suggestions(ActionKind.MISC)
+    assert misc[:2] == ["use non-weapon proficiency", "administer a potion"] and "drink a potion" in misc
+    assert short.note_suggestions(ActionKind.ATTACK) == []
+
+
+@pytest.mark.parametrize("sid", ["phase1", "phase2", "segments"])
+def test_a_system_that_reads_the_note_as_free_text_suggests_nothing(sid):
+    assert all(SYSTEMS[sid].note_suggestions(kind) == [] for kind in ActionKind)
