@@ -1,5 +1,6 @@
 """What every timing system shares (combatkit.systems.base.TimingSystem): the encounter's own
-dice when no roller is given, the seed's options by default, and no entered number ignored."""
+dice when no roller is given, the seed's options by default, no entered number ignored, its yes/no
+options stated with their docs, and the notes that name its own actions."""
 
 from __future__ import annotations
 

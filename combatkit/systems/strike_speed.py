@@ -431,8 +431,10 @@ class StrikeSpeed(TimingSystem):
         who = Combatant("x", "x", weapons=(Weapon("w"),))
         out = []
         for row in action_table():
+            if not row.words:
+                continue
             said = next((text for text in (row.name.lower(), *row.words)
-                         if action_row(who, Declaration("x", 1, kind, note=text)) == row), None) if row.words else None
+                         if action_row(who, Declaration("x", 1, kind, note=text)) == row), None)
             if said:
                 out.append(said)
         return out
