@@ -1,6 +1,8 @@
 """A seventh timing system touches only combatkit/systems/ (#11): a toy system defined here, in the
 test, subclasses TimingSystem, registers, and plays whole fights, Monte Carlo runs, the default
-policy and exact odds, with no code outside the systems package naming it."""
+policy and exact odds, and the widgets show it (its timeline viewer with its options, a panel of
+the comparison, the encounter editor in its terms), with no code outside the systems package
+naming it."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from combatkit import ActionKind, IllegalActionError, find_system, load_example
+from combatkit import ActionKind, IllegalActionError, find_system, load_example, loads_encounter
 from combatkit.battle import figures_from
 from combatkit.dice import Roller, UnknownRollError
 from combatkit.encounter import Encounter
@@ -23,26 +25,31 @@ from combatkit.odds import matchup_odds
 from combatkit.policy import declare
 from combatkit.resolution import EventKind
 from combatkit.simulation import simulate
-from combatkit.systems import SYSTEMS, TimingSystem, register
+from combatkit.systems import SYSTEMS, Switch, TimingSystem, register
 from combatkit.systems.base import FightRound
 from combatkit.systems.rules import GENERIC_RULES
 from combatkit.timeline import Clock, Period, Span, Status, Timeline
+from combatkit.widgets.compare import SystemComparison
+from combatkit.widgets.system_timeline import SystemTimeline
 
 CLOCK = Clock("tick", 10, (Period("step 1", 1, 5), Period("step 2", 6, 10)))
 
 
 @dataclass(frozen=True)
 class ToyOptions:
-    """The toy's one option."""
+    """The toy's options."""
 
     die: str = "d6"
     """Each side's initiative die (toy §1)."""
+    losers_last: bool = False
+    """Optional rule (toy §2): the side that lost initiative acts at the end of each step (tick 5 or 10)."""
 
 
 class Toy(TimingSystem):
     """Toy rules. §1: each side rolls a die, high acts first, a tie together. §2: a figure's step 1
-    lands on tick 2 (first) or 3, its step 2 on 7 or 8; a spell goes off its CT later, ruined by a
-    hit while it is cast. Every other rule is the generic one."""
+    lands on tick 2 (first) or 3, its step 2 on 7 or 8 (the optional rule ``losers_last``: the loser's
+    on 5 and 10); a spell goes off its CT later, ruined by a hit while it is cast; a move noted
+    "retreat" backs away. Every other rule is the generic one."""
 
     id = "toy"
     aliases = ("seventh system",)
@@ -50,7 +57,13 @@ class Toy(TimingSystem):
     source = "toy §1-2"
     clock = CLOCK
     options_class = ToyOptions
+    declaration_phases = ("step 1", "step 2")
+    declaration_fields = frozenset({"feet"})
     roll_keys = ("initiative: <side>",)
+
+    def note_suggestions(self, kind: ActionKind) -> list[str]:
+        """Toy §2: a move noted "retreat" backs away."""
+        return ["retreat"] if kind is ActionKind.MOVE else []
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: ToyOptions) -> Timeline:
         rolls = {side: roller.roll(options.die, f"initiative: {side}").total for side in encounter.sides}
@@ -61,7 +74,7 @@ class Toy(TimingSystem):
                 raise IllegalActionError("toy §2", f"{d.actor} declares step {d.phase}: a round has steps 1 and 2")
             c = encounter.combatant(d.actor)
             first = rolls[c.side] == best
-            start = 5 * (d.phase - 1) + (2 if first else 3)
+            start = 5 * (d.phase - 1) + (2 if first else 5 if options.losers_last else 3)
             track, period = ("winner" if first else "loser"), f"step {d.phase}"
             if d.kind is ActionKind.CAST:
                 spell = c.spell(d.spell)
@@ -72,7 +85,8 @@ class Toy(TimingSystem):
                                   Status.RUINED if ruined else Status.DONE))
             elif d.kind is ActionKind.MOVE:
                 feet = d.feet if d.feet is not None else c.movement * 10
-                spans.append(Span(c.name, c.side, "move", f"moves {feet}'", start, start, period, "toy §2",
+                verb = "retreats" if d.note.strip().lower() == "retreat" else "moves"
+                spans.append(Span(c.name, c.side, "move", f"{verb} {feet}'", start, start, period, "toy §2",
                                   "A move takes its step.", track, d.target))
             else:
                 weapons = " + ".join(d.weapons or (c.weapons[0].name,))
@@ -146,17 +160,101 @@ def test_the_default_policy_declares_through_the_generic_hook():
     assert [d.kind for d in by_actor["Ugluk"]] == [ActionKind.ATTACK]  # the archer shoots
 
 
-def test_exact_odds_of_a_matchup():
-    duel = _party()
-    duel = replace(duel, combatants=tuple(c for c in duel.combatants if c.name != "Mira"), declarations=(
+def _duel(**changes) -> Encounter:
+    """Brienne and Ugluk strike at each other in step 1, written for the toy."""
+    party = _party()
+    return replace(party, combatants=tuple(c for c in party.combatants if c.name != "Mira"),
+                   distances=tuple(d for d in party.distances if "Mira" not in d[:2]), declarations=(
         Declaration("Brienne", 1, ActionKind.ATTACK, target="Ugluk"),
         Declaration("Ugluk", 1, ActionKind.ATTACK, target="Brienne", weapons=("short sword",)),
-    ))
+    ), **changes)
+
+
+def test_exact_odds_of_a_matchup():
+    duel = _duel()
     chances = matchup_odds("toy", duel, "Brienne", "Ugluk")
     # toy §1: a d6 a side, high first: a tie (1/6) is simultaneous, either side wins 5/12
     assert (chances["a first"], chances["simultaneous"], chances["b first"]) == (
         Fraction(5, 12), Fraction(1, 6), Fraction(5, 12))
     assert chances["a blow 1 @ 2"] == Fraction(7, 12) and chances["a blow 1 @ 3"] == Fraction(5, 12)
+
+
+# ----------------------------------------------------------------- the widgets show it, unchanged
+
+
+def _drawn(chart) -> list[tuple[str, str, int]]:
+    return sorted((r["actor"], r["action"], r["end"]) for r in chart.spec["datasets"]["actions"])
+
+
+def _spans(timeline: Timeline) -> list[tuple[str, str, int]]:
+    return sorted((s.actor, s.action, s.end) for s in timeline.spans)
+
+
+def test_its_timeline_viewer_draws_its_round_with_a_checkbox_per_yes_no_option(toy):
+    duel = _duel(rolls={"initiative: party": 5, "initiative: orcs": 2})
+    viewer = SystemTimeline("toy", encounter=duel)
+    assert viewer.error == "" and viewer.message.layout.display == "none"
+    assert _spans(viewer.timeline) == _spans(toy.schedule(duel)) == [
+        ("Brienne", "long sword -> Ugluk", 2), ("Ugluk", "short sword -> Brienne", 3)]
+    assert _drawn(viewer.chart) == _spans(viewer.timeline)
+    assert viewer.chart.spec["layer"][0]["encoding"]["x"]["axis"]["title"] == "tick"
+    assert "Toy: two steps a round" in viewer.heading.value
+    assert "Initiative: party 5, orcs 2 (toy §1)." in viewer.why.value
+
+    switch = toy.switches()
+    assert switch == (Switch("losers_last", False, "Optional rule (toy §2): the side that lost initiative acts at the "
+                                                   "end of each step (tick 5 or 10)."),)
+    assert [(name, box.value, box.tooltip) for name, box in viewer.options.items()] == [
+        (s.name, s.default, s.doc) for s in switch]
+    viewer.options["losers_last"].value = True
+    assert viewer.error == "" and viewer.chosen_options == ToyOptions(losers_last=True)
+    assert _drawn(viewer.chart) == [("Brienne", "long sword -> Ugluk", 2), ("Ugluk", "short sword -> Brienne", 5)]
+    assert loads_encounter(viewer.toml).options == {"toy": {"losers_last": True}}
+
+
+def test_its_timeline_viewer_edits_declarations_in_its_terms(toy):
+    viewer = SystemTimeline("toy", encounter=_duel(rolls={"initiative: party": 5, "initiative: orcs": 2}))
+    edit = viewer.editor
+    assert [row.label.value for row in edit.phases] == ["<b>step 1</b>", "<b>step 2</b>"]
+    assert "as Toy: two steps a round reads them (toy §1-2): one row per step" in edit.phase_heading.value
+    edit.pick("Brienne")
+    first, second = edit.phases
+    second.action.value = "attack"  # the blow moves to step 2, after a move in step 1
+    second.target.value = dict(second.target.options)["Ugluk"]
+    first.action.value = "move"
+    assert first.feet.layout.display is None and second.feet.layout.display == "none"  # declaration_fields
+    assert list(first.note.options) == toy.note_suggestions(ActionKind.MOVE) == ["retreat"]
+    assert second.note.options == ()
+    first.feet.value = "10"
+    first.note.value = "retreat"
+    assert viewer.error == ""
+    assert [(d.phase, d.kind, d.target, d.feet, d.note) for d in viewer.encounter.declarations
+            if d.actor == "Brienne"] == [(1, ActionKind.MOVE, "Ugluk", 10, "retreat"),
+                                         (2, ActionKind.ATTACK, "Ugluk", None, "")]
+    assert _drawn(viewer.chart) == [("Brienne", "long sword -> Ugluk", 7), ("Brienne", "retreats 10'", 2),
+                                    ("Ugluk", "short sword -> Brienne", 3)]
+
+
+def test_the_comparison_has_a_panel_for_it_with_its_odds_and_edits_in_its_terms(toy):
+    duel = _duel(rolls={"initiative: party": 5, "initiative: orcs": 2})
+    comparison = SystemComparison(encounter=duel)
+    assert list(comparison.panels)[-1] == "toy"  # seed order: its source, "toy §1-2", sorts last
+    assert "ck-panel-toy" in comparison.panels["toy"]._dom_classes
+    assert _drawn(comparison.panels["toy"].chart) == _spans(toy.schedule(duel))
+    assert comparison.odds["toy"] == matchup_odds("toy", duel, "Brienne", "Ugluk")
+    assert comparison.odds["toy"]["simultaneous"] == Fraction(1, 6)
+    assert "ck-odds-toy" in comparison.odds_table.value
+    assert any(s.startswith("Under Toy: two steps a round, counting in ticks: Brienne acts first.")
+               for s in comparison.sentences)
+
+    edit = comparison.editor
+    assert edit.system is toy and edit.written_for.value == "toy"
+    assert ("Toy: two steps a round", "toy") in edit.written_for.options
+    assert [row.label.value for row in edit.phases] == ["<b>step 1</b>", "<b>step 2</b>"]
+    edit.written_for.value = "phase1"  # read in another system's terms, and back
+    assert [row.label.value for row in edit.phases] == ["<b>phase 1</b>", "<b>phase 2</b>", "<b>phase 3</b>"]
+    edit.written_for.value = "toy"
+    assert comparison.encounter.system == "toy" and "Written for Toy: two steps a round" in comparison.heading.value
 
 
 class StrictToy(Toy):

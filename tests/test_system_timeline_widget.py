@@ -6,15 +6,14 @@ from dataclasses import replace
 
 import pytest
 
-from combatkit import Roller, find_system, load_encounter, load_example, loads_encounter
+from combatkit import ActionKind, Roller, find_system, load_encounter, load_example, loads_encounter
 from combatkit.dice import EnteredRollError
 from combatkit.encounter import example_encounters
-from combatkit.systems import Phase2Options, Phase1Options, SegmentsOptions
+from combatkit.systems import SegmentsOptions
 from combatkit.widgets import compare, compare_charts, dice_entry, draft, editor, system_timeline
 from combatkit.widgets.dice_entry import TableRoller, file_entries, parse_entry
-from combatkit.widgets.editor import note_suggestions
 from combatkit.widgets.encounter_picker import example_options
-from combatkit.widgets.system_timeline import SystemTimeline, field_docs, options_class, switches
+from combatkit.widgets.system_timeline import SystemTimeline
 from combatkit.widgets.urlstate import build_query, current_state
 
 
@@ -64,13 +63,11 @@ def test_every_yes_no_option_is_a_checkbox_that_reschedules():
     assert sorted(r["end"] for r in rows(viewer)) == [4, 5, 5, 7, 8, 10]
 
 
-def test_option_tooltips_are_the_docstrings_of_the_fields():
-    assert options_class(find_system("phase2")) is Phase2Options
-    tie = field_docs(Phase1Options)["tie_track"]
-    assert tie == "Track for a figure whose adjusted roll ties the best opposing roll."
-    names = [name for name, _, _ in switches(Phase2Options)]
-    assert names == ["agility_split", "caster_delay_by_level", "attack_forms"]
+def test_option_checkboxes_are_the_system_s_switches_with_their_docstrings_as_tooltips():
     viewer = SystemTimeline("phase2")
+    assert [(name, box.value, box.tooltip) for name, box in viewer.options.items()] == [
+        (s.name, s.default, s.doc) for s in find_system("phase2").switches()]
+    assert list(viewer.options) == ["agility_split", "caster_delay_by_level", "attack_forms"]
     assert viewer.options["caster_delay_by_level"].tooltip.startswith("Optional Table 5 (000 §3 B)")
 
 
@@ -249,8 +246,15 @@ def test_notes_suggest_the_system_s_own_actions():
     assert {"charge", "half-move", "full move", "withdrawal"} <= set(row.note.options)
     row.action.value = "misc"
     assert "draw & ready" in row.note.options and "charge" not in row.note.options
-    assert "drink a potion" in note_suggestions(find_system("short_form"), "misc")
-    assert note_suggestions(find_system("phase1"), "move") == []
+    assert list(row.note.options) == find_system("five_phase").note_suggestions(ActionKind.MISC)
+    row.action.value = ""
+    assert row.note.options == ()
+    short = SystemTimeline("short_form")
+    short.editor.phases[0].action.value = "misc"
+    assert "drink a potion" in short.editor.phases[0].note.options
+    phase1 = SystemTimeline("phase1")
+    phase1.editor.phases[0].action.value = "move"
+    assert phase1.editor.phases[0].note.options == ()
 
 
 def test_several_actions_in_one_phase_each_have_a_row():

@@ -1,5 +1,6 @@
 """What every timing system shares (combatkit.systems.base.TimingSystem): the encounter's own
-dice when no roller is given, the seed's options by default, and no entered number ignored."""
+dice when no roller is given, the seed's options by default, no entered number ignored, its yes/no
+options stated with their docs, and the notes that name its own actions."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ from dataclasses import replace
 
 import pytest
 
-from combatkit import Roller, load_example
+from combatkit import ActionKind, Roller, load_example
 from combatkit.dice import UnknownRollError
 from combatkit.encounter import example_encounters
 from combatkit.errors import RulesError
 from combatkit.fight import run_fight
 from combatkit.resolution import play_round
-from combatkit.systems import SYSTEMS, find_system
+from combatkit.systems import SYSTEMS, Switch, TimingSystem, find_system
 
 EXAMPLES = sorted(example_encounters())
 WITH_ROLLS = [name for name in EXAMPLES if load_example(name).rolls]
@@ -84,3 +85,63 @@ def test_options_default_to_the_seeds_and_another_systems_are_refused(sid):
     with pytest.raises(RulesError, match=f"takes {system.options_class.__name__}, got {other.options_class.__name__}"):
         system.options(other.options_class())
     assert system.roll_keys and repr(system) == f"find_system({sid!r})"
+
+
+def test_switches_are_the_bool_options_with_the_docstring_under_each():
+    phase1 = find_system("phase1").switches()
+    assert [s.name for s in phase1] == ["phase2_literal_sf_band", "agility_split", "sf_uses_agility",
+                                        "incremental_movement"]  # not tie_track: a Track, not a yes/no
+    assert phase1[1] == Switch("agility_split", False,
+                               "AGI/DEX split (000 Part 4): AGI's Reaction Adjustment sets the track, DEX's lowers SF.")
+    assert [s.name for s in find_system("phase2").switches()] == ["agility_split", "caster_delay_by_level",
+                                                                  "attack_forms"]
+    assert [(s.name, s.default) for s in find_system("short_form").switches()][:2] == [("surprise_check", True),
+                                                                                        ("tie_weapon_speed", False)]
+    assert find_system("phase2").switches() is find_system("phase2").switches()  # read once
+
+
+@pytest.mark.parametrize("sid", sorted(SYSTEMS))
+def test_every_switch_is_a_bool_field_with_its_default_and_a_doc(sid):
+    system = SYSTEMS[sid]
+    defaults = system.options_class()
+    assert system.switches()
+    for switch in system.switches():
+        assert getattr(defaults, switch.name) is switch.default
+        assert switch.doc and "\n" not in switch.doc
+
+
+def test_a_switch_whose_source_cannot_be_read_has_no_doc():
+    namespace: dict = {}
+    exec("from dataclasses import dataclass\n@dataclass(frozen=True)\nclass Made:\n    on: bool = True\n"
+         "    '''Never read.'''\n    n: int = 2\n", namespace)
+    system = type("Made", (TimingSystem,), {"id": "made", "options_class": namespace["Made"]})()
+    assert system.switches() == (Switch("on", True, ""),)
+
+
+def test_five_phase_suggests_001_s_list_of_actions_by_the_words_it_reads():
+    five = find_system("five_phase")
+    assert five.note_suggestions(ActionKind.MOVE) == ["shift", "half-move", "full move", "charge", "counter-charge",
+                                                      "take cover", "withdrawal", "retreat", "flight", "break & run"]
+    assert five.note_suggestions(ActionKind.READY) == ["set to receive charge"]  # 001 Movement
+    assert five.note_suggestions(ActionKind.CAST) == ["by caster", "by scroll", "by item"]
+    misc = five.note_suggestions(ActionKind.MISC)
+    assert misc[:3] == ["guard", "parley", "spectacle"] and "draw & ready" in misc and len(misc) == len(set(misc))
+
+
+def test_strike_speed_suggests_004_s_rows_picked_by_words_for_blows_and_spells_only():
+    strike = find_system("strike_speed")
+    rows = ["read scroll", "missile fire/arcane blast", "breath weapon", "glance"]
+    assert strike.note_suggestions(ActionKind.ATTACK) == strike.note_suggestions(ActionKind.CAST) == rows
+    assert strike.note_suggestions(ActionKind.MOVE) == strike.note_suggestions(ActionKind.MISC) == []
+
+
+def test_short_form_suggests_002_s_action_type_examples_for_a_miscellaneous_action():
+    short = find_system("short_form")
+    misc = short.note_suggestions(ActionKind.MISC)
+    assert misc[:2] == ["use non-weapon proficiency", "administer a potion"] and "drink a potion" in misc
+    assert short.note_suggestions(ActionKind.ATTACK) == []
+
+
+@pytest.mark.parametrize("sid", ["phase1", "phase2", "segments"])
+def test_a_system_that_reads_the_note_as_free_text_suggests_nothing(sid):
+    assert all(SYSTEMS[sid].note_suggestions(kind) == [] for kind in ActionKind)

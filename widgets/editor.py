@@ -17,7 +17,8 @@ phases A/B/C over three cycles of Phase System II, steps of a Segment of Action 
 short form and Strike Speed), with the optional fields that system reads
 (:attr:`~combatkit.systems.TimingSystem.declaration_fields`: a move's feet, a double attack,
 Combat II's repositioning step...), a note whose suggestions are the system's named actions
-(001's list of actions, 002's action types, 004's table rows) and a ``+`` for another action in
+(:meth:`~combatkit.systems.TimingSystem.note_suggestions`: 001's list of actions, 002's action
+types, 004's table rows) and a ``+`` for another action in
 the same phase (a move and an attack, or attacks on several opponents, where the system allows
 it). A field the system does not read is still shown while a declaration sets it (a file
 written for another system), so nothing in force is hidden.
@@ -46,14 +47,14 @@ import ipywidgets as widgets
 
 from combatkit.encounter import Encounter, dumps_toml, load_example, option_value, plain_option
 from combatkit.errors import EncounterFileError, RulesError
-from combatkit.model import ActionKind, Combatant, Declaration, Length, Size, Spell, Weapon, WeaponKind
+from combatkit.model import ActionKind, Combatant, Length, Size, Spell, Weapon, WeaponKind
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
 from combatkit.widgets.classes import slug, tag
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
 from combatkit.widgets.hush import Hush
 
 __all__ = ["CLASSES", "EncounterEditor", "NONE", "PhaseRow", "describe_error", "download_html", "new_encounter",
-           "note_suggestions", "saved_rolls", "with_options"]
+           "saved_rolls", "with_options"]
 
 NONE = 0
 """Dropdown value for "no target" / "the default weapon or spell" (draft ids start at 1)."""
@@ -106,58 +107,6 @@ _FLAGS = {  # declaration field -> (label, width, the actions it belongs to)
 }
 _FIELD_ACTIONS = {"feet": {"move"}, "attacks": {"attack"}, "hold": {"cast"}} | {
     name: actions for name, (_, _, actions) in _FLAGS.items()}
-
-
-# ----------------------------------------------------------------- the system's words
-
-
-def note_suggestions(system: TimingSystem, action: str) -> list[str]:
-    """Notes that name one of the system's own actions for a declaration of ``action``: 001's list of
-    actions (five-phase), 002's action types for a miscellaneous action (short form), 004's table rows
-    picked by words (Strike Speed). Each is checked with the engine's own reading of a note, so a
-    suggestion picks what it says. Other systems read the note as free text: ``[]``.
-
-    >>> note_suggestions(find_system("five_phase"), "move")[:4]
-    ['shift', 'half-move', 'full move', 'charge']
-    >>> note_suggestions(find_system("strike_speed"), "attack")
-    ['read scroll', 'missile fire/arcane blast', 'breath weapon', 'glance']
-    """
-    if action not in {k.value for k in ActionKind}:
-        return []
-    kind = ActionKind(action)
-    if system.id == "five_phase":
-        from combatkit.systems.five_phase import action_for, action_list
-
-        out = []
-        for spec in action_list():
-            if spec.kind is not kind:
-                continue
-            weapon = Weapon("w", kind=WeaponKind.MISSILE if spec.weapon == "missile" else WeaponKind.MELEE)
-            who = Combatant("x", "x", weapons=(weapon,))
-            said = next((text for text in (spec.name.lower(), *spec.words)
-                         if action_for(who, Declaration("x", 1, kind, note=text, feet=None)).id == spec.id), None)
-            if said and said not in out:
-                out.append(said)
-        return out
-    if system.id == "strike_speed":
-        from combatkit.systems.strike_speed import action_row, action_table
-
-        who = Combatant("x", "x", weapons=(Weapon("w"),))
-        out = []
-        for row in action_table():
-            said = next((text for text in (row.name.lower(), *row.words)
-                         if action_row(who, Declaration("x", 1, kind, note=text)) == row), None) if row.words else None
-            if said and kind in (ActionKind.ATTACK, ActionKind.CAST):
-                out.append(said)
-        return out
-    if system.id == "short_form" and kind is ActionKind.MISC:
-        from combatkit.systems._order_of_battle import has_word
-        from combatkit.systems.short_form import action_types
-
-        types = action_types().values()
-        return [example for t in types for example in t.examples
-                if [u.id for u in types if any(has_word(example, w) for w in u.words)] == [t.id]]
-    return []
 
 
 def new_encounter(system: TimingSystem) -> Encounter:
@@ -710,7 +659,7 @@ class EncounterEditor(widgets.VBox):
                                                              in self._feet_errors()))
             control.layout.display = None if shown else "none"
             control.disabled = not shown
-        row.note.options = note_suggestions(self.system, action)
+        row.note.options = self.system.note_suggestions(ActionKind(action)) if action else []
         for control in (row.action, row.target, row.using, row.note):
             control.disabled = cd is None or (control is not row.action and d is None)
         row.add.disabled = d is None

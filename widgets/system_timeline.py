@@ -27,12 +27,8 @@ entered dice (:meth:`SystemTimeline.url_params`), not edits: it says so under it
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import html
-import inspect
-import textwrap
-import typing
 from typing import Any
 
 import ipywidgets as widgets
@@ -51,34 +47,9 @@ from combatkit.widgets.urlstate import Param, bool_param, control_param, dice_pa
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import tag
 
-__all__ = ["SystemTimeline", "field_docs", "options_class", "switches"]
+__all__ = ["SystemTimeline"]
 
 _EMBED = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
-
-
-def options_class(system: TimingSystem) -> type:
-    """The options dataclass ``system.schedule`` takes (``Phase2Options`` for Phase System II)."""
-    return system.options_class
-
-
-def field_docs(cls: type) -> dict[str, str]:
-    """The docstring written under each field of a dataclass (as STYLE.md asks), by field name."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs = {}
-    for field, after in zip(body, body[1:], strict=False):
-        if (isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name) and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
-            docs[field.target.id] = " ".join(after.value.value.split())
-    return docs
-
-
-def switches(cls: type) -> list[tuple[str, bool, str]]:
-    """``(name, default, doc)`` of every yes/no option of an options dataclass."""
-    docs = field_docs(cls)
-    hints = typing.get_type_hints(cls)
-    return [(f.name, f.default, docs.get(f.name, "")) for f in dataclasses.fields(cls)
-            if hints[f.name] is bool and isinstance(f.default, bool)]
 
 
 class SystemTimeline(widgets.VBox):
@@ -106,7 +77,6 @@ class SystemTimeline(widgets.VBox):
         """Why the current input could not be shown (the engine's message), or ``""``."""
         self._left: dict[str, Entered] = {}
         self._quiet = Hush()
-        self._options_class = options_class(self.system)
 
         self.heading = tag(widgets.HTML(), "heading")
         self.download = tag(widgets.HTML(), "download")
@@ -119,11 +89,12 @@ class SystemTimeline(widgets.VBox):
                                          tooltip="Next seed: every die nobody entered is rolled again"), "reroll")
         self.dice = DiceEntry(self._refresh)
         self.options: dict[str, widgets.Checkbox] = {}
-        """One checkbox per yes/no option of the system, by option name."""
-        for name, default, doc in switches(self._options_class) if self._options_class else ():
-            box = widgets.Checkbox(value=default, description=name.replace("_", " "), indent=False,
-                                   tooltip=doc, layout=widgets.Layout(width="auto"))
-            self.options[name] = tag(box, "option", f"option-{name.replace('_', '-')}")
+        """One checkbox per yes/no option of the system (:meth:`~combatkit.systems.TimingSystem.switches`), by
+        option name."""
+        for switch in self.system.switches():
+            box = widgets.Checkbox(value=switch.default, description=switch.name.replace("_", " "), indent=False,
+                                   tooltip=switch.doc, layout=widgets.Layout(width="auto"))
+            self.options[switch.name] = tag(box, "option", f"option-{switch.name.replace('_', '-')}")
         option_rows = [widgets.HBox([box, widgets.HTML(f"<span style='color:#566573;font-size:90%'>"
                                                        f"{html.escape(box.tooltip)}</span>")],
                                     layout=widgets.Layout(align_items="center")) for box in self.options.values()]
@@ -203,9 +174,7 @@ class SystemTimeline(widgets.VBox):
     @property
     def chosen_options(self) -> Any:
         """The options in force (the system's options dataclass): the encounter's own, with the checkboxes'."""
-        if self._options_class is None:
-            return None
-        own = self.system.encounter_options(self.encounter) if self.encounter is not None else self._options_class()
+        own = self.system.encounter_options(self.encounter) if self.encounter is not None else self.system.options()
         return dataclasses.replace(own, **{name: box.value for name, box in self.options.items()})
 
     # ------------------------------------------------------------ loading and running

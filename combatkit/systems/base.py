@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from combatkit.dice import Roller, check_entered
@@ -16,11 +20,11 @@ from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRu
 if TYPE_CHECKING:
     from combatkit.battle import Figure
     from combatkit.encounter import Encounter
-    from combatkit.model import Combatant, Declaration, Spell, Weapon
+    from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon
     from combatkit.policy import Intent, PolicyRound
     from combatkit.timeline import Clock, Span, Tick, Timeline
 
-__all__ = ["SYSTEMS", "FightRound", "TimingSystem", "find_system", "register", "roll_words"]
+__all__ = ["SYSTEMS", "FightRound", "Switch", "TimingSystem", "find_system", "register", "roll_words"]
 
 
 class TimingSystem:
@@ -61,6 +65,23 @@ class TimingSystem:
     """What its seed says about playing a round out, each field a rule with its citation (when figures
     fall, retargeting, charges, flight, surprise...): :mod:`combatkit.resolution`, :mod:`combatkit.fight`
     and :mod:`combatkit.policy` read it. Default: :data:`~combatkit.systems.rules.GENERIC_RULES`."""
+
+    def switches(self) -> tuple[Switch, ...]:
+        """The yes/no options of :attr:`options_class`, in field order: each field annotated ``bool`` with a
+        ``bool`` default (an optional or bracketed rule of the seed, or a reading of it that can be turned
+        off), with the docstring written under it; a view offers a checkbox for each. Read once per options
+        class.
+
+        >>> [(s.name, s.default) for s in find_system("segments").switches()][-2:]
+        [('dying_blow', False), ('kills', True)]
+        """
+        return _switches(self.options_class)
+
+    def note_suggestions(self, kind: ActionKind) -> list[str]:
+        """Notes that name one of this system's own actions for a declaration of ``kind`` (what an encounter
+        editor offers for the note), each one that this system's reading of a note takes for that action.
+        Default: ``[]``, the note is free text."""
+        return []
 
     def options(self, given: Any = None) -> Any:
         """``given``, or the seed's defaults when it is None; refused if it is another system's options."""
@@ -188,6 +209,41 @@ class TimingSystem:
 
     def __repr__(self) -> str:
         return f"find_system({self.id!r})"
+
+
+@dataclass(frozen=True)
+class Switch:
+    """A yes/no option of a timing system (:meth:`TimingSystem.switches`): a ``bool`` field of its options class."""
+
+    name: str
+    """The field's name, e.g. ``"speed_bands"``."""
+    default: bool
+    """Its default: the seed's reading."""
+    doc: str
+    """The docstring written under the field, on one line (``""`` if it has none)."""
+
+
+@cache
+def _switches(options_class: type) -> tuple[Switch, ...]:
+    docs = _field_docs(options_class)
+    return tuple(Switch(f.name, f.default, docs.get(f.name, "")) for f in fields(options_class)
+                 if f.type in (bool, "bool") and isinstance(f.default, bool))
+
+
+def _field_docs(cls: type) -> dict[str, str]:
+    """The docstring written under each field of a class (as STYLE.md asks), by field name, on one line;
+    none when its source cannot be read (a class made by ``exec``)."""
+    try:
+        source = inspect.getsource(cls)
+    except (OSError, TypeError):
+        return {}
+    body = ast.parse(textwrap.dedent(source)).body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for item, after in zip(body, body[1:], strict=False):
+        if (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
+            docs[item.target.id] = " ".join(after.value.value.split())
+    return docs
 
 
 @dataclass(frozen=True)

@@ -1326,6 +1326,26 @@ class FivePhase(TimingSystem):
         """Place one round's declarations in its five phases, or raise the rule they break."""
         return _Round(encounter, roller, options).run()
 
+    def note_suggestions(self, kind: ActionKind) -> list[str]:
+        """001 A LIST OF ACTIONS: each action of ``kind`` by its name, or else the first of its words, that
+        :func:`action_for` reads back as that action (an attack's with a missile or melee weapon as the
+        action needs), in the list's order.
+
+        >>> FIVE_PHASE.note_suggestions(ActionKind.MOVE)[:4]
+        ['shift', 'half-move', 'full move', 'charge']
+        """
+        out = []
+        for spec in action_list():
+            if spec.kind is not kind:
+                continue
+            weapon = Weapon("w", kind=WeaponKind.MISSILE if spec.weapon == "missile" else WeaponKind.MELEE)
+            who = Combatant("x", "x", weapons=(weapon,))
+            said = next((text for text in (spec.name.lower(), *spec.words)
+                         if action_for(who, Declaration("x", 1, kind, note=text, feet=None)).id == spec.id), None)
+            if said and said not in out:
+                out.append(said)
+        return out
+
     def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
         """001: each action in the phase its facility falls due (001 B), after a shift, a half-move
         (one attack, a phase later) or a full move (no attack)."""

@@ -1013,6 +1013,20 @@ class ShortForm(TimingSystem):
         """Order one round by initiative count (or surprise), or raise the rule a declaration breaks."""
         return _Round(encounter, roller, options).run()
 
+    def note_suggestions(self, kind: ActionKind) -> list[str]:
+        """002 Action Types, for a miscellaneous action: each type's examples that name its words and no other
+        type's, so that the round reads the note as that type (the costliest type a note names). Other
+        actions: ``[]``.
+
+        >>> SHORT_FORM.note_suggestions(ActionKind.MISC)[:2]
+        ['use non-weapon proficiency', 'administer a potion']
+        """
+        if kind is not ActionKind.MISC:
+            return []
+        types = action_types().values()
+        return [example for t in types for example in t.examples
+                if [u.id for u in types if any(has_word(example, w) for w in u.words)] == [t.id]]
+
     def round_options(self, options: ShortFormOptions | None, fight: FightRound) -> ShortFormOptions:
         """002 I: the d12 surprise roll (round 1, no figure flagged) unless ``SurpriseOptions.check`` is off."""
         base = options if isinstance(options, ShortFormOptions) else ShortFormOptions()

@@ -418,6 +418,27 @@ class StrikeSpeed(TimingSystem):
         """Put every declared action in strike-speed order, or raise the rule it breaks."""
         return _Round(encounter, roller, options).run()
 
+    def note_suggestions(self, kind: ActionKind) -> list[str]:
+        """004's Base Strike Speed table: for an attack or a spell, each row picked by words, by its name or
+        else the first of its words that :func:`action_row` reads back as that row. Moves and miscellaneous
+        actions are not in the table: ``[]``.
+
+        >>> STRIKE_SPEED.note_suggestions(ActionKind.ATTACK)
+        ['read scroll', 'missile fire/arcane blast', 'breath weapon', 'glance']
+        """
+        if kind not in (ActionKind.ATTACK, ActionKind.CAST):
+            return []
+        who = Combatant("x", "x", weapons=(Weapon("w"),))
+        out = []
+        for row in action_table():
+            if not row.words:
+                continue
+            said = next((text for text in (row.name.lower(), *row.words)
+                         if action_row(who, Declaration("x", 1, kind, note=text)) == row), None)
+            if said:
+                out.append(said)
+        return out
+
     def round_options(self, options: StrikeSpeedOptions | None, fight: FightRound) -> StrikeSpeedOptions:
         """The figures' 004 Combat Stances: options that name none take each figure's from the fight
         (``ResolutionOptions.figures``), so that the stance that changes its blows changes its strike speed."""
