@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from combatkit.dice import Dice
-from combatkit.errors import EncounterFileError
+from combatkit.errors import EncounterFileError, RulesError
 from combatkit.model import (
     ONE_ROUND,
     Abilities,
@@ -92,10 +92,12 @@ class Encounter:
     <combatkit.systems.base.TimingSystem.schedule>` uses them when it is given no options."""
 
     def combatant(self, name: str) -> Combatant:
+        """The combatant called ``name``; a RulesError naming the encounter's combatants if there is none
+        (a declaration, distance or hit that names a figure the encounter lacks)."""
         for c in self.combatants:
             if c.name == name:
                 return c
-        raise KeyError(name)
+        raise RulesError("encounter", f"no combatant is called {name!r}; combatants: {[c.name for c in self.combatants]}")
 
     @property
     def sides(self) -> tuple[str, ...]:

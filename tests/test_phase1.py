@@ -16,6 +16,7 @@ from combatkit import (
     IllegalActionError,
     Phase1Options,
     Roller,
+    RulesError,
     Size,
     Spell,
     Status,
@@ -444,3 +445,12 @@ def test_errors_name_who_is_missing():
         run([fighter(), orc()], [Declaration("Brienne", 1, A, weapons=("axe",))])
     with pytest.raises(IllegalActionError, match="phases 1-4, got phase 5"):
         run([fighter(), orc()], [Declaration("Brienne", 5, M)])
+
+
+def test_a_gap_to_a_figure_not_in_the_round_is_no_error():
+    """An encounter built in code whose distances still name a figure it dropped schedules as the others do."""
+    encounter = Encounter("duel", (fighter(), orc()), (Declaration("Brienne", 1, M, "Ugluk"),),
+                          distances=(("Brienne", "Ugluk", 30), ("Brienne", "Mira", 10)))
+    assert only(find_system("phase1").schedule(encounter, Roller(seed=1)), "Brienne").action == "moves 30' toward Ugluk"
+    with pytest.raises(RulesError, match=r"no combatant is called 'Mira'; combatants: \['Brienne', 'Ugluk'\]"):
+        encounter.combatant("Mira")

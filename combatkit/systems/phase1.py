@@ -340,8 +340,9 @@ class _Round:
         self.people = {c.name: c for c in encounter.combatants}
         self.state = {c.name: _State(components=c.components_ready) for c in encounter.combatants}
         for a, b, feet in encounter.distances:
-            self.state[a].distance[b] = feet
-            self.state[b].distance[a] = feet
+            if a in self.state and b in self.state:  # a gap to a figure not in this round moves nothing
+                self.state[a].distance[b] = feet
+                self.state[b].distance[a] = feet
 
     # -- helpers
 
