@@ -1,0 +1,1057 @@
+"""The walk of one round (:func:`combatkit.resolution.resolve_round`): :class:`Walk` takes a scheduled
+round's spans in tick order and plays each out."""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from combatkit.attack import Attacker, Defender, RuleSet, find_rule_set, setup_attack
+from combatkit.battle import (
+    REACH,
+    REPOSITION,
+    ActiveCondition,
+    Figure,
+    FigureExtras,
+    FigureStatus,
+    attack_form,
+    missile_range,
+    routine,
+)
+from combatkit.conditions import Condition, Duration, Imposed, Until, Who
+from combatkit.criticals import resolve_attack
+from combatkit.dice import Dice, Roller
+from combatkit.effects import EffectKind, Save, SpellEffect, saving_throw, spell_effect
+from combatkit.encounter import Hit
+from combatkit.errors import IllegalActionError
+from combatkit.model import ActionKind, Combatant, Declaration, Length, Weapon, WeaponKind
+from combatkit.modifiers import (
+    Hand,
+    Position,
+    RangeBand,
+    Situation,
+    TargetState,
+    Unarmed,
+    defensive_adjustment,
+    situational_modifiers,
+)
+from combatkit.movement import (
+    ChargeResponse,
+    Speed,
+    charge,
+    charge_response,
+    flight_free_attack,
+    max_speed_next_phase,
+)
+from combatkit.resolution.events import Event, EventKind, RoundResult
+from combatkit.resolution.state import D20, Action, Live
+from combatkit.stances import Shield
+from combatkit.systems.base import SYSTEMS, TimingSystem
+from combatkit.systems.rules import NO_TERMS, BlowTerms, ChargeRule, Flight, Retarget
+from combatkit.timeline import Span, Status, Tick, Timeline
+
+if TYPE_CHECKING:
+    from combatkit.resolution import ResolutionOptions
+
+_CASTS = frozenset({"cast", "hold"})
+_CANNOT_CAST = frozenset({"stunned", "prone", "knocked_prone"})
+_FOREVER = 10**9
+
+
+def system_of(system: str) -> TimingSystem:
+    """The registered system of a timeline's id; a bare :class:`TimingSystem` (the generic rules and
+    hooks) for an id no system is registered under."""
+    return SYSTEMS.get(system) or _UNREGISTERED
+
+
+_UNREGISTERED = TimingSystem()
+
+
+Reschedule = Callable[[tuple[Hit, ...]], Timeline]
+
+
+class Walk:
+    """One round being played out: its clock's phases, the queue of actions by tick, the live
+    figures, what happened (events and resolved spans), and each action in turn."""
+
+    def __init__(self, timeline: Timeline, figures: Sequence[Figure], declarations: Sequence[Declaration], *,
+                 roller: Roller, options: ResolutionOptions, round: int, encounter_round: int,
+                 system_options: object, reschedule: Reschedule | None, explain: bool, cache: dict) -> None:
+        self.timeline = timeline
+        self.system = timeline.system
+        self.found = system_of(self.system)
+        self.rules = self.found.rules
+        self.options = options
+        self.roller = roller
+        self.fast = not explain and not roller.entered and roller.rng is not None
+        self.explain = explain
+        self.round = round
+        self.encounter_round = encounter_round
+        self.system_options = system_options
+        self.reschedule_fn = reschedule
+        self.cache = cache
+        self.live = {f.name: Live(f, f.hit_points, f.status, f.position, list(f.conditions), list(f.spells_used),
+                                  f.components_ready, f.fell) for f in figures}
+        self.declarations = tuple(declarations)
+        self.events: list[Event] = []
+        self.spans: list[Span] = []
+        self.hits: list[Hit] = []
+        self.rolled_before = len(roller.log)
+        self.grid = self._grid(timeline)
+        self.queue: list[tuple[Tick, int, int, Action]] = []
+        self.seq = 0
+        self.wants_reschedule = False
+        self.charging_now: set[str] = set()  # 000: "loses AC bonus from Dexterity while charging"
+        self.readied: dict[str, list[Span]] = {}
+        self.cast_windows: dict[str, list[tuple[Tick, Tick]]] = {}
+        self.touchy: dict[str, int] = {}
+        self.rule_set = find_rule_set(options.criticals) if options.criticals is not None else None
+        self.by_actor: dict[tuple[str, str], list[Declaration]] = {}
+        for d in self.declarations:
+            self.by_actor.setdefault((d.actor, d.kind.value), []).append(d)
+            if (self.rules.charge is ChargeRule.COMBAT_II and d.kind is ActionKind.MOVE and "charge" in d.note.lower()
+                    and not d.target):
+                raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
+                                                             f"without a target: a charge and its target are "
+                                                             f"announced at the beginning of the phase")
+        self._load(timeline.spans, after=0)
+
+    # -- time
+
+    def _grid(self, timeline: Timeline) -> list[tuple[int, int]]:
+        periods = timeline.clock.periods
+        if periods and periods[0].label.startswith("phase"):
+            groups: dict[str, list[int]] = {}
+            key = ""
+            for p in periods:
+                if p.label.startswith("phase"):
+                    key = p.label.split(":")[0]
+                groups.setdefault(key, []).extend([p.start, p.end])
+            grid = [(min(v), max(v)) for v in groups.values()]
+            return grid[: self.rules.phases]
+        n = timeline.clock.ticks
+        return [((k * n) // 3 + 1, ((k + 1) * n) // 3) for k in range(3)]
+
+    def phase_index(self, t: Tick) -> int:
+        for i, (start, end) in enumerate(self.grid):
+            if start <= t <= end:
+                return i
+        return len(self.grid) if t > self.grid[-1][1] else 0
+
+    def global_phase(self, t: Tick) -> int:
+        return (self.round - 1) * self.rules.phases + self.phase_index(t)
+
+    def when(self, t: Tick) -> str:
+        return self.timeline.clock.describe(t) if self.explain else ""
+
+    def impact(self, span: Span) -> Tick:
+        """When a span takes effect: its end; for 001, missiles and spells when the step ends."""
+        if self.rules.falls_at_step_end and span.kind in ("attack", "cast"):
+            period = self.timeline.clock.period_of(span.end)
+            if period is not None and period.label.endswith("missiles & magic"):
+                return period.end
+        return span.end
+
+    def fall_tick(self, t: Tick) -> Tick:
+        if self.rules.falls_at_step_end:
+            period = self.timeline.clock.period_of(t)
+            if period is not None:
+                return period.end + (t - 1) // self.timeline.clock.ticks * self.timeline.clock.ticks
+        return t
+
+    # -- the queue
+
+    def _rank(self, kind: str) -> int:
+        if self.rules.moves_first:
+            return {"move": 0}.get(kind, 1)
+        return {"move": 3, "misc": 4, "ready": 2}.get(kind, 1)
+
+    def push(self, action: Action) -> None:
+        self.seq += 1
+        heapq.heappush(self.queue, (action.tick, self._rank(action.span.kind), self.seq, action))
+
+    def _load(self, spans: Sequence[Span], after: Tick, ruined_now: frozenset[str] = frozenset()) -> None:
+        ordinal: dict[tuple[str, str], int] = {}
+        for span in sorted(spans, key=lambda s: (s.start, s.end, s.actor)):
+            key = (span.actor, span.kind)
+            k = ordinal.get(key, 0)
+            ordinal[key] = k + 1
+            tick = self.impact(span)
+            if tick > after:
+                self.push(Action(tick, span, self._declaration(span, k)))
+            elif span.kind in _CASTS and span.actor in ruined_now and span.status is not Status.DONE:
+                self.push(Action(after, span, self._declaration(span, k)))  # a spell under way, ruined now
+        self.cast_windows = {}
+        self.touchy = {}
+        for _, _, _, a in self.queue:
+            if a.span.kind == "cast" and a.span.status is Status.DONE:
+                self.cast_windows.setdefault(a.span.actor, []).append((a.span.start, a.tick))
+            if self._touchy(a):
+                self.touchy[a.span.actor] = self.touchy.get(a.span.actor, 0) + 1
+
+    def _declaration(self, span: Span, k: int) -> Declaration | None:
+        """The declaration behind a span: the k-th span of its actor and kind answers the
+        k-th declaration of that kind (the last one for the rest), preferring its target."""
+        mine = self.by_actor.get((span.actor, "cast" if span.kind == "hold" else span.kind), [])
+        if not mine:
+            return None
+        targeted = [d for d in mine if d.target == span.target] or mine
+        return targeted[min(k, len(targeted) - 1)]
+
+    # -- the round
+
+    def run(self) -> RoundResult:
+        while self.queue:
+            t = self.queue[0][0]
+            while self.queue and self.queue[0][0] == t:
+                _, _, _, action = heapq.heappop(self.queue)
+                if self._touchy(action):
+                    self.touchy[action.span.actor] -= 1
+                self._do(action, t)
+            self._after(t)
+        self._after(_FOREVER)
+        for live in self.live.values():
+            self._expire(live, 0, round_end=True)
+        spans = tuple(sorted(self.spans, key=lambda s: (s.end, s.start, s.actor, s.kind)))
+        rolls = self.timeline.rolls + tuple(self.roller.log[self.rolled_before:])
+        resolved = Timeline(self.timeline.system, self.timeline.clock, spans, self.timeline.notes, rolls)
+        return RoundResult(self.round, self.system, resolved, tuple(self.events),
+                           tuple(replace(live.figure(), holding=self._held_over(live, spans))
+                                 for live in self.live.values()), self.declarations)
+
+    def _held_over(self, live: Live, spans: Sequence[Span]) -> str | None:
+        """The spell ``live`` holds past the round's end, unspoilt: the next round's casting (000 §2 A)."""
+        if not live.status.acts or not any(s.actor == live.name and s.kind == "hold" and s.status is Status.DONE
+                                           and s.end > self.timeline.clock.ticks for s in spans):
+            return None
+        return next((d.spell for d in self.by_actor.get((live.name, "cast"), ()) if d.hold), None)
+
+    def _after(self, t: Tick) -> None:
+        """Falls whose moment has come; then, if a caster was hit, the system re-times the round."""
+        for live in self.live.values():
+            if live.pending is not None and live.pending[0] <= t:
+                at, status = live.pending
+                live.pending = None
+                self._fall(live, at, status)
+        if self.wants_reschedule and self.reschedule_fn is not None and t < _FOREVER:
+            self.wants_reschedule = False
+            casters = frozenset(a.span.actor for _, _, _, a in self.queue if a.span.kind in _CASTS)
+            timeline = self.reschedule_fn(tuple(self.hits))
+            self.timeline = replace(timeline, notes=self.timeline.notes + tuple(
+                n for n in timeline.notes if n not in self.timeline.notes))
+            kept = [entry for entry in self.queue if entry[3].injected]
+            self.queue = kept
+            heapq.heapify(self.queue)
+            self._load(timeline.spans, after=t, ruined_now=casters)
+
+    def _fall(self, live: Live, t: Tick, status: FigureStatus) -> None:
+        if not live.status.present:
+            return
+        live.status = status
+        live.down_at = t
+        live.fell = (self.round, t)
+        if status.fallen:
+            rule = self.rules.falls
+        else:
+            rule = {FigureStatus.ASLEEP: "002 Special Types of Attacks IV", FigureStatus.HELD:
+                    "002 Special Types of Attacks IV", FigureStatus.FLED: "002 Breaking Off II.B"}[status]
+        why = ""
+        if self.explain:
+            what = {FigureStatus.DEAD: "dies", FigureStatus.UNCONSCIOUS: "falls unconscious",
+                    FigureStatus.ASLEEP: "falls asleep", FigureStatus.HELD: "is held",
+                    FigureStatus.FLED: "has fled the fight"}[status]
+            why = f"{live.name} {what} ({live.hp} hp)." if status.fallen else f"{live.name} {what}."
+        self.event(t, live.name, EventKind.FALL, rule, why, outcome=status.value, hit_points=live.hp)
+
+    def event(self, t: Tick, actor: str, kind: EventKind, rule: str, why: str = "", **fields: object) -> None:
+        if self.explain:
+            self.events.append(Event(self.round, t, actor, kind, rule, why, when=self.when(t), **fields))  # type: ignore[arg-type]
+
+    def record(self, span: Span, status: Status | None = None, rule: str | None = None, why: str | None = None,
+               **changes: object) -> None:
+        if not self.explain:
+            return
+        if status is not None:
+            changes["status"] = status
+        if rule is not None:
+            changes["rule"] = rule
+        if why is not None:
+            changes["why"] = f"{span.why} {why}".strip()
+        self.spans.append(replace(span, **changes) if changes else span)  # type: ignore[arg-type]
+
+    # -- one action
+
+    def _do(self, action: Action, t: Tick) -> None:
+        span = action.span
+        live = self.live.get(span.actor)
+        if live is None:
+            return
+        kind = span.kind
+        if kind == "surprised":
+            self.event(t, live.name, EventKind.SURPRISE, span.rule, f"{live.name}: {span.action}.")
+            self.record(span)
+            return
+        if span.status is not Status.DONE:
+            if kind in _CASTS and not action.injected:
+                self._spell_not_done(live, span, t)
+            self.record(span)
+            return
+        if not live.acts_at(t) and not self._dying_blow(live, span, t):
+            if kind in _CASTS and not self._held_later(live.name, span):
+                live.tally["spells_attempted"] += 1
+            self._cancel(live, span, t, self.rules.preempts if live.status.fallen else
+                         f"{live.name} is {live.status.value}", f"{live.name} is {live.status.value} and cannot act.")
+            return
+        if kind in ("attack", "opportunity"):
+            self._blows(live, action, t)
+        elif kind in _CASTS:
+            if self._held_later(live.name, span):
+                self.record(span)  # completed, held: it goes off when the hold ends (000 §2 A)
+            else:
+                self._cast(live, action, t)
+        elif kind == "ready":
+            self.readied.setdefault(live.name, []).append(span)
+            self.record(span)
+        elif kind == "move":
+            self._move(live, action, t)
+        elif kind == "misc":
+            if action.declaration is not None and action.declaration.readies_components:
+                live.components = True
+            self.record(span)
+        else:
+            self.record(span)
+
+    def _cancel(self, live: Live, span: Span, t: Tick, rule: str, why: str) -> None:
+        self.event(t, live.name, EventKind.CANCELLED, rule, why, target=span.target)
+        self.record(span, Status.CANCELLED, rule, why if self.explain else None)
+
+    def _dying_blow(self, live: Live, span: Span, t: Tick) -> bool:
+        """003 §I Option (:attr:`SystemRules.dying_blow`): a blow one segment after its striker fell lands
+        on a save vs. death."""
+        if not (self.options.dying_blow and self.rules.dying_blow is not None and span.kind == "attack"
+                and live.status.fallen and live.down_at is not None and t == live.down_at + 1):
+            return False
+        if live.dying_save is None:
+            need = saving_throw(live.c, "death")
+            roll = self.roll(D20, lambda: f"save vs death: {live.name} [round {self.round}]")
+            live.dying_save = roll >= need
+            self.event(t, live.name, EventKind.DYING_BLOW, self.rules.dying_blow,
+                       f"{live.name} fell a segment before this blow: save vs. death {roll} against {need}, "
+                       f"{'made: the blow still falls' if live.dying_save else 'failed: the blow is lost'}.",
+                       outcome="saved" if live.dying_save else "failed")
+        return live.dying_save
+
+    # -- dice
+
+    def roll(self, dice: Dice, purpose: Callable[[], str]) -> int:
+        if self.fast:
+            rng = self.roller.rng
+            return sum(rng.randint(1, dice.sides) for _ in range(dice.count)) + dice.modifier  # type: ignore[union-attr]
+        return self.roller.roll(dice, purpose()).total
+
+    # -- conditions
+
+    def conditions_on(self, live: Live, t: Tick) -> tuple[Condition, ...]:
+        if not live.conditions:
+            return ()
+        g = self.global_phase(t)
+        return tuple(a.condition for a in live.conditions if a.first <= g <= a.last)
+
+    def _impose(self, imposed: Sequence[Imposed], attacker: Live, defender: Live, t: Tick) -> None:
+        g = self.global_phase(t)
+        per_round = self.rules.phases
+        for item in imposed:
+            who = attacker if item.who is Who.ATTACKER else defender
+            d: Duration = item.duration
+            until_attack = d.or_next_attack
+            if d.until is Until.END_OF_PHASE:
+                first, last = g + d.starts, g + d.count
+            elif d.until in (Until.END_OF_ROUND, Until.END_OF_TURN):
+                first, last = g + d.starts, (g // per_round + d.count) * per_round + per_round - 1
+            elif d.until is Until.REMOVED:
+                first, last = g, g + 1
+            else:
+                first, last, until_attack = g, _FOREVER, True
+            who.conditions.append(ActiveCondition(item.condition, first, last, item.rule, until_attack))
+            self.event(t, who.name, EventKind.CONDITION, item.rule,
+                       f"{item.describe(attacker.name, defender.name)}." if self.explain else "",
+                       outcome=item.condition.id)
+
+    def _expire(self, live: Live, t: Tick, round_end: bool = False, attacked: bool = False) -> None:
+        if not live.conditions:
+            return
+        g = self.global_phase(t)
+        end = self.round * self.rules.phases - 1
+        live.conditions = [a for a in live.conditions
+                           if not (attacked and a.until_attack and a.first <= g)
+                           and not (round_end and a.last <= end) and not a.last < g]
+
+    # -- attacks
+
+    def _blows(self, live: Live, action: Action, t: Tick) -> None:
+        span, decl = action.span, action.declaration
+        target_name = action.target or span.target
+        if target_name is None or target_name not in self.live:
+            self.record(span)
+            return
+        for condition in self.conditions_on(live, t):
+            if not condition.can_attack:
+                self._cancel(live, span, t, condition.rule, f"{live.name} is {condition.name}: no attacks.")
+                self._expire(live, t, attacked=True)  # "loses its next attack": that was it
+                return
+        extras = self.options.extras(live.name)
+        if not extras.stance.can_attack:
+            self._cancel(live, span, t, "004 Combat Stance", f"{live.name} is in {extras.stance.label}: no attack.")
+            return
+        weapons = action.weapons or self._weapons(live, span, decl)
+        missile = all(w.kind is WeaponKind.MISSILE for w in weapons)
+        target = self.live[target_name]
+        if not self._target_ok(target, t):
+            retarget = self._retarget(live, action, target, weapons, missile, t)
+            if retarget is None:
+                return
+            target = retarget
+        if not missile and span.kind != "opportunity" and not action.injected:
+            reach = REACH + (REPOSITION if decl is not None and decl.reposition else 0)
+            gap = abs(live.position - target.position)
+            if decl is not None and decl.reposition and REACH < gap <= reach:
+                step = gap - REACH  # 000 §2 C: a step or two (max. 10') before the attack
+                live.position += step if target.position > live.position else -step
+                self.event(t, live.name, EventKind.MOVE, "000 §2 C Repositioning Movement",
+                           f"{live.name} steps {step}' toward {target.name} before striking (+2 SF).",
+                           target=target.name, amount=step)
+                gap = REACH
+            if gap > reach:
+                self._cancel(live, span, t, self.rules.reach_rule,
+                             f"{target.name} is {gap}' away: out of striking distance ({reach}').")
+                return
+        situation = action.situation or self._situation(live, target, span, decl, missile, weapons)
+        if situation is None:
+            return
+        terms = self._system_terms(live, target, span, decl, action)
+        if action.damage_multiplier != 1:
+            terms = replace(terms, multiplier=terms.multiplier * action.damage_multiplier)
+        names = [w.name for w in weapons]
+        outcomes = []
+        dealt = 0
+        for i, weapon in enumerate(weapons):
+            suffix = f", {weapon.name}" + (f" {names[:i + 1].count(weapon.name)}" if names.count(weapon.name) > 1 else "")
+            if len(weapons) == 1:
+                suffix = ""
+            hand = situation
+            if situation.two_weapons is not None and i:
+                hand = replace(situation, two_weapons=Hand.SECONDARY)  # 002 Special Types of Attacks VI: -4
+            outcome, damage, ends = self.attack(live, target, weapon, t, suffix, hand, terms, span.rule)
+            outcomes.append((weapon.name, outcome, damage))
+            dealt += damage
+            if ends:
+                self._end_sequence(live, t)
+                break
+        live.attacks_made += 1
+        live.struck_phases.add(self.phase_index(t))
+        self._expire(live, t, attacked=True)
+        if self.explain:
+            parts = "; ".join(f"{w} {o}" + (f" for {d}" if d else "") for w, o, d in outcomes)
+            self.record(span, why=f"Resolved: {parts}." if parts else None, target=target.name)
+
+    def _weapons(self, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
+        """The weapons a blow strikes with: those its span names (a system may split a routine
+        into several spans), else the declaration's, else the first weapon (as every system does)."""
+        c = live.c
+        if span.kind == "opportunity":
+            return routine(c, self.options.extras(c.name))
+        declared = tuple(c.weapon(n) for n in decl.weapons) if decl is not None and decl.weapons else c.weapons[:1]
+        pool = list(declared)
+        chosen = []
+        for part in span.action.split(" -> ")[0].split(" + "):
+            found = next((w for w in pool if w.name == part.strip()), None)
+            if found is not None:
+                chosen.append(found)
+                pool.remove(found)
+        return tuple(chosen) or declared
+
+    def _target_ok(self, target: Live, t: Tick) -> bool:
+        if target.status.present:
+            return True
+        return target.down_at is not None and t <= target.down_at
+
+    def _retarget(self, live: Live, action: Action, fallen: Live, weapons: tuple[Weapon, ...], missile: bool,
+                  t: Tick) -> Live | None:
+        span = action.span
+        mode = self.options.retarget or self.rules.retarget
+        rule = self.rules.retarget_rule if self.options.retarget is None else f"combatkit option: retarget {mode.value}"
+        foes = [f for f in self.live.values() if f.fig.side != live.fig.side and self._target_ok(f, t)
+                and (missile or abs(f.position - live.position) <= REACH)]
+        foes.sort(key=lambda f: (abs(f.position - live.position), list(self.live).index(f.name)))
+        if mode is Retarget.LOST or action.injected or not foes:
+            why = f"{fallen.name} is already down" + ("" if mode is Retarget.LOST or action.injected else
+                                                       " and no other foe is " + ("left to shoot at" if missile
+                                                                                  else "within striking distance"))
+            self._cancel(live, span, t, rule, f"{why}: the blow is lost.")
+            return None
+        if mode is Retarget.FREE:
+            self.event(t, live.name, EventKind.RETARGET, rule,
+                       f"{fallen.name} is down: {live.name} strikes {foes[0].name} instead.", target=foes[0].name)
+            return foes[0]
+        new_tick = self.found.retarget_tick(live.c, span, action.declaration, weapons, self.system_options)
+        if new_tick is None or new_tick <= t:
+            self._cancel(live, span, t, rule, f"{fallen.name} fell before the blow; a new target at +3 SF would "
+                                              f"strike past the end of the phase: the attack is lost.")
+            return None
+        self.event(t, live.name, EventKind.RETARGET, rule,
+                   f"{fallen.name} fell before the blow: {live.name} turns on {foes[0].name} at +3 SF, striking at "
+                   f"{self.when(new_tick)}.", target=foes[0].name)
+        self.record(span, Status.CANCELLED, rule, "Retargeted at +3 SF." if self.explain else None)
+        moved = replace(span, start=new_tick, end=new_tick, target=foes[0].name,
+                        action=f"{span.action.split(' -> ')[0]} -> {foes[0].name} (retargeted)",
+                        rule=rule, why=f"Its first target fell: a new one at +3 SF ({rule}).")
+        self.push(Action(new_tick, moved, action.declaration, "retarget", weapons, foes[0].name))
+        return None
+
+    def _situation(self, live: Live, target: Live, span: Span, decl: Declaration | None, missile: bool,
+                   weapons: tuple[Weapon, ...]) -> Situation | None:
+        """The 002 situation of a blow (None: out of range, cancelled); the shared plain one when nothing applies."""
+        if (not missile and span.kind != "opportunity" and target.status is FigureStatus.ACTIVE
+                and live.name not in self.options.figures and target.name not in self.options.figures
+                and weapons[0].length is not Length.UNARMED
+                and not self._casting(target.name, self.impact(span))
+                and not (self.rules.charge is ChargeRule.SITUATIONAL
+                         and (self._charging(live.name) or self._charging(target.name)))):
+            return _PLAIN
+        extras, theirs = self.options.extras(live.name), self.options.extras(target.name)
+        range_band = None
+        if missile:
+            key = ("range", weapons[0].name)
+            if key not in self.cache:
+                self.cache[key] = missile_range(weapons[0], self.options.missile_ranges)
+            ranges = self.cache[key]
+            gap = abs(live.position - target.position)
+            if ranges is not None:
+                short, medium, long = ranges
+                if gap > long:
+                    self._cancel(live, span, self.impact(span), "002 Missile Attacks I",
+                                 f"{target.name} is {gap}' away, beyond the {weapons[0].name}'s long range ({long}').")
+                    return None
+                range_band = RangeBand.SHORT if gap <= short else RangeBand.MEDIUM if gap <= medium else RangeBand.LONG
+        state = {FigureStatus.ASLEEP: TargetState.SLEEPING, FigureStatus.HELD: TargetState.HELD}.get(
+            target.status, TargetState.NORMAL)
+        breaking = span.kind == "opportunity" and any(
+            w in (d.note or "").lower() for d in self.declarations if d.actor == target.name
+            for w in ("flee", "break", "run"))
+        fields = dict(
+            range=range_band, cover=theirs.cover if missile else 0, concealment=theirs.concealment if missile else 0,
+            position=extras.position, target_state=state, invisible=theirs.invisible,
+            charging=self.rules.charge is ChargeRule.SITUATIONAL and self._charging(live.name),
+            target_charging=self.rules.charge is ChargeRule.SITUATIONAL and self._charging(target.name),
+            mounted=extras.mounted, target_mounted=theirs.mounted, weapon_use=extras.weapon_uses.get(weapons[0].name),
+            lance=extras.lance == weapons[0].name, breaking_off=breaking,
+            target_casting=self._casting(target.name, self.impact(span)),
+            two_weapons=Hand.PRIMARY if extras.two_weapons and len(weapons) > 1 else None,
+            unarmed=(extras.unarmed or Unarmed.PUMMEL) if weapons[0].length is Length.UNARMED else None,
+        )
+        if all(value == _PLAIN_FIELDS[name] for name, value in fields.items()):
+            return _PLAIN
+        return Situation(**fields)  # type: ignore[arg-type]
+
+    def _charging(self, name: str) -> bool:
+        """A figure that declared a charge this round (002 Charging: a charging creature)."""
+        return any("charge" in (d.note or "").lower() for d in self.by_actor.get((name, "move"), ()))
+
+    def _casting(self, name: str, t: Tick) -> bool:
+        """Whether ``name`` is in the middle of casting at t (002 III.E: no Dexterity bonus to AC)."""
+        return any(start <= t < end for start, end in self.cast_windows.get(name, ()))
+
+    def _system_terms(self, live: Live, target: Live, span: Span, decl: Declaration | None,
+                      action: Action) -> BlowTerms:
+        """What the system's own seed puts on this blow: its :meth:`~combatkit.systems.base.TimingSystem.blow_terms`
+        on a declared blow (001's movement penalties, charges and set weapons), and under
+        :attr:`ChargeRule.SITUATIONAL <combatkit.systems.rules.ChargeRule.SITUATIONAL>` double damage for a
+        weapon set against a charge (002 Charging)."""
+        set_against_charge = bool(self.by_actor.get((live.name, "ready"))) and self._charging(target.name)
+        terms = NO_TERMS
+        if decl is not None and not action.injected:
+            terms = self.found.blow_terms(live.c, span, decl, self.by_actor.get((live.name, "move"), ()),
+                                          set_against_charge)
+        if self.rules.charge is ChargeRule.SITUATIONAL and set_against_charge:
+            terms = replace(terms, multiplier=terms.multiplier * 2)
+        return terms
+
+    def _end_sequence(self, live: Live, t: Tick) -> None:
+        """000-I critical miss: the rest of the attack sequence is lost for the round."""
+        later = [entry for entry in self.queue if entry[3].span.actor == live.name and entry[3].span.kind == "attack"]
+        for entry in later:
+            self.queue.remove(entry)
+            if self._touchy(entry[3]):
+                self.touchy[entry[3].span.actor] -= 1
+            self._cancel(live, entry[3].span, entry[0], "000 §4 Critical Miss table",
+                         f"{live.name}'s critical miss ends its attack sequence for the round.")
+        heapq.heapify(self.queue)
+
+    def attack(self, live: Live, target: Live, weapon: Weapon, t: Tick, suffix: str, situation: Situation,
+               terms: BlowTerms, span_rule: str) -> tuple[str, int, bool]:
+        """One attack roll and its damage; returns (outcome, damage, whether it ends the attack sequence)."""
+        c, foe = live.c, target.c
+        damage_bonus, multiplier = terms.damage, terms.multiplier
+        extras, theirs = self.options.extras(c.name), self.options.extras(foe.name)
+        key = f"round {self.round}, tick {t}{suffix}"
+        adjustment = None
+        if self.options.modifiers_002 and situation is not _PLAIN:
+            adjustment = self._adjustment(situation, foe, theirs, c, weapon)
+        attacker_terms = tuple(_term(*x) for x in terms.hit)
+        defender_terms: tuple[Condition, ...] = ()
+        if adjustment is not None:
+            attacker_terms += tuple(_term(m.label, m.value, m.rule) for m in adjustment.to_hit)
+            defender_terms += tuple(_term(m.label, m.value, m.rule, armor=True) for m in adjustment.armor_class)
+            multiplier *= adjustment.damage_multiplier
+        if target.name in self.charging_now:
+            dex = defensive_adjustment(foe.abilities.dexterity)
+            if dex < 0:
+                defender_terms += (_term("charging: no Dexterity bonus", -dex, "000 §2 D Charging", armor=True),)
+            if theirs.mounted:
+                defender_terms += (_term("charging mounted", -2, "000 §2 D Charging", armor=True),)
+        thac0 = min(20, max(1, c.thac0))
+        if thac0 != c.thac0:
+            attacker_terms += (_term(f"THAC0 {c.thac0}", thac0 - c.thac0, "PH 2e THAC0"),)
+        akey = (c.name, weapon.name, self.conditions_on(live, t) + attacker_terms)
+        dkey = (foe.name, self.conditions_on(target, t) + defender_terms)
+        attacker = self._attacker(akey, live, weapon, extras, thac0)
+        defender = self._defender(dkey, target, theirs)
+        automatic = adjustment is not None and adjustment.automatic_hit
+        dice_text = adjustment.damage_dice if adjustment is not None and adjustment.damage_dice else None
+        rules = self.rule_set
+        live.tally["attacks"] += 1
+        if rules is not None and not automatic and dice_text is None:
+            result = resolve_attack(attacker, defender, rules, self.roller, options=self.options.critical_options,
+                                    key=key)
+            outcome, damage = result.outcome.value, result.damage
+            if result.hit:
+                damage = damage * multiplier + damage_bonus + self._half_die(terms, weapon, c.name, key)
+            if result.conditions:
+                self._impose(result.conditions, live, target, t)
+            for extra in result.extra_attacks:
+                if extra.starts == 0:
+                    self._extra(live, target, weapon, t, extra.rule, result.defender_now().conditions)
+                else:
+                    nxt = self.phase_index(t) + extra.starts
+                    if nxt < len(self.grid):
+                        self._extra(live, target, weapon, self.grid[nxt][0], extra.rule, ())
+            why = ""
+            if self.explain:
+                why = f"{c.name} attacks {foe.name} with the {weapon.name}: " + "; ".join(str(s) for s in result.steps)
+                for item in result.items:
+                    self.event(t, c.name, EventKind.NOTE, item.rule, f"{c.name}'s {item}.")
+            self._land(live, target, damage if result.hit else 0, t, outcome, why, span_rule)
+            return outcome, damage if result.hit else 0, result.ends_attack_sequence
+        setup = self._setup((akey, dkey), attacker, defender)
+        needed = setup.needed
+        if automatic:
+            natural, hit = 0, True
+        else:
+            natural = self.roll(D20, lambda: f"attack roll: {c.name} [{key}]")
+            hit = natural != 1 and (natural >= needed or natural == 20)
+        damage = base = 0
+        dice = Dice.parse(dice_text) if dice_text else self._dice(weapon)
+        if hit:
+            base = self.roll(dice, lambda: f"damage: {c.name} [{key}]")
+            damage = max(self.options.critical_options.minimum_damage, base + setup.damage_bonus) * multiplier
+            damage = max(0, damage + damage_bonus + self._half_die(terms, weapon, c.name, key))
+        why = ""
+        if self.explain:
+            terms = "".join(f", {m}" for m in setup.to_hit)
+            ac_terms = "".join(f", {m.value:+d} AC {m.label}" for m in setup.armor_class)
+            if automatic:
+                roll_text = "hit automatically (" + "; ".join(adjustment.notes) + ")"  # type: ignore[union-attr]
+            else:
+                roll_text = f"needs {needed} (THAC0 {thac0}{terms} against AC {foe.armor_class}{ac_terms}); d20 = {natural}"
+            dmg_text = ""
+            if hit:
+                bonus = "".join(f" {m}" for m in setup.damage)
+                extra = (f" x{multiplier}" if multiplier != 1 else "") + (f" {damage_bonus:+d}" if damage_bonus else "")
+                dmg_text = f", {dice} rolled {base}{bonus}{extra} = {damage} damage"
+            why = f"{c.name} attacks {foe.name} with the {weapon.name}: {roll_text}: {'hit' if hit else 'miss'}{dmg_text}."
+        self._land(live, target, damage, t, "hit" if hit else "miss", why, span_rule)
+        return ("hit" if hit else "miss"), damage, False
+
+    def _half_die(self, terms: BlowTerms, weapon: Weapon, name: str, key: str) -> int:
+        """001 Set to Receive Charge: an extra half die of damage (the weapon's dice, halved, rounded down)."""
+        if not terms.half_die:
+            return 0
+        return self.roll(self._dice(weapon), lambda: f"damage, extra half die: {name} [{key}]") // 2
+
+    def _dice(self, weapon: Weapon) -> Dice:
+        dice = self.cache.get(("dice", weapon.damage))
+        if dice is None:
+            dice = self.cache[("dice", weapon.damage)] = Dice.parse(weapon.damage)
+        return dice
+
+    def _adjustment(self, situation: Situation, foe: Combatant, theirs: FigureExtras, c: Combatant, weapon: Weapon):
+        key = ("adj", situation, foe.name, c.name, weapon.name)
+        adj = self.cache.get(key)
+        if adj is None:
+            adj = self.cache[key] = situational_modifiers(
+                situation, defender_armor_class=foe.armor_class,
+                shield_ac=theirs.shield_ac if theirs.shield is not Shield.NONE else 0,
+                dex_ac=defensive_adjustment(foe.abilities.dexterity), attacker_dexterity=c.abilities.dexterity,
+                weapon_name=weapon.name, attacker_size=c.size, defender_size=foe.size)
+        return adj
+
+    def _attacker(self, key: tuple, live: Live, weapon: Weapon, extras: FigureExtras, thac0: int) -> Attacker:
+        """The :class:`~combatkit.criticals.Attacker` for (name, weapon, conditions), built once a fight."""
+        attacker = self.cache.get(("att", key))
+        if attacker is None:
+            attacker = self.cache[("att", key)] = Attacker.from_combatant(
+                live.c, weapon.name, thac0=thac0, exceptional=extras.exceptional_strength,
+                specialization_slots=extras.specialization_slots, form=attack_form(weapon, extras),
+                listed_damage_bonus=extras.listed_damage_bonus, stance=extras.stance, shield=extras.shield,
+                maneuver=extras.maneuver, conditions=key[2])
+        return attacker
+
+    def _defender(self, key: tuple, live: Live, extras: FigureExtras) -> Defender:
+        """The :class:`~combatkit.criticals.Defender` for (name, conditions), built once a fight."""
+        defender = self.cache.get(("def", key))
+        if defender is None:
+            defender = self.cache[("def", key)] = Defender.from_combatant(
+                live.c, stance=extras.stance, shield=extras.shield, conditions=key[1])
+        return defender
+
+    def _setup(self, key: tuple, attacker: Attacker, defender: Defender):
+        """The number needed and the damage terms (:func:`~combatkit.criticals.setup_attack`), once a fight."""
+        key = ("setup", key)
+        setup = self.cache.get(key)
+        if setup is None:
+            setup = self.cache[key] = setup_attack(attacker, defender, RuleSet.STANCES_004,
+                                                   options=self.options.critical_options)
+        return setup
+
+    def _extra(self, live: Live, target: Live, weapon: Weapon, tick: Tick, rule: str,
+               conditions: tuple[Condition, ...]) -> None:
+        span = Span(live.name, live.fig.side, "attack", f"{weapon.name} -> {target.name} (extra attack)", tick, tick,
+                    "extra", rule, "An extra attack the critical hit table grants.", target=target.name)
+        self.push(Action(tick, span, None, "extra attack", (weapon,), target.name))
+
+    def _land(self, live: Live, target: Live, damage: int, t: Tick, outcome: str, why: str, rule: str) -> None:
+        if outcome in ("hit", "severe hit", "critical hit"):
+            live.tally["hits"] += 1
+        if damage > 0:
+            self.damage(target, damage, t, live)
+        self.event(t, live.name, EventKind.ATTACK, rule, why, target=target.name, outcome=outcome, amount=damage,
+                   hit_points=target.hp)
+
+    def damage(self, target: Live, amount: int, t: Tick, source: Live | None) -> None:
+        """Take ``amount`` hit points from ``target`` at tick t; it falls when its seed says."""
+        target.hp -= amount
+        target.tally["damage_taken"] += amount
+        if source is not None:
+            source.tally["damage_dealt"] += amount
+        hit_tick = t
+        if self.rules.hits_as_counts:
+            period = self.timeline.clock.period_of(t)
+            found = re.search(r"(-?\d+)$", period.label) if period is not None else None
+            hit_tick = int(found.group(1)) if found else (99 if t <= 1 else -99)
+        self.hits.append(Hit(target.name, hit_tick, source.name if source is not None else ""))
+        if self._sensitive(target):
+            self.wants_reschedule = True
+        if target.hp <= 0 and target.pending is None and target.status.present:
+            status = FigureStatus.DEAD if target.hp <= self.options.dead_at else FigureStatus.UNCONSCIOUS
+            target.pending = (self.fall_tick(t), status)
+
+    def _touchy(self, action: Action) -> bool:
+        """An action whose timing the system may change after a hit on its actor: a spell under way
+        or to come; an archer's next shot (003 §III, :attr:`SystemRules.hits_delay_shots`)."""
+        if action.injected or action.span.status is not Status.DONE:
+            return False
+        if action.span.kind in _CASTS:
+            return True
+        return self.rules.hits_delay_shots and action.span.kind == "attack" and " shot " in f" {action.span.action} "
+
+    def _sensitive(self, target: Live) -> bool:
+        """Whether a hit on ``target`` now may change the rest of the round's timing."""
+        return self.touchy.get(target.name, 0) > 0
+
+    # -- spells
+
+    def _held_later(self, name: str, span: Span) -> bool:
+        """A completed cast whose release waits on a hold span still to come."""
+        return span.kind == "cast" and any(a.span.actor == name and a.span.kind == "hold" for _, _, _, a in self.queue)
+
+    def _spell_not_done(self, live: Live, span: Span, t: Tick) -> None:
+        live.tally["spells_attempted"] += 1
+        name = _spell_name(live.c, span)
+        if span.status is Status.RUINED:
+            if name and name not in live.spells_used:
+                live.spells_used.append(name)
+            self.event(t, live.name, EventKind.SPELL_RUINED, span.rule,
+                       f"{live.name}'s {name or 'spell'} is ruined. {span.why}" if self.explain else "",
+                       outcome="ruined")
+        else:
+            self.event(t, live.name, EventKind.SPELL_CANCELLED, span.rule,
+                       f"{live.name}'s {name or 'spell'} does not go off. {span.why}" if self.explain else "",
+                       outcome="cancelled")
+
+    def _cast(self, live: Live, action: Action, t: Tick) -> None:
+        span = action.span
+        c = live.c
+        name = _spell_name(c, span)
+        for condition in self.conditions_on(live, t):
+            if condition.id in _CANNOT_CAST:
+                live.tally["spells_attempted"] += 1
+                self._cancel(live, span, t, "002 Special Types of Attacks III.C" if condition.id != "stunned"
+                             else condition.rule, f"{live.name} is {condition.name} and cannot cast.")
+                return
+        live.tally["spells_attempted"] += 1
+        if name is None:
+            self.event(t, live.name, EventKind.SPELL, span.rule, f"{live.name}: {span.action}.")
+            self.record(span)
+            return
+        spell = c.spell(name)
+        if "M" in spell.component_set and self.rules.components_in_hand:
+            live.components = False
+        if name not in live.spells_used:
+            live.spells_used.append(name)
+        live.tally["spells_succeeded"] += 1
+        effect = spell_effect(name, self.options.spell_effects)
+        self.event(t, live.name, EventKind.SPELL, span.rule,
+                   f"{live.name}'s {name} goes off" + (f" at {span.target}" if span.target else "") + "." if self.explain
+                   else "", target=span.target, outcome="done")
+        self.record(span)
+        if effect is None:
+            self.event(t, live.name, EventKind.NOTE, "combatkit spell effects",
+                       f"No effect data for {name}: the referee applies it.")
+            return
+        self._effect(live, effect, span.target, t, spell.name)
+
+    def _effect(self, caster: Live, effect: SpellEffect, aimed: str | None, t: Tick, spell: str) -> None:
+        friends = not effect.hostile
+        target = self.live.get(aimed) if aimed else None
+        if target is None or not self._target_ok(target, t) or (target.fig.side == caster.fig.side) != friends:
+            target = self._spell_target(caster, effect, t)
+            if target is None:
+                self.event(t, caster.name, EventKind.NOTE, effect.rule, f"{spell} finds no one to affect.")
+                return
+        level = caster.c.level
+        if effect.radius:
+            affected = [f for f in self.live.values() if self._target_ok(f, t)
+                        and abs(f.position - target.position) <= effect.radius]
+        else:
+            affected = [target]
+        key = f"round {self.round}, tick {t}"
+        if effect.kind is EffectKind.SLEEP:
+            self._sleep(caster, effect, affected, t, key, spell)
+            return
+        amount = 0
+        if effect.kind in (EffectKind.DAMAGE, EffectKind.HEAL):
+            dice = Dice.parse(effect.dice)
+            units = effect.units(level)
+            amount = sum(self.roll(dice, lambda i=i: f"{spell}: {caster.name} [{key}, {i + 1}]") for i in range(units))
+            amount += effect.bonus(level)
+        for figure in affected:
+            saved = False
+            if effect.save is not Save.NONE:
+                need = saving_throw(figure.c, "spell")
+                roll = self.roll(D20, lambda f=figure: f"save vs spell: {f.name} [{key}]")
+                saved = roll >= need
+            if effect.kind is EffectKind.HEAL:
+                before = figure.hp
+                figure.hp = min(figure.fig.max_hit_points, figure.hp + amount)
+                self.event(t, caster.name, EventKind.EFFECT, effect.rule,
+                           f"{spell} heals {figure.name} {figure.hp - before} ({figure.hp} hp).", target=figure.name,
+                           outcome="healed", amount=figure.hp - before, hit_points=figure.hp)
+                continue
+            if effect.kind is EffectKind.HOLD:
+                if saved:
+                    self.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} saves vs. {spell}.",
+                               target=figure.name, outcome="saved")
+                elif figure.status.acts:
+                    self.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} is held by {spell}.",
+                               target=figure.name, outcome="held")
+                    self._fall(figure, t, FigureStatus.HELD)
+                continue
+            dealt = 0 if saved and effect.save is Save.NEGATES else amount // 2 if saved else amount
+            self.event(t, caster.name, EventKind.EFFECT, effect.rule,
+                       f"{spell} hits {figure.name} for {dealt}" + (" (saved)" if saved else "") + ".",
+                       target=figure.name, outcome="saved" if saved else "hit", amount=dealt,
+                       hit_points=figure.hp - dealt)
+            if dealt:
+                self.damage(figure, dealt, t, caster)
+
+    def _sleep(self, caster: Live, effect: SpellEffect, affected: list[Live], t: Tick, key: str, spell: str) -> None:
+        top = effect.max_level if effect.max_level is not None else 40
+        sleepers = sorted((f for f in affected if f.status.acts and f.c.level <= top),
+                          key=lambda f: (f.c.level, list(self.live).index(f.name)))
+        if not sleepers:
+            self.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{spell}: no one in the area can be affected.")
+            return
+        table = effect.count_by_level
+        count_spec = table[min(sleepers[0].c.level, len(table) - 1)] if table else 1
+        count = count_spec if isinstance(count_spec, int) else self.roll(
+            Dice.parse(count_spec), lambda: f"{spell}: {caster.name} [{key}, number affected]")
+        for figure in sleepers[:count]:
+            self.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} falls asleep.",
+                       target=figure.name, outcome="asleep")
+            self._fall(figure, t, FigureStatus.ASLEEP)
+
+    def _spell_target(self, caster: Live, effect: SpellEffect, t: Tick) -> Live | None:
+        if effect.kind is EffectKind.HEAL:
+            friends = [f for f in self.live.values() if f.fig.side == caster.fig.side and f.status.acts
+                       and f.hp < f.fig.max_hit_points]
+            return min(friends, key=lambda f: f.hp - f.fig.max_hit_points, default=None)
+        foes = [f for f in self.live.values() if f.fig.side != caster.fig.side and self._target_ok(f, t)
+                and f.status.present]
+        return min(foes, key=lambda f: (abs(f.position - caster.position), list(self.live).index(f.name)),
+                   default=None)
+
+    # -- movement
+
+    def _move(self, live: Live, action: Action, t: Tick) -> None:
+        span, decl = action.span, action.declaration
+        for condition in self.conditions_on(live, t):
+            if not condition.can_move:
+                self._cancel(live, span, t, condition.rule, f"{live.name} is {condition.name}: no movement.")
+                return
+        note = (decl.note or "").lower() if decl is not None else ""
+        if "withdraw" in note or any(w in note for w in ("flee", "break", "run")) and "charge" not in note:
+            self._flee(live, span, decl, t, withdraw="withdraw" in note)
+            return
+        target = self.live.get(span.target or (decl.target if decl else None) or "")
+        if "charge" in note and target is not None and self.rules.charge is ChargeRule.COMBAT_II:
+            self._charge(live, target, span, t)
+            return
+        feet = self._feet(live, span, decl)
+        if target is None or not target.status.present:
+            self.event(t, live.name, EventKind.MOVE, span.rule, f"{live.name}: {span.action}.", amount=feet)
+            self.record(span)
+            return
+        gap = abs(target.position - live.position)
+        step = min(feet, max(0, gap - REACH))
+        live.position += step if target.position > live.position else -step
+        self.event(t, live.name, EventKind.MOVE, span.rule,
+                   f"{live.name} moves {step}' toward {target.name}, now {abs(target.position - live.position)}' "
+                   f"away." if self.explain else "", target=target.name, amount=step)
+        self.record(span)
+
+    def _feet(self, live: Live, span: Span, decl: Declaration | None) -> int:
+        if decl is not None and decl.feet is not None:
+            return decl.feet
+        found = re.search(r"(\d+)'", span.action)
+        if found:
+            return int(found.group(1))
+        return self.rules.move_allowance(live.c.movement)
+
+    def _flee(self, live: Live, span: Span, decl: Declaration | None, t: Tick, withdraw: bool) -> None:
+        foes = [f for f in self.live.values() if f.fig.side != live.fig.side and f.acts_at(t)]
+        engaged = [f for f in foes if abs(f.position - live.position) <= REACH]
+        rule = self.rules.flee_rule or span.rule
+        if not withdraw and self.rules.flight is not None:
+            for foe in engaged:
+                if any(not c.can_attack for c in self.conditions_on(foe, t)):
+                    continue
+                if self.rules.flight is Flight.COMBAT_II:
+                    allies = [a for a in self.live.values() if a.fig.side == live.fig.side and a is not live
+                              and a.status.acts and abs(a.position - foe.position) <= REACH]
+                    verdict = flight_free_attack(
+                        fleeing_won_initiative=span.track == "winner",
+                        opponent_struck_this_phase=self.phase_index(t) in foe.struck_phases,
+                        opponent_mv=foe.c.movement, fleeing_mv=live.c.movement, interposed=bool(allies))
+                    rule, position = verdict.rule, Position.FRONT
+                    if not verdict.free_attack:
+                        self.event(t, foe.name, EventKind.NOTE, rule, verdict.why, target=live.name)
+                        continue
+                else:
+                    rule, position = self.rules.flight.value, Position.REAR
+                weapons = routine(foe.c, self.options.extras(foe.name))
+                free = Span(foe.name, foe.fig.side, "attack", f"free attack -> {live.name}", t, t, span.period, rule,
+                            f"{live.name} flees: {foe.name} gets a free attack.", target=live.name)
+                self.event(t, foe.name, EventKind.NOTE, rule, f"{live.name} flees: {foe.name} gets a free attack.",
+                           target=live.name)
+                situation = replace(self._situation(foe, live, free, None, False, weapons) or Situation(),
+                                    position=position)
+                self._blows(foe, Action(t, free, None, "free attack on a fleeing figure", weapons, live.name,
+                                         situation), t)
+        if live.hp <= 0:
+            self._cancel(live, span, t, rule, f"{live.name} is cut down as it turns to flee.")
+            return
+        allowance = self.rules.withdraw_allowance
+        feet = allowance(live.c.movement) if withdraw and allowance is not None else self._feet(live, span, decl)
+        nearest = min(foes, key=lambda f: abs(f.position - live.position), default=None)
+        away = -1 if nearest is not None and nearest.position >= live.position else 1
+        live.position += away * feet
+        self.event(t, live.name, EventKind.FLEE, rule,
+                   f"{live.name} {'withdraws' if withdraw else 'flees'} {feet}'." if self.explain else "", amount=feet)
+        self.record(span)
+        clear = all(abs(f.position - live.position) > REACH for f in foes)
+        faster = any(f.c.movement > live.c.movement for f in foes if f.status.acts)
+        if clear and not faster and not withdraw:
+            self._fall(live, t, FigureStatus.FLED)
+
+    def _charge(self, live: Live, target: Live, span: Span, t: Tick) -> None:
+        """000 §2 D Charging: accelerate, reach the target, strike, overrun; the defender answers."""
+        base = live.c.movement
+        gap = abs(target.position - live.position)
+        speed = Speed(base, max_speed_next_phase(Speed(base)))
+        plan = charge(speed, gap)
+        direction = 1 if target.position >= live.position else -1
+        self.event(t, live.name, EventKind.CHARGE, "000 §2 D Charging",
+                   f"{live.name} charges {target.name} at MV {speed.current} (from a standstill, 000 §2 D "
+                   f"Acceleration): {plan}." if self.explain else "", target=target.name, amount=plan.covered)
+        if not plan.reaches or not target.status.present:
+            step = min(plan.covered, max(0, gap - REACH))
+            live.position += direction * step
+            self.record(span)
+            return
+        readied = [a.span for _, _, _, a in self.queue if a.span.actor == target.name and a.span.kind == "ready"]
+        readied += self.readied.get(target.name, [])
+        is_set = target.acts_at(t) and any(s.status is Status.DONE and s.start <= t <= s.end
+                                           and s.target in (None, live.name) for s in readied)
+        mine = routine(live.c, self.options.extras(live.name))
+        theirs = routine(target.c, self.options.extras(target.name))
+        rule = "000 §2 D Charging"
+        attack_span = replace(span, kind="attack", action=f"charge: {' + '.join(w.name for w in mine)} -> {target.name}",
+                              target=target.name, rule=rule)
+        self.charging_now.add(live.name)
+        self._blows(live, Action(t, attack_span, None, "charge", mine, target.name,
+                                  self._situation(live, target, attack_span, None, False, mine)), t)
+        if is_set:
+            answer = replace(attack_span, actor=target.name, side=target.fig.side,
+                             action=f"set: {' + '.join(w.name for w in theirs)} -> {live.name}", target=live.name,
+                             rule=rule, why="Set to receive the charge: a simultaneous return swing.")
+            long = any(w.length in (Length.LONG, Length.VERY_LONG, Length.POLE_ARM) for w in theirs)
+            self._blows(target, Action(t, answer, None, "set weapon", theirs, live.name,
+                                        self._situation(target, live, answer, None, False, theirs),
+                                        2 if long else 1), t)
+        else:
+            attacked = self.phase_index(t) in target.struck_phases
+            allowed = max((target.c.attacks_in_round(self.encounter_round, w) for w in theirs), default=1)
+            response, why = charge_response(set_to_receive=False, attacked_this_phase=attacked,
+                                            attacks_left=allowed - target.attacks_made)
+            if response is ChargeResponse.AFTER and target.hp > 0 and target.acts_at(t):
+                answer = replace(attack_span, actor=target.name, side=target.fig.side,
+                                 action=f"counterattack: {' + '.join(w.name for w in theirs)} -> {live.name}",
+                                 target=live.name, rule=rule, why=why)
+                self._blows(target, Action(t, answer, None, "counterattack", theirs, live.name,
+                                            self._situation(target, live, answer, None, False, theirs)), t)
+            else:
+                self.event(t, target.name, EventKind.NOTE, rule,
+                           why if target.hp > 0 else f"{target.name} falls before it can respond.")
+        self.charging_now.discard(live.name)
+        live.position = target.position + direction * plan.overrun
+        self.record(span, why=f"Charge: {plan}." if self.explain else None)
+
+
+_PLAIN = Situation()
+"""A frontal blow at a figure in no special state: 002's tables add nothing."""
+_PLAIN_FIELDS = {name: getattr(_PLAIN, name) for name in Situation.__dataclass_fields__}
+
+
+def _term(label: str, value: int, rule: str, armor: bool = False) -> Condition:
+    """A situational to-hit (or AC) term, carried to :func:`combatkit.criticals.setup_attack` as a condition."""
+    if armor:
+        return Condition("situational", label, f"{value:+d} AC", rule, ac_modifier=value)
+    return Condition("situational", label, f"{value:+d} to hit", rule, attack_modifier=value)
+
+
+def _spell_name(c: Combatant, span: Span) -> str | None:
+    names = sorted((s.name for s in c.spells), key=len, reverse=True)
+    return next((n for n in names if n in span.action), None)
