@@ -48,6 +48,12 @@ class Live:
     def acts_at(self, t: Tick) -> bool:
         return self.status.acts or (self.down_at is not None and t <= self.down_at)
 
+    def present_at(self, t: Tick) -> bool:
+        """Still there to be struck or affected at t: present, or fallen no earlier than t."""
+        if self.status.present:
+            return True
+        return self.down_at is not None and t <= self.down_at
+
     def figure(self) -> Figure:
         tally = self.tally
         return replace(

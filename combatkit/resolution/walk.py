@@ -9,35 +9,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from combatkit.attack import Attacker, Defender, RuleSet, find_rule_set, setup_attack
-from combatkit.battle import (
-    REACH,
-    REPOSITION,
-    ActiveCondition,
-    Figure,
-    FigureExtras,
-    FigureStatus,
-    attack_form,
-    missile_range,
-    routine,
-)
+from combatkit.attack import find_rule_set
+from combatkit.battle import REACH, ActiveCondition, Figure, FigureStatus, routine
 from combatkit.conditions import Condition, Duration, Imposed, Until, Who
-from combatkit.criticals import resolve_attack
 from combatkit.dice import Dice, Roller
 from combatkit.effects import EffectKind, Save, SpellEffect, saving_throw, spell_effect
 from combatkit.encounter import Hit
 from combatkit.errors import IllegalActionError
-from combatkit.model import ActionKind, Combatant, Declaration, Length, Weapon, WeaponKind
-from combatkit.modifiers import (
-    Hand,
-    Position,
-    RangeBand,
-    Situation,
-    TargetState,
-    Unarmed,
-    defensive_adjustment,
-    situational_modifiers,
-)
+from combatkit.model import ActionKind, Combatant, Declaration, Length
+from combatkit.modifiers import Position, Situation
 from combatkit.movement import (
     ChargeResponse,
     Speed,
@@ -46,11 +26,11 @@ from combatkit.movement import (
     flight_free_attack,
     max_speed_next_phase,
 )
+from combatkit.resolution import blows
 from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live
-from combatkit.stances import Shield
 from combatkit.systems.base import SYSTEMS, TimingSystem
-from combatkit.systems.rules import NO_TERMS, BlowTerms, ChargeRule, Flight, Retarget
+from combatkit.systems.rules import ChargeRule, Flight
 from combatkit.timeline import Span, Status, Tick, Timeline
 
 if TYPE_CHECKING:
@@ -189,7 +169,7 @@ class Walk:
         for _, _, _, a in self.queue:
             if a.span.kind == "cast" and a.span.status is Status.DONE:
                 self.cast_windows.setdefault(a.span.actor, []).append((a.span.start, a.tick))
-            if self._touchy(a):
+            if self.is_touchy(a):
                 self.touchy[a.span.actor] = self.touchy.get(a.span.actor, 0) + 1
 
     def _declaration(self, span: Span, k: int) -> Declaration | None:
@@ -208,13 +188,13 @@ class Walk:
             t = self.queue[0][0]
             while self.queue and self.queue[0][0] == t:
                 _, _, _, action = heapq.heappop(self.queue)
-                if self._touchy(action):
+                if self.is_touchy(action):
                     self.touchy[action.span.actor] -= 1
                 self._do(action, t)
             self._after(t)
         self._after(_FOREVER)
         for live in self.live.values():
-            self._expire(live, 0, round_end=True)
+            self.expire(live, 0, round_end=True)
         spans = tuple(sorted(self.spans, key=lambda s: (s.end, s.start, s.actor, s.kind)))
         rolls = self.timeline.rolls + tuple(self.roller.log[self.rolled_before:])
         resolved = Timeline(self.timeline.system, self.timeline.clock, spans, self.timeline.notes, rolls)
@@ -302,11 +282,11 @@ class Walk:
         if not live.acts_at(t) and not self._dying_blow(live, span, t):
             if kind in _CASTS and not self._held_later(live.name, span):
                 live.tally["spells_attempted"] += 1
-            self._cancel(live, span, t, self.rules.preempts if live.status.fallen else
-                         f"{live.name} is {live.status.value}", f"{live.name} is {live.status.value} and cannot act.")
+            self.cancel(live, span, t, self.rules.preempts if live.status.fallen else
+                        f"{live.name} is {live.status.value}", f"{live.name} is {live.status.value} and cannot act.")
             return
         if kind in ("attack", "opportunity"):
-            self._blows(live, action, t)
+            blows.strike(self, live, action, t)
         elif kind in _CASTS:
             if self._held_later(live.name, span):
                 self.record(span)  # completed, held: it goes off when the hold ends (000 §2 A)
@@ -324,7 +304,7 @@ class Walk:
         else:
             self.record(span)
 
-    def _cancel(self, live: Live, span: Span, t: Tick, rule: str, why: str) -> None:
+    def cancel(self, live: Live, span: Span, t: Tick, rule: str, why: str) -> None:
         self.event(t, live.name, EventKind.CANCELLED, rule, why, target=span.target)
         self.record(span, Status.CANCELLED, rule, why if self.explain else None)
 
@@ -360,7 +340,7 @@ class Walk:
         g = self.global_phase(t)
         return tuple(a.condition for a in live.conditions if a.first <= g <= a.last)
 
-    def _impose(self, imposed: Sequence[Imposed], attacker: Live, defender: Live, t: Tick) -> None:
+    def impose(self, imposed: Sequence[Imposed], attacker: Live, defender: Live, t: Tick) -> None:
         g = self.global_phase(t)
         per_round = self.rules.phases
         for item in imposed:
@@ -380,7 +360,7 @@ class Walk:
                        f"{item.describe(attacker.name, defender.name)}." if self.explain else "",
                        outcome=item.condition.id)
 
-    def _expire(self, live: Live, t: Tick, round_end: bool = False, attacked: bool = False) -> None:
+    def expire(self, live: Live, t: Tick, round_end: bool = False, attacked: bool = False) -> None:
         if not live.conditions:
             return
         g = self.global_phase(t)
@@ -388,357 +368,6 @@ class Walk:
         live.conditions = [a for a in live.conditions
                            if not (attacked and a.until_attack and a.first <= g)
                            and not (round_end and a.last <= end) and not a.last < g]
-
-    # -- attacks
-
-    def _blows(self, live: Live, action: Action, t: Tick) -> None:
-        span, decl = action.span, action.declaration
-        target_name = action.target or span.target
-        if target_name is None or target_name not in self.live:
-            self.record(span)
-            return
-        for condition in self.conditions_on(live, t):
-            if not condition.can_attack:
-                self._cancel(live, span, t, condition.rule, f"{live.name} is {condition.name}: no attacks.")
-                self._expire(live, t, attacked=True)  # "loses its next attack": that was it
-                return
-        extras = self.options.extras(live.name)
-        if not extras.stance.can_attack:
-            self._cancel(live, span, t, "004 Combat Stance", f"{live.name} is in {extras.stance.label}: no attack.")
-            return
-        weapons = action.weapons or self._weapons(live, span, decl)
-        missile = all(w.kind is WeaponKind.MISSILE for w in weapons)
-        target = self.live[target_name]
-        if not self._target_ok(target, t):
-            retarget = self._retarget(live, action, target, weapons, missile, t)
-            if retarget is None:
-                return
-            target = retarget
-        if not missile and span.kind != "opportunity" and not action.injected:
-            reach = REACH + (REPOSITION if decl is not None and decl.reposition else 0)
-            gap = abs(live.position - target.position)
-            if decl is not None and decl.reposition and REACH < gap <= reach:
-                step = gap - REACH  # 000 §2 C: a step or two (max. 10') before the attack
-                live.position += step if target.position > live.position else -step
-                self.event(t, live.name, EventKind.MOVE, "000 §2 C Repositioning Movement",
-                           f"{live.name} steps {step}' toward {target.name} before striking (+2 SF).",
-                           target=target.name, amount=step)
-                gap = REACH
-            if gap > reach:
-                self._cancel(live, span, t, self.rules.reach_rule,
-                             f"{target.name} is {gap}' away: out of striking distance ({reach}').")
-                return
-        situation = action.situation or self._situation(live, target, span, decl, missile, weapons)
-        if situation is None:
-            return
-        terms = self._system_terms(live, target, span, decl, action)
-        if action.damage_multiplier != 1:
-            terms = replace(terms, multiplier=terms.multiplier * action.damage_multiplier)
-        names = [w.name for w in weapons]
-        outcomes = []
-        dealt = 0
-        for i, weapon in enumerate(weapons):
-            suffix = f", {weapon.name}" + (f" {names[:i + 1].count(weapon.name)}" if names.count(weapon.name) > 1 else "")
-            if len(weapons) == 1:
-                suffix = ""
-            hand = situation
-            if situation.two_weapons is not None and i:
-                hand = replace(situation, two_weapons=Hand.SECONDARY)  # 002 Special Types of Attacks VI: -4
-            outcome, damage, ends = self.attack(live, target, weapon, t, suffix, hand, terms, span.rule)
-            outcomes.append((weapon.name, outcome, damage))
-            dealt += damage
-            if ends:
-                self._end_sequence(live, t)
-                break
-        live.attacks_made += 1
-        live.struck_phases.add(self.phase_index(t))
-        self._expire(live, t, attacked=True)
-        if self.explain:
-            parts = "; ".join(f"{w} {o}" + (f" for {d}" if d else "") for w, o, d in outcomes)
-            self.record(span, why=f"Resolved: {parts}." if parts else None, target=target.name)
-
-    def _weapons(self, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
-        """The weapons a blow strikes with: those its span names (a system may split a routine
-        into several spans), else the declaration's, else the first weapon (as every system does)."""
-        c = live.c
-        if span.kind == "opportunity":
-            return routine(c, self.options.extras(c.name))
-        declared = tuple(c.weapon(n) for n in decl.weapons) if decl is not None and decl.weapons else c.weapons[:1]
-        pool = list(declared)
-        chosen = []
-        for part in span.action.split(" -> ")[0].split(" + "):
-            found = next((w for w in pool if w.name == part.strip()), None)
-            if found is not None:
-                chosen.append(found)
-                pool.remove(found)
-        return tuple(chosen) or declared
-
-    def _target_ok(self, target: Live, t: Tick) -> bool:
-        if target.status.present:
-            return True
-        return target.down_at is not None and t <= target.down_at
-
-    def _retarget(self, live: Live, action: Action, fallen: Live, weapons: tuple[Weapon, ...], missile: bool,
-                  t: Tick) -> Live | None:
-        span = action.span
-        mode = self.options.retarget or self.rules.retarget
-        rule = self.rules.retarget_rule if self.options.retarget is None else f"combatkit option: retarget {mode.value}"
-        foes = [f for f in self.live.values() if f.fig.side != live.fig.side and self._target_ok(f, t)
-                and (missile or abs(f.position - live.position) <= REACH)]
-        foes.sort(key=lambda f: (abs(f.position - live.position), list(self.live).index(f.name)))
-        if mode is Retarget.LOST or action.injected or not foes:
-            why = f"{fallen.name} is already down" + ("" if mode is Retarget.LOST or action.injected else
-                                                       " and no other foe is " + ("left to shoot at" if missile
-                                                                                  else "within striking distance"))
-            self._cancel(live, span, t, rule, f"{why}: the blow is lost.")
-            return None
-        if mode is Retarget.FREE:
-            self.event(t, live.name, EventKind.RETARGET, rule,
-                       f"{fallen.name} is down: {live.name} strikes {foes[0].name} instead.", target=foes[0].name)
-            return foes[0]
-        new_tick = self.found.retarget_tick(live.c, span, action.declaration, weapons, self.system_options)
-        if new_tick is None or new_tick <= t:
-            self._cancel(live, span, t, rule, f"{fallen.name} fell before the blow; a new target at +3 SF would "
-                                              f"strike past the end of the phase: the attack is lost.")
-            return None
-        self.event(t, live.name, EventKind.RETARGET, rule,
-                   f"{fallen.name} fell before the blow: {live.name} turns on {foes[0].name} at +3 SF, striking at "
-                   f"{self.when(new_tick)}.", target=foes[0].name)
-        self.record(span, Status.CANCELLED, rule, "Retargeted at +3 SF." if self.explain else None)
-        moved = replace(span, start=new_tick, end=new_tick, target=foes[0].name,
-                        action=f"{span.action.split(' -> ')[0]} -> {foes[0].name} (retargeted)",
-                        rule=rule, why=f"Its first target fell: a new one at +3 SF ({rule}).")
-        self.push(Action(new_tick, moved, action.declaration, "retarget", weapons, foes[0].name))
-        return None
-
-    def _situation(self, live: Live, target: Live, span: Span, decl: Declaration | None, missile: bool,
-                   weapons: tuple[Weapon, ...]) -> Situation | None:
-        """The 002 situation of a blow (None: out of range, cancelled); the shared plain one when nothing applies."""
-        if (not missile and span.kind != "opportunity" and target.status is FigureStatus.ACTIVE
-                and live.name not in self.options.figures and target.name not in self.options.figures
-                and weapons[0].length is not Length.UNARMED
-                and not self._casting(target.name, self.impact(span))
-                and not (self.rules.charge is ChargeRule.SITUATIONAL
-                         and (self._charging(live.name) or self._charging(target.name)))):
-            return _PLAIN
-        extras, theirs = self.options.extras(live.name), self.options.extras(target.name)
-        range_band = None
-        if missile:
-            key = ("range", weapons[0].name)
-            if key not in self.cache:
-                self.cache[key] = missile_range(weapons[0], self.options.missile_ranges)
-            ranges = self.cache[key]
-            gap = abs(live.position - target.position)
-            if ranges is not None:
-                short, medium, long = ranges
-                if gap > long:
-                    self._cancel(live, span, self.impact(span), "002 Missile Attacks I",
-                                 f"{target.name} is {gap}' away, beyond the {weapons[0].name}'s long range ({long}').")
-                    return None
-                range_band = RangeBand.SHORT if gap <= short else RangeBand.MEDIUM if gap <= medium else RangeBand.LONG
-        state = {FigureStatus.ASLEEP: TargetState.SLEEPING, FigureStatus.HELD: TargetState.HELD}.get(
-            target.status, TargetState.NORMAL)
-        breaking = span.kind == "opportunity" and any(
-            w in (d.note or "").lower() for d in self.declarations if d.actor == target.name
-            for w in ("flee", "break", "run"))
-        fields = dict(
-            range=range_band, cover=theirs.cover if missile else 0, concealment=theirs.concealment if missile else 0,
-            position=extras.position, target_state=state, invisible=theirs.invisible,
-            charging=self.rules.charge is ChargeRule.SITUATIONAL and self._charging(live.name),
-            target_charging=self.rules.charge is ChargeRule.SITUATIONAL and self._charging(target.name),
-            mounted=extras.mounted, target_mounted=theirs.mounted, weapon_use=extras.weapon_uses.get(weapons[0].name),
-            lance=extras.lance == weapons[0].name, breaking_off=breaking,
-            target_casting=self._casting(target.name, self.impact(span)),
-            two_weapons=Hand.PRIMARY if extras.two_weapons and len(weapons) > 1 else None,
-            unarmed=(extras.unarmed or Unarmed.PUMMEL) if weapons[0].length is Length.UNARMED else None,
-        )
-        if all(value == _PLAIN_FIELDS[name] for name, value in fields.items()):
-            return _PLAIN
-        return Situation(**fields)  # type: ignore[arg-type]
-
-    def _charging(self, name: str) -> bool:
-        """A figure that declared a charge this round (002 Charging: a charging creature)."""
-        return any("charge" in (d.note or "").lower() for d in self.by_actor.get((name, "move"), ()))
-
-    def _casting(self, name: str, t: Tick) -> bool:
-        """Whether ``name`` is in the middle of casting at t (002 III.E: no Dexterity bonus to AC)."""
-        return any(start <= t < end for start, end in self.cast_windows.get(name, ()))
-
-    def _system_terms(self, live: Live, target: Live, span: Span, decl: Declaration | None,
-                      action: Action) -> BlowTerms:
-        """What the system's own seed puts on this blow: its :meth:`~combatkit.systems.base.TimingSystem.blow_terms`
-        on a declared blow (001's movement penalties, charges and set weapons), and under
-        :attr:`ChargeRule.SITUATIONAL <combatkit.systems.rules.ChargeRule.SITUATIONAL>` double damage for a
-        weapon set against a charge (002 Charging)."""
-        set_against_charge = bool(self.by_actor.get((live.name, "ready"))) and self._charging(target.name)
-        terms = NO_TERMS
-        if decl is not None and not action.injected:
-            terms = self.found.blow_terms(live.c, span, decl, self.by_actor.get((live.name, "move"), ()),
-                                          set_against_charge)
-        if self.rules.charge is ChargeRule.SITUATIONAL and set_against_charge:
-            terms = replace(terms, multiplier=terms.multiplier * 2)
-        return terms
-
-    def _end_sequence(self, live: Live, t: Tick) -> None:
-        """000-I critical miss: the rest of the attack sequence is lost for the round."""
-        later = [entry for entry in self.queue if entry[3].span.actor == live.name and entry[3].span.kind == "attack"]
-        for entry in later:
-            self.queue.remove(entry)
-            if self._touchy(entry[3]):
-                self.touchy[entry[3].span.actor] -= 1
-            self._cancel(live, entry[3].span, entry[0], "000 §4 Critical Miss table",
-                         f"{live.name}'s critical miss ends its attack sequence for the round.")
-        heapq.heapify(self.queue)
-
-    def attack(self, live: Live, target: Live, weapon: Weapon, t: Tick, suffix: str, situation: Situation,
-               terms: BlowTerms, span_rule: str) -> tuple[str, int, bool]:
-        """One attack roll and its damage; returns (outcome, damage, whether it ends the attack sequence)."""
-        c, foe = live.c, target.c
-        damage_bonus, multiplier = terms.damage, terms.multiplier
-        extras, theirs = self.options.extras(c.name), self.options.extras(foe.name)
-        key = f"round {self.round}, tick {t}{suffix}"
-        adjustment = None
-        if self.options.modifiers_002 and situation is not _PLAIN:
-            adjustment = self._adjustment(situation, foe, theirs, c, weapon)
-        attacker_terms = tuple(_term(*x) for x in terms.hit)
-        defender_terms: tuple[Condition, ...] = ()
-        if adjustment is not None:
-            attacker_terms += tuple(_term(m.label, m.value, m.rule) for m in adjustment.to_hit)
-            defender_terms += tuple(_term(m.label, m.value, m.rule, armor=True) for m in adjustment.armor_class)
-            multiplier *= adjustment.damage_multiplier
-        if target.name in self.charging_now:
-            dex = defensive_adjustment(foe.abilities.dexterity)
-            if dex < 0:
-                defender_terms += (_term("charging: no Dexterity bonus", -dex, "000 §2 D Charging", armor=True),)
-            if theirs.mounted:
-                defender_terms += (_term("charging mounted", -2, "000 §2 D Charging", armor=True),)
-        thac0 = min(20, max(1, c.thac0))
-        if thac0 != c.thac0:
-            attacker_terms += (_term(f"THAC0 {c.thac0}", thac0 - c.thac0, "PH 2e THAC0"),)
-        akey = (c.name, weapon.name, self.conditions_on(live, t) + attacker_terms)
-        dkey = (foe.name, self.conditions_on(target, t) + defender_terms)
-        attacker = self._attacker(akey, live, weapon, extras, thac0)
-        defender = self._defender(dkey, target, theirs)
-        automatic = adjustment is not None and adjustment.automatic_hit
-        dice_text = adjustment.damage_dice if adjustment is not None and adjustment.damage_dice else None
-        rules = self.rule_set
-        live.tally["attacks"] += 1
-        if rules is not None and not automatic and dice_text is None:
-            result = resolve_attack(attacker, defender, rules, self.roller, options=self.options.critical_options,
-                                    key=key)
-            outcome, damage = result.outcome.value, result.damage
-            if result.hit:
-                damage = damage * multiplier + damage_bonus + self._half_die(terms, weapon, c.name, key)
-            if result.conditions:
-                self._impose(result.conditions, live, target, t)
-            for extra in result.extra_attacks:
-                if extra.starts == 0:
-                    self._extra(live, target, weapon, t, extra.rule, result.defender_now().conditions)
-                else:
-                    nxt = self.phase_index(t) + extra.starts
-                    if nxt < len(self.grid):
-                        self._extra(live, target, weapon, self.grid[nxt][0], extra.rule, ())
-            why = ""
-            if self.explain:
-                why = f"{c.name} attacks {foe.name} with the {weapon.name}: " + "; ".join(str(s) for s in result.steps)
-                for item in result.items:
-                    self.event(t, c.name, EventKind.NOTE, item.rule, f"{c.name}'s {item}.")
-            self._land(live, target, damage if result.hit else 0, t, outcome, why, span_rule)
-            return outcome, damage if result.hit else 0, result.ends_attack_sequence
-        setup = self._setup((akey, dkey), attacker, defender)
-        needed = setup.needed
-        if automatic:
-            natural, hit = 0, True
-        else:
-            natural = self.roll(D20, lambda: f"attack roll: {c.name} [{key}]")
-            hit = natural != 1 and (natural >= needed or natural == 20)
-        damage = base = 0
-        dice = Dice.parse(dice_text) if dice_text else self._dice(weapon)
-        if hit:
-            base = self.roll(dice, lambda: f"damage: {c.name} [{key}]")
-            damage = max(self.options.critical_options.minimum_damage, base + setup.damage_bonus) * multiplier
-            damage = max(0, damage + damage_bonus + self._half_die(terms, weapon, c.name, key))
-        why = ""
-        if self.explain:
-            terms = "".join(f", {m}" for m in setup.to_hit)
-            ac_terms = "".join(f", {m.value:+d} AC {m.label}" for m in setup.armor_class)
-            if automatic:
-                roll_text = "hit automatically (" + "; ".join(adjustment.notes) + ")"  # type: ignore[union-attr]
-            else:
-                roll_text = f"needs {needed} (THAC0 {thac0}{terms} against AC {foe.armor_class}{ac_terms}); d20 = {natural}"
-            dmg_text = ""
-            if hit:
-                bonus = "".join(f" {m}" for m in setup.damage)
-                extra = (f" x{multiplier}" if multiplier != 1 else "") + (f" {damage_bonus:+d}" if damage_bonus else "")
-                dmg_text = f", {dice} rolled {base}{bonus}{extra} = {damage} damage"
-            why = f"{c.name} attacks {foe.name} with the {weapon.name}: {roll_text}: {'hit' if hit else 'miss'}{dmg_text}."
-        self._land(live, target, damage, t, "hit" if hit else "miss", why, span_rule)
-        return ("hit" if hit else "miss"), damage, False
-
-    def _half_die(self, terms: BlowTerms, weapon: Weapon, name: str, key: str) -> int:
-        """001 Set to Receive Charge: an extra half die of damage (the weapon's dice, halved, rounded down)."""
-        if not terms.half_die:
-            return 0
-        return self.roll(self._dice(weapon), lambda: f"damage, extra half die: {name} [{key}]") // 2
-
-    def _dice(self, weapon: Weapon) -> Dice:
-        dice = self.cache.get(("dice", weapon.damage))
-        if dice is None:
-            dice = self.cache[("dice", weapon.damage)] = Dice.parse(weapon.damage)
-        return dice
-
-    def _adjustment(self, situation: Situation, foe: Combatant, theirs: FigureExtras, c: Combatant, weapon: Weapon):
-        key = ("adj", situation, foe.name, c.name, weapon.name)
-        adj = self.cache.get(key)
-        if adj is None:
-            adj = self.cache[key] = situational_modifiers(
-                situation, defender_armor_class=foe.armor_class,
-                shield_ac=theirs.shield_ac if theirs.shield is not Shield.NONE else 0,
-                dex_ac=defensive_adjustment(foe.abilities.dexterity), attacker_dexterity=c.abilities.dexterity,
-                weapon_name=weapon.name, attacker_size=c.size, defender_size=foe.size)
-        return adj
-
-    def _attacker(self, key: tuple, live: Live, weapon: Weapon, extras: FigureExtras, thac0: int) -> Attacker:
-        """The :class:`~combatkit.criticals.Attacker` for (name, weapon, conditions), built once a fight."""
-        attacker = self.cache.get(("att", key))
-        if attacker is None:
-            attacker = self.cache[("att", key)] = Attacker.from_combatant(
-                live.c, weapon.name, thac0=thac0, exceptional=extras.exceptional_strength,
-                specialization_slots=extras.specialization_slots, form=attack_form(weapon, extras),
-                listed_damage_bonus=extras.listed_damage_bonus, stance=extras.stance, shield=extras.shield,
-                maneuver=extras.maneuver, conditions=key[2])
-        return attacker
-
-    def _defender(self, key: tuple, live: Live, extras: FigureExtras) -> Defender:
-        """The :class:`~combatkit.criticals.Defender` for (name, conditions), built once a fight."""
-        defender = self.cache.get(("def", key))
-        if defender is None:
-            defender = self.cache[("def", key)] = Defender.from_combatant(
-                live.c, stance=extras.stance, shield=extras.shield, conditions=key[1])
-        return defender
-
-    def _setup(self, key: tuple, attacker: Attacker, defender: Defender):
-        """The number needed and the damage terms (:func:`~combatkit.criticals.setup_attack`), once a fight."""
-        key = ("setup", key)
-        setup = self.cache.get(key)
-        if setup is None:
-            setup = self.cache[key] = setup_attack(attacker, defender, RuleSet.STANCES_004,
-                                                   options=self.options.critical_options)
-        return setup
-
-    def _extra(self, live: Live, target: Live, weapon: Weapon, tick: Tick, rule: str,
-               conditions: tuple[Condition, ...]) -> None:
-        span = Span(live.name, live.fig.side, "attack", f"{weapon.name} -> {target.name} (extra attack)", tick, tick,
-                    "extra", rule, "An extra attack the critical hit table grants.", target=target.name)
-        self.push(Action(tick, span, None, "extra attack", (weapon,), target.name))
-
-    def _land(self, live: Live, target: Live, damage: int, t: Tick, outcome: str, why: str, rule: str) -> None:
-        if outcome in ("hit", "severe hit", "critical hit"):
-            live.tally["hits"] += 1
-        if damage > 0:
-            self.damage(target, damage, t, live)
-        self.event(t, live.name, EventKind.ATTACK, rule, why, target=target.name, outcome=outcome, amount=damage,
-                   hit_points=target.hp)
 
     def damage(self, target: Live, amount: int, t: Tick, source: Live | None) -> None:
         """Take ``amount`` hit points from ``target`` at tick t; it falls when its seed says."""
@@ -758,7 +387,7 @@ class Walk:
             status = FigureStatus.DEAD if target.hp <= self.options.dead_at else FigureStatus.UNCONSCIOUS
             target.pending = (self.fall_tick(t), status)
 
-    def _touchy(self, action: Action) -> bool:
+    def is_touchy(self, action: Action) -> bool:
         """An action whose timing the system may change after a hit on its actor: a spell under way
         or to come; an archer's next shot (003 §III, :attr:`SystemRules.hits_delay_shots`)."""
         if action.injected or action.span.status is not Status.DONE:
@@ -798,8 +427,8 @@ class Walk:
         for condition in self.conditions_on(live, t):
             if condition.id in _CANNOT_CAST:
                 live.tally["spells_attempted"] += 1
-                self._cancel(live, span, t, "002 Special Types of Attacks III.C" if condition.id != "stunned"
-                             else condition.rule, f"{live.name} is {condition.name} and cannot cast.")
+                self.cancel(live, span, t, "002 Special Types of Attacks III.C" if condition.id != "stunned"
+                            else condition.rule, f"{live.name} is {condition.name} and cannot cast.")
                 return
         live.tally["spells_attempted"] += 1
         if name is None:
@@ -826,14 +455,14 @@ class Walk:
     def _effect(self, caster: Live, effect: SpellEffect, aimed: str | None, t: Tick, spell: str) -> None:
         friends = not effect.hostile
         target = self.live.get(aimed) if aimed else None
-        if target is None or not self._target_ok(target, t) or (target.fig.side == caster.fig.side) != friends:
+        if target is None or not target.present_at(t) or (target.fig.side == caster.fig.side) != friends:
             target = self._spell_target(caster, effect, t)
             if target is None:
                 self.event(t, caster.name, EventKind.NOTE, effect.rule, f"{spell} finds no one to affect.")
                 return
         level = caster.c.level
         if effect.radius:
-            affected = [f for f in self.live.values() if self._target_ok(f, t)
+            affected = [f for f in self.live.values() if f.present_at(t)
                         and abs(f.position - target.position) <= effect.radius]
         else:
             affected = [target]
@@ -898,7 +527,7 @@ class Walk:
             friends = [f for f in self.live.values() if f.fig.side == caster.fig.side and f.status.acts
                        and f.hp < f.fig.max_hit_points]
             return min(friends, key=lambda f: f.hp - f.fig.max_hit_points, default=None)
-        foes = [f for f in self.live.values() if f.fig.side != caster.fig.side and self._target_ok(f, t)
+        foes = [f for f in self.live.values() if f.fig.side != caster.fig.side and f.present_at(t)
                 and f.status.present]
         return min(foes, key=lambda f: (abs(f.position - caster.position), list(self.live).index(f.name)),
                    default=None)
@@ -909,7 +538,7 @@ class Walk:
         span, decl = action.span, action.declaration
         for condition in self.conditions_on(live, t):
             if not condition.can_move:
-                self._cancel(live, span, t, condition.rule, f"{live.name} is {condition.name}: no movement.")
+                self.cancel(live, span, t, condition.rule, f"{live.name} is {condition.name}: no movement.")
                 return
         note = (decl.note or "").lower() if decl is not None else ""
         if "withdraw" in note or any(w in note for w in ("flee", "break", "run")) and "charge" not in note:
@@ -966,12 +595,12 @@ class Walk:
                             f"{live.name} flees: {foe.name} gets a free attack.", target=live.name)
                 self.event(t, foe.name, EventKind.NOTE, rule, f"{live.name} flees: {foe.name} gets a free attack.",
                            target=live.name)
-                situation = replace(self._situation(foe, live, free, None, False, weapons) or Situation(),
+                situation = replace(blows.situation_of(self, foe, live, free, None, False, weapons) or Situation(),
                                     position=position)
-                self._blows(foe, Action(t, free, None, "free attack on a fleeing figure", weapons, live.name,
-                                         situation), t)
+                blows.strike(self, foe, Action(t, free, None, "free attack on a fleeing figure", weapons, live.name,
+                                               situation), t)
         if live.hp <= 0:
-            self._cancel(live, span, t, rule, f"{live.name} is cut down as it turns to flee.")
+            self.cancel(live, span, t, rule, f"{live.name} is cut down as it turns to flee.")
             return
         allowance = self.rules.withdraw_allowance
         feet = allowance(live.c.movement) if withdraw and allowance is not None else self._feet(live, span, decl)
@@ -1011,16 +640,16 @@ class Walk:
         attack_span = replace(span, kind="attack", action=f"charge: {' + '.join(w.name for w in mine)} -> {target.name}",
                               target=target.name, rule=rule)
         self.charging_now.add(live.name)
-        self._blows(live, Action(t, attack_span, None, "charge", mine, target.name,
-                                  self._situation(live, target, attack_span, None, False, mine)), t)
+        blows.strike(self, live, Action(t, attack_span, None, "charge", mine, target.name,
+                                        blows.situation_of(self, live, target, attack_span, None, False, mine)), t)
         if is_set:
             answer = replace(attack_span, actor=target.name, side=target.fig.side,
                              action=f"set: {' + '.join(w.name for w in theirs)} -> {live.name}", target=live.name,
                              rule=rule, why="Set to receive the charge: a simultaneous return swing.")
             long = any(w.length in (Length.LONG, Length.VERY_LONG, Length.POLE_ARM) for w in theirs)
-            self._blows(target, Action(t, answer, None, "set weapon", theirs, live.name,
-                                        self._situation(target, live, answer, None, False, theirs),
-                                        2 if long else 1), t)
+            blows.strike(self, target, Action(t, answer, None, "set weapon", theirs, live.name,
+                                              blows.situation_of(self, target, live, answer, None, False, theirs),
+                                              2 if long else 1), t)
         else:
             attacked = self.phase_index(t) in target.struck_phases
             allowed = max((target.c.attacks_in_round(self.encounter_round, w) for w in theirs), default=1)
@@ -1030,26 +659,14 @@ class Walk:
                 answer = replace(attack_span, actor=target.name, side=target.fig.side,
                                  action=f"counterattack: {' + '.join(w.name for w in theirs)} -> {live.name}",
                                  target=live.name, rule=rule, why=why)
-                self._blows(target, Action(t, answer, None, "counterattack", theirs, live.name,
-                                            self._situation(target, live, answer, None, False, theirs)), t)
+                blows.strike(self, target, Action(t, answer, None, "counterattack", theirs, live.name,
+                                                  blows.situation_of(self, target, live, answer, None, False, theirs)), t)
             else:
                 self.event(t, target.name, EventKind.NOTE, rule,
                            why if target.hp > 0 else f"{target.name} falls before it can respond.")
         self.charging_now.discard(live.name)
         live.position = target.position + direction * plan.overrun
         self.record(span, why=f"Charge: {plan}." if self.explain else None)
-
-
-_PLAIN = Situation()
-"""A frontal blow at a figure in no special state: 002's tables add nothing."""
-_PLAIN_FIELDS = {name: getattr(_PLAIN, name) for name in Situation.__dataclass_fields__}
-
-
-def _term(label: str, value: int, rule: str, armor: bool = False) -> Condition:
-    """A situational to-hit (or AC) term, carried to :func:`combatkit.criticals.setup_attack` as a condition."""
-    if armor:
-        return Condition("situational", label, f"{value:+d} AC", rule, ac_modifier=value)
-    return Condition("situational", label, f"{value:+d} to hit", rule, attack_modifier=value)
 
 
 def _spell_name(c: Combatant, span: Span) -> str | None:
