@@ -13,10 +13,10 @@ from combatkit.attack import find_rule_set
 from combatkit.battle import REACH, ActiveCondition, Figure, FigureStatus, routine
 from combatkit.conditions import Condition, Duration, Imposed, Until, Who
 from combatkit.dice import Dice, Roller
-from combatkit.effects import EffectKind, Save, SpellEffect, saving_throw, spell_effect
+from combatkit.effects import saving_throw
 from combatkit.encounter import Hit
 from combatkit.errors import IllegalActionError
-from combatkit.model import ActionKind, Combatant, Declaration, Length
+from combatkit.model import ActionKind, Declaration, Length
 from combatkit.modifiers import Position, Situation
 from combatkit.movement import (
     ChargeResponse,
@@ -26,7 +26,7 @@ from combatkit.movement import (
     flight_free_attack,
     max_speed_next_phase,
 )
-from combatkit.resolution import blows
+from combatkit.resolution import blows, spells
 from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live
 from combatkit.systems.base import SYSTEMS, TimingSystem
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from combatkit.resolution import ResolutionOptions
 
 _CASTS = frozenset({"cast", "hold"})
-_CANNOT_CAST = frozenset({"stunned", "prone", "knocked_prone"})
 _FOREVER = 10**9
 
 
@@ -215,7 +214,7 @@ class Walk:
             if live.pending is not None and live.pending[0] <= t:
                 at, status = live.pending
                 live.pending = None
-                self._fall(live, at, status)
+                self.fall(live, at, status)
         if self.wants_reschedule and self.reschedule_fn is not None and t < _FOREVER:
             self.wants_reschedule = False
             casters = frozenset(a.span.actor for _, _, _, a in self.queue if a.span.kind in _CASTS)
@@ -227,7 +226,7 @@ class Walk:
             heapq.heapify(self.queue)
             self._load(timeline.spans, after=t, ruined_now=casters)
 
-    def _fall(self, live: Live, t: Tick, status: FigureStatus) -> None:
+    def fall(self, live: Live, t: Tick, status: FigureStatus) -> None:
         if not live.status.present:
             return
         live.status = status
@@ -276,11 +275,11 @@ class Walk:
             return
         if span.status is not Status.DONE:
             if kind in _CASTS and not action.injected:
-                self._spell_not_done(live, span, t)
+                spells.not_done(self, live, span, t)
             self.record(span)
             return
         if not live.acts_at(t) and not self._dying_blow(live, span, t):
-            if kind in _CASTS and not self._held_later(live.name, span):
+            if kind in _CASTS and not spells.held_later(self, live.name, span):
                 live.tally["spells_attempted"] += 1
             self.cancel(live, span, t, self.rules.preempts if live.status.fallen else
                         f"{live.name} is {live.status.value}", f"{live.name} is {live.status.value} and cannot act.")
@@ -288,10 +287,10 @@ class Walk:
         if kind in ("attack", "opportunity"):
             blows.strike(self, live, action, t)
         elif kind in _CASTS:
-            if self._held_later(live.name, span):
+            if spells.held_later(self, live.name, span):
                 self.record(span)  # completed, held: it goes off when the hold ends (000 §2 A)
             else:
-                self._cast(live, action, t)
+                spells.cast(self, live, action, t)
         elif kind == "ready":
             self.readied.setdefault(live.name, []).append(span)
             self.record(span)
@@ -400,138 +399,6 @@ class Walk:
         """Whether a hit on ``target`` now may change the rest of the round's timing."""
         return self.touchy.get(target.name, 0) > 0
 
-    # -- spells
-
-    def _held_later(self, name: str, span: Span) -> bool:
-        """A completed cast whose release waits on a hold span still to come."""
-        return span.kind == "cast" and any(a.span.actor == name and a.span.kind == "hold" for _, _, _, a in self.queue)
-
-    def _spell_not_done(self, live: Live, span: Span, t: Tick) -> None:
-        live.tally["spells_attempted"] += 1
-        name = _spell_name(live.c, span)
-        if span.status is Status.RUINED:
-            if name and name not in live.spells_used:
-                live.spells_used.append(name)
-            self.event(t, live.name, EventKind.SPELL_RUINED, span.rule,
-                       f"{live.name}'s {name or 'spell'} is ruined. {span.why}" if self.explain else "",
-                       outcome="ruined")
-        else:
-            self.event(t, live.name, EventKind.SPELL_CANCELLED, span.rule,
-                       f"{live.name}'s {name or 'spell'} does not go off. {span.why}" if self.explain else "",
-                       outcome="cancelled")
-
-    def _cast(self, live: Live, action: Action, t: Tick) -> None:
-        span = action.span
-        c = live.c
-        name = _spell_name(c, span)
-        for condition in self.conditions_on(live, t):
-            if condition.id in _CANNOT_CAST:
-                live.tally["spells_attempted"] += 1
-                self.cancel(live, span, t, "002 Special Types of Attacks III.C" if condition.id != "stunned"
-                            else condition.rule, f"{live.name} is {condition.name} and cannot cast.")
-                return
-        live.tally["spells_attempted"] += 1
-        if name is None:
-            self.event(t, live.name, EventKind.SPELL, span.rule, f"{live.name}: {span.action}.")
-            self.record(span)
-            return
-        spell = c.spell(name)
-        if "M" in spell.component_set and self.rules.components_in_hand:
-            live.components = False
-        if name not in live.spells_used:
-            live.spells_used.append(name)
-        live.tally["spells_succeeded"] += 1
-        effect = spell_effect(name, self.options.spell_effects)
-        self.event(t, live.name, EventKind.SPELL, span.rule,
-                   f"{live.name}'s {name} goes off" + (f" at {span.target}" if span.target else "") + "." if self.explain
-                   else "", target=span.target, outcome="done")
-        self.record(span)
-        if effect is None:
-            self.event(t, live.name, EventKind.NOTE, "combatkit spell effects",
-                       f"No effect data for {name}: the referee applies it.")
-            return
-        self._effect(live, effect, span.target, t, spell.name)
-
-    def _effect(self, caster: Live, effect: SpellEffect, aimed: str | None, t: Tick, spell: str) -> None:
-        friends = not effect.hostile
-        target = self.live.get(aimed) if aimed else None
-        if target is None or not target.present_at(t) or (target.fig.side == caster.fig.side) != friends:
-            target = self._spell_target(caster, effect, t)
-            if target is None:
-                self.event(t, caster.name, EventKind.NOTE, effect.rule, f"{spell} finds no one to affect.")
-                return
-        level = caster.c.level
-        if effect.radius:
-            affected = [f for f in self.live.values() if f.present_at(t)
-                        and abs(f.position - target.position) <= effect.radius]
-        else:
-            affected = [target]
-        key = f"round {self.round}, tick {t}"
-        if effect.kind is EffectKind.SLEEP:
-            self._sleep(caster, effect, affected, t, key, spell)
-            return
-        amount = 0
-        if effect.kind in (EffectKind.DAMAGE, EffectKind.HEAL):
-            dice = Dice.parse(effect.dice)
-            units = effect.units(level)
-            amount = sum(self.roll(dice, lambda i=i: f"{spell}: {caster.name} [{key}, {i + 1}]") for i in range(units))
-            amount += effect.bonus(level)
-        for figure in affected:
-            saved = False
-            if effect.save is not Save.NONE:
-                need = saving_throw(figure.c, "spell")
-                roll = self.roll(D20, lambda f=figure: f"save vs spell: {f.name} [{key}]")
-                saved = roll >= need
-            if effect.kind is EffectKind.HEAL:
-                before = figure.hp
-                figure.hp = min(figure.fig.max_hit_points, figure.hp + amount)
-                self.event(t, caster.name, EventKind.EFFECT, effect.rule,
-                           f"{spell} heals {figure.name} {figure.hp - before} ({figure.hp} hp).", target=figure.name,
-                           outcome="healed", amount=figure.hp - before, hit_points=figure.hp)
-                continue
-            if effect.kind is EffectKind.HOLD:
-                if saved:
-                    self.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} saves vs. {spell}.",
-                               target=figure.name, outcome="saved")
-                elif figure.status.acts:
-                    self.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} is held by {spell}.",
-                               target=figure.name, outcome="held")
-                    self._fall(figure, t, FigureStatus.HELD)
-                continue
-            dealt = 0 if saved and effect.save is Save.NEGATES else amount // 2 if saved else amount
-            self.event(t, caster.name, EventKind.EFFECT, effect.rule,
-                       f"{spell} hits {figure.name} for {dealt}" + (" (saved)" if saved else "") + ".",
-                       target=figure.name, outcome="saved" if saved else "hit", amount=dealt,
-                       hit_points=figure.hp - dealt)
-            if dealt:
-                self.damage(figure, dealt, t, caster)
-
-    def _sleep(self, caster: Live, effect: SpellEffect, affected: list[Live], t: Tick, key: str, spell: str) -> None:
-        top = effect.max_level if effect.max_level is not None else 40
-        sleepers = sorted((f for f in affected if f.status.acts and f.c.level <= top),
-                          key=lambda f: (f.c.level, list(self.live).index(f.name)))
-        if not sleepers:
-            self.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{spell}: no one in the area can be affected.")
-            return
-        table = effect.count_by_level
-        count_spec = table[min(sleepers[0].c.level, len(table) - 1)] if table else 1
-        count = count_spec if isinstance(count_spec, int) else self.roll(
-            Dice.parse(count_spec), lambda: f"{spell}: {caster.name} [{key}, number affected]")
-        for figure in sleepers[:count]:
-            self.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} falls asleep.",
-                       target=figure.name, outcome="asleep")
-            self._fall(figure, t, FigureStatus.ASLEEP)
-
-    def _spell_target(self, caster: Live, effect: SpellEffect, t: Tick) -> Live | None:
-        if effect.kind is EffectKind.HEAL:
-            friends = [f for f in self.live.values() if f.fig.side == caster.fig.side and f.status.acts
-                       and f.hp < f.fig.max_hit_points]
-            return min(friends, key=lambda f: f.hp - f.fig.max_hit_points, default=None)
-        foes = [f for f in self.live.values() if f.fig.side != caster.fig.side and f.present_at(t)
-                and f.status.present]
-        return min(foes, key=lambda f: (abs(f.position - caster.position), list(self.live).index(f.name)),
-                   default=None)
-
     # -- movement
 
     def _move(self, live: Live, action: Action, t: Tick) -> None:
@@ -613,7 +480,7 @@ class Walk:
         clear = all(abs(f.position - live.position) > REACH for f in foes)
         faster = any(f.c.movement > live.c.movement for f in foes if f.status.acts)
         if clear and not faster and not withdraw:
-            self._fall(live, t, FigureStatus.FLED)
+            self.fall(live, t, FigureStatus.FLED)
 
     def _charge(self, live: Live, target: Live, span: Span, t: Tick) -> None:
         """000 §2 D Charging: accelerate, reach the target, strike, overrun; the defender answers."""
@@ -668,7 +535,3 @@ class Walk:
         live.position = target.position + direction * plan.overrun
         self.record(span, why=f"Charge: {plan}." if self.explain else None)
 
-
-def _spell_name(c: Combatant, span: Span) -> str | None:
-    names = sorted((s.name for s in c.spells), key=len, reverse=True)
-    return next((n for n in names if n in span.action), None)
