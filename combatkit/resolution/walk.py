@@ -1,5 +1,14 @@
-"""The walk of one round (:func:`combatkit.resolution.resolve_round`): :class:`Walk` takes a scheduled
-round's spans in tick order and plays each out."""
+"""The walk of one round (:func:`combatkit.resolution.resolve_round`).
+
+:class:`Walk` holds the round as it is being played: the clock's phases, a queue of actions by
+tick, each figure as it now stands (:class:`~combatkit.resolution.state.Live`), and what happened
+(events and resolved spans). It takes the actions in tick order and hands each to the module that
+plays it out: :func:`blows.strike <combatkit.resolution.blows.strike>`, :func:`spells.cast
+<combatkit.resolution.spells.cast>` or :func:`moves.move <combatkit.resolution.moves.move>`, which
+call back into the walk for what they share: dice, conditions, damage, falls, events. After each
+tick the falls that are due take effect and, if a caster was hit, the timing system re-times the
+rest of the round (see :mod:`combatkit.resolution`).
+"""
 
 from __future__ import annotations
 
@@ -10,27 +19,18 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from combatkit.attack import find_rule_set
-from combatkit.battle import REACH, ActiveCondition, Figure, FigureStatus, routine
+from combatkit.battle import ActiveCondition, Figure, FigureStatus
 from combatkit.conditions import Condition, Duration, Imposed, Until, Who
 from combatkit.dice import Dice, Roller
 from combatkit.effects import saving_throw
 from combatkit.encounter import Hit
 from combatkit.errors import IllegalActionError
-from combatkit.model import ActionKind, Declaration, Length
-from combatkit.modifiers import Position, Situation
-from combatkit.movement import (
-    ChargeResponse,
-    Speed,
-    charge,
-    charge_response,
-    flight_free_attack,
-    max_speed_next_phase,
-)
-from combatkit.resolution import blows, spells
+from combatkit.model import ActionKind, Declaration
+from combatkit.resolution import blows, moves, spells
 from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live
 from combatkit.systems.base import SYSTEMS, TimingSystem
-from combatkit.systems.rules import ChargeRule, Flight
+from combatkit.systems.rules import ChargeRule
 from combatkit.timeline import Span, Status, Tick, Timeline
 
 if TYPE_CHECKING:
@@ -295,7 +295,7 @@ class Walk:
             self.readied.setdefault(live.name, []).append(span)
             self.record(span)
         elif kind == "move":
-            self._move(live, action, t)
+            moves.move(self, live, action, t)
         elif kind == "misc":
             if action.declaration is not None and action.declaration.readies_components:
                 live.components = True
@@ -368,6 +368,8 @@ class Walk:
                            if not (attacked and a.until_attack and a.first <= g)
                            and not (round_end and a.last <= end) and not a.last < g]
 
+    # -- hits
+
     def damage(self, target: Live, amount: int, t: Tick, source: Live | None) -> None:
         """Take ``amount`` hit points from ``target`` at tick t; it falls when its seed says."""
         target.hp -= amount
@@ -398,140 +400,3 @@ class Walk:
     def _sensitive(self, target: Live) -> bool:
         """Whether a hit on ``target`` now may change the rest of the round's timing."""
         return self.touchy.get(target.name, 0) > 0
-
-    # -- movement
-
-    def _move(self, live: Live, action: Action, t: Tick) -> None:
-        span, decl = action.span, action.declaration
-        for condition in self.conditions_on(live, t):
-            if not condition.can_move:
-                self.cancel(live, span, t, condition.rule, f"{live.name} is {condition.name}: no movement.")
-                return
-        note = (decl.note or "").lower() if decl is not None else ""
-        if "withdraw" in note or any(w in note for w in ("flee", "break", "run")) and "charge" not in note:
-            self._flee(live, span, decl, t, withdraw="withdraw" in note)
-            return
-        target = self.live.get(span.target or (decl.target if decl else None) or "")
-        if "charge" in note and target is not None and self.rules.charge is ChargeRule.COMBAT_II:
-            self._charge(live, target, span, t)
-            return
-        feet = self._feet(live, span, decl)
-        if target is None or not target.status.present:
-            self.event(t, live.name, EventKind.MOVE, span.rule, f"{live.name}: {span.action}.", amount=feet)
-            self.record(span)
-            return
-        gap = abs(target.position - live.position)
-        step = min(feet, max(0, gap - REACH))
-        live.position += step if target.position > live.position else -step
-        self.event(t, live.name, EventKind.MOVE, span.rule,
-                   f"{live.name} moves {step}' toward {target.name}, now {abs(target.position - live.position)}' "
-                   f"away." if self.explain else "", target=target.name, amount=step)
-        self.record(span)
-
-    def _feet(self, live: Live, span: Span, decl: Declaration | None) -> int:
-        if decl is not None and decl.feet is not None:
-            return decl.feet
-        found = re.search(r"(\d+)'", span.action)
-        if found:
-            return int(found.group(1))
-        return self.rules.move_allowance(live.c.movement)
-
-    def _flee(self, live: Live, span: Span, decl: Declaration | None, t: Tick, withdraw: bool) -> None:
-        foes = [f for f in self.live.values() if f.fig.side != live.fig.side and f.acts_at(t)]
-        engaged = [f for f in foes if abs(f.position - live.position) <= REACH]
-        rule = self.rules.flee_rule or span.rule
-        if not withdraw and self.rules.flight is not None:
-            for foe in engaged:
-                if any(not c.can_attack for c in self.conditions_on(foe, t)):
-                    continue
-                if self.rules.flight is Flight.COMBAT_II:
-                    allies = [a for a in self.live.values() if a.fig.side == live.fig.side and a is not live
-                              and a.status.acts and abs(a.position - foe.position) <= REACH]
-                    verdict = flight_free_attack(
-                        fleeing_won_initiative=span.track == "winner",
-                        opponent_struck_this_phase=self.phase_index(t) in foe.struck_phases,
-                        opponent_mv=foe.c.movement, fleeing_mv=live.c.movement, interposed=bool(allies))
-                    rule, position = verdict.rule, Position.FRONT
-                    if not verdict.free_attack:
-                        self.event(t, foe.name, EventKind.NOTE, rule, verdict.why, target=live.name)
-                        continue
-                else:
-                    rule, position = self.rules.flight.value, Position.REAR
-                weapons = routine(foe.c, self.options.extras(foe.name))
-                free = Span(foe.name, foe.fig.side, "attack", f"free attack -> {live.name}", t, t, span.period, rule,
-                            f"{live.name} flees: {foe.name} gets a free attack.", target=live.name)
-                self.event(t, foe.name, EventKind.NOTE, rule, f"{live.name} flees: {foe.name} gets a free attack.",
-                           target=live.name)
-                situation = replace(blows.situation_of(self, foe, live, free, None, False, weapons) or Situation(),
-                                    position=position)
-                blows.strike(self, foe, Action(t, free, None, "free attack on a fleeing figure", weapons, live.name,
-                                               situation), t)
-        if live.hp <= 0:
-            self.cancel(live, span, t, rule, f"{live.name} is cut down as it turns to flee.")
-            return
-        allowance = self.rules.withdraw_allowance
-        feet = allowance(live.c.movement) if withdraw and allowance is not None else self._feet(live, span, decl)
-        nearest = min(foes, key=lambda f: abs(f.position - live.position), default=None)
-        away = -1 if nearest is not None and nearest.position >= live.position else 1
-        live.position += away * feet
-        self.event(t, live.name, EventKind.FLEE, rule,
-                   f"{live.name} {'withdraws' if withdraw else 'flees'} {feet}'." if self.explain else "", amount=feet)
-        self.record(span)
-        clear = all(abs(f.position - live.position) > REACH for f in foes)
-        faster = any(f.c.movement > live.c.movement for f in foes if f.status.acts)
-        if clear and not faster and not withdraw:
-            self.fall(live, t, FigureStatus.FLED)
-
-    def _charge(self, live: Live, target: Live, span: Span, t: Tick) -> None:
-        """000 §2 D Charging: accelerate, reach the target, strike, overrun; the defender answers."""
-        base = live.c.movement
-        gap = abs(target.position - live.position)
-        speed = Speed(base, max_speed_next_phase(Speed(base)))
-        plan = charge(speed, gap)
-        direction = 1 if target.position >= live.position else -1
-        self.event(t, live.name, EventKind.CHARGE, "000 §2 D Charging",
-                   f"{live.name} charges {target.name} at MV {speed.current} (from a standstill, 000 §2 D "
-                   f"Acceleration): {plan}." if self.explain else "", target=target.name, amount=plan.covered)
-        if not plan.reaches or not target.status.present:
-            step = min(plan.covered, max(0, gap - REACH))
-            live.position += direction * step
-            self.record(span)
-            return
-        readied = [a.span for _, _, _, a in self.queue if a.span.actor == target.name and a.span.kind == "ready"]
-        readied += self.readied.get(target.name, [])
-        is_set = target.acts_at(t) and any(s.status is Status.DONE and s.start <= t <= s.end
-                                           and s.target in (None, live.name) for s in readied)
-        mine = routine(live.c, self.options.extras(live.name))
-        theirs = routine(target.c, self.options.extras(target.name))
-        rule = "000 §2 D Charging"
-        attack_span = replace(span, kind="attack", action=f"charge: {' + '.join(w.name for w in mine)} -> {target.name}",
-                              target=target.name, rule=rule)
-        self.charging_now.add(live.name)
-        blows.strike(self, live, Action(t, attack_span, None, "charge", mine, target.name,
-                                        blows.situation_of(self, live, target, attack_span, None, False, mine)), t)
-        if is_set:
-            answer = replace(attack_span, actor=target.name, side=target.fig.side,
-                             action=f"set: {' + '.join(w.name for w in theirs)} -> {live.name}", target=live.name,
-                             rule=rule, why="Set to receive the charge: a simultaneous return swing.")
-            long = any(w.length in (Length.LONG, Length.VERY_LONG, Length.POLE_ARM) for w in theirs)
-            blows.strike(self, target, Action(t, answer, None, "set weapon", theirs, live.name,
-                                              blows.situation_of(self, target, live, answer, None, False, theirs),
-                                              2 if long else 1), t)
-        else:
-            attacked = self.phase_index(t) in target.struck_phases
-            allowed = max((target.c.attacks_in_round(self.encounter_round, w) for w in theirs), default=1)
-            response, why = charge_response(set_to_receive=False, attacked_this_phase=attacked,
-                                            attacks_left=allowed - target.attacks_made)
-            if response is ChargeResponse.AFTER and target.hp > 0 and target.acts_at(t):
-                answer = replace(attack_span, actor=target.name, side=target.fig.side,
-                                 action=f"counterattack: {' + '.join(w.name for w in theirs)} -> {live.name}",
-                                 target=live.name, rule=rule, why=why)
-                blows.strike(self, target, Action(t, answer, None, "counterattack", theirs, live.name,
-                                                  blows.situation_of(self, target, live, answer, None, False, theirs)), t)
-            else:
-                self.event(t, target.name, EventKind.NOTE, rule,
-                           why if target.hp > 0 else f"{target.name} falls before it can respond.")
-        self.charging_now.discard(live.name)
-        live.position = target.position + direction * plan.overrun
-        self.record(span, why=f"Charge: {plan}." if self.explain else None)
-
