@@ -18,6 +18,11 @@ Every happening is an :class:`Event` (time, actor, what, rule, why), and the rou
 back as a :class:`RoundResult` with the resolved timeline, so any fight can be replayed
 and explained. :func:`play_round` schedules and resolves one round of an encounter.
 
+Inside the package, :mod:`~combatkit.resolution.walk` plays the round tick by tick (clock,
+queue, falls, conditions, damage) and hands each action to :mod:`~combatkit.resolution.blows`,
+:mod:`~combatkit.resolution.spells` or :mod:`~combatkit.resolution.moves`; :class:`Event` and
+:class:`RoundResult` live in :mod:`~combatkit.resolution.events`.
+
 **When a figure falls, system by system** (each system's :attr:`~combatkit.systems.base.TimingSystem.rules`,
 a :class:`~combatkit.systems.rules.SystemRules`; the resolver reads its fields and never asks which system it is):
 
