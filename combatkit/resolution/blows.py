@@ -1,0 +1,417 @@
+"""Blows: every attack of a round, whether the timeline placed it or a retarget, a charge, a flight or
+a critical hit put it in.
+
+:func:`strike` plays one attack out: striking distance and repositioning (000 §2 C), a new
+target when the first fell (the system's :class:`~combatkit.systems.rules.Retarget`), 002's
+situational modifiers (:func:`situation_of`), the system's own terms on the blow, then for each
+weapon the roll to hit and for damage, plain DMG 2e or through a critical rule set
+(:func:`combatkit.criticals.resolve_attack`). What a hit does to its target is the walk's
+(:meth:`Walk.damage <combatkit.resolution.walk.Walk.damage>`).
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from combatkit.attack import Attacker, Defender, RuleSet, setup_attack
+from combatkit.battle import REACH, REPOSITION, FigureExtras, FigureStatus, attack_form, missile_range, routine
+from combatkit.conditions import Condition
+from combatkit.criticals import resolve_attack
+from combatkit.dice import Dice
+from combatkit.model import Combatant, Declaration, Length, Weapon, WeaponKind
+from combatkit.modifiers import (
+    Hand,
+    RangeBand,
+    Situation,
+    TargetState,
+    Unarmed,
+    defensive_adjustment,
+    situational_modifiers,
+)
+from combatkit.resolution.events import EventKind
+from combatkit.resolution.state import D20, Action, Live
+from combatkit.stances import Shield
+from combatkit.systems.rules import NO_TERMS, BlowTerms, ChargeRule, Retarget
+from combatkit.timeline import Span, Status, Tick
+
+if TYPE_CHECKING:
+    from combatkit.resolution.walk import Walk
+
+
+def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
+    """``live`` strikes at tick t: an attack or opportunity span, or a blow injected with its weapons,
+    target and situation (a retarget, a charge, its answer, a free or an extra attack)."""
+    span, decl = action.span, action.declaration
+    target_name = action.target or span.target
+    if target_name is None or target_name not in walk.live:
+        walk.record(span)
+        return
+    for condition in walk.conditions_on(live, t):
+        if not condition.can_attack:
+            walk.cancel(live, span, t, condition.rule, f"{live.name} is {condition.name}: no attacks.")
+            walk.expire(live, t, attacked=True)  # "loses its next attack": that was it
+            return
+    extras = walk.options.extras(live.name)
+    if not extras.stance.can_attack:
+        walk.cancel(live, span, t, "004 Combat Stance", f"{live.name} is in {extras.stance.label}: no attack.")
+        return
+    weapons = action.weapons or _weapons(walk, live, span, decl)
+    missile = all(w.kind is WeaponKind.MISSILE for w in weapons)
+    target = walk.live[target_name]
+    if not target.present_at(t):
+        retarget = _retarget(walk, live, action, target, weapons, missile, t)
+        if retarget is None:
+            return
+        target = retarget
+    if not missile and span.kind != "opportunity" and not action.injected:
+        reach = REACH + (REPOSITION if decl is not None and decl.reposition else 0)
+        gap = abs(live.position - target.position)
+        if decl is not None and decl.reposition and REACH < gap <= reach:
+            step = gap - REACH  # 000 §2 C: a step or two (max. 10') before the attack
+            live.position += step if target.position > live.position else -step
+            walk.event(t, live.name, EventKind.MOVE, "000 §2 C Repositioning Movement",
+                       f"{live.name} steps {step}' toward {target.name} before striking (+2 SF).",
+                       target=target.name, amount=step)
+            gap = REACH
+        if gap > reach:
+            walk.cancel(live, span, t, walk.rules.reach_rule,
+                        f"{target.name} is {gap}' away: out of striking distance ({reach}').")
+            return
+    situation = action.situation or situation_of(walk, live, target, span, decl, missile, weapons)
+    if situation is None:
+        return
+    terms = _system_terms(walk, live, target, span, decl, action)
+    if action.damage_multiplier != 1:
+        terms = replace(terms, multiplier=terms.multiplier * action.damage_multiplier)
+    names = [w.name for w in weapons]
+    outcomes = []
+    dealt = 0
+    for i, weapon in enumerate(weapons):
+        suffix = f", {weapon.name}" + (f" {names[:i + 1].count(weapon.name)}" if names.count(weapon.name) > 1 else "")
+        if len(weapons) == 1:
+            suffix = ""
+        hand = situation
+        if situation.two_weapons is not None and i:
+            hand = replace(situation, two_weapons=Hand.SECONDARY)  # 002 Special Types of Attacks VI: -4
+        outcome, damage, ends = _attack(walk, live, target, weapon, t, suffix, hand, terms, span.rule)
+        outcomes.append((weapon.name, outcome, damage))
+        dealt += damage
+        if ends:
+            _end_sequence(walk, live, t)
+            break
+    live.attacks_made += 1
+    live.struck_phases.add(walk.phase_index(t))
+    walk.expire(live, t, attacked=True)
+    if walk.explain:
+        parts = "; ".join(f"{w} {o}" + (f" for {d}" if d else "") for w, o, d in outcomes)
+        walk.record(span, why=f"Resolved: {parts}." if parts else None, target=target.name)
+
+
+def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
+    """The weapons a blow strikes with: those its span names (a system may split a routine
+    into several spans), else the declaration's, else the first weapon (as every system does)."""
+    c = live.c
+    if span.kind == "opportunity":
+        return routine(c, walk.options.extras(c.name))
+    declared = tuple(c.weapon(n) for n in decl.weapons) if decl is not None and decl.weapons else c.weapons[:1]
+    pool = list(declared)
+    chosen = []
+    for part in span.action.split(" -> ")[0].split(" + "):
+        found = next((w for w in pool if w.name == part.strip()), None)
+        if found is not None:
+            chosen.append(found)
+            pool.remove(found)
+    return tuple(chosen) or declared
+
+
+def _retarget(walk: Walk, live: Live, action: Action, fallen: Live, weapons: tuple[Weapon, ...], missile: bool,
+              t: Tick) -> Live | None:
+    span = action.span
+    mode = walk.options.retarget or walk.rules.retarget
+    rule = walk.rules.retarget_rule if walk.options.retarget is None else f"combatkit option: retarget {mode.value}"
+    foes = [f for f in walk.live.values() if f.fig.side != live.fig.side and f.present_at(t)
+            and (missile or abs(f.position - live.position) <= REACH)]
+    foes.sort(key=lambda f: (abs(f.position - live.position), list(walk.live).index(f.name)))
+    if mode is Retarget.LOST or action.injected or not foes:
+        why = f"{fallen.name} is already down" + ("" if mode is Retarget.LOST or action.injected else
+                                                   " and no other foe is " + ("left to shoot at" if missile
+                                                                              else "within striking distance"))
+        walk.cancel(live, span, t, rule, f"{why}: the blow is lost.")
+        return None
+    if mode is Retarget.FREE:
+        walk.event(t, live.name, EventKind.RETARGET, rule,
+                   f"{fallen.name} is down: {live.name} strikes {foes[0].name} instead.", target=foes[0].name)
+        return foes[0]
+    new_tick = walk.found.retarget_tick(live.c, span, action.declaration, weapons, walk.system_options)
+    if new_tick is None or new_tick <= t:
+        walk.cancel(live, span, t, rule, f"{fallen.name} fell before the blow; a new target at +3 SF would "
+                                         f"strike past the end of the phase: the attack is lost.")
+        return None
+    walk.event(t, live.name, EventKind.RETARGET, rule,
+               f"{fallen.name} fell before the blow: {live.name} turns on {foes[0].name} at +3 SF, striking at "
+               f"{walk.when(new_tick)}.", target=foes[0].name)
+    walk.record(span, Status.CANCELLED, rule, "Retargeted at +3 SF." if walk.explain else None)
+    moved = replace(span, start=new_tick, end=new_tick, target=foes[0].name,
+                    action=f"{span.action.split(' -> ')[0]} -> {foes[0].name} (retargeted)",
+                    rule=rule, why=f"Its first target fell: a new one at +3 SF ({rule}).")
+    walk.push(Action(new_tick, moved, action.declaration, "retarget", weapons, foes[0].name))
+    return None
+
+
+def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declaration | None, missile: bool,
+                 weapons: tuple[Weapon, ...]) -> Situation | None:
+    """The 002 situation of a blow (None: out of range, cancelled); the shared plain one when nothing applies."""
+    if (not missile and span.kind != "opportunity" and target.status is FigureStatus.ACTIVE
+            and live.name not in walk.options.figures and target.name not in walk.options.figures
+            and weapons[0].length is not Length.UNARMED
+            and not _casting(walk, target.name, walk.impact(span))
+            and not (walk.rules.charge is ChargeRule.SITUATIONAL
+                     and (_charging(walk, live.name) or _charging(walk, target.name)))):
+        return _PLAIN
+    extras, theirs = walk.options.extras(live.name), walk.options.extras(target.name)
+    range_band = None
+    if missile:
+        key = ("range", weapons[0].name)
+        if key not in walk.cache:
+            walk.cache[key] = missile_range(weapons[0], walk.options.missile_ranges)
+        ranges = walk.cache[key]
+        gap = abs(live.position - target.position)
+        if ranges is not None:
+            short, medium, long = ranges
+            if gap > long:
+                walk.cancel(live, span, walk.impact(span), "002 Missile Attacks I",
+                            f"{target.name} is {gap}' away, beyond the {weapons[0].name}'s long range ({long}').")
+                return None
+            range_band = RangeBand.SHORT if gap <= short else RangeBand.MEDIUM if gap <= medium else RangeBand.LONG
+    state = {FigureStatus.ASLEEP: TargetState.SLEEPING, FigureStatus.HELD: TargetState.HELD}.get(
+        target.status, TargetState.NORMAL)
+    breaking = span.kind == "opportunity" and any(
+        w in (d.note or "").lower() for d in walk.declarations if d.actor == target.name
+        for w in ("flee", "break", "run"))
+    fields = dict(
+        range=range_band, cover=theirs.cover if missile else 0, concealment=theirs.concealment if missile else 0,
+        position=extras.position, target_state=state, invisible=theirs.invisible,
+        charging=walk.rules.charge is ChargeRule.SITUATIONAL and _charging(walk, live.name),
+        target_charging=walk.rules.charge is ChargeRule.SITUATIONAL and _charging(walk, target.name),
+        mounted=extras.mounted, target_mounted=theirs.mounted, weapon_use=extras.weapon_uses.get(weapons[0].name),
+        lance=extras.lance == weapons[0].name, breaking_off=breaking,
+        target_casting=_casting(walk, target.name, walk.impact(span)),
+        two_weapons=Hand.PRIMARY if extras.two_weapons and len(weapons) > 1 else None,
+        unarmed=(extras.unarmed or Unarmed.PUMMEL) if weapons[0].length is Length.UNARMED else None,
+    )
+    if all(value == _PLAIN_FIELDS[name] for name, value in fields.items()):
+        return _PLAIN
+    return Situation(**fields)  # type: ignore[arg-type]
+
+
+def _charging(walk: Walk, name: str) -> bool:
+    """A figure that declared a charge this round (002 Charging: a charging creature)."""
+    return any("charge" in (d.note or "").lower() for d in walk.by_actor.get((name, "move"), ()))
+
+
+def _casting(walk: Walk, name: str, t: Tick) -> bool:
+    """Whether ``name`` is in the middle of casting at t (002 III.E: no Dexterity bonus to AC)."""
+    return any(start <= t < end for start, end in walk.cast_windows.get(name, ()))
+
+
+def _system_terms(walk: Walk, live: Live, target: Live, span: Span, decl: Declaration | None,
+                  action: Action) -> BlowTerms:
+    """What the system's own seed puts on this blow: its :meth:`~combatkit.systems.base.TimingSystem.blow_terms`
+    on a declared blow (001's movement penalties, charges and set weapons), and under
+    :attr:`ChargeRule.SITUATIONAL <combatkit.systems.rules.ChargeRule.SITUATIONAL>` double damage for a
+    weapon set against a charge (002 Charging)."""
+    set_against_charge = bool(walk.by_actor.get((live.name, "ready"))) and _charging(walk, target.name)
+    terms = NO_TERMS
+    if decl is not None and not action.injected:
+        terms = walk.found.blow_terms(live.c, span, decl, walk.by_actor.get((live.name, "move"), ()),
+                                      set_against_charge)
+    if walk.rules.charge is ChargeRule.SITUATIONAL and set_against_charge:
+        terms = replace(terms, multiplier=terms.multiplier * 2)
+    return terms
+
+
+def _end_sequence(walk: Walk, live: Live, t: Tick) -> None:
+    """000-I critical miss: the rest of the attack sequence is lost for the round."""
+    later = [entry for entry in walk.queue if entry[3].span.actor == live.name and entry[3].span.kind == "attack"]
+    for entry in later:
+        walk.queue.remove(entry)
+        if walk.is_touchy(entry[3]):
+            walk.touchy[entry[3].span.actor] -= 1
+        walk.cancel(live, entry[3].span, entry[0], "000 §4 Critical Miss table",
+                    f"{live.name}'s critical miss ends its attack sequence for the round.")
+    heapq.heapify(walk.queue)
+
+
+def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffix: str, situation: Situation,
+            terms: BlowTerms, span_rule: str) -> tuple[str, int, bool]:
+    """One attack roll and its damage; returns (outcome, damage, whether it ends the attack sequence)."""
+    c, foe = live.c, target.c
+    damage_bonus, multiplier = terms.damage, terms.multiplier
+    extras, theirs = walk.options.extras(c.name), walk.options.extras(foe.name)
+    key = f"round {walk.round}, tick {t}{suffix}"
+    adjustment = None
+    if walk.options.modifiers_002 and situation is not _PLAIN:
+        adjustment = _adjustment(walk, situation, foe, theirs, c, weapon)
+    attacker_terms = tuple(_term(*x) for x in terms.hit)
+    defender_terms: tuple[Condition, ...] = ()
+    if adjustment is not None:
+        attacker_terms += tuple(_term(m.label, m.value, m.rule) for m in adjustment.to_hit)
+        defender_terms += tuple(_term(m.label, m.value, m.rule, armor=True) for m in adjustment.armor_class)
+        multiplier *= adjustment.damage_multiplier
+    if target.name in walk.charging_now:
+        dex = defensive_adjustment(foe.abilities.dexterity)
+        if dex < 0:
+            defender_terms += (_term("charging: no Dexterity bonus", -dex, "000 §2 D Charging", armor=True),)
+        if theirs.mounted:
+            defender_terms += (_term("charging mounted", -2, "000 §2 D Charging", armor=True),)
+    thac0 = min(20, max(1, c.thac0))
+    if thac0 != c.thac0:
+        attacker_terms += (_term(f"THAC0 {c.thac0}", thac0 - c.thac0, "PH 2e THAC0"),)
+    akey = (c.name, weapon.name, walk.conditions_on(live, t) + attacker_terms)
+    dkey = (foe.name, walk.conditions_on(target, t) + defender_terms)
+    attacker = _attacker(walk, akey, live, weapon, extras, thac0)
+    defender = _defender(walk, dkey, target, theirs)
+    automatic = adjustment is not None and adjustment.automatic_hit
+    dice_text = adjustment.damage_dice if adjustment is not None and adjustment.damage_dice else None
+    rules = walk.rule_set
+    live.tally["attacks"] += 1
+    if rules is not None and not automatic and dice_text is None:
+        result = resolve_attack(attacker, defender, rules, walk.roller, options=walk.options.critical_options,
+                                key=key)
+        outcome, damage = result.outcome.value, result.damage
+        if result.hit:
+            damage = damage * multiplier + damage_bonus + _half_die(walk, terms, weapon, c.name, key)
+        if result.conditions:
+            walk.impose(result.conditions, live, target, t)
+        for extra in result.extra_attacks:
+            if extra.starts == 0:
+                _extra(walk, live, target, weapon, t, extra.rule, result.defender_now().conditions)
+            else:
+                nxt = walk.phase_index(t) + extra.starts
+                if nxt < len(walk.grid):
+                    _extra(walk, live, target, weapon, walk.grid[nxt][0], extra.rule, ())
+        why = ""
+        if walk.explain:
+            why = f"{c.name} attacks {foe.name} with the {weapon.name}: " + "; ".join(str(s) for s in result.steps)
+            for item in result.items:
+                walk.event(t, c.name, EventKind.NOTE, item.rule, f"{c.name}'s {item}.")
+        _land(walk, live, target, damage if result.hit else 0, t, outcome, why, span_rule)
+        return outcome, damage if result.hit else 0, result.ends_attack_sequence
+    setup = _setup(walk, (akey, dkey), attacker, defender)
+    needed = setup.needed
+    if automatic:
+        natural, hit = 0, True
+    else:
+        natural = walk.roll(D20, lambda: f"attack roll: {c.name} [{key}]")
+        hit = natural != 1 and (natural >= needed or natural == 20)
+    damage = base = 0
+    dice = Dice.parse(dice_text) if dice_text else _dice(walk, weapon)
+    if hit:
+        base = walk.roll(dice, lambda: f"damage: {c.name} [{key}]")
+        damage = max(walk.options.critical_options.minimum_damage, base + setup.damage_bonus) * multiplier
+        damage = max(0, damage + damage_bonus + _half_die(walk, terms, weapon, c.name, key))
+    why = ""
+    if walk.explain:
+        terms = "".join(f", {m}" for m in setup.to_hit)
+        ac_terms = "".join(f", {m.value:+d} AC {m.label}" for m in setup.armor_class)
+        if automatic:
+            roll_text = "hit automatically (" + "; ".join(adjustment.notes) + ")"  # type: ignore[union-attr]
+        else:
+            roll_text = f"needs {needed} (THAC0 {thac0}{terms} against AC {foe.armor_class}{ac_terms}); d20 = {natural}"
+        dmg_text = ""
+        if hit:
+            bonus = "".join(f" {m}" for m in setup.damage)
+            extra = (f" x{multiplier}" if multiplier != 1 else "") + (f" {damage_bonus:+d}" if damage_bonus else "")
+            dmg_text = f", {dice} rolled {base}{bonus}{extra} = {damage} damage"
+        why = f"{c.name} attacks {foe.name} with the {weapon.name}: {roll_text}: {'hit' if hit else 'miss'}{dmg_text}."
+    _land(walk, live, target, damage, t, "hit" if hit else "miss", why, span_rule)
+    return ("hit" if hit else "miss"), damage, False
+
+
+def _half_die(walk: Walk, terms: BlowTerms, weapon: Weapon, name: str, key: str) -> int:
+    """001 Set to Receive Charge: an extra half die of damage (the weapon's dice, halved, rounded down)."""
+    if not terms.half_die:
+        return 0
+    return walk.roll(_dice(walk, weapon), lambda: f"damage, extra half die: {name} [{key}]") // 2
+
+
+def _dice(walk: Walk, weapon: Weapon) -> Dice:
+    dice = walk.cache.get(("dice", weapon.damage))
+    if dice is None:
+        dice = walk.cache[("dice", weapon.damage)] = Dice.parse(weapon.damage)
+    return dice
+
+
+def _adjustment(walk: Walk, situation: Situation, foe: Combatant, theirs: FigureExtras, c: Combatant, weapon: Weapon):
+    key = ("adj", situation, foe.name, c.name, weapon.name)
+    adj = walk.cache.get(key)
+    if adj is None:
+        adj = walk.cache[key] = situational_modifiers(
+            situation, defender_armor_class=foe.armor_class,
+            shield_ac=theirs.shield_ac if theirs.shield is not Shield.NONE else 0,
+            dex_ac=defensive_adjustment(foe.abilities.dexterity), attacker_dexterity=c.abilities.dexterity,
+            weapon_name=weapon.name, attacker_size=c.size, defender_size=foe.size)
+    return adj
+
+
+def _attacker(walk: Walk, key: tuple, live: Live, weapon: Weapon, extras: FigureExtras, thac0: int) -> Attacker:
+    """The :class:`~combatkit.criticals.Attacker` for (name, weapon, conditions), built once a fight."""
+    attacker = walk.cache.get(("att", key))
+    if attacker is None:
+        attacker = walk.cache[("att", key)] = Attacker.from_combatant(
+            live.c, weapon.name, thac0=thac0, exceptional=extras.exceptional_strength,
+            specialization_slots=extras.specialization_slots, form=attack_form(weapon, extras),
+            listed_damage_bonus=extras.listed_damage_bonus, stance=extras.stance, shield=extras.shield,
+            maneuver=extras.maneuver, conditions=key[2])
+    return attacker
+
+
+def _defender(walk: Walk, key: tuple, live: Live, extras: FigureExtras) -> Defender:
+    """The :class:`~combatkit.criticals.Defender` for (name, conditions), built once a fight."""
+    defender = walk.cache.get(("def", key))
+    if defender is None:
+        defender = walk.cache[("def", key)] = Defender.from_combatant(
+            live.c, stance=extras.stance, shield=extras.shield, conditions=key[1])
+    return defender
+
+
+def _setup(walk: Walk, key: tuple, attacker: Attacker, defender: Defender):
+    """The number needed and the damage terms (:func:`~combatkit.criticals.setup_attack`), once a fight."""
+    key = ("setup", key)
+    setup = walk.cache.get(key)
+    if setup is None:
+        setup = walk.cache[key] = setup_attack(attacker, defender, RuleSet.STANCES_004,
+                                               options=walk.options.critical_options)
+    return setup
+
+
+def _extra(walk: Walk, live: Live, target: Live, weapon: Weapon, tick: Tick, rule: str,
+           conditions: tuple[Condition, ...]) -> None:
+    span = Span(live.name, live.fig.side, "attack", f"{weapon.name} -> {target.name} (extra attack)", tick, tick,
+                "extra", rule, "An extra attack the critical hit table grants.", target=target.name)
+    walk.push(Action(tick, span, None, "extra attack", (weapon,), target.name))
+
+
+def _land(walk: Walk, live: Live, target: Live, damage: int, t: Tick, outcome: str, why: str, rule: str) -> None:
+    if outcome in ("hit", "severe hit", "critical hit"):
+        live.tally["hits"] += 1
+    if damage > 0:
+        walk.damage(target, damage, t, live)
+    walk.event(t, live.name, EventKind.ATTACK, rule, why, target=target.name, outcome=outcome, amount=damage,
+               hit_points=target.hp)
+
+
+_PLAIN = Situation()
+"""A frontal blow at a figure in no special state: 002's tables add nothing."""
+
+
+_PLAIN_FIELDS = {name: getattr(_PLAIN, name) for name in Situation.__dataclass_fields__}
+
+
+def _term(label: str, value: int, rule: str, armor: bool = False) -> Condition:
+    """A situational to-hit (or AC) term, carried to :func:`combatkit.criticals.setup_attack` as a condition."""
+    if armor:
+        return Condition("situational", label, f"{value:+d} AC", rule, ac_modifier=value)
+    return Condition("situational", label, f"{value:+d} to hit", rule, attack_modifier=value)

@@ -1,0 +1,82 @@
+"""What the walk of a round (:mod:`combatkit.resolution.walk`) carries: each figure as it stands
+(:class:`Live`), each action waiting for its tick (:class:`Action`), and the d20."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from combatkit.battle import ActiveCondition, Figure, FigureStatus
+from combatkit.dice import Dice
+from combatkit.model import Combatant, Declaration, Weapon
+from combatkit.modifiers import Situation
+from combatkit.timeline import Span, Tick
+
+D20 = Dice(1, 20)
+"""Attack rolls and saving throws."""
+
+
+@dataclass
+class Live:
+    """One figure during the round (mutable)."""
+
+    fig: Figure
+    hp: int
+    status: FigureStatus
+    position: int
+    conditions: list[ActiveCondition]
+    spells_used: list[str]
+    components: bool
+    fell: tuple[int, int] | None
+    down_at: Tick | None = None
+    """Tick after which the figure no longer acts (it fell, slept, was held or fled)."""
+    pending: tuple[Tick, FigureStatus] | None = None
+    """A fall not yet in effect: (tick it takes effect, status)."""
+    attacks_made: int = 0
+    struck_phases: set[int] = field(default_factory=set)
+    tally: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
+        ("attacks", "hits", "damage_dealt", "damage_taken", "spells_attempted", "spells_succeeded"), 0))
+    dying_save: bool | None = None
+
+    @property
+    def c(self) -> Combatant:
+        return self.fig.combatant
+
+    @property
+    def name(self) -> str:
+        return self.fig.combatant.name
+
+    def acts_at(self, t: Tick) -> bool:
+        return self.status.acts or (self.down_at is not None and t <= self.down_at)
+
+    def present_at(self, t: Tick) -> bool:
+        """Still there to be struck or affected at t: present, or fallen no earlier than t."""
+        if self.status.present:
+            return True
+        return self.down_at is not None and t <= self.down_at
+
+    def figure(self) -> Figure:
+        tally = self.tally
+        return replace(
+            self.fig, hit_points=self.hp, position=self.position, status=self.status,
+            spells_used=tuple(self.spells_used), components_ready=self.components, conditions=tuple(self.conditions),
+            fell=self.fell, attacks=self.fig.attacks + tally["attacks"], hits=self.fig.hits + tally["hits"],
+            damage_dealt=self.fig.damage_dealt + tally["damage_dealt"],
+            damage_taken=self.fig.damage_taken + tally["damage_taken"],
+            spells_attempted=self.fig.spells_attempted + tally["spells_attempted"],
+            spells_succeeded=self.fig.spells_succeeded + tally["spells_succeeded"],
+        )
+
+
+@dataclass
+class Action:
+    """A span (or an injected blow) waiting for its tick."""
+
+    tick: Tick
+    span: Span
+    declaration: Declaration | None
+    injected: str = ""
+    """Why an action not on the timeline happens: a retarget, a charge's answer, an extra attack."""
+    weapons: tuple[Weapon, ...] = ()
+    target: str | None = None
+    situation: Situation | None = None
+    damage_multiplier: int = 1

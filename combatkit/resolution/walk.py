@@ -1,0 +1,402 @@
+"""The walk of one round (:func:`combatkit.resolution.resolve_round`).
+
+:class:`Walk` holds the round as it is being played: the clock's phases, a queue of actions by
+tick, each figure as it now stands (:class:`~combatkit.resolution.state.Live`), and what happened
+(events and resolved spans). It takes the actions in tick order and hands each to the module that
+plays it out: :func:`blows.strike <combatkit.resolution.blows.strike>`, :func:`spells.cast
+<combatkit.resolution.spells.cast>` or :func:`moves.move <combatkit.resolution.moves.move>`, which
+call back into the walk for what they share: dice, conditions, damage, falls, events. After each
+tick the falls that are due take effect and, if a caster was hit, the timing system re-times the
+rest of the round (see :mod:`combatkit.resolution`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from combatkit.attack import find_rule_set
+from combatkit.battle import ActiveCondition, Figure, FigureStatus
+from combatkit.conditions import Condition, Duration, Imposed, Until, Who
+from combatkit.dice import Dice, Roller
+from combatkit.effects import saving_throw
+from combatkit.encounter import Hit
+from combatkit.errors import IllegalActionError
+from combatkit.model import ActionKind, Declaration
+from combatkit.resolution import blows, moves, spells
+from combatkit.resolution.events import Event, EventKind, RoundResult
+from combatkit.resolution.state import D20, Action, Live
+from combatkit.systems.base import SYSTEMS, TimingSystem
+from combatkit.systems.rules import ChargeRule
+from combatkit.timeline import Span, Status, Tick, Timeline
+
+if TYPE_CHECKING:
+    from combatkit.resolution import ResolutionOptions
+
+_CASTS = frozenset({"cast", "hold"})
+_FOREVER = 10**9
+
+
+def system_of(system: str) -> TimingSystem:
+    """The registered system of a timeline's id; a bare :class:`TimingSystem` (the generic rules and
+    hooks) for an id no system is registered under."""
+    return SYSTEMS.get(system) or _UNREGISTERED
+
+
+_UNREGISTERED = TimingSystem()
+
+
+Reschedule = Callable[[tuple[Hit, ...]], Timeline]
+
+
+class Walk:
+    """One round being played out: its clock's phases, the queue of actions by tick, the live
+    figures, what happened (events and resolved spans), and each action in turn."""
+
+    def __init__(self, timeline: Timeline, figures: Sequence[Figure], declarations: Sequence[Declaration], *,
+                 roller: Roller, options: ResolutionOptions, round: int, encounter_round: int,
+                 system_options: object, reschedule: Reschedule | None, explain: bool, cache: dict) -> None:
+        self.timeline = timeline
+        self.system = timeline.system
+        self.found = system_of(self.system)
+        self.rules = self.found.rules
+        self.options = options
+        self.roller = roller
+        self.fast = not explain and not roller.entered and roller.rng is not None
+        self.explain = explain
+        self.round = round
+        self.encounter_round = encounter_round
+        self.system_options = system_options
+        self.reschedule_fn = reschedule
+        self.cache = cache
+        self.live = {f.name: Live(f, f.hit_points, f.status, f.position, list(f.conditions), list(f.spells_used),
+                                  f.components_ready, f.fell) for f in figures}
+        self.declarations = tuple(declarations)
+        self.events: list[Event] = []
+        self.spans: list[Span] = []
+        self.hits: list[Hit] = []
+        self.rolled_before = len(roller.log)
+        self.grid = self._grid(timeline)
+        self.queue: list[tuple[Tick, int, int, Action]] = []
+        self.seq = 0
+        self.wants_reschedule = False
+        self.charging_now: set[str] = set()  # 000: "loses AC bonus from Dexterity while charging"
+        self.readied: dict[str, list[Span]] = {}
+        self.cast_windows: dict[str, list[tuple[Tick, Tick]]] = {}
+        self.touchy: dict[str, int] = {}
+        self.rule_set = find_rule_set(options.criticals) if options.criticals is not None else None
+        self.by_actor: dict[tuple[str, str], list[Declaration]] = {}
+        for d in self.declarations:
+            self.by_actor.setdefault((d.actor, d.kind.value), []).append(d)
+            if (self.rules.charge is ChargeRule.COMBAT_II and d.kind is ActionKind.MOVE and "charge" in d.note.lower()
+                    and not d.target):
+                raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
+                                                             f"without a target: a charge and its target are "
+                                                             f"announced at the beginning of the phase")
+        self._load(timeline.spans, after=0)
+
+    # -- time
+
+    def _grid(self, timeline: Timeline) -> list[tuple[int, int]]:
+        periods = timeline.clock.periods
+        if periods and periods[0].label.startswith("phase"):
+            groups: dict[str, list[int]] = {}
+            key = ""
+            for p in periods:
+                if p.label.startswith("phase"):
+                    key = p.label.split(":")[0]
+                groups.setdefault(key, []).extend([p.start, p.end])
+            grid = [(min(v), max(v)) for v in groups.values()]
+            return grid[: self.rules.phases]
+        n = timeline.clock.ticks
+        return [((k * n) // 3 + 1, ((k + 1) * n) // 3) for k in range(3)]
+
+    def phase_index(self, t: Tick) -> int:
+        for i, (start, end) in enumerate(self.grid):
+            if start <= t <= end:
+                return i
+        return len(self.grid) if t > self.grid[-1][1] else 0
+
+    def global_phase(self, t: Tick) -> int:
+        return (self.round - 1) * self.rules.phases + self.phase_index(t)
+
+    def when(self, t: Tick) -> str:
+        return self.timeline.clock.describe(t) if self.explain else ""
+
+    def impact(self, span: Span) -> Tick:
+        """When a span takes effect: its end; for 001, missiles and spells when the step ends."""
+        if self.rules.falls_at_step_end and span.kind in ("attack", "cast"):
+            period = self.timeline.clock.period_of(span.end)
+            if period is not None and period.label.endswith("missiles & magic"):
+                return period.end
+        return span.end
+
+    def fall_tick(self, t: Tick) -> Tick:
+        if self.rules.falls_at_step_end:
+            period = self.timeline.clock.period_of(t)
+            if period is not None:
+                return period.end + (t - 1) // self.timeline.clock.ticks * self.timeline.clock.ticks
+        return t
+
+    # -- the queue
+
+    def _rank(self, kind: str) -> int:
+        if self.rules.moves_first:
+            return {"move": 0}.get(kind, 1)
+        return {"move": 3, "misc": 4, "ready": 2}.get(kind, 1)
+
+    def push(self, action: Action) -> None:
+        self.seq += 1
+        heapq.heappush(self.queue, (action.tick, self._rank(action.span.kind), self.seq, action))
+
+    def _load(self, spans: Sequence[Span], after: Tick, ruined_now: frozenset[str] = frozenset()) -> None:
+        ordinal: dict[tuple[str, str], int] = {}
+        for span in sorted(spans, key=lambda s: (s.start, s.end, s.actor)):
+            key = (span.actor, span.kind)
+            k = ordinal.get(key, 0)
+            ordinal[key] = k + 1
+            tick = self.impact(span)
+            if tick > after:
+                self.push(Action(tick, span, self._declaration(span, k)))
+            elif span.kind in _CASTS and span.actor in ruined_now and span.status is not Status.DONE:
+                self.push(Action(after, span, self._declaration(span, k)))  # a spell under way, ruined now
+        self.cast_windows = {}
+        self.touchy = {}
+        for _, _, _, a in self.queue:
+            if a.span.kind == "cast" and a.span.status is Status.DONE:
+                self.cast_windows.setdefault(a.span.actor, []).append((a.span.start, a.tick))
+            if self.is_touchy(a):
+                self.touchy[a.span.actor] = self.touchy.get(a.span.actor, 0) + 1
+
+    def _declaration(self, span: Span, k: int) -> Declaration | None:
+        """The declaration behind a span: the k-th span of its actor and kind answers the
+        k-th declaration of that kind (the last one for the rest), preferring its target."""
+        mine = self.by_actor.get((span.actor, "cast" if span.kind == "hold" else span.kind), [])
+        if not mine:
+            return None
+        targeted = [d for d in mine if d.target == span.target] or mine
+        return targeted[min(k, len(targeted) - 1)]
+
+    # -- the round
+
+    def run(self) -> RoundResult:
+        while self.queue:
+            t = self.queue[0][0]
+            while self.queue and self.queue[0][0] == t:
+                _, _, _, action = heapq.heappop(self.queue)
+                if self.is_touchy(action):
+                    self.touchy[action.span.actor] -= 1
+                self._do(action, t)
+            self._after(t)
+        self._after(_FOREVER)
+        for live in self.live.values():
+            self.expire(live, 0, round_end=True)
+        spans = tuple(sorted(self.spans, key=lambda s: (s.end, s.start, s.actor, s.kind)))
+        rolls = self.timeline.rolls + tuple(self.roller.log[self.rolled_before:])
+        resolved = Timeline(self.timeline.system, self.timeline.clock, spans, self.timeline.notes, rolls)
+        return RoundResult(self.round, self.system, resolved, tuple(self.events),
+                           tuple(replace(live.figure(), holding=self._held_over(live, spans))
+                                 for live in self.live.values()), self.declarations)
+
+    def _held_over(self, live: Live, spans: Sequence[Span]) -> str | None:
+        """The spell ``live`` holds past the round's end, unspoilt: the next round's casting (000 §2 A)."""
+        if not live.status.acts or not any(s.actor == live.name and s.kind == "hold" and s.status is Status.DONE
+                                           and s.end > self.timeline.clock.ticks for s in spans):
+            return None
+        return next((d.spell for d in self.by_actor.get((live.name, "cast"), ()) if d.hold), None)
+
+    def _after(self, t: Tick) -> None:
+        """Falls whose moment has come; then, if a caster was hit, the system re-times the round."""
+        for live in self.live.values():
+            if live.pending is not None and live.pending[0] <= t:
+                at, status = live.pending
+                live.pending = None
+                self.fall(live, at, status)
+        if self.wants_reschedule and self.reschedule_fn is not None and t < _FOREVER:
+            self.wants_reschedule = False
+            casters = frozenset(a.span.actor for _, _, _, a in self.queue if a.span.kind in _CASTS)
+            timeline = self.reschedule_fn(tuple(self.hits))
+            self.timeline = replace(timeline, notes=self.timeline.notes + tuple(
+                n for n in timeline.notes if n not in self.timeline.notes))
+            kept = [entry for entry in self.queue if entry[3].injected]
+            self.queue = kept
+            heapq.heapify(self.queue)
+            self._load(timeline.spans, after=t, ruined_now=casters)
+
+    def fall(self, live: Live, t: Tick, status: FigureStatus) -> None:
+        if not live.status.present:
+            return
+        live.status = status
+        live.down_at = t
+        live.fell = (self.round, t)
+        if status.fallen:
+            rule = self.rules.falls
+        else:
+            rule = {FigureStatus.ASLEEP: "002 Special Types of Attacks IV", FigureStatus.HELD:
+                    "002 Special Types of Attacks IV", FigureStatus.FLED: "002 Breaking Off II.B"}[status]
+        why = ""
+        if self.explain:
+            what = {FigureStatus.DEAD: "dies", FigureStatus.UNCONSCIOUS: "falls unconscious",
+                    FigureStatus.ASLEEP: "falls asleep", FigureStatus.HELD: "is held",
+                    FigureStatus.FLED: "has fled the fight"}[status]
+            why = f"{live.name} {what} ({live.hp} hp)." if status.fallen else f"{live.name} {what}."
+        self.event(t, live.name, EventKind.FALL, rule, why, outcome=status.value, hit_points=live.hp)
+
+    def event(self, t: Tick, actor: str, kind: EventKind, rule: str, why: str = "", **fields: object) -> None:
+        if self.explain:
+            self.events.append(Event(self.round, t, actor, kind, rule, why, when=self.when(t), **fields))  # type: ignore[arg-type]
+
+    def record(self, span: Span, status: Status | None = None, rule: str | None = None, why: str | None = None,
+               **changes: object) -> None:
+        if not self.explain:
+            return
+        if status is not None:
+            changes["status"] = status
+        if rule is not None:
+            changes["rule"] = rule
+        if why is not None:
+            changes["why"] = f"{span.why} {why}".strip()
+        self.spans.append(replace(span, **changes) if changes else span)  # type: ignore[arg-type]
+
+    # -- one action
+
+    def _do(self, action: Action, t: Tick) -> None:
+        span = action.span
+        live = self.live.get(span.actor)
+        if live is None:
+            return
+        kind = span.kind
+        if kind == "surprised":
+            self.event(t, live.name, EventKind.SURPRISE, span.rule, f"{live.name}: {span.action}.")
+            self.record(span)
+            return
+        if span.status is not Status.DONE:
+            if kind in _CASTS and not action.injected:
+                spells.not_done(self, live, span, t)
+            self.record(span)
+            return
+        if not live.acts_at(t) and not self._dying_blow(live, span, t):
+            if kind in _CASTS and not spells.held_later(self, live.name, span):
+                live.tally["spells_attempted"] += 1
+            self.cancel(live, span, t, self.rules.preempts if live.status.fallen else
+                        f"{live.name} is {live.status.value}", f"{live.name} is {live.status.value} and cannot act.")
+            return
+        if kind in ("attack", "opportunity"):
+            blows.strike(self, live, action, t)
+        elif kind in _CASTS:
+            if spells.held_later(self, live.name, span):
+                self.record(span)  # completed, held: it goes off when the hold ends (000 §2 A)
+            else:
+                spells.cast(self, live, action, t)
+        elif kind == "ready":
+            self.readied.setdefault(live.name, []).append(span)
+            self.record(span)
+        elif kind == "move":
+            moves.move(self, live, action, t)
+        elif kind == "misc":
+            if action.declaration is not None and action.declaration.readies_components:
+                live.components = True
+            self.record(span)
+        else:
+            self.record(span)
+
+    def cancel(self, live: Live, span: Span, t: Tick, rule: str, why: str) -> None:
+        self.event(t, live.name, EventKind.CANCELLED, rule, why, target=span.target)
+        self.record(span, Status.CANCELLED, rule, why if self.explain else None)
+
+    def _dying_blow(self, live: Live, span: Span, t: Tick) -> bool:
+        """003 §I Option (:attr:`SystemRules.dying_blow`): a blow one segment after its striker fell lands
+        on a save vs. death."""
+        if not (self.options.dying_blow and self.rules.dying_blow is not None and span.kind == "attack"
+                and live.status.fallen and live.down_at is not None and t == live.down_at + 1):
+            return False
+        if live.dying_save is None:
+            need = saving_throw(live.c, "death")
+            roll = self.roll(D20, lambda: f"save vs death: {live.name} [round {self.round}]")
+            live.dying_save = roll >= need
+            self.event(t, live.name, EventKind.DYING_BLOW, self.rules.dying_blow,
+                       f"{live.name} fell a segment before this blow: save vs. death {roll} against {need}, "
+                       f"{'made: the blow still falls' if live.dying_save else 'failed: the blow is lost'}.",
+                       outcome="saved" if live.dying_save else "failed")
+        return live.dying_save
+
+    # -- dice
+
+    def roll(self, dice: Dice, purpose: Callable[[], str]) -> int:
+        if self.fast:
+            rng = self.roller.rng
+            return sum(rng.randint(1, dice.sides) for _ in range(dice.count)) + dice.modifier  # type: ignore[union-attr]
+        return self.roller.roll(dice, purpose()).total
+
+    # -- conditions
+
+    def conditions_on(self, live: Live, t: Tick) -> tuple[Condition, ...]:
+        if not live.conditions:
+            return ()
+        g = self.global_phase(t)
+        return tuple(a.condition for a in live.conditions if a.first <= g <= a.last)
+
+    def impose(self, imposed: Sequence[Imposed], attacker: Live, defender: Live, t: Tick) -> None:
+        g = self.global_phase(t)
+        per_round = self.rules.phases
+        for item in imposed:
+            who = attacker if item.who is Who.ATTACKER else defender
+            d: Duration = item.duration
+            until_attack = d.or_next_attack
+            if d.until is Until.END_OF_PHASE:
+                first, last = g + d.starts, g + d.count
+            elif d.until in (Until.END_OF_ROUND, Until.END_OF_TURN):
+                first, last = g + d.starts, (g // per_round + d.count) * per_round + per_round - 1
+            elif d.until is Until.REMOVED:
+                first, last = g, g + 1
+            else:
+                first, last, until_attack = g, _FOREVER, True
+            who.conditions.append(ActiveCondition(item.condition, first, last, item.rule, until_attack))
+            self.event(t, who.name, EventKind.CONDITION, item.rule,
+                       f"{item.describe(attacker.name, defender.name)}." if self.explain else "",
+                       outcome=item.condition.id)
+
+    def expire(self, live: Live, t: Tick, round_end: bool = False, attacked: bool = False) -> None:
+        if not live.conditions:
+            return
+        g = self.global_phase(t)
+        end = self.round * self.rules.phases - 1
+        live.conditions = [a for a in live.conditions
+                           if not (attacked and a.until_attack and a.first <= g)
+                           and not (round_end and a.last <= end) and not a.last < g]
+
+    # -- hits
+
+    def damage(self, target: Live, amount: int, t: Tick, source: Live | None) -> None:
+        """Take ``amount`` hit points from ``target`` at tick t; it falls when its seed says."""
+        target.hp -= amount
+        target.tally["damage_taken"] += amount
+        if source is not None:
+            source.tally["damage_dealt"] += amount
+        hit_tick = t
+        if self.rules.hits_as_counts:
+            period = self.timeline.clock.period_of(t)
+            found = re.search(r"(-?\d+)$", period.label) if period is not None else None
+            hit_tick = int(found.group(1)) if found else (99 if t <= 1 else -99)
+        self.hits.append(Hit(target.name, hit_tick, source.name if source is not None else ""))
+        if self._sensitive(target):
+            self.wants_reschedule = True
+        if target.hp <= 0 and target.pending is None and target.status.present:
+            status = FigureStatus.DEAD if target.hp <= self.options.dead_at else FigureStatus.UNCONSCIOUS
+            target.pending = (self.fall_tick(t), status)
+
+    def is_touchy(self, action: Action) -> bool:
+        """An action whose timing the system may change after a hit on its actor: a spell under way
+        or to come; an archer's next shot (003 §III, :attr:`SystemRules.hits_delay_shots`)."""
+        if action.injected or action.span.status is not Status.DONE:
+            return False
+        if action.span.kind in _CASTS:
+            return True
+        return self.rules.hits_delay_shots and action.span.kind == "attack" and " shot " in f" {action.span.action} "
+
+    def _sensitive(self, target: Live) -> bool:
+        """Whether a hit on ``target`` now may change the rest of the round's timing."""
+        return self.touchy.get(target.name, 0) > 0
