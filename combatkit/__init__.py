@@ -37,6 +37,7 @@ from combatkit.model import (
     Combatant,
     Declaration,
     Length,
+    Maneuver,
     Size,
     Spell,
     Weapon,
@@ -48,7 +49,7 @@ from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Timeline, 
 __all__ = [
     "ONE_ROUND", "SYSTEMS", "Abilities", "ActionKind", "Clock", "Combatant", "Declaration", "Dice",
     "DiceNotationError", "Encounter", "EncounterFileError", "EnteredRollError", "Hit", "IllegalActionError",
-    "Length", "MissingRollError", "Period", "Phase1Options", "Roll", "Roller", "RulesError", "Size", "Span", "SpanKind",
+    "Length", "Maneuver", "MissingRollError", "Period", "Phase1Options", "Roll", "Roller", "RulesError", "Size", "Span", "SpanKind",
     "Spell", "Status", "Timeline", "Track", "Weapon", "WeaponKind", "dumps_toml", "encounter_from_dict", "encounter_to_dict",
     "example_encounters", "find_system", "load_encounter", "load_example", "loads_encounter", "save_encounter",
 ]  # fmt: skip

@@ -20,7 +20,7 @@ from combatkit.attack import AttackForm
 from combatkit.conditions import Condition
 from combatkit.encounter import Encounter
 from combatkit.model import Combatant, Weapon, WeaponKind
-from combatkit.modifiers import Position, Unarmed, WeaponUse
+from combatkit.modifiers import Position, WeaponUse
 from combatkit.stances import CombatManeuver, Shield, Stance
 
 __all__ = [
@@ -177,8 +177,6 @@ class FigureExtras:
     """Invisible (002 Special Types of Attacks V): -4 to be hit, once it has attacked."""
     position: Position = Position.FRONT
     """Where this figure's attacks come from on its foe: front, flank or rear (002)."""
-    unarmed: Unarmed | None = None
-    """What its unarmed weapons (length ``unarmed``) do: pummel (default), grapple or overbear (002 Unarmed Combat)."""
 
 
 NO_EXTRAS = FigureExtras()

@@ -29,6 +29,7 @@ from combatkit.model import (
     Combatant,
     Declaration,
     Length,
+    Maneuver,
     Size,
     Spell,
     Weapon,
@@ -137,7 +138,9 @@ class _Reader:
         return value
 
     def enum(self, key: str, enum_type: type, default: Any) -> Any:
-        text = self.get(key, str, default.value)
+        text = self.get(key, str, None if default is None else default.value)
+        if text is None:
+            return None
         try:
             return enum_type(text.lower())
         except ValueError:
@@ -282,10 +285,23 @@ def _declaration(data: Any, path: str, names: set[str]) -> Declaration:
         readies_components=r.get("readies_components", bool, False),
         hold=r.get("hold", int, 0, check=lambda v: v >= 0, why="hold is 0 or more CT units"),
         feet=r.get("feet", int, None, check=lambda v: v >= 0, why="feet is 0 or more"),
+        maneuver=_maneuver(r),
         note=r.get("note", str, ""),
     )
     r.done()
     return declaration
+
+
+def _maneuver(r: _Reader) -> Maneuver | None:
+    """A declaration's ``maneuver``, one its action can be: a move charges, withdraws or flees; an attack
+    pummels, grapples or overbears."""
+    maneuver = r.enum("maneuver", Maneuver, None)
+    action = r.data.get("action")
+    if maneuver is not None and isinstance(action, str) and maneuver.kind.value != action.lower():
+        fits = ", ".join(m.value for m in Maneuver if m.kind is maneuver.kind)
+        raise EncounterFileError(r.at("maneuver"), f"{maneuver.value} is a maneuver of a "
+                                                   f"{maneuver.kind.value} ({fits}); this action is {action!r}")
+    return maneuver
 
 
 def _missing(r: _Reader, key: str):

@@ -20,6 +20,7 @@ __all__ = [
     "Declaration",
     "ONE_ROUND",
     "Length",
+    "Maneuver",
     "Size",
     "Spell",
     "Weapon",
@@ -117,6 +118,38 @@ class ActionKind(enum.Enum):
     """A brief miscellaneous action: draw, ready components, re-string a bow (000 §2 E)."""
     READY = "ready"
     """Set a weapon or ready a defense against a charge, in lieu of attacking (000 §2 D)."""
+
+
+class Maneuver(enum.Enum):
+    """What a declaration does that the rules treat apart from a plain move or blow: a field of the
+    declaration (``maneuver = "charge"`` in a file), never words found in its note."""
+
+    CHARGE = "charge"
+    """A move that ends in a blow on its target: 000 §2 D Charging (announced with its target, from
+    a run, overrunning), 001 Charge (a Counter-Charge when the note says so), 002 Charging."""
+    WITHDRAW = "withdraw"
+    """Backing out of melee without attacking: 000 §2 D Withdrawing (1/3 of 1/3 MV, no free attack),
+    001 Withdrawal (a Retreat when the note says so); under 002 any breaking off draws its attack
+    of opportunity."""
+    FLEE = "flee"
+    """Running from melee: 000 §2 D Fleeing (engaged foes may take a free attack), 001 Break & Run
+    (attacks from the rear; a Flight when the note says so), 002 Breaking Off From Melee."""
+    PUMMEL = "pummel"
+    """An unarmed blow: punch, kick, elbow, knee (002 Unarmed Combat I.A; 1d2, III.A)."""
+    GRAPPLE = "grapple"
+    """Grabbing and wrestling (002 Unarmed Combat I.B): the victim is held in its square (III.B)."""
+    OVERBEAR = "overbear"
+    """Knocking the foe down (002 Unarmed Combat I.C, 001 Overbear): it saves or falls prone (III.C)."""
+
+    @property
+    def kind(self) -> ActionKind:
+        """The action it is a way of doing: a move (charge, withdraw, flee) or an attack (the unarmed three)."""
+        return ActionKind.MOVE if self in (Maneuver.CHARGE, Maneuver.WITHDRAW, Maneuver.FLEE) else ActionKind.ATTACK
+
+    @property
+    def unarmed(self) -> bool:
+        """One of 002's unarmed attack types (pummel, grapple, overbear)."""
+        return self.kind is ActionKind.ATTACK
 
 
 @dataclass(frozen=True)
@@ -329,5 +362,14 @@ class Declaration:
     """CT units a completed spell is held before release, 0..6 (000 §2 A)."""
     feet: int | None = None
     """For a move: feet moved (default: the full 1/3 MV)."""
+    maneuver: Maneuver | None = None
+    """A charge, withdrawal or flight (for a move), or a pummel, grapple or overbear (for an attack)."""
     note: str = ""
-    """Free text, e.g. what a misc action is."""
+    """Free text, e.g. what a misc action is. A system with a list of its own named actions (001's,
+    004's table, 002's action types) reads its words to pick one (:meth:`~combatkit.systems.base.TimingSystem.note_suggestions`)."""
+
+    def __post_init__(self) -> None:
+        if self.maneuver is not None and self.maneuver.kind is not self.kind:
+            raise RulesError("combatkit declarations", f"{self.actor}'s phase {self.phase} {self.kind.value} cannot "
+                                                       f"{self.maneuver.value}: {self.maneuver.value} is a maneuver "
+                                                       f"of a {self.maneuver.kind.value}")

@@ -39,8 +39,9 @@ from importlib import resources
 from typing import Any
 
 from combatkit.attack import Modifier
+from combatkit.conditions import CONDITIONS
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import Size, reaction_adjustment
+from combatkit.model import Maneuver, Size, reaction_adjustment
 
 __all__ = [
     "Adjustment",
@@ -49,7 +50,6 @@ __all__ = [
     "RangeBand",
     "Situation",
     "TargetState",
-    "Unarmed",
     "WeaponUse",
     "defensive_adjustment",
     "situational_modifiers",
@@ -127,14 +127,6 @@ class WeaponUse(enum.Enum):
     FOOTMAN = "footman"
 
 
-class Unarmed(enum.Enum):
-    """002 Unarmed Combat I: attack types."""
-
-    PUMMEL = "pummel"
-    GRAPPLE = "grapple"
-    OVERBEAR = "overbear"
-
-
 @dataclass(frozen=True)
 class Situation:
     """Everything about one attack that 002's tables look at. Defaults: a plain frontal melee blow."""
@@ -169,8 +161,8 @@ class Situation:
     """The attacker's weapon is labelled "horseman" or "footman"."""
     lance: bool = False
     """A mounted charge with a lance: double damage."""
-    unarmed: Unarmed | None = None
-    """An unarmed attack and its type."""
+    unarmed: Maneuver | None = None
+    """An unarmed attack and its type (002 Unarmed Combat I): pummel, grapple or overbear."""
     breaking_off: bool = False
     """The defender is breaking off from melee: this is its attack of opportunity."""
     target_casting: bool = False
@@ -182,6 +174,9 @@ class Situation:
             if str(value) not in table_002()[name] and value != 0:
                 raise RulesError(f"{MISSILES}: {name.capitalize()}",
                                  f"{name} is 0, 25, 50, 75 or 90 percent, got {value!r}")
+        if self.unarmed is not None and not self.unarmed.unarmed:
+            raise RulesError("002 Unarmed Combat I", f"an unarmed attack is a pummel, grapple or overbear, "
+                                                     f"got {self.unarmed.value}")
 
 
 @dataclass(frozen=True)
@@ -316,15 +311,15 @@ def situational_modifiers(situation: Situation, *, defender_armor_class: int = 5
         if list(Size).index(defender_size) > list(Size).index(attacker_size):
             raise IllegalActionError("002 Unarmed Combat", f"unarmed combat only on a creature of its own size or "
                                                            f"smaller: {attacker_size.value} vs. {defender_size.value}")
-        if s.unarmed is Unarmed.PUMMEL:
+        if s.unarmed is Maneuver.PUMMEL:
             dice = t["unarmed"]["pummel_damage"]
             notes.append("Pummeling does 1d2 (002 Unarmed Combat III.A).")
-        elif s.unarmed is Unarmed.GRAPPLE:
-            notes.append(f"Grappling holds the opponent in its square up to 1 round: it is "
-                         f"{t['unarmed']['grapple_ac']:+d} AC and {t['unarmed']['grapple_to_hit']:+d} to hit "
-                         f"(002 Unarmed Combat III.B).")
+        elif s.unarmed is Maneuver.GRAPPLE:
+            notes.append(f"Grappling does no damage: it holds the opponent up to 1 round, "
+                         f"{CONDITIONS['grappled'].text} (002 Unarmed Combat III.B).")
         else:
-            notes.append("Overbearing: the victim saves vs. petrification or falls prone (002 Unarmed Combat III.C).")
+            notes.append("Overbearing does no damage: the victim saves vs. petrification or falls prone "
+                         "(002 Unarmed Combat III.C).")
     if negate_shield and shield_ac:
         ac(f"{negate_shield}: no shield bonus", shield_ac, f"{SPECIAL} I.A" if negate_shield == "flank attack"
            else f"{SPECIAL} II.B" if negate_shield == "rear attack" else "002 Breaking Off I.B")

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from combatkit import (
-    EncounterFileError, Roller, encounter_to_dict, example_encounters, find_system, load_encounter, load_example,
+    EncounterFileError, Maneuver, Roller, encounter_to_dict, example_encounters, find_system, load_encounter, load_example,
     loads_encounter, save_encounter,
 )
 from combatkit.encounter import dumps_toml
@@ -49,11 +49,22 @@ side = "y"
     ('[[declarations]]\nactor = "Zed"\nphase = 1\naction = "move"\n', "declarations[0].actor", "'Zed'"),
     ('[[distances]]\na = "A"\nb = "B"\nfeet = -5\n', "distances[0].feet", "-5"),
     ('[rolls]\n"initiative: x" = "three"\n', "rolls.initiative: x", "'three'"),
+    ('[[declarations]]\nactor = "A"\nphase = 1\naction = "move"\nmaneuver = "charges"\n', "declarations[0].maneuver",
+     "one of charge, withdraw, flee, pummel, grapple, overbear; got 'charges'"),
+    ('[[declarations]]\nactor = "A"\nphase = 1\naction = "attack"\nmaneuver = "flee"\n', "declarations[0].maneuver",
+     "flee is a maneuver of a move (charge, withdraw, flee); this action is 'attack'"),
 ])
 def test_bad_fields_are_named(extra, field, words):
     with pytest.raises(EncounterFileError) as err:
         loads_encounter(BASE + extra)
     assert err.value.field == field and words in str(err.value)
+
+
+def test_a_maneuver_is_a_field_read_and_written_back():
+    text = BASE + '[[declarations]]\nactor = "A"\nphase = 1\naction = "move"\ntarget = "B"\nmaneuver = "charge"\n'
+    encounter = loads_encounter(text)
+    assert encounter.declarations[0].maneuver is Maneuver.CHARGE
+    assert 'maneuver = "charge"' in dumps_toml(encounter) and loads_encounter(dumps_toml(encounter)) == encounter
 
 
 @pytest.mark.parametrize(("combatant", "field", "words"), [

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combatkit import (
-    ActionKind, Combatant, Declaration, Encounter, Hit, IllegalActionError, Length, Roller, RulesError, Size, Spell,
-    Status, Weapon, WeaponKind, find_system, load_example, loads_encounter,
+    ActionKind, Combatant, Declaration, Encounter, Hit, IllegalActionError, Length, Maneuver, Roller, RulesError, Size,
+    Spell, Status, Weapon, WeaponKind, find_system, load_example, loads_encounter,
 )
 from combatkit.encounter import dumps_toml
 from combatkit.systems._exhaust import matchup
@@ -302,7 +302,7 @@ def test_a_giants_charge_forces_morale_checks_on_the_non_heroic():
     (those with fewer than 4HD) must make a morale check immediately." """
     people = [Combatant("Gog", "giants", char_class="monster", level=12, size=Size.HUGE, weapons=(SPEAR,)),
               fighter("Erik", "party", level=6), fighter("Pip", "party", level=1)]
-    decls = [Declaration("Gog", 1, M, target="Erik", note="charges"), Declaration("Gog", 4, A, target="Erik")]
+    decls = [Declaration("Gog", 1, M, target="Erik", maneuver=Maneuver.CHARGE), Declaration("Gog", 4, A, target="Erik")]
     t = run(people, decls, {"ordering: giants": 4, "ordering: party": 2}, distances=[("Gog", "Erik", 40)])
     checks = [s for s in t if s.kind == "morale"]
     assert [s.actor for s in checks] == ["Pip"] and checks[0].end == span(t, "Gog", "move").end
@@ -380,11 +380,31 @@ def test_draw_and_ready_before_an_attack():
 
 @pytest.mark.parametrize(("note", "name"), [
     ("split-move attack", "Split-Move Attack"), ("cleaves", "Feat"), ("subdues", "Subdual Stroke"),
-    ("punches", "Unarmed/Body Attack"), ("overbears", "Overbear"), ("fires", "Weapon Attack"),
+    ("fires", "Weapon Attack"),
 ])
 def test_melee_actions_from_the_list(note, name):
     """001 Melee: the kinds of attack; a note naming one picks it (for a melee weapon)."""
     assert action_for(fighter(), Declaration("Erik", 3, A, note=note)).name == name
+
+
+@pytest.mark.parametrize(("kind", "maneuver", "note", "name"), [
+    (M, Maneuver.CHARGE, "", "Charge"), (M, Maneuver.CHARGE, "counter-charges the ogre", "Counter-Charge"),
+    (M, Maneuver.WITHDRAW, "", "Withdrawal"), (M, Maneuver.WITHDRAW, "retreats", "Retreat"),
+    (M, Maneuver.FLEE, "", "Break & Run"), (M, Maneuver.FLEE, "flight", "Flight"),
+    (A, Maneuver.OVERBEAR, "", "Overbear"), (A, Maneuver.PUMMEL, "punches", "Unarmed/Body Attack"),
+    (A, Maneuver.GRAPPLE, "", "Unarmed/Body Attack"),
+])
+def test_a_maneuver_is_one_of_its_own_entries_of_the_list(kind, maneuver, note, name):
+    """001 Movement and Melee: a charge, a withdrawal, a flight and the unarmed attacks are the declaration's
+    maneuver; its note picks among that maneuver's entries."""
+    assert action_for(fighter(), Declaration("Erik", 1, kind, maneuver=maneuver, note=note)).name == name
+
+
+@pytest.mark.parametrize("note", ["charges the ogre", "runs to the door", "withdraws the dagger", "overbears"])
+def test_a_note_never_makes_a_maneuver(note):
+    """Words in a note pick among the plain entries only: a move whose note says "charges" is a move."""
+    kind = A if note == "overbears" else M
+    assert not action_for(fighter(), Declaration("Erik", 1, kind, note=note)).maneuvers
 
 
 def test_missile_actions_from_the_list():
@@ -417,7 +437,7 @@ def test_data_says_which_costs_are_the_seeds():
 
 def charge_round(defender_weapons=(SPEAR,), decl=None, gap=40, rolls=ORCS_FIRST):
     people = [fighter(weapons=(DAGGER,)), orc(weapons=defender_weapons)]
-    decls = [Declaration("Erik", 1, M, target="Grishnak", note="charge"), Declaration("Erik", 2, A, target="Grishnak")]
+    decls = [Declaration("Erik", 1, M, target="Grishnak", maneuver=Maneuver.CHARGE), Declaration("Erik", 2, A, target="Grishnak")]
     decls.append(decl or Declaration("Grishnak", 2, A, target="Erik", note=""))
     return run(people, decls, rolls, distances=[("Erik", "Grishnak", gap)])
 
@@ -444,7 +464,7 @@ def test_a_charge_needs_twenty_feet_and_a_counter_charge_needs_a_charge():
         charge_round(gap=15)
     assert err.value.rule == "001 Movement: Charge" and "from 15'" in str(err.value)
     with pytest.raises(IllegalActionError) as err:
-        run([fighter(), orc()], [Declaration("Grishnak", 1, M, target="Erik", note="counter-charge")])
+        run([fighter(), orc()], [Declaration("Grishnak", 1, M, target="Erik", maneuver=Maneuver.CHARGE, note="counter-charge")])
     assert err.value.rule == "001 Movement: Counter-Charge"
 
 
@@ -466,7 +486,7 @@ def test_melee_needs_the_target_within_reach():
 
 def test_withdrawal_needs_the_foe_to_have_initiative():
     """001 Withdrawal: "If the opponent possesses initiative, a character may try to back away"."""
-    decl = [Declaration("Erik", 1, M, target="Grishnak", note="withdraws")]
+    decl = [Declaration("Erik", 1, M, target="Grishnak", maneuver=Maneuver.WITHDRAW)]
     assert span(run([fighter(), orc()], decl, ORCS_FIRST), "Erik", "move").status is Status.DONE
     assert span(run([fighter(), orc()], decl, PARTY_FIRST), "Erik", "move").status is Status.CANCELLED
     with pytest.raises(IllegalActionError):
@@ -475,7 +495,7 @@ def test_withdrawal_needs_the_foe_to_have_initiative():
 
 def test_break_and_run_suffers_attacks_from_the_rear():
     """001 Break & Run: "Such a character will suffer an immediate attack from the rear by an engaged foe." """
-    t = run([fighter(), orc(), orc("Snaga")], [Declaration("Erik", 1, M, note="breaks and runs")],
+    t = run([fighter(), orc(), orc("Snaga")], [Declaration("Erik", 1, M, maneuver=Maneuver.FLEE)],
             distances=[("Erik", "Grishnak", 5), ("Erik", "Snaga", 10)])
     rear = {s.actor: s.why for s in t if s.kind == "opportunity"}
     assert "from the rear" in rear["Grishnak"] and "without bonus" in rear["Snaga"]

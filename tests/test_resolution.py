@@ -17,6 +17,7 @@ from combatkit import (
     Encounter,
     IllegalActionError,
     Length,
+    Maneuver,
     Spell,
     Status,
     Weapon,
@@ -173,7 +174,7 @@ def test_001_charge_and_rushing_modifiers():
     rolls = {"ordering: a": 6, "ordering: b": 1, "attack roll: A [round 1, tick 23]": 19,
              "damage: A [round 1, tick 23]": 3}
     result = play([fighter("A", "a"), fighter("B", "b", hp=30)],
-                  [Declaration("A", 1, M, target="B", note="charge"), Declaration("A", 3, A, target="B")], rolls,
+                  [Declaration("A", 1, M, target="B", maneuver=Maneuver.CHARGE), Declaration("A", 3, A, target="B")], rolls,
                   system="five_phase", distances=[("A", "B", 60)])
     (blow,) = events(result, EventKind.ATTACK, "A")
     assert "-2 charge" in blow.why and "-4 rushed" in blow.why and "needs 16" in blow.why  # 15 + 2 + 4 - AC 5
@@ -323,7 +324,7 @@ def test_000_charge_overruns_and_the_defender_answers_after():
     rolls = {**WINNER_A, "attack roll: Sir Roland [round 1, tick 6]": 15, "damage: Sir Roland [round 1, tick 6]": 3,
              "attack roll: Grak [round 1, tick 6]": 16, "damage: Grak [round 1, tick 6]": 5}
     result = play([knight(), fighter("Grak", "b")], [Declaration("Sir Roland", 1, M, target="Grak", feet=40,
-                                                                 note="charge")],
+                                                                 maneuver=Maneuver.CHARGE)],
                   rolls, distances=[("Sir Roland", "Grak", 100)])
     (rush,) = events(result, EventKind.CHARGE)
     assert rush.amount == 120 and "overruns it by 120 - 100 = 20" in rush.why
@@ -337,7 +338,7 @@ def test_000_a_charger_loses_its_dexterity_bonus_while_charging():
     against DEX 16 (Defensive Adjustment -2), and only during the charge."""
     rolls = {**WINNER_A, "attack roll: Sir Roland [round 1, tick 6]": 2, "attack roll: Grak [round 1, tick 6]": 2}
     quick = knight(abilities=Abilities(dexterity=16))
-    result = play([quick, fighter("Grak", "b")], [Declaration("Sir Roland", 1, M, target="Grak", feet=40, note="charge")],
+    result = play([quick, fighter("Grak", "b")], [Declaration("Sir Roland", 1, M, target="Grak", feet=40, maneuver=Maneuver.CHARGE)],
                   rolls, distances=[("Sir Roland", "Grak", 100)])
     (answer,) = events(result, EventKind.ATTACK, "Grak")
     assert "+2 AC charging: no Dexterity bonus" in answer.why and "needs 8" in answer.why  # 15 - (AC 5 + 2)
@@ -354,7 +355,7 @@ def test_paladin_charges_the_troll_and_the_troll_has_already_attacked():
     squire = fighter("Squire", "a", hp=10)
     rolls = {**WINNER_A, "attack roll: Troll [round 1, tick 4]": 5,
              "attack roll: Paladin [round 1, tick 6]": 12, "damage: Paladin [round 1, tick 6]": 6}
-    result = play([paladin, squire, troll], [Declaration("Paladin", 1, M, target="Troll", feet=60, note="charge"),
+    result = play([paladin, squire, troll], [Declaration("Paladin", 1, M, target="Troll", feet=60, maneuver=Maneuver.CHARGE),
                                              Declaration("Troll", 1, A, target="Squire")], rolls,
                   distances=[("Paladin", "Troll", 130), ("Squire", "Troll", 5)])
     (rush,) = events(result, EventKind.CHARGE)
@@ -371,7 +372,7 @@ def test_000_a_set_weapon_answers_a_charge_simultaneously_at_double_damage():
     rolls = {**WINNER_A, "attack roll: Sir Roland [round 1, tick 6]": 15, "damage: Sir Roland [round 1, tick 6]": 8,
              "attack roll: Grak [round 1, tick 6]": 16, "damage: Grak [round 1, tick 6]": 5}
     result = play([knight(), fighter("Grak", "b", hp=8, weapons=(pike,))],
-                  [Declaration("Sir Roland", 1, M, target="Grak", feet=40, note="charge"),
+                  [Declaration("Sir Roland", 1, M, target="Grak", feet=40, maneuver=Maneuver.CHARGE),
                    Declaration("Grak", 1, R, target="Sir Roland")], rolls, distances=[("Sir Roland", "Grak", 100)])
     blows = events(result, EventKind.ATTACK)
     assert [(e.actor, e.amount) for e in blows] == [("Sir Roland", 8), ("Grak", 10)]
@@ -380,14 +381,14 @@ def test_000_a_set_weapon_answers_a_charge_simultaneously_at_double_damage():
 
 def test_000_a_charge_needs_a_target():
     with pytest.raises(IllegalActionError, match="announces a charge in phase 1 without a target") as info:
-        play([knight(), fighter("Grak", "b")], [Declaration("Sir Roland", 1, M, feet=40, note="charge")], WINNER_A)
+        play([knight(), fighter("Grak", "b")], [Declaration("Sir Roland", 1, M, feet=40, maneuver=Maneuver.CHARGE)], WINNER_A)
     assert info.value.rule == "000 §2 D Charging"
 
 
 def test_000_fleeing_draws_a_free_attack_and_leaves_the_fight():
     rolls = {**WINNER_A, "attack roll: Brienne [round 1, tick 6]": 3}
     result = play([fighter("Brienne", "b"), fighter("Snaga", "a", hp=3, movement=12)],
-                  [Declaration("Snaga", 1, M, feet=40, note="flee")], rolls)
+                  [Declaration("Snaga", 1, M, feet=40, maneuver=Maneuver.FLEE)], rolls)
     (free,) = events(result, EventKind.ATTACK, "Brienne")
     assert free.rule == "000 §2 D Withdrawing / Fleeing" and free.outcome == "miss"
     assert result.figure("Snaga").status is FigureStatus.FLED
@@ -396,7 +397,7 @@ def test_000_fleeing_draws_a_free_attack_and_leaves_the_fight():
 def test_000_an_initiative_winner_outruns_an_opponent_that_struck_this_phase():
     rolls = {**WINNER_A, "attack roll: Brienne [round 1, tick 4]": 3}
     result = play([fighter("Brienne", "b", movement=9), fighter("Snaga", "a", hp=3, movement=12)],
-                  [Declaration("Snaga", 1, M, feet=40, note="flee"), Declaration("Brienne", 1, A, target="Snaga")],
+                  [Declaration("Snaga", 1, M, feet=40, maneuver=Maneuver.FLEE), Declaration("Brienne", 1, A, target="Snaga")],
                   rolls)
     assert [e.tick for e in events(result, EventKind.ATTACK, "Brienne")] == [4]
     assert any("outruns the free attack" in e.why for e in events(result, EventKind.NOTE))
@@ -468,6 +469,29 @@ def test_two_weapons_unarmed_and_mounted_from_002():
     (ride,) = events(play([fighter("A", "a", weapons=(lance,)), fighter("B", "b")], [Declaration("A", 1, A, target="B")],
                           rolls, options=options), EventKind.ATTACK)
     assert "+1 horseman weapon, mounted" in ride.why and "+2 mounted vs. footman" in ride.why
+
+
+def test_a_grapple_holds_and_an_overbear_fells_instead_of_doing_damage():
+    """002 Unarmed Combat III.B: "Grappling holds an opponent in one square for up to 1 round (grapple automatically
+    broken at start of next round). While held, grappled creature is -2 AC and suffers -2 penalty to hit."
+    III.C: "Victim of overbearing attack must Save vs. Petrification or fall prone in current square." """
+    people = [fighter("A", "a"), fighter("B", "b")]  # A grapples with a long sword in hand: the maneuver says how
+    rolls = {**WINNER_A, "attack roll: A [round 1, tick 3]": 19}
+    result = play(people, [Declaration("A", 1, A, target="B", maneuver=Maneuver.GRAPPLE),
+                           Declaration("B", 2, A, target="A")], rolls)
+    grapple, = events(result, EventKind.ATTACK, "A")
+    assert (grapple.outcome, grapple.amount) == ("hit", 0) and "Grappling does no damage" in grapple.why
+    held, = events(result, EventKind.CONDITION)
+    assert (held.actor, held.outcome, held.rule) == ("B", "grappled", "002 Unarmed Combat III.B")
+    answer, = events(result, EventKind.ATTACK, "B")
+    assert "-2 grappled" in answer.why and result.figure("B").hit_points == 20  # held: -2 to hit, and no damage
+    assert not play(people, [Declaration("A", 1, A, target="B", note="grapples")], {
+        **WINNER_A, "attack roll: A [round 1, tick 3]": 19, "damage: A [round 1, tick 3]": 5}).figure("B").conditions
+    for save, fell in ((14, True), (15, False)):  # a 1st-level warrior saves vs. petrification on 15 (PH Table 60)
+        rolls = {**WINNER_A, "attack roll: A [round 1, tick 3]": 19, "save vs petrification: B [round 1, tick 3]": save}
+        result = play(people, [Declaration("A", 1, A, target="B", maneuver=Maneuver.OVERBEAR)], rolls)
+        assert events(result, EventKind.ATTACK, "A")[0].amount == 0
+        assert [e.outcome for e in events(result, EventKind.CONDITION)] == (["overborne"] if fell else [])
 
 
 # ----------------------------------------------------------------- exact odds by enumeration

@@ -20,7 +20,7 @@ from combatkit.battle import figures_from
 from combatkit.dice import Roller, UnknownRollError
 from combatkit.encounter import Encounter
 from combatkit.fight import FightOptions, run_fight
-from combatkit.model import ONE_ROUND, Declaration
+from combatkit.model import ONE_ROUND, Declaration, Maneuver
 from combatkit.odds import matchup_odds
 from combatkit.policy import declare
 from combatkit.resolution import EventKind
@@ -61,7 +61,7 @@ class Toy(TimingSystem):
     declaration_fields = frozenset({"feet"})
     roll_keys = ("initiative: <side>",)
 
-    def note_suggestions(self, kind: ActionKind) -> list[str]:
+    def note_suggestions(self, kind: ActionKind, maneuver: Maneuver | None = None) -> list[str]:
         """Toy §2: a move noted "retreat" backs away."""
         return ["retreat"] if kind is ActionKind.MOVE else []
 

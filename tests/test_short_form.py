@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combatkit import (
-    Abilities, ActionKind, Combatant, Declaration, Encounter, Hit, IllegalActionError, Length, Roller, RulesError, Size,
-    Spell, Status, Weapon, WeaponKind, find_system, load_example, loads_encounter,
+    Abilities, ActionKind, Combatant, Declaration, Encounter, Hit, IllegalActionError, Length, Maneuver, Roller,
+    RulesError, Size, Spell, Status, Weapon, WeaponKind, find_system, load_example, loads_encounter,
 )
 from combatkit.encounter import dumps_toml
 from combatkit.systems._exhaust import matchup
@@ -341,7 +341,7 @@ def test_moving_within_reach_and_breaking_off_draw_attacks_of_opportunity():
     people = [person("Brienne"), orc(), orc("Snaga")]
     t = run(people, [Declaration("Brienne", 1, M, feet=20)], distances=[("Brienne", "Ugluk", 5)])
     assert span(t, "Ugluk", "opportunity").rule == "002 III.G"
-    t = run(people, [Declaration("Brienne", 1, M, feet=20, note="breaks off and flees")],
+    t = run(people, [Declaration("Brienne", 1, M, feet=20, maneuver=Maneuver.FLEE)],
             distances=[("Brienne", "Ugluk", 5), ("Brienne", "Snaga", 5)])
     assert {s.actor for s in t if s.kind == "opportunity"} == {"Ugluk", "Snaga"}
     assert "+4 to hit" in span(t, "Snaga", "opportunity").why
@@ -378,7 +378,7 @@ def test_melee_needs_reach_and_faster_movement_gives_up_attacking():
 
 def charge(setter=False, feet=200, **options):
     people = [person("Brienne"), orc(weapons=(DAGGER,))]
-    decls = [Declaration("Brienne", 1, M, target="Ugluk", note="charge", feet=feet),
+    decls = [Declaration("Brienne", 1, M, target="Ugluk", maneuver=Maneuver.CHARGE, feet=feet),
              Declaration("Brienne", 2, A, target="Ugluk")]
     decls.append(Declaration("Ugluk", 1, R, target="Brienne") if setter else Declaration("Ugluk", 1, A, target="Brienne"))
     return run(people, decls, {"initiative: party": 9, "initiative: orcs": 3},
@@ -406,7 +406,7 @@ def test_charging_distance_indoors_and_outdoors():
 
 def test_a_charge_must_end_in_melee():
     with pytest.raises(IllegalActionError) as err:
-        run([person("Brienne"), orc()], [Declaration("Brienne", 1, M, target="Ugluk", note="charges")])
+        run([person("Brienne"), orc()], [Declaration("Brienne", 1, M, target="Ugluk", maneuver=Maneuver.CHARGE)])
     assert err.value.rule == "002 Charging III"
 
 
@@ -414,7 +414,7 @@ def test_charging_a_spellcaster_the_lower_of_wsf_and_ct_goes_first():
     """002 Charging III.B.i: "If charging spellcaster, lower of Weapon Speed Factor or casting time goes first." """
     def go(ct):
         people = [person("Brienne"), mage("Mira", side="orcs", ct=ct)]
-        decls = [Declaration("Brienne", 1, M, target="Mira", note="charge"), Declaration("Brienne", 2, A, target="Mira"),
+        decls = [Declaration("Brienne", 1, M, target="Mira", maneuver=Maneuver.CHARGE), Declaration("Brienne", 2, A, target="Mira"),
                  Declaration("Mira", 1, C, spell="web", target="Brienne")]
         return run(people, decls, {"initiative: party": 4, "initiative: orcs": 6}, distances=[("Brienne", "Mira", 30)])
     quick = go(ct=3)  # CT 3 < WSF 5: the spell goes off first
@@ -449,6 +449,9 @@ def test_unarmed_combat_only_on_a_creature_its_own_size_or_smaller():
     with pytest.raises(IllegalActionError) as err:
         run([person("Brawler", weapons=(FIST,)), ogre], [Declaration("Brawler", 1, A, target="Grol")])
     assert err.value.rule == "002 Unarmed Combat" and "large" in str(err.value)
+    with pytest.raises(IllegalActionError, match="002 Unarmed Combat"):  # a grapple is unarmed, whatever is in hand
+        run([person("Brawler"), ogre], [Declaration("Brawler", 1, A, target="Grol", maneuver=Maneuver.GRAPPLE)])
+    run([person("Brawler"), ogre], [Declaration("Brawler", 1, A, target="Grol", note="grapples")])  # words: a blow
 
 
 def test_offhand_weapon_must_be_a_dagger_or_hand_axe():

@@ -22,6 +22,7 @@ from combatkit import (
     Declaration,
     Encounter,
     Length,
+    Maneuver,
     RulesError,
     Spell,
     Weapon,
@@ -105,7 +106,7 @@ def test_fleeing_ends_a_fight():
     """Snaga breaks off (its own declaration) and outpaces Brienne: it has fled, and the party wins (002 Breaking Off II.B)."""
     enc = Encounter("flee", (Combatant("Brienne", "party", hit_points=30, movement=6, weapons=(Weapon("sword"),)),
                              Combatant("Snaga", "orcs", hit_points=5, movement=12, weapons=(Weapon("spear"),))),
-                    (Declaration("Snaga", 1, ActionKind.MOVE, feet=40, note="flee"),))
+                    (Declaration("Snaga", 1, ActionKind.MOVE, feet=40, maneuver=Maneuver.FLEE),))
     for seed in range(6):
         fight = run_fight(enc, "phase1", seed=seed, options=FightOptions(opening_gap=5))
         snaga = fight.figure("Snaga")

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from combatkit import ActionKind, Roller, load_example
+from combatkit import ActionKind, Maneuver, Roller, load_example
 from combatkit.dice import UnknownRollError
 from combatkit.encounter import example_encounters
 from combatkit.errors import RulesError
@@ -120,8 +120,11 @@ def test_a_switch_whose_source_cannot_be_read_has_no_doc():
 
 def test_five_phase_suggests_001_s_list_of_actions_by_the_words_it_reads():
     five = find_system("five_phase")
-    assert five.note_suggestions(ActionKind.MOVE) == ["shift", "half-move", "full move", "charge", "counter-charge",
-                                                      "take cover", "withdrawal", "retreat", "flight", "break & run"]
+    assert five.note_suggestions(ActionKind.MOVE) == ["shift", "half-move", "full move", "take cover"]
+    by_maneuver = {m: five.note_suggestions(ActionKind.MOVE, m) for m in (Maneuver.CHARGE, Maneuver.WITHDRAW, Maneuver.FLEE)}
+    assert by_maneuver == {Maneuver.CHARGE: ["charge", "counter-charge"], Maneuver.WITHDRAW: ["withdrawal", "retreat"],
+                           Maneuver.FLEE: ["flight", "break & run"]}  # a maneuver's own entries of 001's list
+    assert five.note_suggestions(ActionKind.ATTACK, Maneuver.GRAPPLE) == ["unarmed/body attack"]
     assert five.note_suggestions(ActionKind.READY) == ["set to receive charge"]  # 001 Movement
     assert five.note_suggestions(ActionKind.CAST) == ["by caster", "by scroll", "by item"]
     misc = five.note_suggestions(ActionKind.MISC)

@@ -65,9 +65,10 @@ Readings this module takes (options where they are a real choice):
   length long or more do double damage (000: "does bonus damage", the PH's double); a
   defender that is not set answers after the blow only if the blow left it above
   ``dead_at`` (the charger's damage "perhaps killing him before he can do so").
-* A flight (a move whose note says flee, break or run) draws the free attacks of its seed
+* A flight (a move declared with ``maneuver = "flee"``) draws the free attacks of its seed
   (000 §2 D; 001 Break & Run, from the rear; 002's attacks of opportunity are placed by
-  the short form itself); withdrawing (note "withdraw") draws none and goes 1/3 of 1/3 MV.
+  the short form itself); a withdrawal (``maneuver = "withdraw"``) draws none and goes 1/3 of
+  1/3 MV. A charge is ``maneuver = "charge"``: no word in a note makes a move a charge or a flight.
   A fleeing figure that ends out of every foe's reach, with no foe faster than it, has fled
   the fight (002 Breaking Off II.B).
 * A single-target spell whose target fell before it went off is released at the nearest
@@ -80,8 +81,12 @@ Readings this module takes (options where they are a real choice):
   imposes carries its own modifiers (stunned: +4 to AC), so 002's "stunned, prone" row is not
   added on top; asleep and held figures are hit automatically (002 IV).
 * Two weapons (``FigureExtras.two_weapons``): the first melee weapon at -2, the second at -4
-  (002 VI); unarmed weapons (length ``unarmed``) pummel for 1d2 unless told to grapple or
-  overbear (002 Unarmed Combat).
+  (002 VI); a blow declared as a pummel, grapple or overbear (``maneuver``) is 002's unarmed
+  attack of that type, and a blow with unarmed weapons (length ``unarmed``) declared as none of
+  them pummels for 1d2 (002 Unarmed Combat). A grapple or an overbear that hits does no damage
+  (002 Unarmed Combat III.B-C): a grapple holds its victim until the round ends (-2 AC, -2 to
+  hit, no movement); an overbear fells a victim that fails its save vs. petrification (+4 to be
+  hit, no spellcasting), for the phase and the next (its getting up is not timed).
 * 000: a spell with a material component uses it up (000 §2 A "components must be in-hand at the
   beginning of a casting phase"): the next one needs them readied again.
 """

@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING
 
 from combatkit.attack import Attacker, Defender, RuleSet, setup_attack
 from combatkit.battle import REACH, REPOSITION, FigureExtras, FigureStatus, attack_form, missile_range, routine
-from combatkit.conditions import Condition
+from combatkit.conditions import CONDITIONS, Condition, Duration, Imposed, Until, Who
 from combatkit.criticals import resolve_attack
 from combatkit.dice import Dice
-from combatkit.model import Combatant, Declaration, Length, Weapon, WeaponKind
+from combatkit.effects import saving_throw
+from combatkit.model import Combatant, Declaration, Length, Maneuver, Weapon, WeaponKind
 from combatkit.modifiers import (
     Hand,
     RangeBand,
     Situation,
     TargetState,
-    Unarmed,
     defensive_adjustment,
     situational_modifiers,
 )
@@ -34,7 +34,7 @@ from combatkit.resolution.events import EventKind
 from combatkit.resolution.state import D20, Action, Live
 from combatkit.stances import Shield
 from combatkit.systems.rules import NO_TERMS, BlowTerms, ChargeRule, Retarget
-from combatkit.timeline import Span, Status, Tick
+from combatkit.timeline import Span, SpanKind, Status, Tick
 
 if TYPE_CHECKING:
     from combatkit.resolution.walk import Walk
@@ -65,7 +65,7 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
         if retarget is None:
             return
         target = retarget
-    if not missile and span.kind != "opportunity" and not action.injected:
+    if not missile and span.kind is not SpanKind.OPPORTUNITY and not action.injected:
         reach = REACH + (REPOSITION if decl is not None and decl.reposition else 0)
         gap = abs(live.position - target.position)
         if decl is not None and decl.reposition and REACH < gap <= reach:
@@ -113,7 +113,7 @@ def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tu
     """The weapons a blow strikes with: those its span names (a system may split a routine
     into several spans), else the declaration's, else the first weapon (as every system does)."""
     c = live.c
-    if span.kind == "opportunity":
+    if span.kind is SpanKind.OPPORTUNITY:
         return routine(c, walk.options.extras(c.name))
     declared = tuple(c.weapon(n) for n in decl.weapons) if decl is not None and decl.weapons else c.weapons[:1]
     pool = list(declared)
@@ -163,9 +163,9 @@ def _retarget(walk: Walk, live: Live, action: Action, fallen: Live, weapons: tup
 def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declaration | None, missile: bool,
                  weapons: tuple[Weapon, ...]) -> Situation | None:
     """The 002 situation of a blow (None: out of range, cancelled); the shared plain one when nothing applies."""
-    if (not missile and span.kind != "opportunity" and target.status is FigureStatus.ACTIVE
+    if (not missile and span.kind is not SpanKind.OPPORTUNITY and target.status is FigureStatus.ACTIVE
             and live.name not in walk.options.figures and target.name not in walk.options.figures
-            and weapons[0].length is not Length.UNARMED
+            and weapons[0].length is not Length.UNARMED and _unarmed(decl) is None
             and not _casting(walk, target.name, walk.impact(span))
             and not (walk.rules.charge is ChargeRule.SITUATIONAL
                      and (_charging(walk, live.name) or _charging(walk, target.name)))):
@@ -187,9 +187,8 @@ def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declara
             range_band = RangeBand.SHORT if gap <= short else RangeBand.MEDIUM if gap <= medium else RangeBand.LONG
     state = {FigureStatus.ASLEEP: TargetState.SLEEPING, FigureStatus.HELD: TargetState.HELD}.get(
         target.status, TargetState.NORMAL)
-    breaking = span.kind == "opportunity" and any(
-        w in (d.note or "").lower() for d in walk.declarations if d.actor == target.name
-        for w in ("flee", "break", "run"))
+    breaking = span.kind is SpanKind.OPPORTUNITY and any(
+        d.maneuver in (Maneuver.FLEE, Maneuver.WITHDRAW) for d in walk.by_actor.get((target.name, SpanKind.MOVE), ()))
     fields = dict(
         range=range_band, cover=theirs.cover if missile else 0, concealment=theirs.concealment if missile else 0,
         position=extras.position, target_state=state, invisible=theirs.invisible,
@@ -199,16 +198,21 @@ def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declara
         lance=extras.lance == weapons[0].name, breaking_off=breaking,
         target_casting=_casting(walk, target.name, walk.impact(span)),
         two_weapons=Hand.PRIMARY if extras.two_weapons and len(weapons) > 1 else None,
-        unarmed=(extras.unarmed or Unarmed.PUMMEL) if weapons[0].length is Length.UNARMED else None,
+        unarmed=_unarmed(decl) or (Maneuver.PUMMEL if weapons[0].length is Length.UNARMED else None),
     )
     if all(value == _PLAIN_FIELDS[name] for name, value in fields.items()):
         return _PLAIN
     return Situation(**fields)  # type: ignore[arg-type]
 
 
+def _unarmed(decl: Declaration | None) -> Maneuver | None:
+    """The unarmed attack a blow is declared as (002 Unarmed Combat I: pummel, grapple or overbear), or None."""
+    return decl.maneuver if decl is not None and decl.maneuver is not None and decl.maneuver.unarmed else None
+
+
 def _charging(walk: Walk, name: str) -> bool:
     """A figure that declared a charge this round (002 Charging: a charging creature)."""
-    return any("charge" in (d.note or "").lower() for d in walk.by_actor.get((name, "move"), ()))
+    return any(d.maneuver is Maneuver.CHARGE for d in walk.by_actor.get((name, SpanKind.MOVE), ()))
 
 
 def _casting(walk: Walk, name: str, t: Tick) -> bool:
@@ -222,10 +226,10 @@ def _system_terms(walk: Walk, live: Live, target: Live, span: Span, decl: Declar
     on a declared blow (001's movement penalties, charges and set weapons), and under
     :attr:`ChargeRule.SITUATIONAL <combatkit.systems.rules.ChargeRule.SITUATIONAL>` double damage for a
     weapon set against a charge (002 Charging)."""
-    set_against_charge = bool(walk.by_actor.get((live.name, "ready"))) and _charging(walk, target.name)
+    set_against_charge = bool(walk.by_actor.get((live.name, SpanKind.READY))) and _charging(walk, target.name)
     terms = NO_TERMS
     if decl is not None and not action.injected:
-        terms = walk.found.blow_terms(live.c, span, decl, walk.by_actor.get((live.name, "move"), ()),
+        terms = walk.found.blow_terms(live.c, span, decl, walk.by_actor.get((live.name, SpanKind.MOVE), ()),
                                       set_against_charge)
     if walk.rules.charge is ChargeRule.SITUATIONAL and set_against_charge:
         terms = replace(terms, multiplier=terms.multiplier * 2)
@@ -234,7 +238,7 @@ def _system_terms(walk: Walk, live: Live, target: Live, span: Span, decl: Declar
 
 def _end_sequence(walk: Walk, live: Live, t: Tick) -> None:
     """000-I critical miss: the rest of the attack sequence is lost for the round."""
-    later = [entry for entry in walk.queue if entry[3].span.actor == live.name and entry[3].span.kind == "attack"]
+    later = [entry for entry in walk.queue if entry[3].span.actor == live.name and entry[3].span.kind is SpanKind.ATTACK]
     for entry in later:
         walk.queue.remove(entry)
         if walk.is_touchy(entry[3]):
@@ -275,9 +279,10 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     defender = _defender(walk, dkey, target, theirs)
     automatic = adjustment is not None and adjustment.automatic_hit
     dice_text = adjustment.damage_dice if adjustment is not None and adjustment.damage_dice else None
+    holds = situation.unarmed if adjustment is not None and situation.unarmed in _HOLDS else None
     rules = walk.rule_set
     live.tally["attacks"] += 1
-    if rules is not None and not automatic and dice_text is None:
+    if rules is not None and not automatic and dice_text is None and holds is None:
         result = resolve_attack(attacker, defender, rules, walk.roller, options=walk.options.critical_options,
                                 key=key)
         outcome, damage = result.outcome.value, result.damage
@@ -308,7 +313,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
         hit = natural != 1 and (natural >= needed or natural == 20)
     damage = base = 0
     dice = Dice.parse(dice_text) if dice_text else _dice(walk, weapon)
-    if hit:
+    if hit and holds is None:
         base = walk.roll(dice, lambda: f"damage: {c.name} [{key}]")
         damage = max(walk.options.critical_options.minimum_damage, base + setup.damage_bonus) * multiplier
         damage = max(0, damage + damage_bonus + _half_die(walk, terms, weapon, c.name, key))
@@ -321,13 +326,40 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
         else:
             roll_text = f"needs {needed} (THAC0 {thac0}{terms} against AC {foe.armor_class}{ac_terms}); d20 = {natural}"
         dmg_text = ""
-        if hit:
+        if hit and holds is None:
             bonus = "".join(f" {m}" for m in setup.damage)
             extra = (f" x{multiplier}" if multiplier != 1 else "") + (f" {damage_bonus:+d}" if damage_bonus else "")
             dmg_text = f", {dice} rolled {base}{bonus}{extra} = {damage} damage"
         why = f"{c.name} attacks {foe.name} with the {weapon.name}: {roll_text}: {'hit' if hit else 'miss'}{dmg_text}."
+        if hit and not automatic and adjustment is not None and adjustment.notes:
+            why += " " + " ".join(adjustment.notes)  # what 002 says of the hit: a grapple holds, an overbear fells
     _land(walk, live, target, damage, t, "hit" if hit else "miss", why, span_rule)
+    if hit and holds is not None:
+        _hold(walk, live, target, holds, t, key)
     return ("hit" if hit else "miss"), damage, False
+
+
+_HOLDS = frozenset({Maneuver.GRAPPLE, Maneuver.OVERBEAR})
+"""002 Unarmed Combat III.B-C: the unarmed attacks that do no damage, but hold or fell the one they hit."""
+
+
+def _hold(walk: Walk, live: Live, target: Live, unarmed: Maneuver, t: Tick, key: str) -> None:
+    """What a grapple or an overbear that hits does (002 Unarmed Combat III): a grapple holds the victim in its
+    square until the round ends ("automatically broken at start of next round"); an overbear fells it unless it
+    saves vs. petrification, and it lies prone until it gets up."""
+    if unarmed is Maneuver.GRAPPLE:
+        walk.impose((Imposed(Who.DEFENDER, CONDITIONS["grappled"], Duration(Until.END_OF_ROUND),
+                             "002 Unarmed Combat III.B"),), live, target, t)
+        return
+    need = saving_throw(target.c, "petrification")
+    roll = walk.roll(D20, lambda: f"save vs petrification: {target.name} [{key}]")
+    walk.event(t, target.name, EventKind.NOTE, "002 Unarmed Combat III.C",
+               f"{target.name} saves vs. petrification against the overbear: {roll} against {need}, "
+               f"{'made: it keeps its feet' if roll >= need else 'failed: it falls prone'}.",
+               outcome="saved" if roll >= need else "failed")
+    if roll < need:
+        walk.impose((Imposed(Who.DEFENDER, CONDITIONS["overborne"], Duration(Until.REMOVED),
+                             "002 Unarmed Combat III.C"),), live, target, t)
 
 
 def _half_die(walk: Walk, terms: BlowTerms, weapon: Weapon, name: str, key: str) -> int:
@@ -389,7 +421,7 @@ def _setup(walk: Walk, key: tuple, attacker: Attacker, defender: Defender):
 
 def _extra(walk: Walk, live: Live, target: Live, weapon: Weapon, tick: Tick, rule: str,
            conditions: tuple[Condition, ...]) -> None:
-    span = Span(live.name, live.fig.side, "attack", f"{weapon.name} -> {target.name} (extra attack)", tick, tick,
+    span = Span(live.name, live.fig.side, SpanKind.ATTACK, f"{weapon.name} -> {target.name} (extra attack)", tick, tick,
                 "extra", rule, "An extra attack the critical hit table grants.", target=target.name)
     walk.push(Action(tick, span, None, "extra attack", (weapon,), target.name))
 

@@ -1,8 +1,8 @@
 """Movement: moves along the battle line (:mod:`combatkit.battle`), flights and withdrawals with
 their free attacks, and 000's charges (:mod:`combatkit.movement`).
 
-A move toward a target stops at striking distance. A flight (a move whose note says flee,
-break or run) draws the free attacks of its seed (:attr:`SystemRules.flight
+A move toward a target stops at striking distance. A flight (a move declared with
+``maneuver = "flee"``) draws the free attacks of its seed (:attr:`SystemRules.flight
 <combatkit.systems.rules.SystemRules.flight>`); withdrawing draws none and goes the seed's
 withdrawal allowance; a fleeing figure out of every foe's reach, with no foe faster than it,
 has fled the fight (002 Breaking Off II.B). A charge under :attr:`ChargeRule.COMBAT_II
@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from combatkit.battle import REACH, FigureStatus, routine
-from combatkit.model import Declaration, Length
+from combatkit.model import Declaration, Length, Maneuver
 from combatkit.modifiers import Position, Situation
 from combatkit.movement import (
     ChargeResponse,
@@ -30,7 +30,7 @@ from combatkit.resolution import blows
 from combatkit.resolution.events import EventKind
 from combatkit.resolution.state import Action, Live
 from combatkit.systems.rules import ChargeRule, Flight
-from combatkit.timeline import Span, Status, Tick
+from combatkit.timeline import Span, SpanKind, Status, Tick
 
 if TYPE_CHECKING:
     from combatkit.resolution.walk import Walk
@@ -43,12 +43,12 @@ def move(walk: Walk, live: Live, action: Action, t: Tick) -> None:
         if not condition.can_move:
             walk.cancel(live, span, t, condition.rule, f"{live.name} is {condition.name}: no movement.")
             return
-    note = (decl.note or "").lower() if decl is not None else ""
-    if "withdraw" in note or any(w in note for w in ("flee", "break", "run")) and "charge" not in note:
-        _flee(walk, live, span, decl, t, withdraw="withdraw" in note)
+    maneuver = decl.maneuver if decl is not None else None
+    if maneuver in (Maneuver.WITHDRAW, Maneuver.FLEE):
+        _flee(walk, live, span, decl, t, withdraw=maneuver is Maneuver.WITHDRAW)
         return
     target = walk.live.get(span.target or (decl.target if decl else None) or "")
-    if "charge" in note and target is not None and walk.rules.charge is ChargeRule.COMBAT_II:
+    if maneuver is Maneuver.CHARGE and target is not None and walk.rules.charge is ChargeRule.COMBAT_II:
         _charge(walk, live, target, span, t)
         return
     feet = _feet(walk, live, span, decl)
@@ -96,7 +96,7 @@ def _flee(walk: Walk, live: Live, span: Span, decl: Declaration | None, t: Tick,
             else:
                 rule, position = walk.rules.flight.value, Position.REAR
             weapons = routine(foe.c, walk.options.extras(foe.name))
-            free = Span(foe.name, foe.fig.side, "attack", f"free attack -> {live.name}", t, t, span.period, rule,
+            free = Span(foe.name, foe.fig.side, SpanKind.ATTACK, f"free attack -> {live.name}", t, t, span.period, rule,
                         f"{live.name} flees: {foe.name} gets a free attack.", target=live.name)
             walk.event(t, foe.name, EventKind.NOTE, rule, f"{live.name} flees: {foe.name} gets a free attack.",
                        target=live.name)
@@ -136,14 +136,14 @@ def _charge(walk: Walk, live: Live, target: Live, span: Span, t: Tick) -> None:
         live.position += direction * step
         walk.record(span)
         return
-    readied = [a.span for _, _, _, a in walk.queue if a.span.actor == target.name and a.span.kind == "ready"]
+    readied = [a.span for _, _, _, a in walk.queue if a.span.actor == target.name and a.span.kind is SpanKind.READY]
     readied += walk.readied.get(target.name, [])
     is_set = target.acts_at(t) and any(s.status is Status.DONE and s.start <= t <= s.end
                                        and s.target in (None, live.name) for s in readied)
     mine = routine(live.c, walk.options.extras(live.name))
     theirs = routine(target.c, walk.options.extras(target.name))
     rule = "000 §2 D Charging"
-    attack_span = replace(span, kind="attack", action=f"charge: {' + '.join(w.name for w in mine)} -> {target.name}",
+    attack_span = replace(span, kind=SpanKind.ATTACK, action=f"charge: {' + '.join(w.name for w in mine)} -> {target.name}",
                           target=target.name, rule=rule)
     walk.charging_now.add(live.name)
     blows.strike(walk, live, Action(t, attack_span, None, "charge", mine, target.name,

@@ -18,17 +18,17 @@ from combatkit.effects import EffectKind, Save, SpellEffect, saving_throw, spell
 from combatkit.model import Combatant
 from combatkit.resolution.events import EventKind
 from combatkit.resolution.state import D20, Action, Live
-from combatkit.timeline import Span, Status, Tick
+from combatkit.timeline import Span, SpanKind, Status, Tick
 
 if TYPE_CHECKING:
     from combatkit.resolution.walk import Walk
 
-_CANNOT_CAST = frozenset({"stunned", "prone", "knocked_prone"})
+_CANNOT_CAST = frozenset({"stunned", "prone", "knocked_prone", "overborne"})
 
 
 def held_later(walk: Walk, name: str, span: Span) -> bool:
     """A completed cast whose release waits on a hold span still to come."""
-    return span.kind == "cast" and any(a.span.actor == name and a.span.kind == "hold" for _, _, _, a in walk.queue)
+    return span.kind is SpanKind.CAST and any(a.span.actor == name and a.span.kind is SpanKind.HOLD for _, _, _, a in walk.queue)
 
 
 def not_done(walk: Walk, live: Live, span: Span, t: Tick) -> None:

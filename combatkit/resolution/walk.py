@@ -25,18 +25,18 @@ from combatkit.dice import Dice, Roller
 from combatkit.effects import saving_throw
 from combatkit.encounter import Hit
 from combatkit.errors import IllegalActionError
-from combatkit.model import ActionKind, Declaration
+from combatkit.model import Declaration, Maneuver
 from combatkit.resolution import blows, moves, spells
 from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live
 from combatkit.systems.base import SYSTEMS, TimingSystem
 from combatkit.systems.rules import ChargeRule
-from combatkit.timeline import Span, Status, Tick, Timeline
+from combatkit.timeline import Span, SpanKind, Status, Tick, Timeline
 
 if TYPE_CHECKING:
     from combatkit.resolution import ResolutionOptions
 
-_CASTS = frozenset({"cast", "hold"})
+_CASTS = frozenset({SpanKind.CAST, SpanKind.HOLD})
 _FOREVER = 10**9
 
 
@@ -88,11 +88,10 @@ class Walk:
         self.cast_windows: dict[str, list[tuple[Tick, Tick]]] = {}
         self.touchy: dict[str, int] = {}
         self.rule_set = find_rule_set(options.criticals) if options.criticals is not None else None
-        self.by_actor: dict[tuple[str, str], list[Declaration]] = {}
+        self.by_actor: dict[tuple[str, SpanKind], list[Declaration]] = {}
         for d in self.declarations:
-            self.by_actor.setdefault((d.actor, d.kind.value), []).append(d)
-            if (self.rules.charge is ChargeRule.COMBAT_II and d.kind is ActionKind.MOVE and "charge" in d.note.lower()
-                    and not d.target):
+            self.by_actor.setdefault((d.actor, SpanKind(d.kind.value)), []).append(d)
+            if self.rules.charge is ChargeRule.COMBAT_II and d.maneuver is Maneuver.CHARGE and not d.target:
                 raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
                                                              f"without a target: a charge and its target are "
                                                              f"announced at the beginning of the phase")
@@ -128,7 +127,7 @@ class Walk:
 
     def impact(self, span: Span) -> Tick:
         """When a span takes effect: its end; for 001, missiles and spells when the step ends."""
-        if self.rules.falls_at_step_end and span.kind in ("attack", "cast"):
+        if self.rules.falls_at_step_end and span.kind in (SpanKind.ATTACK, SpanKind.CAST):
             period = self.timeline.clock.period_of(span.end)
             if period is not None and period.label.endswith("missiles & magic"):
                 return period.end
@@ -145,8 +144,8 @@ class Walk:
 
     def _rank(self, kind: str) -> int:
         if self.rules.moves_first:
-            return {"move": 0}.get(kind, 1)
-        return {"move": 3, "misc": 4, "ready": 2}.get(kind, 1)
+            return {SpanKind.MOVE: 0}.get(kind, 1)
+        return {SpanKind.MOVE: 3, SpanKind.MISC: 4, SpanKind.READY: 2}.get(kind, 1)
 
     def push(self, action: Action) -> None:
         self.seq += 1
@@ -166,7 +165,7 @@ class Walk:
         self.cast_windows = {}
         self.touchy = {}
         for _, _, _, a in self.queue:
-            if a.span.kind == "cast" and a.span.status is Status.DONE:
+            if a.span.kind is SpanKind.CAST and a.span.status is Status.DONE:
                 self.cast_windows.setdefault(a.span.actor, []).append((a.span.start, a.tick))
             if self.is_touchy(a):
                 self.touchy[a.span.actor] = self.touchy.get(a.span.actor, 0) + 1
@@ -174,7 +173,7 @@ class Walk:
     def _declaration(self, span: Span, k: int) -> Declaration | None:
         """The declaration behind a span: the k-th span of its actor and kind answers the
         k-th declaration of that kind (the last one for the rest), preferring its target."""
-        mine = self.by_actor.get((span.actor, "cast" if span.kind == "hold" else span.kind), [])
+        mine = self.by_actor.get((span.actor, SpanKind.CAST if span.kind is SpanKind.HOLD else span.kind), [])
         if not mine:
             return None
         targeted = [d for d in mine if d.target == span.target] or mine
@@ -203,10 +202,10 @@ class Walk:
 
     def _held_over(self, live: Live, spans: Sequence[Span]) -> str | None:
         """The spell ``live`` holds past the round's end, unspoilt: the next round's casting (000 §2 A)."""
-        if not live.status.acts or not any(s.actor == live.name and s.kind == "hold" and s.status is Status.DONE
+        if not live.status.acts or not any(s.actor == live.name and s.kind is SpanKind.HOLD and s.status is Status.DONE
                                            and s.end > self.timeline.clock.ticks for s in spans):
             return None
-        return next((d.spell for d in self.by_actor.get((live.name, "cast"), ()) if d.hold), None)
+        return next((d.spell for d in self.by_actor.get((live.name, SpanKind.CAST), ()) if d.hold), None)
 
     def _after(self, t: Tick) -> None:
         """Falls whose moment has come; then, if a caster was hit, the system re-times the round."""
@@ -269,7 +268,7 @@ class Walk:
         if live is None:
             return
         kind = span.kind
-        if kind == "surprised":
+        if kind is SpanKind.SURPRISED:
             self.event(t, live.name, EventKind.SURPRISE, span.rule, f"{live.name}: {span.action}.")
             self.record(span)
             return
@@ -284,19 +283,19 @@ class Walk:
             self.cancel(live, span, t, self.rules.preempts if live.status.fallen else
                         f"{live.name} is {live.status.value}", f"{live.name} is {live.status.value} and cannot act.")
             return
-        if kind in ("attack", "opportunity"):
+        if kind in (SpanKind.ATTACK, SpanKind.OPPORTUNITY):
             blows.strike(self, live, action, t)
         elif kind in _CASTS:
             if spells.held_later(self, live.name, span):
                 self.record(span)  # completed, held: it goes off when the hold ends (000 §2 A)
             else:
                 spells.cast(self, live, action, t)
-        elif kind == "ready":
+        elif kind is SpanKind.READY:
             self.readied.setdefault(live.name, []).append(span)
             self.record(span)
-        elif kind == "move":
+        elif kind is SpanKind.MOVE:
             moves.move(self, live, action, t)
-        elif kind == "misc":
+        elif kind is SpanKind.MISC:
             if action.declaration is not None and action.declaration.readies_components:
                 live.components = True
             self.record(span)
@@ -310,7 +309,7 @@ class Walk:
     def _dying_blow(self, live: Live, span: Span, t: Tick) -> bool:
         """003 §I Option (:attr:`SystemRules.dying_blow`): a blow one segment after its striker fell lands
         on a save vs. death."""
-        if not (self.options.dying_blow and self.rules.dying_blow is not None and span.kind == "attack"
+        if not (self.options.dying_blow and self.rules.dying_blow is not None and span.kind is SpanKind.ATTACK
                 and live.status.fallen and live.down_at is not None and t == live.down_at + 1):
             return False
         if live.dying_save is None:
@@ -395,7 +394,7 @@ class Walk:
             return False
         if action.span.kind in _CASTS:
             return True
-        return self.rules.hits_delay_shots and action.span.kind == "attack" and " shot " in f" {action.span.action} "
+        return self.rules.hits_delay_shots and action.span.kind is SpanKind.ATTACK and " shot " in f" {action.span.action} "
 
     def _sensitive(self, target: Live) -> bool:
         """Whether a hit on ``target`` now may change the rest of the round's timing."""

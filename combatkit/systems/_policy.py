@@ -15,7 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from combatkit.battle import REACH, REPOSITION, Figure
-from combatkit.model import ActionKind, Combatant, Declaration, Weapon, WeaponKind
+from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Weapon, WeaponKind
 
 if TYPE_CHECKING:
     from combatkit.policy import Intent, PolicyRound
@@ -58,7 +58,7 @@ def combat_ii(f: Figure, intent: Intent, context: PolicyRound,
     phases = [2, 3] if name in context.surprised else [1, 2, 3]
     allowance = c.movement * 10 // 3
     if intent.mode == "flee":
-        return [Declaration(name, p, MOVE, feet=allowance, note="flee") for p in phases]
+        return [Declaration(name, p, MOVE, feet=allowance, maneuver=Maneuver.FLEE) for p in phases]
     if intent.mode == "cast":
         assert intent.spell is not None
         out = []
@@ -101,7 +101,7 @@ def combat_ii(f: Figure, intent: Intent, context: PolicyRound,
                                    feet=gap - REACH))
             gap = REACH
         elif context.options.charge and p == phases[0] and allowance + REACH < gap <= c.movement * 10:
-            out.append(Declaration(name, p, MOVE, target=intent.target, feet=allowance, note="charge"))
+            out.append(Declaration(name, p, MOVE, target=intent.target, feet=allowance, maneuver=Maneuver.CHARGE))
             break
         else:
             step = min(allowance, gap - REACH)
@@ -113,12 +113,12 @@ def combat_ii(f: Figure, intent: Intent, context: PolicyRound,
     return out
 
 
-def at_once(f: Figure, intent: Intent, flee_note: str) -> list[Declaration] | None:
+def at_once(f: Figure, intent: Intent) -> list[Declaration] | None:
     """What 003, 002 and 004 declare alike in a figure's first step: a flight at its full rate, a
     spell, or a shot or blow already in reach; None when it must first close on its target."""
     name = f.name
     if intent.mode == "flee":
-        return [Declaration(name, 1, MOVE, feet=f.combatant.movement * 10, note=flee_note)]
+        return [Declaration(name, 1, MOVE, feet=f.combatant.movement * 10, maneuver=Maneuver.FLEE)]
     if intent.mode == "cast":
         assert intent.spell is not None
         return [Declaration(name, 1, CAST, target=intent.target, spell=intent.spell.name)]
@@ -131,7 +131,7 @@ def move_then_act(f: Figure, intent: Intent) -> list[Declaration]:
     """003 and 004 (and a system that gives no plan of its own): a move first, the blow after it
     when the move reaches the target. Under 003 the blow is then a double action (003 §III); under
     004 Strike Speed the move happens at the attack's strike speed."""
-    at_first = at_once(f, intent, "flee")
+    at_first = at_once(f, intent)
     if at_first is not None:
         return at_first
     close = intent.gap - REACH

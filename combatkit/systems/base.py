@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from combatkit.dice import Roller, check_entered
 from combatkit.errors import RulesError
+from combatkit.model import Maneuver
 from combatkit.systems._exhaust import check_matchup, exhaust, matchup
 from combatkit.systems._policy import move_then_act
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
@@ -77,10 +78,16 @@ class TimingSystem:
         """
         return _switches(self.options_class)
 
-    def note_suggestions(self, kind: ActionKind) -> list[str]:
-        """Notes that name one of this system's own actions for a declaration of ``kind`` (what an encounter
-        editor offers for the note), each one that this system's reading of a note takes for that action.
-        Default: ``[]``, the note is free text."""
+    maneuvers: frozenset[Maneuver] = frozenset(Maneuver) - {Maneuver.CHARGE}
+    """The declaration maneuvers a round of this system gives a meaning to, itself or as
+    :mod:`combatkit.resolution` plays it out (what an encounter editor offers): withdrawing, fleeing and
+    002's unarmed attacks under every system; a charge only where :attr:`rules` or the system's own
+    scheduling says what one is."""
+
+    def note_suggestions(self, kind: ActionKind, maneuver: Maneuver | None = None) -> list[str]:
+        """Notes that name one of this system's own actions for a declaration of ``kind`` (and ``maneuver``)
+        (what an encounter editor offers for the note), each one that this system's reading of a note takes
+        for that action. Default: ``[]``, the note is free text."""
         return []
 
     def options(self, given: Any = None) -> Any:

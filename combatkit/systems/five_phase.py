@@ -27,10 +27,12 @@ I. Morale & record keeping: rallies, then the remaining morale checks, then dama
 item, the phase it strikes or goes off (its facility says which phase that may be: the
 phase it falls due, one earlier if rushed, or any later one if delayed); for a move or any
 other action, the phase it begins (its cost in phases follows from 001's list of actions).
-Phase 6 is Last Actions, phase 7 the Morale step (for a rally). A declaration's ``note``
-names the action from the list ("charge", "draw & ready: short sword", "imbibe, from the
-backpack"); unnamed moves are half-moves (a full move beyond half the allotment, a shift
-for 10' or less in phase 1), unnamed miscellaneous actions take one phase.
+Phase 6 is Last Actions, phase 7 the Morale step (for a rally). A declaration's ``maneuver``
+makes it a Charge (or, its note saying so, a Counter-Charge), a Withdrawal (a Retreat), a
+Break & Run (a Flight), an Overbear or an Unarmed/Body Attack; otherwise its ``note`` names
+the action from the rest of the list ("draw & ready: short sword", "imbibe, from the
+backpack", "parley"); unnamed moves are half-moves (a full move beyond half the allotment,
+a shift for 10' or less in phase 1), unnamed miscellaneous actions take one phase.
 
 **The clock.** Each phase holds a delays-and-distractions tick, then one tick per ordering
 place in each of its three steps, with one more after the missiles-and-magic step when
@@ -98,7 +100,7 @@ from typing import TYPE_CHECKING
 from combatkit.dice import Dice, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ActionKind, Combatant, Declaration, Length, Size, Spell, Weapon, WeaponKind
+from combatkit.model import ActionKind, Combatant, Declaration, Length, Maneuver, Size, Spell, Weapon, WeaponKind
 from combatkit.movement import Move001, move_001
 from combatkit.systems._order_of_battle import (
     check_names,
@@ -248,7 +250,7 @@ class ActionSpec:
     words: tuple[str, ...]
     """Words in a declaration's note that pick it."""
     default: bool
-    """Taken for its kind (and weapon) when no note words match."""
+    """Taken for its kind (and weapon, and maneuver) when no note words match."""
     weapon: str | None
     """``"melee"`` or ``"missile"``: only for attacks with that kind of weapon."""
     step: str
@@ -273,6 +275,9 @@ class ActionSpec:
     """Highest activation speed (an item)."""
     text: str = ""
     """The seed's words."""
+    maneuvers: frozenset[Maneuver] = frozenset()
+    """The declaration maneuvers it is a way of doing (a Charge or Counter-Charge is a ``charge``): such
+    an entry is only ever a declaration with one of them, and a declaration with a maneuver is one of them."""
 
 
 @cache
@@ -290,7 +295,7 @@ def action_list() -> tuple[ActionSpec, ...]:
             max_feet=row.get("max_feet"), min_feet=row.get("min_feet"), legs=tuple(row.get("legs", ())),
             extras=tuple((tuple(x["words"]), x["phases"]) for x in row.get("extras", ())),
             effect=row.get("effect"), extra_ct=row.get("extra_ct", 0), max_activation=row.get("max_activation"),
-            text=row.get("text", ""),
+            text=row.get("text", ""), maneuvers=frozenset(Maneuver(m) for m in row.get("maneuvers", ())),
         )
         for row in _data()["action"]
     )
@@ -305,28 +310,39 @@ def _is_missile(c: Combatant, d: Declaration) -> bool:
 
 
 def action_for(c: Combatant, d: Declaration) -> ActionSpec:
-    """The entry of 001's list a declaration is: the one its note names, else its kind's default.
+    """The entry of 001's list a declaration is: among the entries of its kind and maneuver (a
+    ``charge`` is a Charge or a Counter-Charge, no declaration without one is either), the one its
+    note names, else their default.
 
-    >>> from combatkit.model import ActionKind, Declaration
-    >>> action_for(Combatant("Erik", "a"), Declaration("Erik", 1, ActionKind.MISC, note="imbibe from the backpack")).name
+    >>> from combatkit.model import ActionKind, Declaration, Maneuver
+    >>> erik = Combatant("Erik", "a")
+    >>> action_for(erik, Declaration("Erik", 1, ActionKind.MISC, note="imbibe from the backpack")).name
     'Imbibe'
+    >>> [action_for(erik, Declaration("Erik", 1, ActionKind.MOVE, maneuver=Maneuver.FLEE, note=note)).name
+    ...  for note in ("", "flight, now that he is clear", "runs for it")]
+    ['Break & Run', 'Flight', 'Break & Run']
     """
     weapon = None
     if d.kind is ActionKind.ATTACK:
         weapon = "missile" if _is_missile(c, d) else "melee"
-    return _action_for(d.kind, weapon, d.note, d.phase, d.feet, c.movement * 5)
+    return _action_for(d.kind, weapon, d.maneuver, d.note, d.phase, d.feet, c.movement * 5)
 
 
 @cache
-def _action_for(kind: ActionKind, weapon: str | None, note: str, phase: int, feet: int | None,
-                half_move: int) -> ActionSpec:
-    fits = [a for a in action_list() if a.kind is kind and (a.weapon is None or a.weapon == weapon)]
+def _action_for(kind: ActionKind, weapon: str | None, maneuver: Maneuver | None, note: str, phase: int,
+                feet: int | None, half_move: int) -> ActionSpec:
+    fits = [a for a in action_list() if a.kind is kind and (a.weapon is None or a.weapon == weapon)
+            and (maneuver in a.maneuvers if maneuver is not None else not a.maneuvers)]
+    if not fits:  # a pummel, grapple or overbear with a missile weapon
+        assert maneuver is not None
+        raise IllegalActionError("001 A LIST OF ACTIONS", f"a {maneuver.value} is a melee attack, not one with a "
+                                                          f"{weapon} weapon")
     named = [(len(word), a) for a in fits for word in a.words if has_word(note, word)]
     if named:
         return max(named, key=lambda pair: pair[0])[1]
-    if kind is ActionKind.MOVE and phase == 1 and feet is not None and feet <= 10:
+    if maneuver is None and kind is ActionKind.MOVE and phase == 1 and feet is not None and feet <= 10:
         return _spec("shift")
-    if kind is ActionKind.MOVE and feet is not None and feet > half_move:
+    if maneuver is None and kind is ActionKind.MOVE and feet is not None and feet > half_move:
         return _spec("full_move")
     return next(a for a in fits if a.default)
 
@@ -1321,27 +1337,31 @@ class FivePhase(TimingSystem):
         "001 Play Out Phases: the fallen figure's later actions do not happen",
         Retarget.LOST, "001 A. Declare Intentions: targets are declared for the round", 5,
         falls_at_step_end=True, flight=Flight.BREAK_AND_RUN, surprised_sits_out="001 A. Declare Intentions")
+    maneuvers = frozenset(Maneuver)
+    """001's Charge, Withdrawal, Break & Run, Overbear and Unarmed/Body Attack are entries of its list."""
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: FivePhaseOptions) -> Timeline:
         """Place one round's declarations in its five phases, or raise the rule they break."""
         return _Round(encounter, roller, options).run()
 
-    def note_suggestions(self, kind: ActionKind) -> list[str]:
-        """001 A LIST OF ACTIONS: each action of ``kind`` by its name, or else the first of its words, that
-        :func:`action_for` reads back as that action (an attack's with a missile or melee weapon as the
-        action needs), in the list's order.
+    def note_suggestions(self, kind: ActionKind, maneuver: Maneuver | None = None) -> list[str]:
+        """001 A LIST OF ACTIONS: each action of ``kind`` and ``maneuver`` by its name, or else the first of
+        its words, that :func:`action_for` reads back as that action (an attack's with a missile or melee
+        weapon as the action needs), in the list's order.
 
-        >>> FIVE_PHASE.note_suggestions(ActionKind.MOVE)[:4]
-        ['shift', 'half-move', 'full move', 'charge']
+        >>> FIVE_PHASE.note_suggestions(ActionKind.MOVE)
+        ['shift', 'half-move', 'full move', 'take cover']
+        >>> FIVE_PHASE.note_suggestions(ActionKind.MOVE, Maneuver.CHARGE)
+        ['charge', 'counter-charge']
         """
         out = []
         for spec in action_list():
-            if spec.kind is not kind:
+            if spec.kind is not kind or (maneuver not in spec.maneuvers if maneuver is not None else spec.maneuvers):
                 continue
             weapon = Weapon("w", kind=WeaponKind.MISSILE if spec.weapon == "missile" else WeaponKind.MELEE)
             who = Combatant("x", "x", weapons=(weapon,))
-            said = next((text for text in (spec.name.lower(), *spec.words)
-                         if action_for(who, Declaration("x", 1, kind, note=text, feet=None)).id == spec.id), None)
+            said = next((text for text in (spec.name.lower(), *spec.words) if action_for(
+                who, Declaration("x", 1, kind, note=text, feet=None, maneuver=maneuver)).id == spec.id), None)
             if said and said not in out:
                 out.append(said)
         return out
@@ -1352,7 +1372,7 @@ class FivePhase(TimingSystem):
         c, name = figure.combatant, figure.name
         options = context.system_options if isinstance(context.system_options, FivePhaseOptions) else FivePhaseOptions()
         if intent.mode == "flee":
-            return [Declaration(name, 1, ActionKind.MOVE, note="break & run")]
+            return [Declaration(name, 1, ActionKind.MOVE, maneuver=Maneuver.FLEE)]
         if intent.mode == "cast":
             assert intent.spell is not None
             d = Declaration(name, 1, ActionKind.CAST, target=intent.target, spell=intent.spell.name)

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind, \
+from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind, \
     reaction_adjustment
 from combatkit.movement import phase_allowance, withdraw_allowance
 from combatkit.systems._policy import combat_ii
@@ -305,6 +305,8 @@ class PhaseSystemI(TimingSystem):
     """Every initiative d10 is a branch: 10**sides runs (four sides, about 5 s) and more with CON checks."""
 
     rules = COMBAT_II_RULES
+    maneuvers = frozenset(Maneuver)
+    """000 §2 D Charging, Withdrawing / Fleeing; 002's unarmed attacks as the resolver plays every system's."""
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: Phase1Options) -> Timeline:
         """Place one round's declarations on Table 1, or raise the rule they break."""

@@ -78,7 +78,7 @@ import icepool
 from combatkit.dice import Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon, WeaponKind, reaction_adjustment
+from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind, reaction_adjustment
 from combatkit.systems._exhaust import EnumeratingRoller
 from combatkit.systems._policy import combat_ii
 from combatkit.systems.base import TimingSystem, register
@@ -967,6 +967,8 @@ class PhaseSystemII(TimingSystem):
     roll_keys = ('initiative: <side>', 'initiative: <side>, cycle <n>', 'CON check: <name>, phase <phase>')
 
     rules = replace(COMBAT_II_RULES, phases=3)
+    maneuvers = frozenset(Maneuver)
+    """As Phase System I's (000 §2 D), which it keeps (000 §3)."""
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: Phase2Options) -> Timeline:
         """Place every declaration on consecutive A/B/C phases, or raise the rule it breaks."""

@@ -31,7 +31,7 @@ class Retarget(enum.Enum):
 
 
 class ChargeRule(enum.Enum):
-    """What the resolver makes of a move declared as a charge (a note that says "charge")."""
+    """What the resolver makes of a move declared as a charge (``maneuver = "charge"``)."""
 
     TIMED = "the timing system's own"
     """The timing system places and prices a charge itself (001's Charge, 004): the resolver moves the figure."""

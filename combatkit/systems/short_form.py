@@ -33,7 +33,8 @@ A round, step by step:
 7. Attacks of opportunity (III.C, III.G, Breaking Off) are placed on the timeline as
    ``opportunity`` spans at the moment they are drawn: firing a missile at an adjacent
    opponent who attacks you in melee, casting within 5' of an opponent, moving more than
-   5' from within an opponent's reach (breaking off when the note says so). One per
+   5' from within an opponent's reach (breaking off: a move declared to ``flee`` or
+   ``withdraw``). One per
    opponent per round.
 
 The clock is the order itself (see :mod:`combatkit.systems._order_of_battle`): one tick per
@@ -79,7 +80,8 @@ from typing import TYPE_CHECKING
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ActionKind, Combatant, Declaration, Length, Size, Spell, Weapon, WeaponKind, reaction_adjustment
+from combatkit.model import ActionKind, Combatant, Declaration, Length, Maneuver, Size, Spell, Weapon, WeaponKind, \
+    reaction_adjustment
 from combatkit.modifiers import Hand, two_weapon_modifier
 from combatkit.movement import charge_rate_002
 from combatkit.systems._order_of_battle import (
@@ -332,8 +334,7 @@ def _melee(c: Combatant, d: Declaration) -> bool:
 
 
 def _unarmed(c: Combatant, d: Declaration) -> bool:
-    return all(w.length is Length.UNARMED for w in _weapons(c, d)) or any(
-        has_word(d.note, w) for w in ("pummel", "pummels", "grapple", "grapples", "overbear", "overbears"))
+    return all(w.length is Length.UNARMED for w in _weapons(c, d)) or (d.maneuver is not None and d.maneuver.unarmed)
 
 
 def _length(c: Combatant, d: Declaration) -> Length:
@@ -347,11 +348,12 @@ def _wsf(c: Combatant, d: Declaration) -> int:
 
 
 def _is_charge(d: Declaration) -> bool:
-    return d.kind is ActionKind.MOVE and (has_word(d.note, "charge") or has_word(d.note, "charges"))
+    return d.maneuver is Maneuver.CHARGE
 
 
 def _breaking_off(d: Declaration) -> bool:
-    return any(has_word(d.note, w) for w in ("break off", "breaks off", "flee", "flees", "disengage", "disengages"))
+    """002 Breaking Off From Melee: a flight or a withdrawal alike (002 has no other way out of melee)."""
+    return d.maneuver in (Maneuver.FLEE, Maneuver.WITHDRAW)
 
 
 @dataclass
@@ -1008,12 +1010,14 @@ class ShortForm(TimingSystem):
         "002 II.A: actions resolve from the highest count down; a fallen figure's count does not come",
         Retarget.FREE, "002 III.B: all of a character's attacks are resolved on his turn", 3,
         hits_as_counts=True, charge=ChargeRule.SITUATIONAL, own_surprise="002 I")
+    maneuvers = frozenset(Maneuver)
+    """002 Charging, Breaking Off From Melee, Unarmed Combat."""
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: ShortFormOptions) -> Timeline:
         """Order one round by initiative count (or surprise), or raise the rule a declaration breaks."""
         return _Round(encounter, roller, options).run()
 
-    def note_suggestions(self, kind: ActionKind) -> list[str]:
+    def note_suggestions(self, kind: ActionKind, maneuver: Maneuver | None = None) -> list[str]:
         """002 Action Types, for a miscellaneous action: each type's examples that name its words and no other
         type's, so that the round reads the note as that type (the costliest type a note names). Other
         actions: ``[]``.
@@ -1034,7 +1038,7 @@ class ShortForm(TimingSystem):
 
     def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
         """002: move the standard rate and attack or cast on the count (III.D); farther, two moves."""
-        first = at_once(figure, intent, "breaking off")
+        first = at_once(figure, intent)
         if first is not None:
             return first
         name, rate, close = figure.name, figure.combatant.movement * 10, intent.gap - REACH

@@ -53,7 +53,7 @@ from importlib import resources
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ActionKind, Combatant, Declaration, Length, Weapon, WeaponKind
+from combatkit.model import ActionKind, Combatant, Declaration, Length, Maneuver, Weapon, WeaponKind
 from combatkit.stances import Stance, check_stance
 from combatkit.systems._order_of_battle import (
     Moment,
@@ -418,7 +418,7 @@ class StrikeSpeed(TimingSystem):
         """Put every declared action in strike-speed order, or raise the rule it breaks."""
         return _Round(encounter, roller, options).run()
 
-    def note_suggestions(self, kind: ActionKind) -> list[str]:
+    def note_suggestions(self, kind: ActionKind, maneuver: Maneuver | None = None) -> list[str]:
         """004's Base Strike Speed table: for an attack or a spell, each row picked by words, by its name or
         else the first of its words that :func:`action_row` reads back as that row. Moves and miscellaneous
         actions are not in the table: ``[]``.
