@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from combatkit import ActionKind, Roller, find_system, load_encounter, load_example, loads_encounter
+from combatkit import ActionKind, Maneuver, Roller, dumps_toml, find_system, load_encounter, load_example, loads_encounter
 from combatkit.dice import EnteredRollError
 from combatkit.encounter import example_encounters
 from combatkit.systems import SegmentsOptions
@@ -243,7 +243,7 @@ def test_notes_suggest_the_system_s_own_actions():
     viewer = SystemTimeline("five_phase", "five-phase-erik-the-bold")
     row = viewer.editor.phases[0]
     row.action.value = "move"
-    assert {"charge", "half-move", "full move", "withdrawal"} <= set(row.note.options)
+    assert {"half-move", "full move", "take cover"} <= set(row.note.options) and "charge" not in row.note.options
     row.action.value = "misc"
     assert "draw & ready" in row.note.options and "charge" not in row.note.options
     assert list(row.note.options) == find_system("five_phase").note_suggestions(ActionKind.MISC)
@@ -255,6 +255,25 @@ def test_notes_suggest_the_system_s_own_actions():
     phase1 = SystemTimeline("phase1")
     phase1.editor.phases[0].action.value = "move"
     assert phase1.editor.phases[0].note.options == ()
+
+
+def test_a_maneuver_is_chosen_in_the_system_s_terms_and_its_note_suggestions_follow():
+    viewer = SystemTimeline("five_phase", "five-phase-erik-the-bold")
+    row = viewer.editor.phases[0]
+    row.action.value = "move"
+    assert [value for _, value in row.maneuver.options] == ["", "charge", "withdraw", "flee"]
+    row.maneuver.value = "charge"
+    assert list(row.note.options) == ["charge", "counter-charge"]  # 001: a Charge, or a Counter-Charge
+    mine = [d for d in viewer.editor.draft.encounter().declarations if d.actor == "Erik the Bold" and d.phase == 1]
+    assert [(d.kind, d.maneuver) for d in mine] == [(ActionKind.MOVE, Maneuver.CHARGE)]
+    assert viewer.error == "" and 'maneuver = "charge"' in dumps_toml(viewer.saved)
+    row.action.value = "attack"  # a charge is no way to attack: it is dropped, not refused
+    assert [value for _, value in row.maneuver.options] == ["", "pummel", "grapple", "overbear"]
+    assert [d.maneuver for d in viewer.editor.draft.encounter().declarations
+            if d.actor == "Erik the Bold" and d.phase == 1] == [None]
+    segments = SystemTimeline("segments")  # 003 has no charge rule: it offers none
+    segments.editor.phases[0].action.value = "move"
+    assert [value for _, value in segments.editor.phases[0].maneuver.options] == ["", "withdraw", "flee"]
 
 
 def test_several_actions_in_one_phase_each_have_a_row():

@@ -16,7 +16,9 @@ phases A/B/C over three cycles of Phase System II, steps of a Segment of Action 
 1-5 with Last Actions and morale in the five-phase system, a figure's actions in order in the
 short form and Strike Speed), with the optional fields that system reads
 (:attr:`~combatkit.systems.TimingSystem.declaration_fields`: a move's feet, a double attack,
-Combat II's repositioning step...), a note whose suggestions are the system's named actions
+Combat II's repositioning step...), a maneuver where the system gives one a meaning
+(:attr:`~combatkit.systems.TimingSystem.maneuvers`: a charge, withdrawal or flight for a move;
+a pummel, grapple or overbear for an attack), a note whose suggestions are the system's named actions
 (:meth:`~combatkit.systems.TimingSystem.note_suggestions`: 001's list of actions, 002's action
 types, 004's table rows) and a ``+`` for another action in
 the same phase (a move and an attack, or attacks on several opponents, where the system allows
@@ -47,7 +49,7 @@ import ipywidgets as widgets
 
 from combatkit.encounter import Encounter, dumps_toml, load_example, option_value, plain_option
 from combatkit.errors import EncounterFileError, RulesError
-from combatkit.model import ActionKind, Combatant, Length, Size, Spell, Weapon, WeaponKind
+from combatkit.model import ActionKind, Combatant, Length, Maneuver, Size, Spell, Weapon, WeaponKind
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
 from combatkit.widgets.classes import slug, tag
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
@@ -211,6 +213,9 @@ class PhaseRow(widgets.HBox):
             self.flags[name] = tag(widgets.Checkbox(description=text, indent=False, layout=small(width=width)),
                                    name.replace("_", "-"))
         self.reposition, self.retarget = self.flags["reposition"], self.flags["retarget"]
+        self.maneuver = tag(widgets.Dropdown(options=[("plain", "")], layout=small(width="105px"),
+                                             tooltip="a charge, withdrawal or flight (a move); a pummel, grapple "
+                                                     "or overbear (an attack)"), "maneuver")
         self.note = tag(widgets.Combobox(placeholder="note", ensure_option=False, continuous_update=False,
                                          layout=small(width="200px")), "note")
         self.add = tag(widgets.Button(icon="plus", tooltip="Another action in this phase (e.g. a move and an attack, "
@@ -219,14 +224,14 @@ class PhaseRow(widgets.HBox):
                        "add-declaration")
         self.fields = {"feet": self.feet, "attacks": self.double, "hold": self.hold, **self.flags}
         """The optional declaration fields' controls, by file field."""
-        super().__init__([self.label, self.action, self.target, self.using, self.feet, self.double,
+        super().__init__([self.label, self.action, self.target, self.using, self.maneuver, self.feet, self.double,
                           *self.flags.values(), self.hold, self.note, self.add],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         tag(self, "phase", f"phase-{phase}" if index == 0 else f"phase-{phase}-{index + 1}")
 
     @property
     def controls(self) -> tuple[widgets.ValueWidget, ...]:
-        return self.action, self.target, self.using, *self.fields.values(), self.note
+        return self.action, self.target, self.using, self.maneuver, *self.fields.values(), self.note
 
 
 # ----------------------------------------------------------------- the editor
@@ -659,7 +664,14 @@ class EncounterEditor(widgets.VBox):
                                                              in self._feet_errors()))
             control.layout.display = None if shown else "none"
             control.disabled = not shown
-        row.note.options = self.system.note_suggestions(ActionKind(action)) if action else []
+        declared = d.get("maneuver", "") if d else ""
+        offered = [m for m in Maneuver if m.kind.value == action and (m in self.system.maneuvers or m.value == declared)]
+        row.maneuver.options = [("plain", "")] + [(m.value, m.value) for m in offered]
+        row.maneuver.value = declared if declared in (m.value for m in offered) else ""
+        row.maneuver.layout.display = None if d is not None and offered else "none"
+        row.maneuver.disabled = d is None or not offered
+        maneuver = Maneuver(row.maneuver.value) if row.maneuver.value else None
+        row.note.options = self.system.note_suggestions(ActionKind(action), maneuver) if action else []
         for control in (row.action, row.target, row.using, row.note):
             control.disabled = cd is None or (control is not row.action and d is None)
         row.add.disabled = d is None
@@ -726,6 +738,8 @@ class EncounterEditor(widgets.VBox):
         _put(d, "hold", row.hold.value or None)
         for name, box in row.flags.items():
             _put(d, name, True if box.value else None)
+        maneuver = row.maneuver.value
+        _put(d, "maneuver", maneuver if maneuver and Maneuver(maneuver).kind.value == d["action"] else None)
         _put(d, "note", row.note.value or None)
 
 
