@@ -19,7 +19,7 @@ from combatkit import ActionKind, IllegalActionError, find_system, load_example,
 from combatkit.battle import figures_from
 from combatkit.dice import Roller, UnknownRollError
 from combatkit.encounter import Encounter
-from combatkit.fight import FightOptions, run_fight
+from combatkit.fight import run_fight
 from combatkit.model import ONE_ROUND, Declaration, Maneuver
 from combatkit.odds import matchup_odds
 from combatkit.policy import declare

@@ -11,7 +11,6 @@ weapon the roll to hit and for damage, plain DMG 2e or through a critical rule s
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -87,7 +86,6 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
         terms = replace(terms, multiplier=terms.multiplier * action.damage_multiplier)
     names = [w.name for w in weapons]
     outcomes = []
-    dealt = 0
     for i, weapon in enumerate(weapons):
         suffix = f", {weapon.name}" + (f" {names[:i + 1].count(weapon.name)}" if names.count(weapon.name) > 1 else "")
         if len(weapons) == 1:
@@ -97,7 +95,6 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
             hand = replace(situation, two_weapons=Hand.SECONDARY)  # 002 Special Types of Attacks VI: -4
         outcome, damage, ends = _attack(walk, live, target, weapon, t, suffix, hand, terms, span.rule)
         outcomes.append((weapon.name, outcome, damage))
-        dealt += damage
         if ends:
             _end_sequence(walk, live, t)
             break
@@ -238,14 +235,9 @@ def _system_terms(walk: Walk, live: Live, target: Live, span: Span, decl: Declar
 
 def _end_sequence(walk: Walk, live: Live, t: Tick) -> None:
     """000-I critical miss: the rest of the attack sequence is lost for the round."""
-    later = [entry for entry in walk.queue if entry[3].span.actor == live.name and entry[3].span.kind is SpanKind.ATTACK]
-    for entry in later:
-        walk.queue.remove(entry)
-        if walk.is_touchy(entry[3]):
-            walk.touchy[entry[3].span.actor] -= 1
-        walk.cancel(live, entry[3].span, entry[0], "000 §4 Critical Miss table",
+    for tick, action in walk.withdraw(live.name, SpanKind.ATTACK):
+        walk.cancel(live, action.span, tick, "000 §4 Critical Miss table",
                     f"{live.name}'s critical miss ends its attack sequence for the round.")
-    heapq.heapify(walk.queue)
 
 
 def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffix: str, situation: Situation,

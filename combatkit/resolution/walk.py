@@ -142,7 +142,7 @@ class Walk:
 
     # -- the queue
 
-    def _rank(self, kind: str) -> int:
+    def _rank(self, kind: SpanKind) -> int:
         if self.rules.moves_first:
             return {SpanKind.MOVE: 0}.get(kind, 1)
         return {SpanKind.MOVE: 3, SpanKind.MISC: 4, SpanKind.READY: 2}.get(kind, 1)
@@ -150,6 +150,16 @@ class Walk:
     def push(self, action: Action) -> None:
         self.seq += 1
         heapq.heappush(self.queue, (action.tick, self._rank(action.span.kind), self.seq, action))
+
+    def withdraw(self, actor: str, kind: SpanKind) -> list[tuple[Tick, Action]]:
+        """Take ``actor``'s actions of ``kind`` still to come out of the queue; each with its tick."""
+        taken = [entry for entry in self.queue if entry[3].span.actor == actor and entry[3].span.kind is kind]
+        for entry in taken:
+            self.queue.remove(entry)
+            if self.is_touchy(entry[3]):
+                self.touchy[actor] -= 1
+        heapq.heapify(self.queue)
+        return [(tick, action) for tick, _, _, action in taken]
 
     def _load(self, spans: Sequence[Span], after: Tick, ruined_now: frozenset[str] = frozenset()) -> None:
         ordinal: dict[tuple[str, str], int] = {}
