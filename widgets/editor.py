@@ -213,7 +213,7 @@ class PhaseRow(widgets.HBox):
             self.flags[name] = tag(widgets.Checkbox(description=text, indent=False, layout=small(width=width)),
                                    name.replace("_", "-"))
         self.reposition, self.retarget = self.flags["reposition"], self.flags["retarget"]
-        self.maneuver = tag(widgets.Dropdown(options=[("plain", "")], layout=small(width="105px"),
+        self.maneuver = tag(widgets.Dropdown(options=[("no maneuver", "")], layout=small(width="125px"),
                                              tooltip="a charge, withdrawal or flight (a move); a pummel, grapple "
                                                      "or overbear (an attack)"), "maneuver")
         self.note = tag(widgets.Combobox(placeholder="note", ensure_option=False, continuous_update=False,
@@ -666,7 +666,7 @@ class EncounterEditor(widgets.VBox):
             control.disabled = not shown
         declared = d.get("maneuver", "") if d else ""
         offered = [m for m in Maneuver if m.kind.value == action and (m in self.system.maneuvers or m.value == declared)]
-        row.maneuver.options = [("plain", "")] + [(m.value, m.value) for m in offered]
+        row.maneuver.options = [("no maneuver", "")] + [(m.value, m.value) for m in offered]
         row.maneuver.value = declared if declared in (m.value for m in offered) else ""
         row.maneuver.layout.display = None if d is not None and offered else "none"
         row.maneuver.disabled = d is None or not offered

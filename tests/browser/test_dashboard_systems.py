@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from combatkit import find_system, load_example, loads_encounter
+from combatkit import Maneuver, find_system, load_example, loads_encounter
 from combatkit.encounter import dumps_toml
 from combatkit.widgets.charts import timeline_frame
 from combatkit.widgets.dice_entry import TableRoller, file_entries
@@ -155,3 +155,23 @@ def test_a_declaration_edited_in_the_page_redraws_the_round_and_saves(server, pa
     expect(page.locator(".ck-message")).to_contain_text("X, step 2: 'ten' is not a number of feet")
     expect(feet).to_have_value("ten")
     page.screenshot(path=ARTIFACTS / "segments-dashboard-edited-bad-entry.png", full_page=True)
+
+    # fixed, and declared a flight: the maneuver goes into the saved round
+    feet.fill("10")
+    feet.press("Enter")
+    expect(page.locator(".ck-message")).to_be_hidden()
+    maneuver = page.locator(".ck-editor .ck-phase-2 .ck-maneuver select")
+    expect(maneuver.locator("option")).to_have_text(["no maneuver", "withdraw", "flee"])  # 003 has no charge rule
+    maneuver.select_option("flee")
+
+    def x_step_2() -> list[tuple]:
+        link = page.locator(".ck-download a").get_attribute("href")
+        saved = loads_encounter(base64.b64decode(link.split("base64,", 1)[1]).decode("utf-8"))
+        return [(d.phase, d.kind.value, d.feet, d.maneuver) for d in saved.declarations if d.actor == "X" and d.phase == 2]
+
+    for _ in range(100):  # the link is rewritten once the kernel has the edit
+        if x_step_2() == [(2, "move", 10, Maneuver.FLEE)]:
+            break
+        page.wait_for_timeout(100)
+    assert x_step_2() == [(2, "move", 10, Maneuver.FLEE)]
+    page.screenshot(path=ARTIFACTS / "segments-dashboard-maneuver.png", full_page=True)
