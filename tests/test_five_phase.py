@@ -662,9 +662,10 @@ def encounters(draw):
             surprised=draw(st.integers(0, 7)) == 0,
             spells=(Spell("s0", 1, draw(st.one_of(st.integers(1, 9), st.just("1 round")))),) if draw(st.booleans()) else ()))
     declarations = [
-        Declaration(draw(st.sampled_from(NAMES[:n])), draw(st.integers(1, 7)), draw(st.sampled_from(list(ActionKind))),
+        Declaration(draw(st.sampled_from(NAMES[:n])), draw(st.integers(1, 7)), (kind := draw(st.sampled_from(list(ActionKind)))),
                     target=draw(st.one_of(st.none(), st.sampled_from(NAMES[:n]))), spell=draw(st.sampled_from([None, "s0"])),
-                    feet=draw(st.one_of(st.none(), st.integers(0, 130))), note=draw(st.sampled_from(NOTES)))
+                    feet=draw(st.one_of(st.none(), st.integers(0, 130))), note=draw(st.sampled_from(NOTES)),
+                    maneuver=draw(st.sampled_from([None, *(m for m in Maneuver if m.kind is kind)])))
         for _ in range(draw(st.integers(0, 6)))]
     distances = tuple((a, b, draw(st.integers(0, 60))) for a, b in draw(
         st.lists(st.tuples(st.sampled_from(NAMES[:n]), st.sampled_from(NAMES[:n])).filter(lambda p: p[0] != p[1]),

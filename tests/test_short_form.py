@@ -545,11 +545,12 @@ def encounters(draw):
             size=draw(st.sampled_from(list(Size))), surprised=draw(st.booleans()) and draw(st.booleans()),
             spells=(Spell("s0", 1, draw(st.one_of(st.integers(1, 9), st.just("1 round")))),) if draw(st.booleans()) else ()))
     declarations = [
-        Declaration(draw(st.sampled_from(NAMES[:n])), draw(st.integers(1, 3)), draw(st.sampled_from(list(ActionKind))),
+        Declaration(draw(st.sampled_from(NAMES[:n])), draw(st.integers(1, 3)), (kind := draw(st.sampled_from(list(ActionKind)))),
                     target=draw(st.one_of(st.none(), st.sampled_from(NAMES[:n]))),
                     spell=draw(st.sampled_from([None, "s0"])), attacks=draw(st.integers(1, 2)),
                     feet=draw(st.one_of(st.none(), st.integers(0, 60))),
-                    note=draw(st.sampled_from(["", "charge", "draws", "breaks off", "speaks"])))
+                    note=draw(st.sampled_from(["", "charge", "draws", "breaks off", "speaks"])),
+                    maneuver=draw(st.sampled_from([None, *(m for m in Maneuver if m.kind is kind)])))
         for _ in range(draw(st.integers(0, 6)))]
     distances = tuple((a, b, draw(st.integers(0, 60))) for a, b in draw(
         st.lists(st.tuples(st.sampled_from(NAMES[:n]), st.sampled_from(NAMES[:n])).filter(lambda p: p[0] != p[1]),

@@ -369,7 +369,9 @@ def encounters(draw):
             else:
                 kw["weapons"] = (sword,)
             combatants.append(Combatant(f"{side}{i}", side, surprised=draw(st.booleans()) and i == 0, **kw))
-    return Encounter("random", tuple(combatants), ())
+    maneuver = draw(st.sampled_from([None, *Maneuver]))  # a0's own declaration for round 1, the policy's after
+    declared = (Declaration("a0", 1, maneuver.kind, target="b0", maneuver=maneuver),) if maneuver else ()
+    return Encounter("random", tuple(combatants), declared)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
