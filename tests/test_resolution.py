@@ -394,6 +394,17 @@ def test_000_fleeing_draws_a_free_attack_and_leaves_the_fight():
     assert result.figure("Snaga").status is FigureStatus.FLED
 
 
+def test_000_withdrawing_draws_no_free_attack_and_goes_a_third_of_a_third():
+    """000 §2 D: "a retreating character must further cut movement to 1/3 MV base in order to withdraw from
+    combat (making a 12 MV into just over 1 per phase)"; only a FLEEING combatant is a ripe target."""
+    result = play([fighter("Brienne", "b"), fighter("Snaga", "a", hp=3, movement=12)],
+                  [Declaration("Snaga", 1, M, feet=40, maneuver=Maneuver.WITHDRAW)], WINNER_A)
+    assert not events(result, EventKind.ATTACK, "Brienne")
+    (away,) = events(result, EventKind.FLEE, "Snaga")
+    assert away.amount == 13 and away.why == "Snaga withdraws 13'." and away.rule == "000 §2 D Withdrawing / Fleeing"
+    assert result.figure("Snaga").status is FigureStatus.ACTIVE  # a withdrawal leaves no one fled
+
+
 def test_000_an_initiative_winner_outruns_an_opponent_that_struck_this_phase():
     rolls = {**WINNER_A, "attack roll: Brienne [round 1, tick 4]": 3}
     result = play([fighter("Brienne", "b", movement=9), fighter("Snaga", "a", hp=3, movement=12)],
