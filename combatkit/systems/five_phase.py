@@ -279,6 +279,10 @@ class ActionSpec:
     """The declaration maneuvers it is a way of doing (a Charge or Counter-Charge is a ``charge``): such
     an entry is only ever a declaration with one of them, and a declaration with a maneuver is one of them."""
 
+    def answers(self, maneuver: Maneuver | None) -> bool:
+        """Whether a declaration with ``maneuver`` (None: none) can be this entry."""
+        return maneuver in self.maneuvers if maneuver is not None else not self.maneuvers
+
 
 @cache
 def action_list() -> tuple[ActionSpec, ...]:
@@ -332,7 +336,7 @@ def action_for(c: Combatant, d: Declaration) -> ActionSpec:
 def _action_for(kind: ActionKind, weapon: str | None, maneuver: Maneuver | None, note: str, phase: int,
                 feet: int | None, half_move: int) -> ActionSpec:
     fits = [a for a in action_list() if a.kind is kind and (a.weapon is None or a.weapon == weapon)
-            and (maneuver in a.maneuvers if maneuver is not None else not a.maneuvers)]
+            and a.answers(maneuver)]
     if not fits:  # a pummel, grapple or overbear with a missile weapon
         assert maneuver is not None
         raise IllegalActionError("001 A LIST OF ACTIONS", f"a {maneuver.value} is a melee attack, not one with a "
@@ -1356,7 +1360,7 @@ class FivePhase(TimingSystem):
         """
         out = []
         for spec in action_list():
-            if spec.kind is not kind or (maneuver not in spec.maneuvers if maneuver is not None else spec.maneuvers):
+            if spec.kind is not kind or not spec.answers(maneuver):
                 continue
             weapon = Weapon("w", kind=WeaponKind.MISSILE if spec.weapon == "missile" else WeaponKind.MELEE)
             who = Combatant("x", "x", weapons=(weapon,))
