@@ -407,6 +407,18 @@ def test_a_note_never_makes_a_maneuver(note):
     assert not action_for(fighter(), Declaration("Erik", 1, kind, note=note)).maneuvers
 
 
+def test_a_spell_cannot_be_rushed_into_a_phase_its_caster_is_still_moving_in():
+    """001 B: an action counts "from when the character is free" and may be rushed one phase; a spell is channelled
+    from then, so a half-move in phase 3 leaves a CT 1 spell due in phase 4, and rushing it to phase 3 is refused
+    (a blow, rushed the same way, is a half-move attack)."""
+    mage = Combatant("Mira", "party", spells=(Spell("magic missile", 1, 1),))
+    with pytest.raises(IllegalActionError, match=r"Mira is busy until phase 4: a spell is channelled from when its "
+                                                 r"caster is free, so magic missile cannot be rushed to phase 3"):
+        run([mage, orc()], [Declaration("Mira", 3, M), Declaration("Mira", 3, C, spell="magic missile")])
+    t = run([mage, orc()], [Declaration("Mira", 3, M), Declaration("Mira", 4, C, spell="magic missile")])
+    assert span(t, "Mira", "cast").start <= span(t, "Mira", "cast").end
+
+
 def test_missile_actions_from_the_list():
     """001 Missiles: Pass-Through Fire at -2; a bow's attack is Missile Fire by default."""
     archer = fighter(weapons=(BOW,))

@@ -964,6 +964,10 @@ class _Round:
         if placed is None:
             return
         land, words = placed
+        if land < state.ready:  # rushed into a phase the caster is still busy in (a move, an item)
+            raise IllegalActionError("001 B. Action Speeds", f"{c.name} is busy until {_name(state.ready)}: a spell is "
+                                                             f"channelled from when its caster is free, so {spell.name} "
+                                                             f"cannot be rushed to {_name(land)}")
         channel = max(state.ready, land - phase + 1)
         words.append(f"channelled from {_name(channel)}; loosed on its side's turn in the missiles & magic step, it "
                      f"takes effect with every missile and spell of the phase (001 Magic)")
