@@ -14,6 +14,7 @@ from combatkit.dice import Dice
 from combatkit.errors import RulesError
 
 __all__ = [
+    "FISTS",
     "Abilities",
     "ActionKind",
     "Combatant",
@@ -206,6 +207,11 @@ class Weapon:
         Dice.parse(self.damage)
 
 
+FISTS = Weapon("fists", kind=WeaponKind.NATURAL, length=Length.UNARMED, damage="d2")
+"""What a figure with no weapon attacks with: punch, kick, elbow, knee (002 Unarmed Combat I.A), 1d2
+damage (III.A); a natural attack, so its SF is its size's (000 Table 2)."""
+
+
 @dataclass(frozen=True)
 class Spell:
     """A spell or psionic power."""
@@ -293,14 +299,14 @@ class Combatant:
             raise RulesError("encounter", f"{self.name}: two weapons share a name in {names}")
 
     def weapon(self, name: str | None) -> Weapon:
-        """The named weapon, or the first one."""
-        if not self.weapons:
-            raise RulesError("000 §2 C", f"{self.name} has no weapon or natural attack to attack with")
+        """The named weapon, or the first one; a figure with no weapon at all attacks with :data:`FISTS`."""
         if name is None:
-            return self.weapons[0]
+            return self.weapons[0] if self.weapons else FISTS
         for weapon in self.weapons:
             if weapon.name == name:
                 return weapon
+        if name == FISTS.name:
+            return FISTS
         raise RulesError("encounter", f"{self.name} has no weapon {name!r}; has {[w.name for w in self.weapons]}")
 
     def spell(self, name: str | None) -> Spell:

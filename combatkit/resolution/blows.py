@@ -111,8 +111,8 @@ def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tu
     into several spans), else the declaration's, else the first weapon (as every system does)."""
     c = live.c
     if span.kind is SpanKind.OPPORTUNITY:
-        return routine(c, walk.options.extras(c.name))
-    declared = tuple(c.weapon(n) for n in decl.weapons) if decl is not None and decl.weapons else c.weapons[:1]
+        return routine(c, walk.options.extras(c.name)) or (c.weapon(None),)
+    declared = tuple(c.weapon(n) for n in decl.weapons) if decl is not None and decl.weapons else (c.weapon(None),)
     pool = list(declared)
     chosen = []
     for part in span.action.split(" -> ")[0].split(" + "):
