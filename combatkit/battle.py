@@ -127,6 +127,8 @@ class Figure:
     holding: str | None = None
     """A spell held past the end of the last round, which goes off in this one: it counts as this
     round's casting, so no new spell may be begun (000 §2 A, Holding a Spell)."""
+    no_effect_data: tuple[str, ...] = ()
+    """Spells it cast that went off with no effect data (one name a casting): the engine applied nothing."""
 
     @property
     def name(self) -> str:

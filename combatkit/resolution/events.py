@@ -24,6 +24,9 @@ class EventKind(enum.Enum):
     SPELL_CANCELLED = "spell cancelled"
     EFFECT = "effect"
     """A spell's effect on one figure (damage, healing, sleep, hold), after its saving throw."""
+    NO_EFFECT_DATA = "no effect data"
+    """A spell went off that has no effect data (:func:`combatkit.effects.spell_effect`): the engine applied
+    nothing. ``outcome`` is ``"no effect data"``."""
     MOVE = "move"
     CHARGE = "charge"
     FLEE = "flee"

@@ -4,6 +4,7 @@ lands with its saving throws.
 A figure stunned or prone cannot cast (002 Prone spellcasters); a completed cast held
 (000 §2 A) goes off when its hold ends. A single-target spell whose target is gone goes at
 the nearest other foe (a heal at the most wounded friend); an area spell goes off where aimed.
+A spell with no effect data goes off with no effect and says so (``EventKind.NO_EFFECT_DATA``).
 Damage is the walk's (:meth:`Walk.damage <combatkit.resolution.walk.Walk.damage>`), and so is
 re-timing the round when it hits a caster.
 """
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from combatkit.resolution.walk import Walk
 
 _CANNOT_CAST = frozenset({"stunned", "prone", "knocked_prone", "overborne"})
+NO_EFFECT_RULE = "combatkit/data/spell_effects.toml"
+"""What an event about a spell with no effect data cites."""
 
 
 def held_later(walk: Walk, name: str, span: Span) -> bool:
@@ -75,8 +78,11 @@ def cast(walk: Walk, live: Live, action: Action, t: Tick) -> None:
                else "", target=span.target, outcome="done")
     walk.record(span)
     if effect is None:
-        walk.event(t, live.name, EventKind.NOTE, "combatkit spell effects",
-                   f"No effect data for {name}: the referee applies it.")
+        live.no_effect.append(spell.name)
+        walk.event(t, live.name, EventKind.NO_EFFECT_DATA, NO_EFFECT_RULE,
+                   f"{spell.name} has no effect data in combatkit: it goes off with no effect the engine applies "
+                   f"(give it an `effect` in the encounter file)." if walk.explain else "",
+                   target=span.target, outcome="no effect data")
         return
     _effect(walk, live, effect, span.target, t, spell.name)
 

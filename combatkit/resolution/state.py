@@ -36,6 +36,8 @@ class Live:
     tally: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
         ("attacks", "hits", "damage_dealt", "damage_taken", "spells_attempted", "spells_succeeded"), 0))
     dying_save: bool | None = None
+    no_effect: list[str] = field(default_factory=list)
+    """Spells it cast that had no effect data, one name a casting."""
 
     @property
     def c(self) -> Combatant:
@@ -64,6 +66,7 @@ class Live:
             damage_taken=self.fig.damage_taken + tally["damage_taken"],
             spells_attempted=self.fig.spells_attempted + tally["spells_attempted"],
             spells_succeeded=self.fig.spells_succeeded + tally["spells_succeeded"],
+            no_effect_data=tuple(self.no_effect),
         )
 
 

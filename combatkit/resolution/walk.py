@@ -73,7 +73,7 @@ class Walk:
         self.reschedule_fn = reschedule
         self.cache = cache
         self.live = {f.name: Live(f, f.hit_points, f.status, f.position, list(f.conditions), list(f.spells_used),
-                                  f.components_ready, f.fell) for f in figures}
+                                  f.components_ready, f.fell, no_effect=list(f.no_effect_data)) for f in figures}
         self.declarations = tuple(declarations)
         self.events: list[Event] = []
         self.spans: list[Span] = []
