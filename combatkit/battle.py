@@ -19,7 +19,7 @@ from importlib import resources
 from combatkit.attack import AttackForm
 from combatkit.conditions import Condition
 from combatkit.encounter import Encounter
-from combatkit.model import Combatant, Weapon, WeaponKind
+from combatkit.model import Combatant, SpellEffect, Weapon, WeaponKind
 from combatkit.modifiers import Position, WeaponUse
 from combatkit.stances import CombatManeuver, Shield, Stance
 
@@ -31,6 +31,7 @@ __all__ = [
     "Figure",
     "FigureExtras",
     "FigureStatus",
+    "Lasting",
     "attack_form",
     "figures_from",
     "layout",
@@ -58,7 +59,9 @@ class FigureStatus(enum.Enum):
     HELD = "held"
     """Magically held: helpless, hit automatically."""
     FLED = "fled"
-    """Left the fight."""
+    """Left the fight (broke off, or fled in a spell's fear)."""
+    CHARMED = "charmed"
+    """Charmed by a foe's spell: it takes no hostile action, out of the fight."""
 
     @property
     def acts(self) -> bool:
@@ -90,6 +93,26 @@ class ActiveCondition:
     """What imposed it."""
     until_attack: bool = False
     """It also ends after the figure's next attack."""
+
+
+@dataclass(frozen=True)
+class Lasting:
+    """A spell's effect on a figure that lasts past the moment it went off: a sleep, hold, charm or
+    fear that ends (and the figure is back in the fight), damage that comes again each round
+    (:mod:`combatkit.resolution.spells`). Conditions it imposes are :class:`ActiveCondition` s."""
+
+    effect: SpellEffect
+    """The spell's effect."""
+    caster: str
+    """Who cast it."""
+    level: int
+    """The caster's level (dice units)."""
+    since: int
+    """Round of the fight it took hold in."""
+    until: int | None
+    """Last round of the fight it lasts; None: the rest of the fight."""
+    status: FigureStatus | None = None
+    """The status it put the figure in (asleep, held, charmed, fled); None for damage."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +150,8 @@ class Figure:
     holding: str | None = None
     """A spell held past the end of the last round, which goes off in this one: it counts as this
     round's casting, so no new spell may be begun (000 §2 A, Holding a Spell)."""
+    lasting: tuple[Lasting, ...] = ()
+    """Spells' effects on it still running: a sleep, hold, charm or fear to end, damage to come again."""
     no_effect_data: tuple[str, ...] = ()
     """Spells it cast that went off with no effect data (one name a casting): the engine applied nothing."""
 
