@@ -1,9 +1,12 @@
 """Spells do what they do (PH 2e, combatkit.effects): each kind of effect played in a resolved round
-and cited, what lasts ending when it should, the shipped data, and the flag on a spell that has no
-effect data."""
+and cited, what lasts ending when it should, the shipped data, a spell's own effect in the encounter
+file, and the flag on a spell that has no effect data."""
 
 from __future__ import annotations
 
+
+import json
+from dataclasses import replace
 
 import pytest
 
@@ -14,14 +17,20 @@ from combatkit import (
     Declaration,
     EffectKind,
     Encounter,
+    EncounterFileError,
     Length,
     Size,
     Spell,
+    SpellEffect,
     Weapon,
+    dumps_toml,
+    encounter_from_dict,
+    encounter_to_dict,
+    loads_encounter,
 )
 from combatkit.battle import FigureStatus
 from combatkit.dice import Dice
-from combatkit.effects import SPELL_EFFECTS, effect_from_table, effect_to_table
+from combatkit.effects import SPELL_EFFECTS, effect_from_table, effect_to_table, spell_effect
 from combatkit.fight import FightOptions, run_fight
 from combatkit.resolution import EventKind, play_round
 from combatkit.simulation import simulate
@@ -322,3 +331,67 @@ def test_bless_is_plus_1_to_hit_for_friends_only():
     assert "Brienne" in blessed and "B" not in blessed
     (hers,) = events(result, EventKind.ATTACK, "Brienne")
     assert "+1 blessed" in hers.why
+
+
+# ----------------------------------------------------------------- a spell's own effect, in the file
+
+
+FILE = """
+title = "An acid spray"
+system = "phase1"
+
+[[combatants]]
+name = "Mira"
+side = "a"
+class = "mage"
+level = 3
+spells = [
+  { name = "acid spray", level = 2, ct = 1, effect = { kind = "damage", dice = "2d4", save = "half", radius = 10, duration = 3 } },
+  { name = "magic missile", ct = 1, effect = { kind = "damage", dice = "d6+10", rule = "house rule: a heavy missile" } },
+]
+
+[[combatants]]
+name = "B"
+side = "b"
+hp = 40
+"""
+
+
+def test_an_encounter_file_gives_a_spell_its_effect_and_writes_it_back():
+    enc = loads_encounter(FILE)
+    spray, missile = enc.combatants[0].spells
+    assert spray.effect == SpellEffect("acid spray", EffectKind.DAMAGE, "the encounter's own effect for acid spray",
+                                       dice="2d4", save=spray.effect.save, radius=10, duration=3)
+    assert spray.effect.save.value == "half" and spell_effect(spray) is spray.effect
+    assert loads_encounter(dumps_toml(enc)) == enc
+    assert encounter_from_dict(json.loads(json.dumps(encounter_to_dict(enc)))) == enc
+    assert 'effect = { kind = "damage", rule = "house rule: a heavy missile", dice = "d6+10" }' in dumps_toml(enc)
+
+
+def test_a_spells_own_effect_is_preferred_to_the_shipped_data():
+    """The file's magic missile does d6+10 (shipped: two 1d4+1 missiles at 3rd level, at most 10)."""
+    enc = replace(loads_encounter(FILE), declarations=(Declaration("Mira", 1, C, target="B", spell="magic missile"),),
+                  distances=(("Mira", "B", 30),), rolls={**WINNER_A, "magic missile: Mira [round 1, tick 1, 1]": 16})
+    result = play_round(enc, "phase1", opening_gap=30)
+    (hit,) = effects_on(result, "B")
+    assert hit.amount == 16 and hit.rule == "house rule: a heavy missile"
+
+
+@pytest.mark.parametrize(("effect", "field", "words"), [
+    ('{ kind = "damage", dice = "2x4" }', "dice", "is not dice notation"),
+    ('{ kind = "fire" }', "kind", "must be one of damage, heal, sleep"),
+    ('{ dice = "d4" }', "kind", "is required"),
+    ('{ kind = "damage" }', "dice", "a damage effect needs dice"),
+    ('{ kind = "hold", save = "half" }', "save", "half is for damage"),
+    ('{ kind = "damage", dice = "d4", radius = "ten" }', "radius", "expected a whole number"),
+    ('{ kind = "damage", dice = "d4", radus = 10 }', "radus", "did you mean radius?"),
+    ('{ kind = "hold", save = "negates", save_column = "poison" }', "save_column", "death, wand, petrification"),
+    ('{ kind = "damage", dice = "d4", radius = -5 }', "radius", "is 0 or more"),
+    ('"fireball"', None, "expected a table of the effect's fields"),
+])
+def test_a_bad_effect_is_refused_naming_its_field(effect, field, words):
+    text = f'[[combatants]]\nname = "Mira"\nside = "a"\nspells = [{{ name = "zap", effect = {effect} }}]\n'
+    with pytest.raises(EncounterFileError) as error:
+        loads_encounter(text)
+    assert error.value.field == "combatants[0].spells[0].effect" + (f".{field}" if field else "")
+    assert words in error.value.message
