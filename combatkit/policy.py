@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from combatkit.effects import EffectKind, spell_effect
+from combatkit.effects import EffectKind, spell_effect, takes
 from combatkit.model import Declaration, Spell, Weapon, WeaponKind
 from combatkit.battle import REACH, Figure, missile_range, routine
 from combatkit.resolution import ResolutionOptions
@@ -166,7 +166,7 @@ def _spell_intent(f: Figure, figures: Sequence[Figure], target: Figure, foes: li
         ready_first = "M" in spell.component_set and not f.components_ready and system.rules.components_in_hand
         if not system.castable(spell, surprised=f.name in surprised, ready_first=ready_first):
             continue
-        effect = spell_effect(spell.name, resolution.spell_effects)
+        effect = spell_effect(spell, resolution.spell_effects)
         if effect is not None and effect.kind is EffectKind.HEAL:
             hurt = [o for o in figures if o.side == f.side and o.status.acts and 2 * o.hit_points <= o.max_hit_points]
             if hurt:
@@ -174,22 +174,30 @@ def _spell_intent(f: Figure, figures: Sequence[Figure], target: Figure, foes: li
                 return Intent(f.name, "cast", friend.name, abs(friend.position - f.position), spell,
                               ready_first=ready_first)
             continue
+        if effect is not None and not effect.hostile:  # haste, protection, bless: the friend nearest the foe
+            ready = [o for o in figures if o.side == f.side and takes(effect, o)]
+            if not ready:
+                continue
+            friend = min(ready, key=lambda o: abs(o.position - target.position))
+            return Intent(f.name, "cast", friend.name, abs(friend.position - f.position), spell,
+                          ready_first=ready_first)
         if spell.touch:
             continue
         aim = target
         if effect is not None:
+            if effect.kind not in (EffectKind.DAMAGE, EffectKind.SLEEP):  # hold, charm, web...: a foe it works on
+                awake = [o for o in foes if takes(effect, o)]
+                if not awake:
+                    continue
+                aim = min(awake, key=lambda o: abs(o.position - f.position))
             friends = [o for o in figures if o.side == f.side and o.status.present]
-            if effect.radius and any(abs(o.position - aim.position) <= effect.radius for o in friends):
+            if (effect.radius and not effect.selective
+                    and any(abs(o.position - aim.position) <= effect.radius for o in friends)):
                 continue
             if effect.kind is EffectKind.SLEEP and not any(
                     abs(o.position - aim.position) <= effect.radius and o.status.acts
                     and (effect.max_level is None or o.combatant.level <= effect.max_level) for o in foes):
                 continue
-            if effect.kind is EffectKind.HOLD:
-                awake = [o for o in foes if o.status.acts]
-                if not awake:
-                    continue
-                aim = min(awake, key=lambda o: abs(o.position - f.position))
         return Intent(f.name, "cast", aim.name, abs(aim.position - f.position), spell, ready_first=ready_first)
     return None
 

@@ -4,7 +4,6 @@ file, and the flag on a spell that has no effect data."""
 
 from __future__ import annotations
 
-
 import json
 from dataclasses import replace
 
@@ -28,10 +27,11 @@ from combatkit import (
     encounter_to_dict,
     loads_encounter,
 )
-from combatkit.battle import FigureStatus
+from combatkit.battle import FigureStatus, figures_from
 from combatkit.dice import Dice
 from combatkit.effects import SPELL_EFFECTS, effect_from_table, effect_to_table, spell_effect
 from combatkit.fight import FightOptions, run_fight
+from combatkit.policy import intents
 from combatkit.resolution import EventKind, play_round
 from combatkit.simulation import simulate
 
@@ -395,3 +395,20 @@ def test_a_bad_effect_is_refused_naming_its_field(effect, field, words):
         loads_encounter(text)
     assert error.value.field == "combatants[0].spells[0].effect" + (f".{field}" if field else "")
     assert words in error.value.message
+
+
+# ----------------------------------------------------------------- whom the default policy casts at
+
+
+def test_the_policy_casts_friendly_spells_at_friends_and_holds_at_foes_still_standing():
+    enc = Encounter("aim", (mage("haste", "hold person"), fighter("Brienne", "a"), fighter("B", "b"),
+                            fighter("C", "b")), (), (("Mira", "B", 30), ("Brienne", "B", 5), ("C", "B", 0)))
+    figures = list(figures_from(enc))
+    plan = intents(figures, system="phase1")
+    assert (plan["Mira"].spell.name, plan["Mira"].target) == ("haste", "Brienne")  # the friend nearest the foe
+    mira = replace(figures[0], spells_used=("haste",))
+    held = replace(figures[2], status=FigureStatus.HELD)
+    plan = intents([mira, figures[1], held, figures[3]], system="phase1")
+    assert (plan["Mira"].spell.name, plan["Mira"].target) == ("hold person", "C")  # B is held already
+    everyone_held = [mira, figures[1], held, replace(figures[3], status=FigureStatus.HELD)]
+    assert intents(everyone_held, system="phase1")["Mira"].mode == "melee"  # no hold on the held: her dagger
