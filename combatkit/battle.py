@@ -59,9 +59,12 @@ class FigureStatus(enum.Enum):
     HELD = "held"
     """Magically held: helpless, hit automatically."""
     FLED = "fled"
-    """Left the fight (broke off, or fled in a spell's fear)."""
+    """Left the fight."""
     CHARMED = "charmed"
     """Charmed by a foe's spell: it takes no hostile action, out of the fight."""
+    FRIGHTENED = "frightened"
+    """Fleeing in panic from a spell's fear: it takes no action, but is still on the field (far off)
+    and comes back when the spell ends."""
 
     @property
     def acts(self) -> bool:
@@ -75,8 +78,9 @@ class FigureStatus(enum.Enum):
 
     @property
     def present(self) -> bool:
-        """Still on the field: active, asleep or held (helpless figures can be attacked)."""
-        return self in (FigureStatus.ACTIVE, FigureStatus.ASLEEP, FigureStatus.HELD)
+        """Still on the field: active, asleep, held (helpless figures can be attacked) or frightened (running,
+        and back when the spell ends)."""
+        return self in (FigureStatus.ACTIVE, FigureStatus.ASLEEP, FigureStatus.HELD, FigureStatus.FRIGHTENED)
 
 
 @dataclass(frozen=True)
@@ -112,7 +116,7 @@ class Lasting:
     until: int | None
     """Last round of the fight it lasts; None: the rest of the fight."""
     status: FigureStatus | None = None
-    """The status it put the figure in (asleep, held, charmed, fled); None for damage."""
+    """The status it put the figure in (asleep, held, charmed, frightened); None for damage."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,7 @@ class Figure:
     position: int
     """Feet along the battle line."""
     status: FigureStatus = FigureStatus.ACTIVE
-    """Active, dead, unconscious, asleep, held or fled."""
+    """Active, dead, unconscious, asleep, held, fled, charmed or frightened."""
     spells_used: tuple[str, ...] = ()
     """Spells begun (a ruined spell is used up too): no longer castable this fight."""
     components_ready: bool = True

@@ -35,9 +35,10 @@ A spell with none of these goes off with no effect the engine applies, and the r
   Both are helpless and hit automatically (002 Special Types of Attacks IV) until the duration
   ends, when they are back in the fight. The PH's "slapping or wounding awakens" is not modelled.
 * ``charm``: the figure leaves the fight for good (it regards the caster as a friend and takes no
-  hostile action; the PH's charm lasts days).
-* ``fear``: the figure flees at its full movement for the duration, out of the fight (a side all
-  fled has lost); when it ends the figure is that far away and may walk back.
+  hostile action; the PH's charm lasts days, so a charm takes no duration).
+* ``fear``: the figure flees at its full movement for the duration, taking no action (a side all
+  frightened has lost): it is put that far away at once (status ``frightened``, still on the field)
+  and, when the spell ends, may walk back.
 * ``cower`` (scare), ``web``, ``blindness``, ``slow``, ``haste``, ``protection``, ``nausea``
   (stinking cloud) and ``bless`` put a condition of ``conditions.toml`` on the figure for the
   duration (no duration: the rest of the fight); its to-hit and AC terms go through

@@ -228,9 +228,10 @@ class EffectKind(enum.Enum):
     HOLD = "hold"
     """Magically held: helpless, hit automatically (002 Special Types of Attacks IV), for the duration."""
     CHARM = "charm"
-    """Charmed: the figure regards the caster as a friend and leaves the fight (it takes no hostile action)."""
+    """Charmed: the figure regards the caster as a friend and leaves the fight (it takes no hostile action);
+    a charm lasts the fight (the PH's lasts days), so it takes no duration."""
     FEAR = "fear"
-    """Flees in panic at its full movement for the duration, out of the fight; it may walk back after."""
+    """Flees in panic at its full movement for the duration, taking no action; it may walk back after."""
     COWER = "cower"
     """Trembles and cowers in place (scare): no movement, -1 to attack rolls and saving throws."""
     WEB = "web"
@@ -350,6 +351,10 @@ class SpellEffect:
             raise bad("hit_dice", "a sleep effect needs the dice of Hit Dice it affects")
         if self.save is Save.HALF and self.kind is not EffectKind.DAMAGE:
             raise bad("save", "half is for damage; a save against any other effect negates it")
+        if self.kind is EffectKind.CHARM and self.lasts:
+            name = next(n for n in ("duration", "duration_per_level", "levels_per_round", "duration_dice")
+                        if getattr(self, n))
+            raise bad(name, "a charm lasts the fight here (the PH's lasts days): give it no duration")
         if self.save_column not in SAVE_COLUMNS:
             raise bad("save_column", f"saving throw columns are {', '.join(SAVE_COLUMNS)}")
         if not -10 <= self.save_modifier <= 10:

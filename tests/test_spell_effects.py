@@ -211,12 +211,31 @@ def test_charm_takes_the_figure_out_of_the_fight():
 def test_fear_sends_the_figure_off_at_full_movement_and_it_may_come_back():
     """PH 2e cause fear: B (MV 12) flees for 1d4 = 1 round, 120' away, and is back in the fight after it."""
     result = cast("cause fear", rolls={ON_B: 5, "cause fear duration: B [round 1, tick 1]": 1})
-    (fled,) = [e for e in effects_on(result, "B") if e.outcome == "fled"]
+    (fled,) = [e for e in effects_on(result, "B") if e.outcome == "frightened"]
     assert "120' away" in fled.why and fled.rule.startswith("PH 2e cause fear")
     assert [e.kind for e in events(result, actor="B") if e.kind in (EventKind.FALL, EventKind.RECOVER)] == [
         EventKind.FALL, EventKind.RECOVER]
     b = result.figure("B")
     assert b.status is FigureStatus.ACTIVE and b.position == 30 + 120
+
+
+def test_a_figure_frightened_for_rounds_sits_them_out_far_off_then_walks_back():
+    """1d4 = 2 rounds: B runs 240' at once, does nothing in round 2, is back at its end and closes in round 3
+    (a watcher keeps B's side in the fight meanwhile)."""
+    priest = Combatant("Ansel", "a", char_class="priest", level=1, hit_points=200, spells=(Spell("cause fear", 1, 1),))
+    watcher = Combatant("C", "b", hit_points=10, movement=0)
+    enc = Encounter("fear", (priest, fighter("B", "b", hp=200), watcher),
+                    (Declaration("Ansel", 1, C, target="B", spell="cause fear"),), (("Ansel", "B", 30),
+                                                                                     ("Ansel", "C", 300)), (),
+                    {**WINNER_A, "save vs spell: B [round 1, tick 1]": 5,
+                     "cause fear duration: B [round 1, tick 1]": 2}, system="phase1")
+    fight = run_fight(enc, "phase1", seed=2, options=FightOptions(max_rounds=3))
+    one, two, three = fight.rounds
+    assert one.figure("B").status is FigureStatus.FRIGHTENED and one.figure("B").position == 30 + 240
+    assert not [e for e in two.events if e.actor == "B" and e.kind in (EventKind.MOVE, EventKind.ATTACK)]
+    (back,) = [e for e in two.events if e.kind is EventKind.RECOVER]
+    assert back.actor == "B" and back.rule.startswith("PH 2e cause fear")
+    assert [e for e in three.events if e.actor == "B" and e.kind is EventKind.MOVE]
 
 
 @pytest.mark.parametrize(("strength", "size", "rounds"), [(10, Size.MEDIUM, None), (15, Size.MEDIUM, 5),
@@ -387,6 +406,7 @@ def test_a_spells_own_effect_is_preferred_to_the_shipped_data():
     ('{ kind = "damage", dice = "d4", radus = 10 }', "radus", "did you mean radius?"),
     ('{ kind = "hold", save = "negates", save_column = "poison" }', "save_column", "death, wand, petrification"),
     ('{ kind = "damage", dice = "d4", radius = -5 }', "radius", "is 0 or more"),
+    ('{ kind = "charm", save = "negates", duration = 3 }', "duration", "a charm lasts the fight"),
     ('"fireball"', None, "expected a table of the effect's fields"),
 ])
 def test_a_bad_effect_is_refused_naming_its_field(effect, field, words):

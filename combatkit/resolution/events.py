@@ -29,12 +29,13 @@ class EventKind(enum.Enum):
     """A spell went off that has no effect data (:func:`combatkit.effects.spell_effect`): the engine applied
     nothing. ``outcome`` is ``"no effect data"``."""
     RECOVER = "recover"
-    """A figure a spell put out of the fight (asleep, held, charmed, fled in fear) is back in it: the spell ended."""
+    """A figure a spell put out of the fight (asleep, held, frightened) is back in it: the spell ended."""
     MOVE = "move"
     CHARGE = "charge"
     FLEE = "flee"
     FALL = "fall"
-    """A figure dies, falls unconscious, sleeps, is held, is charmed, or flees the fight: ``outcome`` says which."""
+    """A figure dies, falls unconscious, sleeps, is held, is charmed, flees the fight or flees in a spell's
+    fear: ``outcome`` says which."""
     CANCELLED = "cancelled"
     """An action that did not happen: its actor fell, its target was gone, it could not reach."""
     RETARGET = "retarget"

@@ -10,8 +10,8 @@ Damage is the walk's (:meth:`Walk.damage <combatkit.resolution.walk.Walk.damage>
 re-timing the round when it hits a caster.
 
 What lasts (:class:`~combatkit.battle.Lasting` on the figure, or a condition for so many phases):
-a sleep, hold, charm or fear ends at the end of its last round and the figure is back in the fight
-(``EventKind.RECOVER``); damage that lasts (Melf's acid arrow, flaming sphere) comes again at the
+a sleep, hold or fear ends at the end of its last round and the figure is back in the fight
+(``EventKind.RECOVER``; a charm lasts the fight); damage that lasts (Melf's acid arrow, flaming sphere) comes again at the
 first tick of each later round of it (:func:`round_starts`); the conditions of web, blindness, slow,
 haste, protection, stinking cloud, scare and bless end with the phase the walk computed for them.
 """
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 _CANNOT_CAST = frozenset({"stunned", "prone", "knocked_prone", "overborne"})
 _STATUS = {EffectKind.SLEEP: FigureStatus.ASLEEP, EffectKind.HOLD: FigureStatus.HELD,
-           EffectKind.CHARM: FigureStatus.CHARMED, EffectKind.FEAR: FigureStatus.FLED}
+           EffectKind.CHARM: FigureStatus.CHARMED, EffectKind.FEAR: FigureStatus.FRIGHTENED}
 """The effects that take a figure out of the fight, and the status each leaves it in."""
 _OPPOSITE = {"haste": "slow", "slow": "haste"}
 """PH 2e haste "negates the effects of a slow spell", and slow negates a haste."""
@@ -222,7 +222,7 @@ def _damage(walk: Walk, actor: str, caster: Live | None, effect: SpellEffect, fi
 
 def _out_of_the_fight(walk: Walk, caster: Live, effect: SpellEffect, figure: Live, t: Tick, key: str, spell: str,
                       save_text: str) -> None:
-    """Hold, charm or fear: the figure is out of the fight until the effect ends (held, charmed, fled)."""
+    """Hold, charm or fear: the figure is out of the fight until the effect ends (held, charmed, frightened)."""
     if not figure.status.acts:
         return  # already asleep, held, charmed or fled
     status = _STATUS[effect.kind]
@@ -236,11 +236,12 @@ def _out_of_the_fight(walk: Walk, caster: Live, effect: SpellEffect, figure: Liv
                f"{figure.name} is {_WORDS[status]} by {spell}{_for(rounds)}{where}{save_text}." if walk.explain
                else "", target=figure.name, outcome=status.value)
     figure.lasting.append(Lasting(effect, caster.name, caster.c.level, walk.round, _until(walk, rounds), status))
-    walk.fall(figure, t, status, rule=effect.rule if status in (FigureStatus.CHARMED, FigureStatus.FLED) else None)
+    walk.fall(figure, t, status, rule=effect.rule if status in (FigureStatus.CHARMED, FigureStatus.FRIGHTENED)
+              else None)
 
 
 _WORDS = {FigureStatus.ASLEEP: "put to sleep", FigureStatus.HELD: "held", FigureStatus.CHARMED: "charmed",
-          FigureStatus.FLED: "sent fleeing in panic"}
+          FigureStatus.FRIGHTENED: "sent fleeing in panic"}
 
 
 def _condition(walk: Walk, caster: Live, effect: SpellEffect, figure: Live, t: Tick, key: str, spell: str,
@@ -329,7 +330,7 @@ def round_starts(walk: Walk) -> None:
 
 
 def round_ends(walk: Walk) -> None:
-    """Effects whose last round this was end: a figure asleep, held, charmed or fled by a spell is back in the
+    """Effects whose last round this was end: a figure asleep, held or frightened by a spell is back in the
     fight (an event of kind ``recover``); what it no longer applies to (its figure died) is dropped."""
     end = walk.timeline.clock.ticks
     for live in walk.live.values():

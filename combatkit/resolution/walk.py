@@ -239,8 +239,8 @@ class Walk:
             self._load(timeline.spans, after=t, ruined_now=casters)
 
     def fall(self, live: Live, t: Tick, status: FigureStatus, rule: str | None = None) -> None:
-        """``live`` is out of the fight from tick t: dead, unconscious, asleep, held, fled or charmed
-        (``rule``: what put it there, if not the seed's rule for that status)."""
+        """``live`` is out of the fight from tick t: dead, unconscious, asleep, held, fled, charmed or
+        frightened (``rule``: what put it there, if not the seed's rule for that status)."""
         if not live.status.present:
             return
         live.status = status
@@ -251,12 +251,13 @@ class Walk:
         elif rule is None:
             rule = {FigureStatus.ASLEEP: "002 Special Types of Attacks IV", FigureStatus.HELD:
                     "002 Special Types of Attacks IV", FigureStatus.FLED: "002 Breaking Off II.B",
-                    FigureStatus.CHARMED: "PH 2e charm person"}[status]
+                    FigureStatus.CHARMED: "PH 2e charm person", FigureStatus.FRIGHTENED: "PH 2e fear"}[status]
         why = ""
         if self.explain:
             what = {FigureStatus.DEAD: "dies", FigureStatus.UNCONSCIOUS: "falls unconscious",
                     FigureStatus.ASLEEP: "falls asleep", FigureStatus.HELD: "is held",
-                    FigureStatus.FLED: "has fled the fight", FigureStatus.CHARMED: "is charmed"}[status]
+                    FigureStatus.FLED: "has fled the fight", FigureStatus.CHARMED: "is charmed",
+                    FigureStatus.FRIGHTENED: "flees in panic"}[status]
             why = f"{live.name} {what} ({live.hp} hp)." if status.fallen else f"{live.name} {what}."
         self.event(t, live.name, EventKind.FALL, rule, why, outcome=status.value, hit_points=live.hp)
 
