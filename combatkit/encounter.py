@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from combatkit.dice import Dice
+from combatkit.effects import effect_from_table, effect_to_table
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.intent import COMPONENTS, Intent, IntentKind, Refinement, derive, named_actions
 from combatkit.model import (
@@ -231,7 +232,9 @@ def _spell(data: Any, path: str) -> Spell:
         components=components,
         touch=r.get("touch", bool, False),
         psionic=r.get("psionic", bool, False),
+        effect=effect_from_table(r.data["effect"], r.at("effect"), name) if "effect" in r.data else None,
     )
+    r.used.add("effect")  # checked field by field by effect_from_table
     r.done()
     return spell
 
@@ -669,7 +672,8 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
                                                    "agility": "agi"}))
         out["weapons"] = [_without_defaults(w, {"speed_factor": "sf", "magic_bonus": "magic"}) | {"name": w.name}
                           for w in c.weapons]
-        out["spells"] = [_without_defaults(s, {"casting_time": "ct"}) | {"name": s.name} for s in c.spells]
+        out["spells"] = [_without_defaults(s, {"casting_time": "ct"}) | {"name": s.name}
+                         | ({"effect": effect_to_table(s.effect)} if s.effect is not None else {}) for s in c.spells]
         for key in ("weapons", "spells"):
             if not out[key]:
                 del out[key]

@@ -12,10 +12,12 @@ numbers of a Monte Carlo run assume:
 2. **Flee**: with ``flee_below`` set, a figure at or below that fraction of its hit points
    that is in melee reach of a foe flees (000 §2 D; 001 Break & Run; 002 Breaking Off).
 3. **Cast**: a figure with spells casts its first castable one: a healing spell (by touch
-   too) on the most wounded friend at half its hit points or less; any other spell at the
-   target, unless it is a touch spell (the policy does not deliver touches), an area spell
-   would take in a friend, a sleep would find no one it can affect, or a hold the target is
-   already held or asleep. A spell with no effect data is cast at the target all the same.
+   too) on the most wounded friend at half its hit points or less; a helping spell (haste,
+   protection, bless) on the friend nearest the foe; a hold, charm, web, blindness and the
+   like on the nearest foe it would still work on (up, not already under it); any other
+   spell at the target, unless it is a touch spell (the policy does not deliver touches), an
+   area spell that does not pick its targets would take in a friend, or a sleep would find
+   no one it can affect. A spell with no effect data is cast at the target all the same.
    Castable also means the system allows it (000: CT 9 at most from phase 1, 6 from phase 2;
    material components readied first if not in hand). A figure in a defensive 004 stance
    does not cast, and one in Full Defense does not attack (004 Combat Stance). Each spell is
@@ -59,7 +61,7 @@ from fractions import Fraction
 
 from combatkit.battle import REACH, Figure, missile_range, routine
 from combatkit.encounter import Encounter
-from combatkit.effects import EffectKind, spell_effect
+from combatkit.effects import EffectKind, spell_effect, takes
 from combatkit.intent import COMPONENTS, Intent, IntentKind
 from combatkit.model import Declaration, Maneuver, Size, Spell, Weapon, WeaponKind
 from combatkit.resolution import ResolutionOptions
@@ -162,26 +164,30 @@ def _spell_intents(f: Figure, figures: Sequence[Figure], target: Figure, foes: l
 def _spell_target(f: Figure, figures: Sequence[Figure], target: Figure, foes: list[Figure], spell: Spell,
                   resolution: ResolutionOptions) -> Figure | None:
     """Whom the policy casts ``spell`` at (module docstring, point 3), or None to pass it by."""
-    effect = spell_effect(spell.name, resolution.spell_effects)
+    effect = spell_effect(spell, resolution.spell_effects)
     if effect is not None and effect.kind is EffectKind.HEAL:
         hurt = [o for o in figures if o.side == f.side and o.status.acts and 2 * o.hit_points <= o.max_hit_points]
         return min(hurt, key=lambda o: o.hit_points - o.max_hit_points) if hurt else None
+    if effect is not None and not effect.hostile:  # haste, protection, bless: the friend nearest the foe
+        ready = [o for o in figures if o.side == f.side and takes(effect, o)]
+        return min(ready, key=lambda o: abs(o.position - target.position)) if ready else None
     if spell.touch:
         return None
     aim = target
     if effect is not None:
+        if effect.kind not in (EffectKind.DAMAGE, EffectKind.SLEEP):  # hold, charm, web...: a foe it works on
+            awake = [o for o in foes if takes(effect, o)]
+            if not awake:
+                return None
+            aim = min(awake, key=lambda o: abs(o.position - f.position))
         friends = [o for o in figures if o.side == f.side and o.status.present]
-        if effect.radius and any(abs(o.position - aim.position) <= effect.radius for o in friends):
+        if (effect.radius and not effect.selective
+                and any(abs(o.position - aim.position) <= effect.radius for o in friends)):
             return None
         if effect.kind is EffectKind.SLEEP and not any(
                 abs(o.position - aim.position) <= effect.radius and o.status.acts
                 and (effect.max_level is None or o.combatant.level <= effect.max_level) for o in foes):
             return None
-        if effect.kind is EffectKind.HOLD:
-            awake = [o for o in foes if o.status.acts]
-            if not awake:
-                return None
-            aim = min(awake, key=lambda o: abs(o.position - f.position))
     return aim
 
 

@@ -382,8 +382,8 @@ def encounters(draw):
        st.sampled_from([None, "000-I", "000-II", "004"]))
 def test_invariants(encounter, system, seed, gap, criticals):
     """Any valid encounter resolves (or raises a rules error); hit points never rise but by healing;
-    no one acts after falling, unless 003's dying blow allows it; same seed, same fight; the fast
-    path ends as the explained one."""
+    no one acts after falling, unless 003's dying blow allows it or a spell that felled it ended; same
+    seed, same fight; the fast path ends as the explained one."""
     options = FightOptions(opening_gap=gap, max_rounds=4, resolution=ResolutionOptions(criticals=criticals))
     try:
         fight = run_fight(encounter, system, seed=seed, options=options)
@@ -408,6 +408,8 @@ def test_invariants(encounter, system, seed, gap, criticals):
             assert (e.actor, e.round) in dying, (e.actor, e.round, e.tick, fallen[e.actor])
         if e.kind is EventKind.FALL:
             fallen.setdefault(e.actor, (e.round, e.tick))
+        if e.kind is EventKind.RECOVER:  # a spell's sleep or hold ended: it is back in the fight
+            fallen.pop(e.actor, None)
     again = run_fight(encounter, system, seed=seed, options=options)
     assert again.events == fight.events
     assert outcome(run_fight(encounter, system, seed=seed, options=options, explain=False)) == outcome(fight)
