@@ -216,6 +216,8 @@ def _weapon_intents(f: Figure, target: Figure, gap: int, round: int, system: Tim
         return ()
     if gap <= REACH:
         return (attack,)
+    if not c.movement:
+        return ()  # MV 0: it cannot close
     allowance = c.movement * 10 // 3
     if (options.charge and system.rules.charge is ChargeRule.COMBAT_II and Maneuver.CHARGE in system.maneuvers
             and allowance + REACH < gap <= c.movement * 10):

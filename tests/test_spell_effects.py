@@ -31,6 +31,7 @@ from combatkit.battle import FigureStatus, figures_from
 from combatkit.dice import Dice
 from combatkit.effects import SPELL_EFFECTS, effect_from_table, effect_to_table, spell_effect
 from combatkit.fight import FightOptions, run_fight
+from combatkit.intent import IntentKind
 from combatkit.policy import intents
 from combatkit.resolution import EventKind, play_round
 from combatkit.simulation import simulate
@@ -146,7 +147,8 @@ def test_the_simulation_counts_castings_without_effect_data_by_spell():
 
 def test_damage_that_lasts_comes_again_the_next_round():
     """PH 2e Melf's acid arrow: at 3rd level the acid lasts 2 rounds: 2d4 now, 2d4 again at the start of round 2."""
-    enc = Encounter("acid", (mage("Melf's acid arrow", weapons=()), fighter("B", "b", hp=200, weapons=())),
+    enc = Encounter("acid", (mage("Melf's acid arrow", weapons=(), movement=0),
+                             fighter("B", "b", hp=200, weapons=(), movement=0)),  # 60' apart, neither can close
                     (Declaration("Mira", 1, C, target="B", spell="Melf's acid arrow"),), (("Mira", "B", 60),),
                     (), {**WINNER_A, "Melf's acid arrow: Mira [round 1, tick 1, 1]": 5}, system="phase1")
     fight = run_fight(enc, "phase1", seed=4, options=FightOptions(max_rounds=3))
@@ -161,8 +163,8 @@ def test_damage_that_lasts_comes_again_the_next_round():
 def test_hold_person_saves_at_minus_2_and_ends_after_2_rounds_a_level():
     """PH 2e hold person from a 1st-level priest: 2 rounds. B's 18 would save (17 needed) but for the -2;
     held through round 2, B is back in the fight for round 3 and closes on the priest."""
-    priest = Combatant("Ansel", "a", char_class="priest", level=1, hit_points=200,
-                       spells=(Spell("hold person", 2, 1, "V,S,M"),))
+    priest = Combatant("Ansel", "a", char_class="priest", level=1, hit_points=200, movement=0,
+                       spells=(Spell("hold person", 2, 1, "V,S,M"),))  # stands where he is: B must come to him
     watcher = Combatant("C", "b", hit_points=10, movement=0)  # keeps side b in the fight, does nothing
     enc = Encounter("hold", (priest, fighter("B", "b", hp=200), watcher),
                     (Declaration("Ansel", 1, C, target="B", spell="hold person"),),
@@ -424,11 +426,14 @@ def test_the_policy_casts_friendly_spells_at_friends_and_holds_at_foes_still_sta
     enc = Encounter("aim", (mage("haste", "hold person"), fighter("Brienne", "a"), fighter("B", "b"),
                             fighter("C", "b")), (), (("Mira", "B", 30), ("Brienne", "B", 5), ("C", "B", 0)))
     figures = list(figures_from(enc))
-    plan = intents(figures, system="phase1")
-    assert (plan["Mira"].spell.name, plan["Mira"].target) == ("haste", "Brienne")  # the friend nearest the foe
-    mira = replace(figures[0], spells_used=("haste",))
+
+    def mira(figures):
+        return [i for i in intents(figures, system="phase1") if i.actor == "Mira"][-1]
+
+    assert (mira(figures).spell, mira(figures).target) == ("haste", "Brienne")  # the friend nearest the foe
+    cast_once = replace(figures[0], spells_used=("haste",))
     held = replace(figures[2], status=FigureStatus.HELD)
-    plan = intents([mira, figures[1], held, figures[3]], system="phase1")
-    assert (plan["Mira"].spell.name, plan["Mira"].target) == ("hold person", "C")  # B is held already
-    everyone_held = [mira, figures[1], held, replace(figures[3], status=FigureStatus.HELD)]
-    assert intents(everyone_held, system="phase1")["Mira"].mode == "melee"  # no hold on the held: her dagger
+    assert (mira([cast_once, figures[1], held, figures[3]]).spell,
+            mira([cast_once, figures[1], held, figures[3]]).target) == ("hold person", "C")  # B is held already
+    everyone_held = [cast_once, figures[1], held, replace(figures[3], status=FigureStatus.HELD)]
+    assert mira(everyone_held).kind is IntentKind.ATTACK  # no hold on the held: her dagger

@@ -415,6 +415,12 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
         single = sum(1 for i in range(3) if pattern[i % len(pattern)]) <= 1
     gap = ap.gap(intent.target)
     gap = REACH if gap is None else gap
+    if not shoot and gap > REACH + REPOSITION and not allowance:
+        if move is not None:
+            ap.defer(move[0], move[1], "000 §1 F", f"{name} has MV 0: it cannot move")
+        ap.defer(step, intent, "000 §2 D Closing Movement", f"{name} has MV 0 and {intent.target} is {gap}' away: "
+                                                            f"it cannot close to strike")
+        return free
     target_surprised = ap.target_surprised(intent.target)
     moves: list[Declaration] = []
     blows: list[Declaration] = []
