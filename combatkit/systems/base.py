@@ -132,7 +132,7 @@ class TimingSystem:
                 check_entered(roller.entered, (r.purpose for r in roller.log), f"{self.title}'s round",
                               self.roll_keys, roll_words(encounter))
             else:
-                check_entered(encounter.rolls, (r.purpose for r in roller.log), f"any timing system's round",
+                check_entered(encounter.rolls, (r.purpose for r in roller.log), "any timing system's round",
                               tuple(dict.fromkeys(k for s in SYSTEMS.values() for k in s.roll_keys)),
                               roll_words(encounter))
         return annotate(timeline, plan, _left_rolls(encounter, self, timeline) if own_dice else ())

@@ -71,7 +71,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import icepool
 
