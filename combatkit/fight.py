@@ -54,7 +54,7 @@ from combatkit.dice import Roller, check_entered
 from combatkit.encounter import Encounter, Hit, with_intents
 from combatkit.errors import RulesError
 from combatkit.model import Combatant, Declaration
-from combatkit.intent import Intent, PlacementKind
+from combatkit.intent import Intent, PlacementKind, Plan
 from combatkit.policy import PolicyOptions, intents
 from combatkit.battle import Figure, FigureStatus, figures_from
 from combatkit.resolution import (
@@ -282,12 +282,12 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
 
         def reschedule(hits: tuple[Hit, ...], enc: Encounter = round_encounter, known: dict = known,
                        roller_type: type = timing, rng: random.Random = schedule_rng,
-                       opts: object = sys_opts) -> Timeline:
+                       opts: object = sys_opts, plan: Plan = plan) -> Timeline:
             again = found.schedule(replace(enc, hits=hits), roller_type(entered=dict(known), rng=rng), opts,
                                    check_rolls=False)
             known.update({roll.purpose: (roll.faces if roll.faces else roll.total) for roll in again.rolls})
             asked.extend(roll.purpose for roll in again.rolls)
-            return again
+            return annotate(again, plan) if explain else again
 
         result = resolve_round(timeline, present, round_encounter.declarations, roller=resolve_roller,
                                options=options.resolution, round=r, encounter_round=number, system_options=sys_opts,

@@ -132,6 +132,16 @@ class Intent:
         if self.action is not None:
             find_action(self.action)
 
+    def said(self) -> str:
+        """The intent as a sentence's start: ``"Mira means to cast web at Ugluk"`` (free words as they are).
+
+        >>> Intent("Mira", IntentKind.ACTION, note="steps back behind Brienne").said()
+        'Mira: steps back behind Brienne'
+        """
+        if self.kind is IntentKind.ACTION and self.action is None:
+            return f"{self.actor}: {self.words()}"
+        return f"{self.actor} means to {self.words()}"
+
     def words(self) -> str:
         """What it is, in plain words: ``"move toward Ugluk"``, ``"attack Ugluk with long sword (2 blows)"``.
 

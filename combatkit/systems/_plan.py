@@ -76,6 +76,8 @@ class ActorPlan:
     """What the plan has placed so far."""
     used: dict[str, int] = field(default_factory=dict)
     """Blows placed so far this round, by weapon name (:meth:`blows`)."""
+    sequence: int | None = None
+    """The phase the figure's attack sequence began in (000 §3 C Table 6: a later attack keeps its spacing)."""
 
     @property
     def name(self) -> str:
@@ -212,7 +214,7 @@ class ActorPlan:
             if intent.kind is IntentKind.ACTION and "note" not in extra:
                 extra["note"] = _action_note(intent, self.system.id)
             declarations.append(self.declaration(intent, phase, kind, **extra))
-        why = f"{self.name} {intent.words()}: {self.where(declarations)}, as the encounter places it for " \
+        why = f"{intent.said()}: {self.where(declarations)}, as the encounter places it for " \
               f"{self.system.title}"
         self.placements.append(Placement(self.name, step, intent, tuple(declarations), PlacementKind.REFINED,
                                          "the encounter's own placement", why))
@@ -263,7 +265,8 @@ def _pair(steps: list[tuple[int, Intent]], i: int) -> bool:
         return False
     move, attack = steps[i][1], steps[i + 1][1]
     return (move.kind is IntentKind.MOVE and move.target is not None and not move.away and move.feet is None
-            and move.maneuver is None and attack.kind is IntentKind.ATTACK and attack.target == move.target)
+            and move.maneuver in (None, Maneuver.CHARGE) and attack.kind is IntentKind.ATTACK
+            and attack.target == move.target)
 
 
 # ---------------------------------------------------------------- Combat II: one action a phase
@@ -298,7 +301,7 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
             i += 1
             continue
         if not free:
-            ap.defer(step, intent, _ONE_A_PHASE, f"{name} {intent.words()}: no phase is left for it this round")
+            ap.defer(step, intent, _ONE_A_PHASE, f"{intent.said()}: no phase is left for it this round")
             i += 1
             continue
         k = intent.kind
@@ -337,7 +340,7 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
         elif k is IntentKind.READY:
             out = [ready_declaration(ap, intent, free[0])]
             ap.add(step, intent, out, "000 §2 A, E: readying components or a weapon takes a phase",
-                   f"{name} {intent.words()}: {ap.where(out)}")
+                   f"{intent.said()}: {ap.where(out)}")
             free = free[1:]
         elif k is IntentKind.HOLD:
             out = [ap.declaration(intent, free[0], READY)]
@@ -347,7 +350,7 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
         else:
             out = [action_declaration(ap, intent, free[0])]
             ap.add(step, intent, out, "000 §1: a brief miscellaneous action takes a phase",
-                   f"{name} {intent.words()}: {ap.where(out)}")
+                   f"{intent.said()}: {ap.where(out)}")
             free = free[1:]
         i += 1
 
@@ -374,7 +377,7 @@ def _move(ap: ActorPlan, step: int, intent: Intent, free: list[int], allowance: 
         ap.add(step, intent, (), "000 §2 D Closing Movement", f"{name} is already within striking distance of "
                                                               f"{intent.target}: no move needed", PlacementKind.NEAREST)
         return free
-    why = f"{name} {intent.words()}: {ap.where(out)} (1/3 MV, {allowance}', a phase)"
+    why = f"{intent.said()}: {ap.where(out)} (1/3 MV, {allowance}', a phase)"
     kind = PlacementKind.PLACED
     if left:
         why += f"; {left}' are left for next round"
@@ -397,7 +400,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
             ap.defer(move[0], move[1], "000 §2 C: attacks per round", f"{name} has no attack left this round to "
                                                                      f"close for")
         ap.defer(step, intent, "000 §2 C: each weapon attacks up to its attacks per round",
-                 f"{name} {intent.words()}: its earlier attacks took every blow the round gives it")
+                 f"{intent.said()}: its earlier attacks took every blow the round gives it")
         return free
     single = left == 1
     pattern: tuple[int, ...] = (1,)
@@ -425,7 +428,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
     moves: list[Declaration] = []
     blows: list[Declaration] = []
     rules: list[str] = []
-    first_attack: int | None = None
+    first_attack: int | None = ap.sequence if table6 is not None else None
     used = 0
     for p in free:
         if left <= 0:
@@ -453,6 +456,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
             continue
         left -= 1
         first_attack = p if first_attack is None else first_attack
+    ap.sequence = first_attack
     ap.spend(weapons or (ap.c.weapon(None),), blows)
     rule = "; ".join(dict.fromkeys(rules + (["000 §1 F: a move is up to 1/3 MV a phase, then the blow a phase "
                                              "later"] if moves else []) + ["000 §1 C: one attack a phase"]))
@@ -518,7 +522,7 @@ def _cast(ap: ActorPlan, step: int, intent: Intent, free: list[int],
     rule = "000 §1 G: a spell is begun in a phase that takes its casting time"
     if len(out) > 1:
         rule = "000 §2 A: components in hand first (a phase); " + rule
-    ap.add(step, intent, out, rule, f"{name} {intent.words()}: {ap.where(out)}")
+    ap.add(step, intent, out, rule, f"{intent.said()}: {ap.where(out)}")
     return free[1:]
 
 
@@ -544,7 +548,7 @@ def chain(ap: ActorPlan, rules: ChainRules) -> None:
             n, i = max(d.phase for d in refined) + 1, i + 1
             continue
         if n > last:
-            ap.defer(step, intent, f"{ap.system.title}: a round has {last} steps", f"{name} {intent.words()}: the "
+            ap.defer(step, intent, f"{ap.system.title}: a round has {last} steps", f"{intent.said()}: the "
                                                                                   f"round has no step left for it")
             i += 1
             continue
@@ -570,7 +574,7 @@ def chain(ap: ActorPlan, rules: ChainRules) -> None:
                                                             f"{intent.target} ({ap.where(out)})",
                        PlacementKind.NEAREST)
             else:
-                ap.add(step, intent, out, rules.move, f"{name} {intent.words()}: {ap.where(out)}")
+                ap.add(step, intent, out, rules.move, f"{intent.said()}: {ap.where(out)}")
         elif k is IntentKind.CAST and rules.cast_needs_target and intent.target is None:
             out = [ap.declaration(intent, n, CAST, target=name)]
             ap.add(step, intent, out, rules.cast, f"{name} casts {ap.spell(intent).name}, which names no target: "
@@ -578,16 +582,16 @@ def chain(ap: ActorPlan, rules: ChainRules) -> None:
                                                   f"({ap.where(out)})", PlacementKind.NEAREST)
         elif k is IntentKind.CAST:
             out = [ap.declaration(intent, n, CAST)]
-            ap.add(step, intent, out, rules.cast, f"{name} {intent.words()}: {ap.where(out)}")
+            ap.add(step, intent, out, rules.cast, f"{intent.said()}: {ap.where(out)}")
         elif k is IntentKind.READY:
             out = [ready_declaration(ap, intent, n, "readies_components" in ap.system.declaration_fields)]
-            ap.add(step, intent, out, rules.ready, f"{name} {intent.words()}: {ap.where(out)}")
+            ap.add(step, intent, out, rules.ready, f"{intent.said()}: {ap.where(out)}")
         elif k is IntentKind.HOLD:
             out = [ap.declaration(intent, n, READY)]
             ap.add(step, intent, out, rules.hold, f"{name} stands ready: {ap.where(out)}")
         else:
             out = [action_declaration(ap, intent, n)]
-            ap.add(step, intent, out, rules.action, f"{name} {intent.words()}: {ap.where(out)}")
+            ap.add(step, intent, out, rules.action, f"{intent.said()}: {ap.where(out)}")
         n += 1
         i += 1
 
@@ -642,7 +646,7 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
     if ap.blows(intent, weapons) <= 0:
         if move is not None:
             ap.defer(move[0], move[1], rules.strike, f"{name} has no attack left this round to close for")
-        ap.defer(step, intent, rules.strike, f"{name} {intent.words()}: its earlier attacks took every attack the "
+        ap.defer(step, intent, rules.strike, f"{intent.said()}: its earlier attacks took every attack the "
                                              f"round gives it")
         return n
     ap.spend(weapons or (ap.c.weapon(None),), [Declaration(name, n, ATTACK)])
@@ -657,12 +661,15 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
     close = gap - REACH
     mover = move[1] if move is not None else replace(intent, kind=IntentKind.MOVE, weapons=(), blows=None,
                                                      maneuver=None)
-    moved = [ap.declaration(mover, n, MOVE, target=intent.target, feet=min(close, rate), maneuver=None)]
+    charge = mover.maneuver is Maneuver.CHARGE
+    moved = [ap.declaration(mover, n, MOVE, target=intent.target, feet=None if charge else min(close, rate),
+                            maneuver=mover.maneuver)]
     note = f"{ap.system.title} has no charge: " if charge_note else ""
     if move is not None:
-        ap.add(move[0], move[1], moved, rules.move, f"{note}{name} closes on {intent.target}: {ap.where(moved)}",
+        verb = "charges" if charge else "closes on"
+        ap.add(move[0], move[1], moved, rules.move, f"{note}{name} {verb} {intent.target}: {ap.where(moved)}",
                PlacementKind.NEAREST if charge_note else PlacementKind.PLACED)
-    if close <= rate and n + 1 <= (len(ap.system.declaration_phases) or 20):
+    if (charge or close <= rate) and n + 1 <= (len(ap.system.declaration_phases) or 20):
         out = [ap.declaration(intent, n + 1, ATTACK, weapons=names)]
         if move is None:
             ap.add(step, intent, moved + out, rules.strike, f"{name} is {gap}' from {intent.target}, so it closes "
