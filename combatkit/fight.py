@@ -219,6 +219,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     refused_total = 0
     cache: dict = {}
     carried: dict[str, list[Intent]] = {}
+    carry: Mapping[str, object] = {}
     played = 0
     for r in range(1, options.max_rounds + 1):
         if _over(figures):
@@ -251,7 +252,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                                     encounter.description, intents=planned + policy,
                                     refinements=tuple(x for x in encounter.refinements if x.actor in mine)
                                     if first and options.declarations else ())
-        plan = found.plan(round_encounter, sys_opts)
+        plan = found.plan(round_encounter, sys_opts, carry)
+        carry = plan.carry
         carried = {p.actor: [p.intent] for p in plan.placements
                    if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}
         user = tuple(d for p in plan.placements if p.actor in mine for d in p.declarations)

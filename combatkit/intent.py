@@ -425,6 +425,10 @@ class Plan:
     """Each intent (and each declaration given as such), in the encounter's order of figures."""
     notes: tuple[str, ...] = ()
     """What else it says: refinements it ignores (another system's), rolls it leaves to another system."""
+    carry: Mapping[str, object] = field(default_factory=dict, compare=False)
+    """What the round leaves each figure for the next one's plan, by name (Phase System II: where its Table 6
+    attack sequence stands, 000 §3 C); a fight hands it to the next round's :meth:`TimingSystem.plan
+    <combatkit.systems.base.TimingSystem.plan>`."""
 
     @property
     def declarations(self) -> tuple[Declaration, ...]:

@@ -27,8 +27,8 @@ timeline and odds.
 >>> comparison = SystemComparison("orc-closes-on-longbowman")
 >>> comparison.a.value, comparison.b.value
 ('Aldric', 'Grishnak')
->>> sorted(comparison.errors)
-['five_phase', 'segments', 'short_form', 'strike_speed']
+>>> comparison.errors
+{}
 >>> comparison.odds["phase1"]["a first"]
 Fraction(1, 1)
 """

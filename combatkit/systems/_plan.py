@@ -77,7 +77,12 @@ class ActorPlan:
     used: dict[str, int] = field(default_factory=dict)
     """Blows placed so far this round, by weapon name (:meth:`blows`)."""
     sequence: int | None = None
-    """The phase the figure's attack sequence began in (000 §3 C Table 6: a later attack keeps its spacing)."""
+    """The phase the figure's attack sequence began in (000 §3 C Table 6: a later attack keeps its spacing);
+    0 or less: in an earlier round (from :attr:`carried`)."""
+    carried: object = None
+    """What the figure's last round left it (:attr:`~combatkit.intent.Plan.carry`); None in a first round."""
+    carry: object = None
+    """What this round leaves it for the next."""
 
     @property
     def name(self) -> str:
@@ -138,6 +143,13 @@ class ActorPlan:
             if ranges is None or gap is None or gap <= ranges[2]:
                 return (missiles[0],)
         return routine(self.c) if self.c.weapons else ()
+
+    def named(self, intent: Intent, weapons: tuple[Weapon, ...]) -> tuple[str, ...]:
+        """The weapon names a declaration of the attack gives: the intent's, else none when the system's own
+        default (the figure's first weapon, :meth:`~combatkit.model.Combatant.weapon`) is the one chosen."""
+        if intent.weapons or weapons == (self.c.weapon(None),):
+            return intent.weapons
+        return weapon_names(weapons)
 
     def spell(self, intent: Intent) -> Spell:
         return self.c.spell(intent.spell)
@@ -276,7 +288,8 @@ _ONE_A_PHASE = "000 §1 C: one action a phase (move, attack, cast or a miscellan
 
 
 def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, int], str | None],
-              table6: Callable[[Fraction], tuple[int, ...]] | None = None) -> None:
+              table6: Callable[[Fraction], tuple[int, ...]] | None = None,
+              cast_rule: str = "000 §1 G: a spell is begun in a phase that takes its casting time") -> None:
     """000 §1-2 (Phase System I) and §3 (Phase System II, one A/B/C cycle): one action a phase.
 
     ``phases`` are the phases the figure may declare in (a surprised figure "loses one full
@@ -285,11 +298,14 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
     covers up to 10' more for the round's one attack (000 §2 C), a surprised target is struck at
     the end of the move (000 §2 F), a charge is the move and the blow together (000 §2 D).
     ``castable(spell, phase)`` is None when the spell may be begun in that phase, else the rule
-    it breaks. ``table6`` (Phase System II, 000 §3 C Table 6) spaces the attacks by their rate.
+    it breaks; ``cast_rule`` is the rule a spell begun is placed by. ``table6`` (Phase System II, 000 §3 C
+    Table 6) spaces the attacks by their rate.
     """
     c, name = ap.c, ap.name
     allowance = c.movement * 10 // 3  # 000 §1 F: 1/3 MV a phase
     free = list(phases)
+    if table6 is not None and isinstance(ap.carried, int):
+        ap.sequence = ap.carried  # the Table 6 sequence goes on from the last cycle (000 §3 C)
     i = 0
     steps = ap.steps
     while i < len(steps):
@@ -336,7 +352,7 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
         elif k is IntentKind.ATTACK:
             free = _close_and_strike(ap, None, (step, intent), free, allowance, table6)
         elif k is IntentKind.CAST:
-            free = _cast(ap, step, intent, free, castable)
+            free = _cast(ap, step, intent, free, castable, cast_rule)
         elif k is IntentKind.READY:
             out = [ready_declaration(ap, intent, free[0])]
             ap.add(step, intent, out, "000 §2 A, E: readying components or a weapon takes a phase",
@@ -353,6 +369,10 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
                    f"{intent.said()}: {ap.where(out)}")
             free = free[1:]
         i += 1
+    if table6 is not None:
+        attacked = any(d.kind is ATTACK for p in ap.placements for d in p.declarations)
+        # 000 §3 C: "In the event of an unexpected or even voluntary phase delay, the sequence starts over"
+        ap.carry = ap.sequence - 3 if attacked and ap.sequence is not None else None
 
 
 def _move(ap: ActorPlan, step: int, intent: Intent, free: list[int], allowance: int) -> list[int]:
@@ -392,7 +412,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
     c, name = ap.c, ap.name
     step, intent = attack
     weapons = ap.weapons(intent)
-    names = intent.weapons or weapon_names(weapons)
+    names = ap.named(intent, weapons)
     shoot = ap.shoots(weapons)
     left = ap.blows(intent, weapons)
     if left <= 0 and table6 is None:
@@ -430,12 +450,12 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
     rules: list[str] = []
     first_attack: int | None = ap.sequence if table6 is not None else None
     used = 0
-    for p in free:
+    for k, p in enumerate(free):
         if left <= 0:
             break
-        used += 1
         if first_attack is not None and not pattern[(p - first_attack) % len(pattern)]:
-            continue
+            continue  # a delay (000 §3 C Table 6): free for anything but an attack or a spell
+        used = k + 1
         if shoot or gap <= REACH:
             blows.append(ap.declaration(intent, p, ATTACK, weapons=names))
         elif gap <= REACH + REPOSITION and single:
@@ -491,7 +511,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
 
 
 def _cast(ap: ActorPlan, step: int, intent: Intent, free: list[int],
-          castable: Callable[[Spell, int], str | None]) -> list[int]:
+          castable: Callable[[Spell, int], str | None], cast_rule: str) -> list[int]:
     """Components readied first if they are not in hand (000 §2 A), then the spell begun in the next phase
     that takes its casting time (000 §1 G); too long for any phase left, it is begun next round."""
     c, name = ap.c, ap.name
@@ -519,7 +539,7 @@ def _cast(ap: ActorPlan, step: int, intent: Intent, free: list[int],
                                             f"next round")
         return free
     out.append(ap.declaration(intent, free[0], CAST))
-    rule = "000 §1 G: a spell is begun in a phase that takes its casting time"
+    rule = cast_rule
     if len(out) > 1:
         rule = "000 §2 A: components in hand first (a phase); " + rule
     ap.add(step, intent, out, rule, f"{intent.said()}: {ap.where(out)}")
@@ -570,8 +590,8 @@ def chain(ap: ActorPlan, rules: ChainRules) -> None:
         elif k is IntentKind.MOVE:
             out = [ap.declaration(intent, n, MOVE, feet=_feet(ap, intent, rate))]
             if no_charge:
-                ap.add(step, steps[i][1], out, rules.move, f"{ap.system.title} has no charge: {name} moves toward "
-                                                            f"{intent.target} ({ap.where(out)})",
+                ap.add(step, steps[i][1], out, rules.move, f"{name} moves toward {intent.target}, for "
+                                                            f"{ap.system.title} has no charge ({ap.where(out)})",
                        PlacementKind.NEAREST)
             else:
                 ap.add(step, intent, out, rules.move, f"{intent.said()}: {ap.where(out)}")
@@ -640,7 +660,7 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
     name, rate = ap.name, ap.c.movement * 10
     step, intent = attack
     weapons = ap.weapons(intent)
-    names = intent.weapons or weapon_names(weapons)
+    names = ap.named(intent, weapons)
     gap = ap.gap(intent.target)
     shoot = ap.shoots(weapons)
     if ap.blows(intent, weapons) <= 0:
@@ -664,10 +684,10 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
     charge = mover.maneuver is Maneuver.CHARGE
     moved = [ap.declaration(mover, n, MOVE, target=intent.target, feet=None if charge else min(close, rate),
                             maneuver=mover.maneuver)]
-    note = f"{ap.system.title} has no charge: " if charge_note else ""
+    note = f", for {ap.system.title} has no charge" if charge_note else ""
     if move is not None:
         verb = "charges" if charge else "closes on"
-        ap.add(move[0], move[1], moved, rules.move, f"{note}{name} {verb} {intent.target}: {ap.where(moved)}",
+        ap.add(move[0], move[1], moved, rules.move, f"{name} {verb} {intent.target}{note}: {ap.where(moved)}",
                PlacementKind.NEAREST if charge_note else PlacementKind.PLACED)
     if (charge or close <= rate) and n + 1 <= (len(ap.system.declaration_phases) or 20):
         out = [ap.declaration(intent, n + 1, ATTACK, weapons=names)]

@@ -1389,8 +1389,8 @@ class FivePhase(TimingSystem):
                 i += 1
                 continue
             if ready > LAST:
-                ap.defer(step, intent, "001 H. Last Actions", f"{intent.said()}: nothing of the round is "
-                                                              f"left for it")
+                ap.defer(step, intent, "001 B, H: a full move allows no other action; after Last Actions the "
+                                       "round is over", f"{intent.said()}: nothing of the round is left for it")
                 i += 1
                 continue
             k = intent.kind
@@ -1450,7 +1450,7 @@ class FivePhase(TimingSystem):
         spec = action_for(c, out[0])
         ap.add(step, intent, out, f"001 Movement: {spec.name}", f"{intent.said()}: {spec.name}, "
                                                                  f"{ap.where(out)}")
-        return ready + {"shift": 0, "half-move": 1}.get(how, 2)
+        return ready + {"shift": 0, "half-move": 1}.get(how, NEXT)  # 001 B: a full move allows no other action
 
     def _plan_attack(self, ap: ActorPlan, move: tuple[int, Intent] | None, attack: tuple[int, Intent], ready: int,
                      options: FivePhaseOptions) -> int:
@@ -1459,7 +1459,7 @@ class FivePhase(TimingSystem):
         c, name = ap.c, ap.name
         step, intent = attack
         weapons = ap.weapons(intent)
-        names = intent.weapons or tuple(w.name for w in weapons)
+        names = ap.named(intent, weapons)
         facility = max((weapon_facility(c, w, options)[0] for w in weapons), default=Facility.VERY_QUICK)
         attacks = (routines(c, weapons, ap.round) if c.char_class.strip().lower() != "monster" or len(weapons) == 1
                    else 1)
