@@ -8,10 +8,9 @@ import re
 import nbformat
 import pytest
 
-from combatkit.systems import SYSTEMS
-
 from combatkit import load_example
 from combatkit.encounter import dumps_toml
+from combatkit.systems import SYSTEMS as REGISTRY
 from combatkit.widgets.compare import SystemComparison
 from combatkit.widgets.criticals import CriticalExplorer
 from combatkit.widgets.landing import dashboards, read_dashboard
@@ -173,7 +172,7 @@ def test_a_link_s_matchup_computes_only_its_own_odds_when_an_event_loop_runs():
             await asyncio.gather(*(asyncio.wrap_future(f) for f in comparison.pending), return_exceptions=True)
             await asyncio.sleep(0)
         assert {(a, b) for _, _, a, b in comparison.jobs.seconds} == {("Sir Hadrek", "Finchfingle")}
-        assert {*comparison.odds, *comparison.odds_errors} == set(SYSTEMS)  # every system places the intents
+        assert {*comparison.odds, *comparison.odds_errors} == set(REGISTRY)  # every system places the intents
 
     asyncio.run(scenario())
 
