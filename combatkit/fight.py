@@ -68,7 +68,10 @@ from combatkit.resolution import (
 from combatkit.systems.base import FightRound, annotate, find_system, roll_words
 from combatkit.timeline import Timeline
 
-__all__ = ["End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]
+__all__ = ["STALEMATE", "End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]
+
+STALEMATE = 3
+"""Rounds in a row with nobody hurt that make an undecided fight a stalemate (:attr:`Fight.undecided_why`)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,21 @@ class Fight:
     """Each round as played (empty on the fast path)."""
     refused: int = 0
     """Policy declarations the system refused (see the module docstring)."""
+    quiet_rounds: int = 0
+    """Rounds at the end of the fight in which nobody's hit points changed."""
+
+    @property
+    def undecided_why(self) -> str:
+        """Why a fight nobody won ended so, in a few words (``""`` when a side won): no one left standing; a
+        stalemate (nobody hurt anybody in its last :data:`STALEMATE` rounds: out of reach, no way to hurt); or
+        still fighting at the round limit."""
+        if self.winner is not None:
+            return ""
+        if self.end is End.NO_ONE_LEFT:
+            return "no one left standing"
+        if self.quiet_rounds >= STALEMATE:
+            return f"stalemate: nobody hurt anybody in the last {self.quiet_rounds} rounds"
+        return "still fighting at the round limit"
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -155,12 +173,14 @@ class Fight:
         return lines
 
     def row(self) -> dict[str, object]:
-        """The fight as one plain row: who won, why it ended, how many rounds, who fell (``fallen``:
+        """The fight as one plain row: who won, why it ended (``undecided``: why nobody won, :attr:`undecided_why`),
+        how many rounds, who fell (``fallen``:
         the figures out of the fight at the end, dead, unconscious, asleep, held or fled), spells
         attempted and succeeded, declarations refused."""
         fell = sorted(f.name for f in self.figures if f.status is not FigureStatus.ACTIVE)
         return {
             "system": self.system, "seed": self.seed, "winner": self.winner, "end": self.end.value,
+            "undecided": self.undecided_why,
             "rounds": self.round_count, "fallen": ";".join(fell), "refused": self.refused,
             "spells_attempted": sum(f.spells_attempted for f in self.figures),
             "spells_succeeded": sum(f.spells_succeeded for f in self.figures),
@@ -220,6 +240,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     cache: dict = {}
     carried: dict[str, list[Intent]] = {}
     carry: Mapping[str, object] = {}
+    quiet = 0
     played = 0
     for r in range(1, options.max_rounds + 1):
         if _over(figures):
@@ -299,6 +320,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                           f"round 1 of the fight under {found.title}", found.roll_keys + ROLL_KEYS + _SURPRISE_KEYS,
                           roll_words(encounter))
         after = {f.name: f for f in result.figures}
+        hurt = any(after[f.name].hit_points != f.hit_points for f in figures if f.name in after)
+        quiet = 0 if hurt else quiet + 1
         figures = [after.get(f.name, f) for f in figures]
         if explain:
             rounds.append(replace(result, events=tuple(extra_events) + result.events))
@@ -311,7 +334,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
         winner, end = None, End.NO_ONE_LEFT
     else:
         winner, end = None, End.ROUND_LIMIT
-    return Fight(encounter.title, sid, seed, tuple(figures), winner, end, played, tuple(rounds), refused_total)
+    return Fight(encounter.title, sid, seed, tuple(figures), winner, end, played, tuple(rounds), refused_total,
+                 quiet)
 
 
 def _round_intents(encounter: Encounter, names: tuple[str, ...], first: bool,
