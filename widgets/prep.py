@@ -237,7 +237,7 @@ class PrepResults:
             key = repr([{k: v for k, v in row.items() if k != "system"} for row in sim.fights])
             groups.setdefault(key, []).append(sim.system)
         for group in (g for g in groups.values() if len(g) > 1):
-            names = " and ".join(_system_title(s) for s in group)
+            names = " and ".join(_system_title(s).split(" (")[0] for s in group)
             reason = (why_alike(setup.encounter, group[0], group[1]) if len(group) == 2
                       else "their rules happen to play these fights alike")
             out.append(f"{names} give the very same fights here: {reason}.")
@@ -246,7 +246,8 @@ class PrepResults:
             if why:
                 n = sum(why.values())
                 parts = "; ".join(f"{count} {what}" for what, count in why.items())
-                out.append(f"Under {_system_title(sim.system)}, {n} of {len(sim.fights)} fights ended with no winner: "
+                out.append(f"Under {_system_title(sim.system).split(' (')[0]}, {n} of {len(sim.fights)} fights ended "
+                           f"with no winner: "
                            f"{parts} (round limit {setup.options.max_rounds}).")
         missing: dict[str, int] = {}
         for sim in sims:

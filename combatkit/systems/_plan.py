@@ -76,6 +76,8 @@ class ActorPlan:
     """What the plan has placed so far."""
     used: dict[str, int] = field(default_factory=dict)
     """Blows placed so far this round, by weapon name (:meth:`blows`)."""
+    closed: dict[str, int] = field(default_factory=dict)
+    """Feet the figure's moves placed so far this round closed on each figure (negative: moved away)."""
     sequence: int | None = None
     """The phase the figure's attack sequence began in (000 §3 C Table 6: a later attack keeps its spacing);
     0 or less: in an earlier round (from :attr:`carried`)."""
@@ -97,13 +99,27 @@ class ActorPlan:
         return self.encounter.round
 
     def gap(self, other: str | None) -> int | None:
-        """Feet to ``other`` when the encounter knows them, else None."""
+        """Feet to ``other`` when the encounter knows them (less what the figure's moves placed so far this round
+        closed), else None."""
         if other is None:
             return None
         for a, b, feet in self.encounter.distances:
             if {a, b} == {self.name, other}:
-                return feet
+                return max(0, feet - self.closed.get(other, 0))
         return None
+
+    def _moved(self, intent: Intent, declarations: Sequence[Declaration]) -> None:
+        """Count what ``declarations`` move the figure toward (or away from) its target (:meth:`gap`)."""
+        for d in declarations:
+            if d.kind is not MOVE:
+                continue
+            toward = d.target if d.target is not None else (intent.target if intent.kind is IntentKind.MOVE
+                                                            and intent.away else None)
+            gap = self.gap(toward)
+            if toward is None or gap is None:
+                continue
+            feet = d.feet if d.feet is not None else max(0, gap - REACH)
+            self.closed[toward] = self.closed.get(toward, 0) + (feet if d.target is not None else -feet)
 
     def target_surprised(self, other: str | None) -> bool:
         return any(c.name == other and c.surprised for c in self.encounter.combatants)
@@ -204,6 +220,7 @@ class ActorPlan:
                                               if k != "attacks" or d.kind is ATTACK}) for d in declarations]
                 why += f"; refined for {self.system.title}: {', '.join(refinement.changes())}"
                 kind = PlacementKind.REFINED
+        self._moved(intent, declarations)
         self.placements.append(Placement(self.name, step, intent, tuple(declarations), kind, rule, why))
 
     def defer(self, step: int, intent: Intent, rule: str, why: str) -> None:
@@ -228,6 +245,7 @@ class ActorPlan:
             declarations.append(self.declaration(intent, phase, kind, **extra))
         why = f"{intent.said()}: {self.where(declarations)}, as the encounter places it for " \
               f"{self.system.title}"
+        self._moved(intent, declarations)
         self.placements.append(Placement(self.name, step, intent, tuple(declarations), PlacementKind.REFINED,
                                          "the encounter's own placement", why))
         return declarations
