@@ -24,7 +24,8 @@ def test_voila_runs_with_production_settings_on_this_machine_only():
     expected = {
         "--Voila.ip=127.0.0.1", "--Voila.port=9999", "--Voila.port_retries=0", "--Voila.open_browser=False",
         "--VoilaConfiguration.show_tracebacks=False", "--VoilaConfiguration.strip_sources=True",
-        "--VoilaConfiguration.template=combatkit", "--VoilaConfiguration.classic_tree=True",
+        "--VoilaConfiguration.template=combatkit", "--VoilaConfiguration.allow_template_override=NO",
+        "--VoilaConfiguration.classic_tree=True",
         "--VoilaExecutor.timeout=60", "--VoilaExecutor.iopub_timeout=60",
         "--VoilaConfiguration.preheat_kernel=True", "--VoilaConfiguration.default_pool_size=1",
         "--MappingKernelManager.cull_interval=60", "--MappingKernelManager.cull_idle_timeout=900",

@@ -23,7 +23,9 @@ link needs:
   manager and anywidget (for the charts) load; others installed in the environment (a
   theme, jupytext, a lab preview button...) can throw in voila's page;
 * the ``combatkit`` template: voila's ``lab`` template without its CDN FontAwesome links,
-  so nothing is fetched from the internet, and with the landing page as its tree page;
+  so nothing is fetched from the internet, and with the landing page as its tree page; a link
+  cannot pick another (``?template=``: ``allow_template_override=NO``; voila 0.5.8, pinned for
+  its widget manager, predates 0.5.9's check of that name);
 * every page sets the ``_xsrf`` cookie, so that leaving it shuts its kernel down at once, as voila
   means to, even for a visitor who came by a shared link and not by the landing page (see
   :func:`_app_class`; culling remains for pages closed without that message);
@@ -176,6 +178,7 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
         "--Voila.port_retries=0",
         f"--Voila.open_browser={settings.open_browser}",
         f"--VoilaConfiguration.template={TEMPLATE}",
+        "--VoilaConfiguration.allow_template_override=NO",
         "--VoilaConfiguration.classic_tree=True",
         "--VoilaConfiguration.show_tracebacks=False",
         "--VoilaConfiguration.strip_sources=True",
