@@ -1,7 +1,9 @@
 """The dashboard server's settings, its landing page's sections, the lessons mounted under learn/, and
 one served dashboard fetched over HTTP (tests/browser drives pages)."""
 
+import asyncio
 import json
+import logging
 import os
 import time
 import urllib.request
@@ -130,6 +132,54 @@ def test_a_preheated_dashboard_still_renders_after_waiting_longer_than_a_cells_t
     assert "application/vnd.jupyter.widget-view+json" in page
     assert "_xsrf" in cookies  # what the page's shutdown message carries when it is left
     assert "Cell execution timed out" not in log.read_text()
+
+
+def test_the_culler_passes_over_a_kernel_shut_down_while_it_culled_another(tmp_path, caplog):
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    log = logging.getLogger("combatkit-test-culler")
+    kernels = serve._kernels_class(AsyncMappingKernelManager, None)(root_dir=str(tmp_path), cull_idle_timeout=0, log=log)
+
+    async def scenario() -> None:
+        first = await kernels.start_kernel(kernel_name="python3")
+        second = await kernels.start_kernel(kernel_name="python3")
+        shutdown = kernels.shutdown_kernel
+
+        async def second_page_left_meanwhile(kernel_id: str, *args, **kwargs) -> None:
+            if kernel_id == first:  # while the culler shuts the first down, voila's beacon shuts the second down
+                await shutdown(second)
+            await shutdown(kernel_id, *args, **kwargs)
+
+        kernels.shutdown_kernel = second_page_left_meanwhile
+        try:
+            await kernels.cull_kernels()
+            assert kernels.list_kernel_ids() == []
+        finally:
+            await kernels.shutdown_all()
+
+    with caplog.at_level(logging.INFO, logger=log.name):
+        asyncio.run(scenario())
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []  # was: KeyError
+
+
+def test_the_server_log_has_no_traceback_from_culling_or_stopping(tmp_path):
+    log = tmp_path / "voila.log"
+    with serve.serving(pool_size=1, preheat=("criticals.ipynb",), cull_interval=1, cull_idle_timeout=2,
+                       log=log) as server:
+        with urllib.request.urlopen(f"{server.url}/voila/render/mana.ipynb?template=lab", timeout=90) as reply:
+            page = reply.read().decode()
+        assert 'class="ck-nav"' in page  # a link cannot pick another template
+        deadline = time.monotonic() + 60
+        while "Culling 'idle' kernel" not in log.read_text():  # no page keeps the kernel: culled after 2 s
+            assert time.monotonic() < deadline, "no kernel was culled"
+            time.sleep(0.5)
+        while "Kernel pool of criticals.ipynb is filled" not in log.read_text():
+            assert time.monotonic() < deadline, "the preheated kernel never became ready"
+            time.sleep(0.5)
+        time.sleep(3)  # the preheated kernel waits for its visitor in get_query_string(); the culler passes it over
+    text = log.read_text()
+    assert "Kernel shutdown" in text  # stopped, and the waiting kernel with it
+    assert "Traceback" not in text and "ERROR" not in text, text
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "dashboards").glob("*.ipynb")), ids=lambda p: p.name)

@@ -218,6 +218,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=int, default=ServeSettings.timeout, help="seconds a cell may run")
     parser.add_argument("--preheat", nargs="*", default=list(ServeSettings.preheat), metavar="NOTEBOOK",
                         help="dashboards whose kernels wait ready (default: %(default)s); give none to preheat all")
+    parser.add_argument("--cull-interval", type=int, default=ServeSettings.cull_interval, metavar="SECONDS",
+                        help="seconds between checks for abandoned kernels (default %(default)s)")
+    parser.add_argument("--cull-idle-timeout", type=int, default=ServeSettings.cull_idle_timeout, metavar="SECONDS",
+                        help="seconds a kernel with no open page may idle before it is shut down (default %(default)s)")
     args = parser.parse_args(argv)
     try:
         folder = args.dashboards.resolve() if args.dashboards else dashboards_dir()
@@ -233,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"combatkit.widgets.serve: {given} is not a folder", file=sys.stderr)
             return 2
     settings = ServeSettings(port=args.port, open_browser=not args.no_browser, timeout=args.timeout,
-                             pool_size=args.pool_size, preheat=tuple(args.preheat))
+                             pool_size=args.pool_size, preheat=tuple(args.preheat), cull_interval=args.cull_interval,
+                             cull_idle_timeout=args.cull_idle_timeout)
 
     from combatkit.widgets.render import BUNDLE_ENV, write_bundle
 
@@ -368,9 +373,26 @@ def _contents_class() -> type:
 
 def _kernels_class(base: type, lessons: Path | None) -> type:
     """``base`` (voila's multi-kernel manager class), starting a lesson's kernel in the lessons folder
-    (voila asks for ``learn/``, which is not a folder of the dashboards)."""
+    (voila asks for ``learn/``, which is not a folder of the dashboards), with a culler that passes over a
+    kernel already gone or going, and a server that kills its kernels when it stops.
+
+    The culler lists the kernels, then checks them one by one, waiting for each one it shuts down. A
+    kernel shut down meanwhile (its page left: voila's beacon; a visit that took a preheated kernel)
+    was still on its list, and jupyter_server's check of it raised ``KeyError``, a traceback in the
+    log. When the server stops, each kernel got a shutdown request, and a preheated kernel, waiting
+    for its visitor in the middle of a cell, answered with a traceback (``ZMQError``) as its sockets
+    closed under it; a dashboard kernel has nothing to save, so they are killed instead.
+    """
 
     class CombatkitKernels(base):
+        async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+            if kernel_id not in self._kernels or kernel_id in self._pending_kernels:  # gone, or being shut down
+                return
+            await super().cull_kernel_if_idle(kernel_id)
+
+        async def shutdown_all(self, now: bool = False) -> None:
+            await super().shutdown_all(now=True)
+
         def cwd_for_path(self, path: str, **kwargs: Any) -> str:
             inner = None if lessons is None else _inside(path, LEARN)
             if inner is None:
@@ -402,6 +424,7 @@ class RunningServer:
 def serving(dashboards: Path | None = None, *, notebooks: Path | None = None, port: int | None = None,
             pool_size: int = ServeSettings.pool_size,
             preheat: tuple[str, ...] = ServeSettings.preheat, timeout: int = ServeSettings.timeout,
+            cull_interval: int = ServeSettings.cull_interval, cull_idle_timeout: int = ServeSettings.cull_idle_timeout,
             log: Path | None = None,
             start_timeout: float = 90) -> Iterator[RunningServer]:
     """Run this module in the background until the block ends; yields the running server.
@@ -412,7 +435,8 @@ def serving(dashboards: Path | None = None, *, notebooks: Path | None = None, po
     """
     port = port or free_port()
     command = [sys.executable, "-m", "combatkit.widgets.serve", "--port", str(port), "--no-browser",
-               "--pool-size", str(pool_size), "--timeout", str(timeout), "--preheat", *preheat]
+               "--pool-size", str(pool_size), "--timeout", str(timeout), "--cull-interval", str(cull_interval),
+               "--cull-idle-timeout", str(cull_idle_timeout), "--preheat", *preheat]
     if dashboards is not None:
         command += ["--dashboards", str(dashboards)]
     if notebooks is not None:
