@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 dashboards: $(STAMP)
-	$(BIN)/python -m combatkit.widgets.serve --port $(PORT)
+	$(BIN)/combatkit serve --port $(PORT)
 
 # Debian's chromium drives the browser tests (never `playwright install`: it downloads a browser).
 chromium:

@@ -52,17 +52,30 @@ def test_only_the_chosen_dashboards_keep_a_kernel_waiting(tmp_path):
 def test_the_dashboards_folder_is_found_next_to_the_package_source():
     assert serve.dashboards_dir() == ROOT / "dashboards"
     assert serve.lessons_dir() == ROOT / "notebooks"
+    assert not serve.installed(serve.lessons_dir())
     assert serve.lessons_dir(ROOT / "elsewhere" / "dashboards") is None
     assert serve.dashboard_url(serve.ServeSettings(port=8000)) == (
         "http://127.0.0.1:8000/voila/render/phase1_timeline.ipynb")  # links already shared keep working
     assert serve.lesson_url(serve.ServeSettings(port=8000)) == (
         "http://127.0.0.1:8000/voila/render/learn/phase1_teaching.ipynb")
     assert serve.landing_url(serve.ServeSettings(port=8000)) == "http://127.0.0.1:8000/"
+    assert serve.landing_url(serve.ServeSettings(port=8000, host="0.0.0.0")) == "http://127.0.0.1:8000/"
+    assert serve.landing_url(serve.ServeSettings(port=8000, host="::1")) == "http://[::1]:8000/"
+    assert "--Voila.ip=0.0.0.0" in serve.voila_argv(serve.ServeSettings(host="0.0.0.0"), ROOT / "dashboards", [])
 
 
-def test_without_the_repository_the_message_says_what_to_do(tmp_path, capsys):
-    with pytest.raises(FileNotFoundError, match=r"run 'pip install -e \.' there, or pass --dashboards PATH"):
-        serve.dashboards_dir(tmp_path / "site-packages" / "widgets" / "serve.py")
+def test_installed_the_dashboards_are_package_data_inside_the_package(tmp_path):
+    package = tmp_path / "site-packages" / "combatkit" / "widgets"
+    for folder, notebook in (("dashboards", serve.MAIN_DASHBOARD), ("notebooks", serve.MAIN_LESSON)):
+        (package / folder).mkdir(parents=True)
+        (package / folder / notebook).write_text("{}")
+    assert serve.dashboards_dir(package / "serve.py") == package / "dashboards"
+    assert serve.lessons_dir(package / "dashboards") == package / "notebooks"
+
+
+def test_without_its_dashboards_the_message_says_what_to_do(tmp_path, capsys):
+    with pytest.raises(FileNotFoundError, match=r"pip install 'combatkit\[ui\]' .* or pass --dashboards PATH"):
+        serve.dashboards_dir(tmp_path / "site-packages" / "combatkit" / "widgets" / "serve.py")
     assert serve.main(["--dashboards", str(tmp_path / "nowhere"), "--no-browser"]) == 2
     assert "is not a folder" in capsys.readouterr().err
     assert serve.main(["--notebooks", str(tmp_path / "nowhere"), "--no-browser"]) == 2

@@ -1,9 +1,10 @@
 """Serve combatkit's Voila dashboards and lessons on this machine, with production settings.
 
-    python -m combatkit.widgets.serve [--port N] [--no-browser]
+    combatkit serve [--port N] [--host ADDRESS] [--no-browser]
+    python -m combatkit.widgets.serve [...]          (the same)
 
-Serves the repository's ``dashboards/`` folder on 127.0.0.1 as one app, with its teaching
-notebooks (``notebooks/``) as lessons under ``learn/``, and prints the URL of its landing page,
+Serves combatkit's dashboards (:func:`dashboards_dir`) on 127.0.0.1 as one app, with its teaching
+notebooks (:func:`lessons_dir`) as lessons under ``learn/``, and prints the URL of its landing page,
 which lists every dashboard with a picture and one line, then every lesson in the order to learn
 them (read on each visit, see :mod:`combatkit.widgets.landing`). The settings are the ones a shared
 link needs:
@@ -54,13 +55,19 @@ template draws a bar above the page: back to the landing page, and on to the com
 bar also gives the command that opens it in JupyterLab (``metadata.combatkit.file``), since its
 page runs the code but cannot change it.
 
-The dashboards are not part of the installed package: this runs from a git checkout
-installed with ``pip install -e .`` (or is given ``--dashboards PATH`` and ``--notebooks PATH``).
+**Where the dashboards are.** The repository keeps them in ``dashboards/`` and ``notebooks/``, beside
+the package's source folder ``widgets/``; a wheel installs them as package data inside the package,
+``combatkit/widgets/dashboards`` and ``combatkit/widgets/notebooks`` (see pyproject.toml). The server
+looks in the package first, then beside it, so ``pip install "combatkit[ui]"`` and a checkout installed
+with ``pip install -e .`` serve the same pages (``--dashboards PATH`` and ``--notebooks PATH`` serve
+others). An installed lesson's bar says ``combatkit lessons`` first: it copies the lessons into a folder
+of the visitor's own, to change and run (site-packages is no place to edit them).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.resources
 import os
 import signal
 import socket
@@ -76,9 +83,9 @@ from typing import Any
 
 from combatkit.widgets.landing import LEARN, landing
 
-__all__ = ["MAIN_DASHBOARD", "MAIN_LESSON", "RunningServer", "ServeSettings", "cell_timeout", "dashboard_url",
-           "dashboards_dir", "denied_extensions", "free_port", "jupyter_environ", "landing_url", "lesson_url",
-           "lessons_dir", "main", "serving", "voila_argv"]
+__all__ = ["LESSONS_COPY", "MAIN_DASHBOARD", "MAIN_LESSON", "RunningServer", "ServeSettings", "add_arguments",
+           "cell_timeout", "dashboard_url", "dashboards_dir", "denied_extensions", "free_port", "installed",
+           "jupyter_environ", "landing_url", "lesson_url", "lessons_dir", "main", "run", "serving", "voila_argv"]
 
 TEMPLATE = "combatkit"
 TEMPLATE_ROOT = Path(__file__).resolve().parent
@@ -94,6 +101,9 @@ DASHBOARD_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "anywidget")
 """The lab extensions a dashboard needs besides voila's own (``@voila-dashboards/...``)."""
 
 
+LESSONS_COPY = "combatkit-lessons"
+"""The folder ``combatkit lessons`` copies the installed lessons into, by default."""
+
 PREHEATED = ("phase1_timeline.ipynb", "compare_systems.ipynb", "criticals.ipynb", "mana.ipynb")
 """The dashboards most often shared by link: their kernels wait ready (see ServeSettings.preheat)."""
 
@@ -103,7 +113,10 @@ class ServeSettings:
     """How the dashboards are served."""
 
     port: int = 8866
-    """TCP port on 127.0.0.1. If it is taken, the server stops rather than moving to another."""
+    """TCP port. If it is taken, the server stops rather than moving to another."""
+    host: str = "127.0.0.1"
+    """The address to listen on: this machine only, by default; ``0.0.0.0`` for every interface (behind
+    a proxy, say: voila asks no one to log in)."""
     open_browser: bool = True
     """Open the dashboard in the default browser once the server is up."""
     timeout: int = 60
@@ -123,30 +136,49 @@ class ServeSettings:
     """Seconds a kernel with no open page may idle before it is shut down."""
 
 
-def dashboards_dir(start: Path | None = None) -> Path:
-    """The repository's ``dashboards/`` folder, found next to this package's source folder.
+def _package(start: Path | None = None) -> Path:
+    """This package's folder (``combatkit/widgets`` installed, ``widgets/`` in a checkout); ``start``, a
+    file in another such folder, for tests."""
+    return start.resolve().parent if start else Path(str(importlib.resources.files("combatkit.widgets")))
 
-    Raises FileNotFoundError, saying what to do, when combatkit was installed without
-    its repository (a wheel holds no dashboards).
+
+def dashboards_dir(start: Path | None = None) -> Path:
+    """The dashboards: the package's data folder ``dashboards`` (installed from a wheel), or else the
+    repository's ``dashboards/`` beside the package's source folder (a checkout, ``pip install -e .``).
+
+    Raises FileNotFoundError, saying what to do, when neither is there.
     """
-    source = (start or Path(__file__)).resolve()
-    folder = source.parent.parent / "dashboards"
-    if not (folder / MAIN_DASHBOARD).is_file():
-        raise FileNotFoundError(
-            f"no dashboards folder with {MAIN_DASHBOARD} at {folder}. The dashboards live in the combatkit "
-            f"git repository: clone it and run 'pip install -e .' there, or pass --dashboards PATH."
-        )
-    return folder
+    package = _package(start)
+    for folder in (package / "dashboards", package.parent / "dashboards"):
+        if (folder / MAIN_DASHBOARD).is_file():
+            return folder
+    raise FileNotFoundError(
+        f"no dashboards folder with {MAIN_DASHBOARD} in {package} or beside it. Install combatkit with its "
+        f"dashboards: pip install 'combatkit[ui]' (or, in a git checkout, pip install -e '.[ui]'), "
+        f"or pass --dashboards PATH."
+    )
 
 
 def lessons_dir(dashboards: Path | None = None) -> Path | None:
-    """The repository's ``notebooks/`` folder (the lessons), next to its ``dashboards/``; None if there is none."""
+    """The lessons (the teaching notebooks), the folder ``notebooks`` beside the dashboards, installed or in
+    a checkout; None if there is none."""
     folder = (dashboards or dashboards_dir()).parent / "notebooks"
     return folder if (folder / MAIN_LESSON).is_file() else None
 
 
+def installed(folder: Path) -> bool:
+    """Whether ``folder`` is package data of an installed combatkit (not a checkout's, nor one of the user's)."""
+    return folder.resolve().parent == _package().resolve()
+
+
+def _base_url(settings: ServeSettings) -> str:
+    """``http://host:port`` as a browser on this machine reaches the server (any address: 127.0.0.1)."""
+    host = "127.0.0.1" if settings.host in ("", "0.0.0.0", "::") else settings.host
+    return f"http://{f'[{host}]' if ':' in host else host}:{settings.port}"
+
+
 def dashboard_url(settings: ServeSettings, notebook: str = MAIN_DASHBOARD) -> str:
-    return f"http://127.0.0.1:{settings.port}/voila/render/{notebook}"
+    return f"{_base_url(settings)}/voila/render/{notebook}"
 
 
 def lesson_url(settings: ServeSettings, notebook: str = MAIN_LESSON) -> str:
@@ -156,7 +188,7 @@ def lesson_url(settings: ServeSettings, notebook: str = MAIN_LESSON) -> str:
 
 def landing_url(settings: ServeSettings) -> str:
     """The landing page: every dashboard, with a picture and one line."""
-    return f"http://127.0.0.1:{settings.port}/"
+    return f"{_base_url(settings)}/"
 
 
 def denied_extensions() -> list[str]:
@@ -173,7 +205,7 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
     """The voila command line for ``settings`` (what ``main`` runs, and what a reader can reuse)."""
     argv = [
         str(dashboards),
-        "--Voila.ip=127.0.0.1",
+        f"--Voila.ip={settings.host}",
         f"--Voila.port={settings.port}",
         "--Voila.port_retries=0",
         f"--Voila.open_browser={settings.open_browser}",
@@ -205,14 +237,17 @@ def jupyter_environ(environ: dict[str, str]) -> dict[str, str]:
     return {**environ, "JUPYTER_PATH": os.pathsep.join(dict.fromkeys(paths))}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m combatkit.widgets.serve", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--port", type=int, default=ServeSettings.port, help="port on 127.0.0.1 (default 8866)")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``combatkit serve`` (and ``python -m combatkit.widgets.serve``)."""
+    parser.add_argument("--port", type=int, default=ServeSettings.port, help="port to listen on (default 8866)")
+    parser.add_argument("--host", default=ServeSettings.host, metavar="ADDRESS",
+                        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
+                             "interface, e.g. behind a proxy; no one is asked to log in)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    parser.add_argument("--dashboards", type=Path, help="folder of dashboards (default: the repository's)")
+    parser.add_argument("--dashboards", type=Path, help="folder of dashboards (default: combatkit's own)")
     parser.add_argument("--notebooks", type=Path,
-                        help=f"folder of teaching notebooks, served under /{LEARN}/ (default: the repository's; "
-                             "none when --dashboards is given)")
+                        help=f"folder of teaching notebooks, served under /{LEARN}/ (default: combatkit's own "
+                             "lessons; none when --dashboards is given)")
     parser.add_argument("--pool-size", type=int, default=ServeSettings.pool_size,
                         help="preheated kernels per dashboard; 0 starts a kernel per visit (default 1)")
     parser.add_argument("--timeout", type=int, default=ServeSettings.timeout, help="seconds a cell may run")
@@ -222,33 +257,45 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds between checks for abandoned kernels (default %(default)s)")
     parser.add_argument("--cull-idle-timeout", type=int, default=ServeSettings.cull_idle_timeout, metavar="SECONDS",
                         help="seconds a kernel with no open page may idle before it is shut down (default %(default)s)")
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace, prog: str = "combatkit serve") -> int:
+    """Serve with the options ``args`` (from :func:`add_arguments`) until stopped; 2 if an option is wrong."""
     try:
         folder = args.dashboards.resolve() if args.dashboards else dashboards_dir()
     except FileNotFoundError as error:
-        print(f"combatkit.widgets.serve: {error}", file=sys.stderr)
+        print(f"{prog}: {error}", file=sys.stderr)
         return 2
     if args.notebooks:
         lessons = args.notebooks.resolve()
-    else:  # the repository's lessons go with the repository's dashboards only
+    else:  # combatkit's lessons go with combatkit's dashboards only
         lessons = None if args.dashboards else lessons_dir(folder)
     for given in (folder, lessons):
         if given is not None and not given.is_dir():
-            print(f"combatkit.widgets.serve: {given} is not a folder", file=sys.stderr)
+            print(f"{prog}: {given} is not a folder", file=sys.stderr)
             return 2
-    settings = ServeSettings(port=args.port, open_browser=not args.no_browser, timeout=args.timeout,
+    settings = ServeSettings(port=args.port, host=args.host, open_browser=not args.no_browser, timeout=args.timeout,
                              pool_size=args.pool_size, preheat=tuple(args.preheat), cull_interval=args.cull_interval,
                              cull_idle_timeout=args.cull_idle_timeout)
 
     from combatkit.widgets.render import BUNDLE_ENV, write_bundle
 
     # build the chart bundle once here, not in the first visitor's kernel; kernels import it by URL
-    os.environ[BUNDLE_ENV] = write_bundle(STATIC)
+    try:
+        os.environ[BUNDLE_ENV] = write_bundle(STATIC)
+    except OSError:  # a read-only installation: each kernel sends the bundle with its charts instead
+        os.environ.pop(BUNDLE_ENV, None)
     os.environ.update(jupyter_environ(dict(os.environ)))
     print(f"combatkit dashboards from {folder}" + (f", lessons from {lessons}" if lessons else "")
           + f"\nopen {landing_url(settings)}", flush=True)
     _app_class(settings.timeout, lessons).launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m combatkit.widgets.serve", description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv), parser.prog)
 
 
 def cell_timeout(seconds: int) -> Callable[[Any], int | None]:
@@ -348,7 +395,11 @@ def _contents_class() -> type:
             marks = metadata.setdefault("combatkit", {})
             if lesson:
                 marks.setdefault("show_code", True)
-                marks["file"] = f"{self.lessons_dir.name}/{_inside(path, LEARN)}"
+                if installed(self.lessons_dir):  # the lessons to change are a copy, made by `combatkit lessons`
+                    marks["copy"] = f"combatkit lessons {LESSONS_COPY}"
+                    marks["file"] = f"{LESSONS_COPY}/{_inside(path, LEARN)}"
+                else:
+                    marks["file"] = f"{self.lessons_dir.name}/{_inside(path, LEARN)}"
             served = landing(Path(self.root_dir), self.lessons_dir)
             card = served.card(path)
             companion = served.card(card.companion) if card and card.companion else None
