@@ -18,6 +18,7 @@ from combatkit.widgets import serve
 from combatkit.widgets.landing import LEARN, dashboards, landing
 
 ROOT = Path(__file__).resolve().parents[1]
+LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 def test_voila_runs_with_production_settings_on_this_machine_only():
@@ -46,7 +47,32 @@ def test_only_the_chosen_dashboards_keep_a_kernel_waiting(tmp_path):
         "--VoilaKernelManager.preheat_denylist=/ab.ipynb", "--VoilaKernelManager.preheat_denylist=/b.ipynb"]
     every = serve.voila_argv(serve.ServeSettings(preheat=()), tmp_path, [])
     assert not [a for a in every if "preheat_denylist" in a]
-    assert set(serve.PREHEATED) <= {p.name for p in (ROOT / "dashboards").glob("*.ipynb")}
+
+
+def test_every_dashboard_and_lesson_keeps_a_kernel_waiting_unless_told_otherwise():
+    settings = serve.ServeSettings()
+    assert settings.preheat == () and settings.pool_size == 1
+    assert not [a for a in serve.voila_argv(settings, ROOT / "dashboards", []) if "preheat_denylist" in a]
+    assert serve.preheated_lessons(settings, ROOT / "notebooks") == tuple(p.name for p in LESSONS)
+    only = serve.ServeSettings(preheat=("mana.ipynb", "learn/mana_teaching.ipynb"))
+    assert serve.preheated_lessons(only, ROOT / "notebooks") == ("mana_teaching.ipynb",)
+    assert len([a for a in serve.voila_argv(only, ROOT / "dashboards", []) if "preheat_denylist" in a]) == 9
+    assert serve.preheated_lessons(serve.ServeSettings(pool_size=0), ROOT / "notebooks") == ()
+    assert serve.preheated_lessons(settings, None) == ()
+
+
+def test_a_lessons_first_visit_takes_a_kernel_that_waited_ready(tmp_path):
+    log = tmp_path / "voila.log"
+    with serve.serving(pool_size=1, preheat=("learn/mana_teaching.ipynb",), log=log) as server:
+        deadline = time.monotonic() + 120
+        while "Kernel pool of learn/mana_teaching.ipynb is filled" not in log.read_text():
+            assert time.monotonic() < deadline, "the lesson's kernel never started"
+            time.sleep(0.5)
+        with urllib.request.urlopen(f"{server.url}/voila/render/learn/mana_teaching.ipynb", timeout=90) as reply:
+            page = reply.read().decode()
+    assert "Using pre-heated kernel" in log.read_text() and "for learn/mana_teaching.ipynb" in log.read_text()
+    assert "application/vnd.jupyter.widget-view+json" in page and "There was an error" not in page
+    assert "jp-InputArea-editor" in page and "jupyter lab notebooks/mana_teaching.ipynb" in page  # still a lesson
 
 
 def test_the_dashboards_folder_is_found_next_to_the_package_source():
@@ -203,8 +229,6 @@ def test_each_dashboard_has_one_cell_without_a_time_limit_its_last(path):
 
 
 # ------------------------------------------------ the landing page's two sections, and the lessons under learn/
-
-LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 def notebook(folder: Path, name: str, heading: str, **combatkit) -> None:

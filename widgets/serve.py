@@ -17,8 +17,8 @@ link needs:
   (``VoilaExecutor.iopub_timeout``), which under load otherwise drops them silently;
 * the dashboards' kernels start without jsonschema's IRI grammar, 2.2 s of CPU each
   (:mod:`combatkit.widgets.kernel`): a kernel's imports take 1.0 s instead of 3.7 s;
-* one preheated kernel per dashboard, so a visitor does not wait for a kernel to start
-  and the imports to run;
+* one preheated kernel waiting for each dashboard and each lesson, so no visitor waits for a
+  kernel to start and the imports to run, the first visit of a page included;
 * kernels of closed pages are culled after a while (voila does not shut them down);
 * lab extensions a dashboard does not need are denied: only voila's own, the widgets
   manager and anywidget (for the charts) load; others installed in the environment (a
@@ -42,8 +42,8 @@ under :data:`~combatkit.widgets.landing.LEARN` by the server's contents manager
 Jupyter. Serving the repository's root instead would move every dashboard's URL and put every
 notebook of the repository on the web; a symbolic link ``dashboards/learn`` would be a file of its
 own to keep, a plain text file in a Windows checkout. Nothing outside the two folders is served
-(``learn/../x`` is a 404). Lessons start a kernel per visit: none waits preheated (voila only
-preheats notebooks it finds under its root), which costs a visitor about 10 s.
+(``learn/../x`` is a 404). Voila preheats only the notebooks it finds under its root; the server
+fills the lessons' pools itself (:func:`preheated_lessons`), so a lesson waits ready as a dashboard does.
 
 A lesson teaches the API, so its page shows each code cell above its output (without prompts):
 ``strip_sources`` is one server-wide setting, so the template turns the code back on for a
@@ -85,7 +85,8 @@ from combatkit.widgets.landing import LEARN, landing
 
 __all__ = ["LESSONS_COPY", "MAIN_DASHBOARD", "MAIN_LESSON", "RunningServer", "ServeSettings", "add_arguments",
            "cell_timeout", "dashboard_url", "dashboards_dir", "denied_extensions", "free_port", "installed",
-           "jupyter_environ", "landing_url", "lesson_url", "lessons_dir", "main", "run", "serving", "voila_argv"]
+           "jupyter_environ", "landing_url", "lesson_url", "lessons_dir", "main", "preheated_lessons", "run", "serving",
+           "voila_argv"]
 
 TEMPLATE = "combatkit"
 TEMPLATE_ROOT = Path(__file__).resolve().parent
@@ -103,10 +104,6 @@ DASHBOARD_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "anywidget")
 
 LESSONS_COPY = "combatkit-lessons"
 """The folder ``combatkit lessons`` copies the installed lessons into, by default."""
-
-PREHEATED = ("phase1_timeline.ipynb", "compare_systems.ipynb", "criticals.ipynb", "mana.ipynb")
-"""The dashboards most often shared by link: their kernels wait ready (see ServeSettings.preheat)."""
-
 
 @dataclass(frozen=True)
 class ServeSettings:
@@ -126,10 +123,12 @@ class ServeSettings:
     too short under load: with 20 pages opening at once on two cores, a quarter of them lost their
     outputs and showed an empty page, with no error (``benchmarks/load.py``)."""
     pool_size: int = 1
-    """Preheated kernels kept waiting for each preheated dashboard."""
-    preheat: tuple[str, ...] = PREHEATED
-    """Dashboards (notebook file names) that get preheated kernels; the others start a kernel
-    per visit. Each waiting kernel holds about 180 MiB, so not all of them wait; () means all."""
+    """Preheated kernels kept waiting for each preheated page; 0: every visit starts a kernel."""
+    preheat: tuple[str, ...] = ()
+    """The pages that get preheated kernels, as their paths in URLs (``mana.ipynb``,
+    ``learn/mana_teaching.ipynb``); the others start a kernel per visit. () means every dashboard
+    and lesson: a first visit then takes no longer than a later one (2-3 s to the first chart
+    instead of 5-8 s, ``benchmarks/first_chart.py``), for about 170 MiB per waiting kernel."""
     cull_interval: int = 60
     """Seconds between checks for abandoned kernels."""
     cull_idle_timeout: int = 900
@@ -230,6 +229,14 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
     return argv
 
 
+def preheated_lessons(settings: ServeSettings, lessons: Path | None) -> tuple[str, ...]:
+    """The lessons (file names in ``lessons``) whose kernels wait ready, as ``settings`` say."""
+    if settings.pool_size <= 0 or lessons is None:
+        return ()
+    names = sorted(p.name for p in lessons.glob("*.ipynb"))
+    return tuple(name for name in names if not settings.preheat or f"{LEARN}/{name}" in settings.preheat)
+
+
 def jupyter_environ(environ: dict[str, str]) -> dict[str, str]:
     """``environ`` with this package's Jupyter data folder first on ``JUPYTER_PATH``: the ``combatkit``
     template, and the ``python3`` kernel spec the dashboards run in (:mod:`combatkit.widgets.kernel`)."""
@@ -249,10 +256,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"folder of teaching notebooks, served under /{LEARN}/ (default: combatkit's own "
                              "lessons; none when --dashboards is given)")
     parser.add_argument("--pool-size", type=int, default=ServeSettings.pool_size,
-                        help="preheated kernels per dashboard; 0 starts a kernel per visit (default 1)")
+                        help="preheated kernels per page; 0 starts a kernel per visit (default 1)")
     parser.add_argument("--timeout", type=int, default=ServeSettings.timeout, help="seconds a cell may run")
-    parser.add_argument("--preheat", nargs="*", default=list(ServeSettings.preheat), metavar="NOTEBOOK",
-                        help="dashboards whose kernels wait ready (default: %(default)s); give none to preheat all")
+    parser.add_argument("--preheat", nargs="*", default=list(ServeSettings.preheat), metavar="PAGE",
+                        help="the only pages whose kernels wait ready, e.g. mana.ipynb learn/mana_teaching.ipynb "
+                             "(default: every dashboard and lesson, about 170 MiB each)")
     parser.add_argument("--cull-interval", type=int, default=ServeSettings.cull_interval, metavar="SECONDS",
                         help="seconds between checks for abandoned kernels (default %(default)s)")
     parser.add_argument("--cull-idle-timeout", type=int, default=ServeSettings.cull_idle_timeout, metavar="SECONDS",
@@ -288,7 +296,8 @@ def run(args: argparse.Namespace, prog: str = "combatkit serve") -> int:
     os.environ.update(jupyter_environ(dict(os.environ)))
     print(f"combatkit dashboards from {folder}" + (f", lessons from {lessons}" if lessons else "")
           + f"\nopen {landing_url(settings)}", flush=True)
-    _app_class(settings.timeout, lessons).launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
+    app = _app_class(settings.timeout, lessons, preheated_lessons(settings, lessons))
+    app.launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
     return 0
 
 
@@ -313,7 +322,8 @@ def cell_timeout(seconds: int) -> Callable[[Any], int | None]:
     return timeout
 
 
-def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None) -> type:
+def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None,
+               preheat_lessons: tuple[str, ...] = ()) -> type:
     """Voila, with the landing page's ``combatkit_landing()`` in its templates' globals, :func:`cell_timeout`
     as its cells' time limit, the ``lessons`` folder (if any) served under ``learn/``, and pages that
     set the ``_xsrf`` cookie.
@@ -346,6 +356,9 @@ def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None
                 parent=self, root_dir=str(folder), lessons=lessons)
             settings["voila_jinja2_env"].globals["combatkit_landing"] = lambda: landing(folder, lessons)
             self.config.VoilaExecutor.timeout_func = cell_timeout(timeout)  # read by each executor voila makes
+            if hasattr(self.kernel_manager, "fill_if_needed"):  # voila fills the pools of its root's notebooks only
+                for lesson in preheat_lessons:
+                    self.kernel_manager.fill_if_needed(delay=0, notebook_name=f"{LEARN}/{lesson}")
             return settings
 
     return CombatkitVoila
