@@ -1,7 +1,19 @@
-"""`import combatkit` stays light: no ipywidgets, altair or pandas until the widgets are asked for."""
+"""`import combatkit` stays light: no ipywidgets, altair or pandas until the widgets are asked for; and the
+wheel builds without a warning, holds the dashboards and lessons, and installs an app that serves them."""
 
+import os
+import shutil
 import subprocess
 import sys
+import sysconfig
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_engine_imports_no_ui_libraries():
@@ -22,17 +34,6 @@ def test_widgets_install_as_combatkit_widgets():
 
 # ------------------------------------------------ the wheel: an app that installs with pip
 
-import os  # noqa: E402
-import shutil  # noqa: E402
-import sysconfig  # noqa: E402
-import time  # noqa: E402
-import urllib.request  # noqa: E402
-import zipfile  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import pytest  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[1]
 BUILD = ("import sys; from setuptools import build_meta; "
          "print(build_meta.build_wheel(sys.argv[1]))")
 """Build the wheel with the setuptools of the running environment: no build isolation, so no network."""
