@@ -2,15 +2,17 @@
 
 import asyncio
 import re
+from dataclasses import replace
 from datetime import datetime, timezone
 from fractions import Fraction
 
 import pytest
 
 from combatkit import Roller, find_system, load_encounter, load_example, loads_encounter
-from combatkit.encounter import dumps_toml
+from combatkit.encounter import dumps_toml, example_encounters
 from combatkit.odds import matchup_odds
-from combatkit.systems import five_phase, phase2, segments, short_form, strike_speed
+from combatkit.intent import Refinement
+from combatkit.systems import five_phase, phase1, phase2, segments, short_form, strike_speed
 from combatkit.widgets.compare import (
     SystemComparison,
     default_matchup,
@@ -21,9 +23,9 @@ from combatkit.widgets.compare import (
 )
 from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_bands, panel_chart, panel_frame, panel_spec
 
-ENGINE_ODDS = {"phase2": phase2.odds, "segments": segments.odds, "five_phase": five_phase.odds,
+ENGINE_ODDS = {"phase1": phase1.PHASE1.odds, "phase2": phase2.odds, "segments": segments.odds, "five_phase": five_phase.odds,
                "short_form": short_form.odds, "strike_speed": strike_speed.odds}
-"""Each system's own exact odds, called directly (Phase System I has none: see tests/test_odds.py)."""
+"""Each system's own exact odds, called directly."""
 
 
 def rows(comparison: SystemComparison, system: str) -> list[dict]:
@@ -43,7 +45,7 @@ def all_classes(widget) -> set[str]:
 
 @pytest.fixture(scope="module")
 def erik() -> SystemComparison:
-    """Five of six systems run Erik the Bold's round; computed once (its odds take a couple of seconds)."""
+    """Every system places Erik the Bold's round; computed once (its odds take a couple of seconds)."""
     return SystemComparison("five-phase-erik-the-bold")
 
 
@@ -72,9 +74,18 @@ def test_each_panel_draws_its_own_system_on_its_own_clock(erik):
     assert rows(erik, "five_phase")[0]["when"] == "turn 2 (phase 1: movement)"
 
 
+@pytest.mark.parametrize("name", sorted(example_encounters()))
+def test_every_shipped_example_draws_six_timelines(name):
+    comparison = SystemComparison(name)
+    assert comparison.errors == {} and set(comparison.timelines) == set(comparison.panels)
+    assert all(panel.message.layout.display == "none" for panel in comparison.panels.values())
+
+
 def test_a_system_that_cannot_run_shows_its_rule_and_the_others_still_draw():
-    comparison = SystemComparison("orc-closes-on-longbowman")
-    assert set(comparison.timelines) == {"phase1", "phase2"}
+    encounter = load_example("orc-closes-on-longbowman")
+    refined = Refinement("segments", "Grishnak", 2, reposition=True)  # Combat II's step, written for 003
+    comparison = SystemComparison(encounter=replace(encounter, refinements=encounter.refinements + (refined,)))
+    assert set(comparison.timelines) == set(comparison.panels) - {"segments"}
     panel = comparison.panels["segments"]
     message = text(panel.message.value)
     assert "Cannot run this encounter: Grishnak declares reposition, a Phase System rule (000 §2)" in message
@@ -111,7 +122,7 @@ def test_odds_are_shown_as_a_table_a_chart_and_a_line_under_each_timeline(erik):
     p = erik.odds["segments"]
     assert f"{float(p['a first']) * 100:.1f}%" in table and str(p["a first"]) in table
     assert "Erik the Bold first" in table and "Grishnak first" in table and "together" in table
-    assert "cannot run this encounter" in text(erik.odds_table.value.split("ck-odds-phase1")[1].split("</tr>")[0])
+    assert "Combat II: Phase System I" in text(erik.odds_table.value.split("ck-odds-phase1")[1].split("</tr>")[0])
     line = text(erik.panels["five_phase"].odds.value)
     assert line.strip().startswith("Exact odds: Erik the Bold first") and "together" in line
     chart = erik.odds_chart.spec
@@ -138,8 +149,8 @@ def test_changing_the_matchup_changes_the_odds_and_the_words(erik):
         assert erik.odds["strike_speed"] == strike_speed.odds(erik.encounter, "Erik the Bold", "Snaga")
         assert erik.odds != before
         assert "Snaga first" in text(erik.odds_table.value)
-        assert erik.odds_errors["segments"].startswith("Erik the Bold targets Grishnak, who is not in the matchup")
-        assert "No odds: Erik the Bold targets Grishnak" in text(erik.panels["segments"].odds.value)
+        assert erik.odds["segments"] == segments.odds(erik.encounter, "Erik the Bold", "Snaga")  # an open pair
+        assert erik.odds_errors == {}
         assert any(s.startswith("With these dice,") and "Snaga" in s for s in erik.sentences)
     finally:
         erik.b.value = "Grishnak"
@@ -159,19 +170,22 @@ def test_the_same_figure_twice_shows_the_engine_s_message(erik):
 def test_words_come_from_the_timelines():
     comparison = SystemComparison("orc-closes-on-longbowman")
     words = comparison.sentences
-    assert words[0].startswith("With these dice, Aldric acts first under Combat II: Phase System I and "
-                               "Combat II: Phase System II.")
-    assert "Five-phase action rounds, The A.D.D.I.C.T. short form, Segment of Action and Strike Speed order of " \
-           "battle cannot run this encounter as written" in words[0]
+    assert words[0] == ("With these dice, Aldric acts first under Combat II: Phase System I, Combat II: Phase "
+                        "System II, Five-phase action rounds, Segment of Action and Strike Speed order of battle; "
+                        "Grishnak acts first under The A.D.D.I.C.T. short form.")
     phase1 = next(s for s in words if s.startswith("Under Combat II: Phase System I,"))
     assert "counting in half-segments" in phase1
     assert ("Grishnak's first blow (short sword -> Aldric) lands in half-segment 10 (phase 2), simultaneous with "
             "Aldric (longbow -> Grishnak)") in phase1
     assert "initiative: archers d10 = 4 (entered)" in phase1
-    assert "Segment of Action cannot run this encounter: Grishnak declares reposition" in " ".join(words)
     assert any("exact odds" in s and "Aldric acts first" in s and "100.0%" in s for s in words)
-    assert "What differs" in text(comparison.children[-2].value)
+    assert "What differs for the matchup" in text(comparison.children[-2].value)
     assert "Aldric acts first" in text(comparison.words.value)
+    parting = text(comparison.parting.value)
+    assert ("Combat II: Phase System I and Combat II: Phase System II time this round alike: Aldric has more than one "
+            "attack a round") in parting
+    assert ("At the 1st moment, under Combat II: Phase System I: Aldric strikes Grishnak; under Five-phase action "
+            "rounds: Grishnak moves toward Aldric.") in parting
 
 
 def test_words_follow_a_change_of_dice():
@@ -353,26 +367,31 @@ def test_a_round_with_no_action_still_has_a_size():
 def test_the_encounter_is_edited_in_the_page_and_every_system_follows(tmp_path):
     comparison = SystemComparison("orc-closes-on-longbowman")
     edit = comparison.editor
-    assert [row.label.value for row in edit.phases] == ["<b>phase 1</b>", "<b>phase 2</b>", "<b>phase 3</b>"]
+    assert [label for label, _ in edit.rows[0].placed.options] == ["as it places it", "phase 1", "phase 2", "phase 3"]
     assert "ck-edit" in all_classes(comparison) and "ck-written-for" in all_classes(comparison)
     edit.pick("Grishnak")
-    edit.phases[1].reposition.value = False  # no Combat II repositioning step: the other systems can run it
+    assert "Grishnak means to attack Aldric: an attack in phase 2, as the encounter places it" in text(
+        edit.rows[1].placement.value)  # Phase System I's own refinement
+    edit.rows[1].reposition.value = False  # no repositioning step: 10' short in phase 2, Phase System I refuses
     assert comparison.error == ""
-    assert set(comparison.timelines) == {"segments", "short_form", "strike_speed"}
+    assert set(comparison.timelines) == set(comparison.panels) - {"phase1"}
     assert comparison.errors["phase1"].startswith("Grishnak is 10' from Aldric in phase 2: a melee attack needs "
                                                   "striking distance")
-    assert len(rows(comparison, "segments")) == 4
-    assert comparison.sentences[0].startswith("With these dice, Aldric acts first under Segment of Action and Strike "
-                                              "Speed order of battle; Grishnak acts first under The A.D.D.I.C.T.")
+    assert len(rows(comparison, "segments")) == 3
+    edit.rows[1].placed.value = ""  # Phase System I places it its own way again: a repositioning step (000 §2 C)
+    assert comparison.errors == {}
+    assert "[000 §2 C Repositioning Movement: a step of up to 10' before the attack, +2 SF" in text(
+        edit.rows[1].placement.value)
 
     edit.name.value = "Gorbag"  # the matchup follows a renamed figure
     assert (comparison.a.value, comparison.b.value) == ("Aldric", "Gorbag")
     edit.add_combatant.click()
     assert comparison.a.options == ("Aldric", "Gorbag", "Combatant 3")
 
-    edit.written_for.value = "phase2"  # the declarations are read in Phase System II's terms
-    assert [row.label.value for row in edit.phases][:4] == ["<b>phase A, cycle 1</b>", "<b>phase B, cycle 1</b>",
-                                                            "<b>phase C, cycle 1</b>", "<b>phase A, cycle 2</b>"]
+    edit.written_for.value = "phase2"  # the refinements shown are Phase System II's
+    edit.pick("Aldric")
+    assert [label for label, _ in edit.rows[0].placed.options][1:5] == [
+        "phase A, cycle 1", "phase B, cycle 1", "phase C, cycle 1", "phase A, cycle 2"]
     assert comparison.encounter.system == "phase2" and "Written for Combat II: Phase System II" in comparison.heading.value
     saved = loads_encounter(comparison.toml)
     assert saved == comparison.saved and saved.system == "phase2" and saved.seed == comparison.seed.value

@@ -212,23 +212,26 @@ def test_its_timeline_viewer_draws_its_round_with_a_checkbox_per_yes_no_option(t
     assert loads_encounter(viewer.toml).options == {"toy": {"losers_last": True}}
 
 
-def test_its_timeline_viewer_edits_declarations_in_its_terms(toy):
+def test_its_timeline_viewer_edits_intents_and_its_own_refinements(toy):
     viewer = SystemTimeline("toy", encounter=_duel(rolls={"initiative: party": 5, "initiative: orcs": 2}))
     edit = viewer.editor
-    assert [row.label.value for row in edit.phases] == ["<b>step 1</b>", "<b>step 2</b>"]
-    assert "as Toy: two steps a round reads them (toy §1-2): one row per step" in edit.phase_heading.value
+    assert [label for label, _ in edit.rows[0].placed.options] == ["as it places it", "step 1", "step 2"]
+    assert "<i>Toy: two steps a round</i>'s own terms for it (toy §1-2)" in edit.intent_heading.value
     edit.pick("Brienne")
-    first, second = edit.phases
-    second.action.value = "attack"  # the blow moves to step 2, after a move in step 1
-    second.target.value = dict(second.target.options)["Ugluk"]
-    first.action.value = "move"
-    assert first.feet.layout.display is None and second.feet.layout.display == "none"  # declaration_fields
-    assert list(first.note.options) == toy.note_suggestions(ActionKind.MOVE) == ["retreat"]
-    assert second.note.options == ()
+    first = edit.rows[0]
+    first.do.value = "move"  # a move first, then the blow
+    first.target.value = dict(first.target.options)["Ugluk"]
     first.feet.value = "10"
-    first.note.value = "retreat"
+    second = edit.rows[1]
+    second.do.value = "attack"
+    second.target.value = dict(second.target.options)["Ugluk"]
+    assert list(first.system_note.options) == toy.note_suggestions(ActionKind.MOVE) == ["retreat"]
+    assert second.system_note.options == ()
+    assert not [c for c in first.fields.values() if c.layout.display is None]  # it reads no refinement field
+    first.placed.value, second.placed.value = "1", "2"
+    first.system_note.value = "retreat"
     assert viewer.error == ""
-    assert [(d.phase, d.kind, d.target, d.feet, d.note) for d in viewer.encounter.declarations
+    assert [(d.phase, d.kind, d.target, d.feet, d.note) for d in viewer.timeline.plan.declarations
             if d.actor == "Brienne"] == [(1, ActionKind.MOVE, "Ugluk", 10, "retreat"),
                                          (2, ActionKind.ATTACK, "Ugluk", None, "")]
     assert _drawn(viewer.chart) == [("Brienne", "long sword -> Ugluk", 7), ("Brienne", "retreats 10'", 2),
@@ -250,9 +253,10 @@ def test_the_comparison_has_a_panel_for_it_with_its_odds_and_edits_in_its_terms(
     edit = comparison.editor
     assert edit.system is toy and edit.written_for.value == "toy"
     assert ("Toy: two steps a round", "toy") in edit.written_for.options
-    assert [row.label.value for row in edit.phases] == ["<b>step 1</b>", "<b>step 2</b>"]
-    edit.written_for.value = "phase1"  # read in another system's terms, and back
-    assert [row.label.value for row in edit.phases] == ["<b>phase 1</b>", "<b>phase 2</b>", "<b>phase 3</b>"]
+    assert [label for label, _ in edit.rows[0].placed.options] == ["as it places it", "step 1", "step 2"]
+    edit.written_for.value = "phase1"  # refined in another system's terms, and back
+    assert [label for label, _ in edit.rows[0].placed.options] == ["as it places it", "phase 1", "phase 2",
+                                                                   "phase 3"]
     edit.written_for.value = "toy"
     assert comparison.encounter.system == "toy" and "Written for Toy: two steps a round" in comparison.heading.value
 

@@ -9,6 +9,7 @@ import pytest
 from combatkit import ActionKind, Maneuver, Roller, dumps_toml, find_system, load_encounter, load_example, loads_encounter
 from combatkit.dice import EnteredRollError
 from combatkit.encounter import example_encounters
+from combatkit.intent import Refinement
 from combatkit.systems import SegmentsOptions
 from combatkit.widgets import compare, compare_charts, dice_entry, draft, editor, system_timeline
 from combatkit.widgets.dice_entry import TableRoller, file_entries, parse_entry
@@ -26,7 +27,7 @@ def option(dropdown, label: str):
 
 
 def shown(row) -> dict[str, object]:
-    """The optional fields a declaration row shows, and their values."""
+    """The refinement fields an intent row shows for the viewer's system, and their values."""
     return {name: control.value for name, control in row.fields.items() if control.layout.display is None}
 
 
@@ -96,13 +97,19 @@ def test_an_entered_die_moves_the_round_and_a_bad_one_is_named():
 
 
 def test_an_encounter_the_system_cannot_run_is_named_and_the_last_round_stays():
+    """Every system places every shipped example; a refinement it cannot follow (Velanna's spell placed as Strike
+    Speed's first action, with no target, which 004 asks for before initiative) is named and the last round stays."""
     viewer = SystemTimeline("strike_speed")
     before = rows(viewer)
-    viewer.show_example("ct9-spell-vs-sword")
+    ct9 = load_example("ct9-spell-vs-sword")
+    viewer.show_encounter(replace(ct9, refinements=ct9.refinements + (Refinement("strike_speed", "Velanna", 1,
+                                                                                 phases=(1,)),)))
     assert viewer.error == ("Velanna must declare the spell being cast and its target before initiative is rolled; "
                             "Velanna declares time stop with no target (rule 004 Strike Speed: Initiative)")
     assert "Not applied" in viewer.message.value and viewer.message.layout.display is None
     assert rows(viewer) == before
+    viewer.show_example("ct9-spell-vs-sword")  # unrefined, Strike Speed places it at the caster, and says so
+    assert viewer.error == "" and "declares itself" in text(viewer.why.value)
     assert "Written for Combat II: Phase System I" in viewer.heading.value
     viewer.show_example("strike-speed-ogre-and-goblin")
     assert viewer.error == "" and viewer.message.layout.display == "none"
@@ -166,19 +173,22 @@ def test_docstring_examples(module):
 
 
 ARCHER_PHASE = {"phase1": 2, "phase2": 4, "segments": 1, "five_phase": 5, "short_form": 1, "strike_speed": 1}
-"""Where the test's archer shoots, in each system's own terms: Phase System I's phase 2, Phase System II's
-phase A of the second cycle, the first step of a Segment of Action chain, five-phase phase 5 (a Slow bow
+"""Where the test refines its archer's shot, in each system's own terms: Phase System I's phase 2, Phase System
+II's phase A of the second cycle, the first step of a Segment of Action chain, five-phase phase 5 (a Slow bow
 delayed, 001 B), the first action of the short form and of Strike Speed."""
+
+
+def placements(viewer: SystemTimeline, actor: str) -> list[tuple[int, str]]:
+    """Where the system placed each of ``actor``'s declarations: (phase, kind)."""
+    return [(d.phase, d.kind.value) for p in viewer.timeline.plan.for_actor(actor) for d in p.declarations]
 
 
 @pytest.mark.parametrize("system", list(ARCHER_PHASE))
 def test_an_encounter_built_in_the_page_runs_in_the_system_s_terms_and_saves(system, tmp_path):
     viewer = SystemTimeline(system)
     edit, found = viewer.editor, find_system(system)
-    labels = [row.label.value for row in edit.phases]
-    assert labels[: len(found.declaration_phases)] == [f"<b>{label}</b>" for label in found.declaration_phases]
     edit.new.click()
-    assert viewer.error == "" and viewer.encounter.title == "New encounter" and viewer.encounter.declarations == ()
+    assert viewer.error == "" and viewer.encounter.title == "New encounter" and viewer.encounter.intents == ()
     assert [c.name for c in viewer.encounter.combatants] == ["Fighter", "Orc"]
     before = rows(viewer)
     edit.add_combatant.click()
@@ -187,13 +197,18 @@ def test_an_encounter_built_in_the_page_runs_in_the_system_s_terms_and_saves(sys
     edit.weapon_name.value = "short bow"
     edit.weapon_kind.value = "missile"
     edit.weapon_sf.value = 7
-    row = edit.phases[ARCHER_PHASE[system] - 1]
-    row.action.value = "attack"
+    row = edit.rows[0]
+    row.do.value = "attack"
     row.target.value = option(row.target, "Orc")
     row.using.value = option(row.using, "short bow")
     assert viewer.error == ""
-    declared = [(d.phase, d.kind.value, d.target, d.weapons) for d in viewer.encounter.declarations]
-    assert declared == [(ARCHER_PHASE[system], "attack", "Orc", ("short bow",))]
+    assert [(i.kind.value, i.target, i.weapons) for i in viewer.encounter.intents] == [("attack", "Orc", ("short bow",))]
+    assert [kind for _, kind in placements(viewer, "Archer")] == ["attack"]  # where the system's own rules put it
+    assert "Archer shoots Orc" in row.placement.value
+    labels = [label for label, _ in row.placed.options][1:]
+    assert labels[: len(found.declaration_phases)] == list(found.declaration_phases)
+    row.placed.value = str(ARCHER_PHASE[system])  # the system's own refinement of it
+    assert viewer.error == "" and placements(viewer, "Archer") == [(ARCHER_PHASE[system], "attack")]
     shot = [s for s in viewer.timeline.spans if s.actor == "Archer" and s.kind == "attack"]
     assert [s.action for s in shot] == ["short bow -> Orc"]
     assert rows(viewer) != before and any(r["actor"] == "Archer" and r["kind"] == "attack" for r in rows(viewer))
@@ -203,6 +218,8 @@ def test_an_encounter_built_in_the_page_runs_in_the_system_s_terms_and_saves(sys
     # the save link holds the round as shown: read back alone, the file gives the same round
     saved = loads_encounter(viewer.toml)
     assert saved == viewer.saved and saved.system == system and saved.seed == viewer.seed.value
+    assert [(r.system, r.actor, r.step, r.phases) for r in saved.refinements] == [
+        (system, "Archer", 1, (ARCHER_PHASE[system],))]
     again = find_system(system).schedule(saved)
     assert [(s.actor, s.action, s.end) for s in again.spans] == [(s.actor, s.action, s.end)
                                                                  for s in viewer.timeline.spans]
@@ -211,89 +228,94 @@ def test_an_encounter_built_in_the_page_runs_in_the_system_s_terms_and_saves(sys
     assert viewer.url_caveat().startswith("This link carries only the settings")
 
 
-def test_each_system_shows_the_declaration_fields_it_reads():
+def test_each_system_offers_the_refinements_it_reads():
     viewer = SystemTimeline("segments", "segments-fighters-vs-giant-and-orcs")
-    first = viewer.editor.phases[0]  # A attacks X
+    first = viewer.editor.rows[0]  # A attacks X
     assert shown(first) == {"attacks": False}  # no Combat II repositioning in 003
-    viewer.editor.phases[1].action.value = "misc"
-    assert shown(viewer.editor.phases[1]) == {"readies_components": False}
+    viewer.editor.rows[1].do.value = "ready"
+    assert shown(viewer.editor.rows[1]) == {"readies_components": False}
     phase1 = SystemTimeline("phase1", "orc-closes-on-longbowman")
     phase1.editor.pick("Grishnak")
-    assert shown(phase1.editor.phases[0]) == {"feet": ""}
-    assert shown(phase1.editor.phases[1]) == {"attacks": False, "reposition": True, "retarget": False,
-                                             "drop_and_draw": False}
+    assert shown(phase1.editor.rows[0]) == {}  # a move: its feet are the intent's, for every system
+    assert shown(phase1.editor.rows[1]) == {"attacks": False, "reposition": True, "retarget": False,
+                                           "drop_and_draw": False}
     assert phase1.editor.hits.description == "hit at half-segments"
     five = SystemTimeline("five_phase", "five-phase-erik-the-bold")
-    assert shown(five.editor.phases[1]) == {"reposition": False, "drop_and_draw": False}  # Erik's Quick blow
+    assert shown(five.editor.rows[0]) == {"reposition": False, "drop_and_draw": False}  # Erik's blows
     assert five.editor.hits.description == "hit at ticks"
-    assert [row.label.value for row in five.editor.phases][-2:] == ["<b>Last Actions</b>", "<b>the morale step</b>"]
+    assert [label for label, _ in five.editor.rows[0].placed.options][-2:] == ["Last Actions", "the morale step"]
 
 
-def test_a_field_the_system_does_not_read_stays_visible_and_can_be_undone():
+def test_another_system_s_refinement_is_ignored_here_and_said():
     viewer = SystemTimeline("segments", "orc-closes-on-longbowman")
-    assert viewer.error.startswith("Grishnak declares reposition, a Phase System rule (000 §2)")
+    assert viewer.error == ""
     viewer.editor.pick("Grishnak")
-    attack = viewer.editor.phases[1]
-    assert shown(attack) == {"attacks": False, "reposition": True}  # set by the file: shown although 003 has none
-    attack.reposition.value = False
-    assert "reposition" not in viewer.error and "reposition" not in shown(attack)
+    attack = viewer.editor.rows[1]
+    assert shown(attack) == {"attacks": False}  # Phase System I's repositioning step is not the Segment of Action's
+    assert "Grishnak's attack Aldric (phase 2, reposition" in text(viewer.why.value)
+    assert "Segment of Action (Lakofka, 1980) ignores them" in text(viewer.why.value)
 
 
-def test_notes_suggest_the_system_s_own_actions():
+def test_the_system_s_own_words_are_suggested():
     viewer = SystemTimeline("five_phase", "five-phase-erik-the-bold")
-    row = viewer.editor.phases[0]
-    row.action.value = "move"
-    assert {"half-move", "full move", "take cover"} <= set(row.note.options) and "charge" not in row.note.options
-    row.action.value = "misc"
-    assert "draw & ready" in row.note.options and "charge" not in row.note.options
-    assert list(row.note.options) == find_system("five_phase").note_suggestions(ActionKind.MISC)
-    row.action.value = ""
-    assert row.note.options == ()
+    row = viewer.editor.rows[0]
+    row.do.value = "move"
+    assert {"half-move", "full move", "take cover"} <= set(row.system_note.options)
+    assert "charge" not in row.system_note.options
+    row.do.value = "action"
+    assert "draw & ready" in row.system_note.options and "charge" not in row.system_note.options
+    assert list(row.system_note.options) == find_system("five_phase").note_suggestions(ActionKind.MISC)
     short = SystemTimeline("short_form")
-    short.editor.phases[0].action.value = "misc"
-    assert "drink a potion" in short.editor.phases[0].note.options
+    short.editor.rows[0].do.value = "action"
+    assert "drink a potion" in short.editor.rows[0].system_note.options
+    assert "Drink a potion" in [label for label, _ in short.editor.rows[0].using.options]  # the list every system maps
     phase1 = SystemTimeline("phase1")
-    phase1.editor.phases[0].action.value = "move"
-    assert phase1.editor.phases[0].note.options == ()
+    phase1.editor.rows[0].do.value = "move"
+    assert phase1.editor.rows[0].system_note.options == ()
 
 
-def test_a_maneuver_is_chosen_in_the_system_s_terms_and_its_note_suggestions_follow():
+def test_a_maneuver_is_the_intent_s_and_each_system_places_it_its_own_way():
     viewer = SystemTimeline("five_phase", "five-phase-erik-the-bold")
-    row = viewer.editor.phases[0]
-    row.action.value = "move"
+    row = viewer.editor.rows[0]
+    row.do.value = "move"
     assert [value for _, value in row.maneuver.options] == ["", "charge", "withdraw", "flee"]
+    row.target.value = option(row.target, "Grishnak")
     row.maneuver.value = "charge"
-    assert list(row.note.options) == ["charge", "counter-charge"]  # 001: a Charge, or a Counter-Charge
-    mine = [d for d in viewer.editor.draft.encounter().declarations if d.actor == "Erik the Bold" and d.phase == 1]
-    assert [(d.kind, d.maneuver) for d in mine] == [(ActionKind.MOVE, Maneuver.CHARGE)]
-    assert viewer.error == "" and 'maneuver = "charge"' in dumps_toml(viewer.saved)
-    row.action.value = "attack"  # a charge is no way to attack: it is dropped, not refused
+    assert list(row.system_note.options) == ["charge", "counter-charge"]  # 001: a Charge, or a Counter-Charge
+    erik = [i for i in viewer.editor.draft.encounter().intents if i.actor == "Erik the Bold"]
+    assert [(i.kind.value, i.maneuver) for i in erik] == [("move", Maneuver.CHARGE)]
+    assert viewer.error.startswith("Erik the Bold charges Grishnak from 5': a charge needs at least 20'")  # 001's own
+    assert 'maneuver = "charge"' in dumps_toml(viewer.editor.draft.encounter())  # kept while the error stands
+    row.do.value = "attack"  # a charge is no way to attack: it is dropped, not refused
     assert [value for _, value in row.maneuver.options] == ["", "pummel", "grapple", "overbear"]
-    assert [d.maneuver for d in viewer.editor.draft.encounter().declarations
-            if d.actor == "Erik the Bold" and d.phase == 1] == [None]
-    segments = SystemTimeline("segments")  # 003 has no charge rule: it offers none
-    segments.editor.phases[0].action.value = "move"
-    assert [value for _, value in segments.editor.phases[0].maneuver.options] == ["", "withdraw", "flee"]
+    assert [i.maneuver for i in viewer.editor.draft.encounter().intents if i.actor == "Erik the Bold"] == [None]
+    segments = SystemTimeline("segments", "charge-against-a-set-spear")  # 003 has no charge rule: a move, said
+    segments.editor.pick("Sir Tamsin")
+    assert "for Segment of Action (Lakofka, 1980) has no charge" in segments.editor.rows[0].placement.value
 
 
-def test_several_actions_in_one_phase_each_have_a_row():
+def test_intents_are_added_reordered_and_removed():
     viewer = SystemTimeline("strike_speed", "strike-speed-ogre-and-goblin")
     edit = viewer.editor
     edit.pick("Sir Tamsin")
-    block = edit.phase_box.children[0]
-    assert [row.action.value for row in block.children] == ["move", "attack"]
-    assert shown(block.children[0]) == {"feet": "5"}
-    edit.phases[0].action.value = ""  # the move goes: the attack is now the first row
-    assert [d.kind.value for d in viewer.encounter.declarations if d.actor == "Sir Tamsin"] == ["attack"]
-    assert edit.phases[0].action.value == "attack" and edit.phase_box.children[0].children == (edit.phases[0],)
+    assert [row.do.value for row in edit.rows] == ["move", "attack", ""]
+    assert edit.rows[0].feet.value == "5"
+    edit.rows[0].down.click()
+    assert [i.kind.value for i in viewer.encounter.intents if i.actor == "Sir Tamsin"] == ["attack", "move"]
+    edit.rows[1].up.click()
+    edit.rows[0].do.value = ""  # the move goes: the attack is now the first intent
+    assert [i.kind.value for i in viewer.encounter.intents if i.actor == "Sir Tamsin"] == ["attack"]
+    assert [row.do.value for row in edit.rows] == ["attack", ""]
+    edit.rows[0].add.click()
+    assert [i.kind.value for i in viewer.encounter.intents if i.actor == "Sir Tamsin"] == ["attack", "attack"]
 
     segments = SystemTimeline("segments", "segments-fighters-vs-giant-and-orcs")
     segments.editor.pick("X")
-    segments.editor.phases[0].add.click()  # the giant also swings at C in the same step (003 §II)
-    second = segments.editor.phase_box.children[0].children[1]
-    assert second.action.value == "" and second.target.disabled
-    second.action.value = "attack"
+    second = segments.editor.rows[1]
+    second.do.value = "attack"  # the giant also swings at C
     second.target.value = option(second.target, "C")
+    second.placed.value = "1"  # in the same step as its blow at A (003 §II: attacks on different opponents)
+    segments.editor.rows[0].placed.value = "1"
     assert segments.error == ""
     assert [(s.action, s.end) for s in segments.timeline.spans if s.actor == "X"] == [("club -> A", 4),
                                                                                      ("club -> C", 10)]
@@ -305,14 +327,14 @@ def test_several_actions_in_one_phase_each_have_a_row():
 def test_a_bad_entry_is_named_not_applied_and_kept():
     viewer = SystemTimeline("strike_speed", "strike-speed-ogre-and-goblin")
     viewer.editor.pick("Sir Tamsin")
-    move = viewer.editor.phases[0]
+    move = viewer.editor.rows[0]
     before = rows(viewer)
     move.feet.value = "five"
-    assert viewer.error == ("Sir Tamsin, action 1: 'five' is not a number of feet; write a whole number like 30, "
-                            "or leave it empty (not applied)")
+    assert viewer.error == ("Sir Tamsin, intent 1: 'five' is not a number; write a whole number of feet like 30, or "
+                            "leave it empty (not applied)")
     assert move.feet.value == "five" and rows(viewer) == before and viewer.message.layout.display is None
     move.feet.value = "10"
-    assert viewer.error == "" and [d.feet for d in viewer.encounter.declarations if d.actor == "Sir Tamsin"] == [10, None]
+    assert viewer.error == "" and [i.feet for i in viewer.encounter.intents if i.actor == "Sir Tamsin"] == [10, None]
     viewer.editor.dex.value = 40
     assert viewer.error == "combatants[0].dex (Sir Tamsin): must be 1..25, got 40" and viewer.editor.dex.value == 40
 
@@ -340,6 +362,6 @@ def test_an_encounter_file_s_options_tick_the_boxes_and_a_link_carries_only_what
 def test_edits_are_not_in_a_link_and_it_says_so():
     viewer = SystemTimeline("segments", "segments-fighters-vs-giant-and-orcs")
     assert viewer.url_caveat() == ""
-    viewer.editor.phases[0].note.value = "swings high"
+    viewer.editor.rows[0].note.value = "swings high"
     assert viewer.url_caveat().startswith('This link opens the shipped example "Segment of Action: fighters A, B')
     assert "not your edits" in viewer.url_caveat()

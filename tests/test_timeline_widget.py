@@ -68,16 +68,16 @@ def test_controls_carry_classes_a_browser_test_can_find(explorer):
                 "init-party", "init-orcs", "seed", "roll", "message", "chart", "why", "editor", "combatant",
                 "add-combatant", "remove-combatant", "name", "side", "class", "level", "dex", "mv", "weapon",
                 "weapon-name", "weapon-sf", "weapon-magic", "weapon-kind", "spell", "spell-name", "spell-ct",
-                "hits", "phase-1", "phase-2", "phase-3", "action", "target", "using", "reposition", "retarget",
-                "note"}
+                "hits", "intents", "intent-1", "intent-2", "do", "target", "using", "note", "add-intent", "refinement",
+                "placed", "reposition", "retarget", "system-note", "placement"}
     assert {f"ck-{name}" for name in expected} <= classes
 
 
-def test_changing_a_declaration_redraws_the_same_chart_widget(explorer):
+def test_changing_an_intent_redraws_the_same_chart_widget(explorer):
     chart = explorer.chart
     pick(explorer, "Brienne")
-    explorer.phases[1].action.value = "misc"
-    explorer.phases[1].note.value = "catches her breath"
+    explorer.rows[1].do.value = "action"
+    explorer.rows[1].note.value = "catches her breath"
     assert explorer.chart is chart
     assert not [r for r in rows(explorer) if r["actor"] == "Brienne" and r["kind"] == "attack"]
     misc = row(explorer, "Brienne", "misc")
@@ -85,22 +85,23 @@ def test_changing_a_declaration_redraws_the_same_chart_widget(explorer):
     assert "Brienne catches her breath" in why_text(explorer)
 
 
-def test_an_attack_moved_to_phase_3_lands_where_table_1_puts_it(explorer):
+def test_an_attack_placed_in_phase_3_lands_where_table_1_puts_it(explorer):
     pick(explorer, "Brienne")
-    row3 = explorer.phases[2]
-    row3.action.value = "attack"
-    row3.target.value = option(row3.target, "Ugluk")
-    # 000 §2 C: one attack a phase, up to the attacks per round; Brienne has one and used it in phase 2
-    assert explorer.error.startswith("Brienne has 1 attack(s)") and explorer.error.endswith("(rule 000 §2 C)")
-    explorer.phases[1].action.value = ""
+    third = explorer.rows[2]
+    third.do.value = "attack"
+    third.target.value = option(third.target, "Ugluk")
+    # 000 §2 C: one attack a round: the second attack intent has no blow left, and the row says so
+    assert explorer.error == "" and "took every blow the round gives it" in explorer.rows[2].placement.value
+    third.do.value = ""
+    explorer.rows[1].placed.value = "3"  # Phase System I's own refinement: the blow in phase 3
     blow = row(explorer, "Brienne", "attack")
     # 000 Table 1: a loser's SF 5 blow is on the SF 4-6 row, half-segment 4 of the phase: 16 in phase 3
     assert (blow["end"], blow["rule"]) == (16, "000 Table 1: loser, SF 4-6")
 
 
-def test_the_reposition_flag_adds_two_to_sf(explorer):
+def test_the_reposition_refinement_adds_two_to_sf(explorer):
     pick(explorer, "Brienne")
-    explorer.phases[1].reposition.value = True
+    explorer.rows[1].reposition.value = True
     blow = row(explorer, "Brienne", "attack")
     # 000 §2 C: +2 SF takes SF 5 to 7, the loser's SF 7-9 row: half-segment 11
     assert blow["end"] == 11 and "+2 for a repositioning step" in blow["why"]
@@ -123,8 +124,8 @@ def test_a_bad_value_shows_the_field_and_value_and_keeps_the_chart_and_the_input
     assert explorer.message.layout.display is None and "must be 1..25, got 40" in explorer.message.value
     assert explorer.chart.spec == before and explorer.why.value == why_before
     assert explorer.dex.value == 40
-    explorer.phases[0].note.value = "still typing"  # other edits are kept while the error stands
-    assert explorer.error and explorer.phases[0].note.value == "still typing"
+    explorer.rows[0].note.value = "still typing"  # other edits are kept while the error stands
+    assert explorer.error and explorer.rows[0].note.value == "still typing"
     explorer.dex.value = 17
     assert explorer.error == "" and explorer.message.layout.display == "none"
     assert row(explorer, "Mira", "cast")["action"] == "casts web (CT 2) -> Ugluk"
@@ -132,20 +133,23 @@ def test_a_bad_value_shows_the_field_and_value_and_keeps_the_chart_and_the_input
 
 def test_a_broken_rule_names_the_rule(explorer):
     pick(explorer, "Mira")
-    explorer.phases[1].action.value = "cast"
-    explorer.phases[1].using.value = option(explorer.phases[1].using, "magic missile")
+    explorer.rows[1].do.value = "cast"
+    explorer.rows[1].using.value = option(explorer.rows[1].using, "magic missile")
     assert explorer.error == ("only one spell may be completed each round: Mira already cast web, "
                               "so cannot begin magic missile (rule 000 §2 A)")
-    assert explorer.phases[1].action.value == "cast"
+    assert explorer.rows[1].do.value == "cast"
     assert len(rows(explorer)) == 7
 
 
-def test_a_long_spell_begun_late_breaks_000_1_g(explorer):
+def test_a_long_spell_begun_late_is_begun_next_round_and_the_row_says_so(explorer):
+    """000 §1 G: a spell begun in phase 2 may not exceed CT 6: after a phase of something else, CT 7 waits."""
     pick(explorer, "Mira")
-    explorer.phases[0].action.value = ""
+    explorer.rows[0].do.value = ""  # no web first: she steps back in phase 1
     explorer.spell_ct.value = "7"
-    explorer.phases[1].action.value = "cast"
-    assert explorer.error.endswith("(rule 000 §1 G)") and "CT 7" in explorer.error
+    explorer.rows[1].do.value = "cast"
+    said = explorer.rows[1].placement.value
+    assert explorer.error == "" and "it is begun next round" in said and "000 §1 G" in said
+    assert not [r for r in rows(explorer) if r["actor"] == "Mira" and r["kind"] == "cast"]
     explorer.spell_ct.value = "6"
     cast = row(explorer, "Mira", "cast")
     assert explorer.error == "" and (cast["start"], cast["end"]) == (7, 17)
@@ -171,7 +175,7 @@ def test_the_roll_button_rolls_every_side_with_the_seed_then_moves_the_seed_on(e
     assert dict(explorer.encounter.rolls) == {f"initiative: {s}": v for s, v in expected.items()}
 
 
-def test_renaming_keeps_every_declaration_and_a_clash_is_reported_not_merged(explorer):
+def test_renaming_keeps_every_intent_and_a_clash_is_reported_not_merged(explorer):
     pick(explorer, "Mira")
     explorer.name.value = "Brienne"
     assert explorer.error == "combatants[1].name (Brienne): 'Brienne' is used twice; names must be unique"
@@ -187,8 +191,8 @@ def test_adding_and_removing_a_combatant(explorer):
     explorer.name.value = "Tarn"
     explorer.side.value = "watch"
     assert list(explorer.initiative) == ["party", "orcs", "watch"]
-    explorer.phases[0].action.value = "attack"
-    explorer.phases[0].target.value = option(explorer.phases[0].target, "Ugluk")
+    explorer.rows[0].do.value = "attack"
+    explorer.rows[0].target.value = option(explorer.rows[0].target, "Ugluk")
     assert row(explorer, "Tarn", "attack")["action"] == "long sword -> Ugluk"
     explorer.remove_combatant.click()
     assert "Tarn" not in {r["actor"] for r in rows(explorer)}
@@ -200,7 +204,7 @@ def test_weapons_can_be_added_and_their_speed_moves_the_blow(explorer):
     explorer.add_weapon.click()
     explorer.weapon_name.value = "dagger"
     explorer.weapon_sf.value = 2
-    explorer.phases[1].using.value = option(explorer.phases[1].using, "dagger")
+    explorer.rows[1].using.value = option(explorer.rows[1].using, "dagger")
     # SF 2 is the SF 2-3 row; on the loser track that is half-segment 3 of phase 2
     assert row(explorer, "Brienne", "attack")["end"] == 9
     explorer.weapon_magic.value = 1
@@ -258,11 +262,11 @@ def test_an_uploaded_file_loads(explorer):
 
 def test_the_download_link_holds_the_edited_encounter_as_toml(explorer, tmp_path):
     pick(explorer, "Brienne")
-    explorer.phases[1].note.value = "aims high"
+    explorer.rows[1].note.value = "aims high"
     payload = re.search(r"base64,([A-Za-z0-9+/=]+)", explorer.download.value)[1]
     saved = loads_encounter(base64.b64decode(payload).decode())
     assert saved == explorer.encounter
-    assert [d.note for d in saved.declarations if d.actor == "Brienne" and d.phase == 2] == ["aims high"]
+    assert [i.note for i in saved.intents if i.actor == "Brienne"] == ["", "aims high"]
     explorer.save(tmp_path / "fight.toml")
     assert (tmp_path / "fight.toml").read_text() == explorer.toml
 
@@ -273,7 +277,8 @@ def test_random_edits_never_raise_and_always_leave_a_round_or_a_message():
     for _ in range(300):
         control = rng.choice([explorer.dex, explorer.level, explorer.mv, explorer.weapon_sf, explorer.weapon_magic,
                               explorer.spell_ct, explorer.name, explorer.side, explorer.combatant,
-                              *[c for r in explorer.phases for c in r.controls if not c.disabled],
+                              *[c for r in explorer.rows for c in (*r.intent_controls, *r.refine_controls)
+                                if c.layout.display != "none" and not c.disabled],
                               *explorer.initiative.values()])
         if isinstance(control, widgets.Dropdown):
             control.value = rng.choice([v for _, v in control.options]) if control.options else None
@@ -291,8 +296,8 @@ def test_random_edits_never_raise_and_always_leave_a_round_or_a_message():
 
 def test_every_target_dropdown_lists_the_other_combatants(explorer):
     pick(explorer, "Ugluk")
-    assert [label for label, _ in explorer.phases[0].target.options] == ["no target", "Brienne", "Mira"]
-    assert explorer.phases[2].target.value == NONE
+    assert [label for label, _ in explorer.rows[0].target.options] == ["no target", "Brienne", "Mira"]
+    assert explorer.rows[2].target.value == NONE
 
 
 @pytest.mark.parametrize("name", ["ct9-spell-vs-sword", "fighter-and-mage-vs-orc-archer", "orc-closes-on-longbowman"])
@@ -306,11 +311,11 @@ def test_removing_a_weapon_or_a_combatant_clears_what_pointed_at_it():
     ugluk = work.find("Ugluk")
     bow = next(iter(work.combatants[ugluk].weapons))
     work.remove_weapon(ugluk, bow)
-    assert [d.weapons for d in work.encounter().declarations if d.actor == "Ugluk"] == [(), (), ()]
+    assert [i.weapons for i in work.encounter().intents if i.actor == "Ugluk"] == [(), (), ()]
     work.remove_combatant(ugluk)
     encounter = work.encounter()
     assert {c.name for c in encounter.combatants} == {"Brienne", "Mira"}
-    assert {d.target for d in encounter.declarations} == {None}
+    assert {i.target for i in encounter.intents} == {None}
     assert encounter.distances == ()
 
 
@@ -335,10 +340,10 @@ def test_the_link_caveat_says_when_a_link_cannot_reproduce_the_encounter(explore
     next(iter(explorer.initiative.values())).value = 9
     assert explorer.url_caveat() == ""  # the link carries the seed and the initiative rolls
     pick(explorer, "Brienne")
-    explorer.phases[1].note.value = "aims high"
+    explorer.rows[1].note.value = "aims high"
     assert explorer.url_caveat() == ('This link opens the shipped example "Fighter and mage vs. orc archer" as '
                                      "shipped, not your edits: save the encounter as TOML and send it too.")
-    explorer.phases[1].note.value = ""
+    explorer.rows[1].note.value = ""
     assert explorer.url_caveat() == ""  # undone
     explorer.dex.value = 40  # an edit the rules refuse is still not in the link
     assert explorer.error and "not your edits" in explorer.url_caveat()
@@ -348,18 +353,18 @@ def test_the_link_caveat_says_when_a_link_cannot_reproduce_the_encounter(explore
     assert explorer.url_caveat().startswith("This link carries only the settings, not this encounter")
 
 
-def test_an_encounter_of_another_system_is_edited_in_its_terms(explorer):
+def test_an_encounter_of_another_system_is_refined_in_its_terms(explorer):
     explorer.show_example("phase2-tenth-level-caster")
-    labels = [row.label.value for row in explorer.phases]
-    assert labels[:4] == ["<b>phase A, cycle 1</b>", "<b>phase B, cycle 1</b>", "<b>phase C, cycle 1</b>",
-                          "<b>phase A, cycle 2</b>"] and len(labels) == 9
+    labels = [label for label, _ in explorer.rows[0].placed.options]
+    assert labels[:5] == ["as it places it", "phase A, cycle 1", "phase B, cycle 1", "phase C, cycle 1",
+                          "phase A, cycle 2"] and len(labels) == 10
     explorer.editor.pick("Sir Hadrek")
-    explorer.phases[2].action.value = "attack"  # phase C: Table 6's "attack, attack, delay" says he waits
-    assert explorer.error.endswith("phase C, cycle 1 is a delay, no attack (rule 000 §3 C Table 6)")
-    explorer.phases[2].action.value = ""
+    explorer.rows[0].placed.value = "3"  # phase C alone: Table 6's "attack, attack, delay" begins there
+    explorer.rows[0].placed.value = ""
     assert explorer.error == ""
     explorer.show_example("fighter-and-mage-vs-orc-archer")
-    assert [row.label.value for row in explorer.phases] == ["<b>phase 1</b>", "<b>phase 2</b>", "<b>phase 3</b>"]
+    assert [label for label, _ in explorer.rows[0].placed.options] == ["as it places it", "phase 1", "phase 2",
+                                                                      "phase 3"]
 
 
 def test_a_new_encounter_starts_from_two_figures_and_saves_its_options(explorer):
@@ -369,8 +374,8 @@ def test_a_new_encounter_starts_from_two_figures_and_saves_its_options(explorer)
     explorer.editor.new.click()
     assert explorer.error == "" and explorer.encounter.title == "New encounter"
     assert list(explorer.initiative) == ["party", "foes"] and len(explorer.timeline.spans) == 0
-    explorer.phases[0].action.value = "attack"
-    explorer.phases[0].target.value = option(explorer.phases[0].target, "Orc")
+    explorer.rows[0].do.value = "attack"
+    explorer.rows[0].target.value = option(explorer.rows[0].target, "Orc")
     assert row(explorer, "Fighter", "attack")["action"] == "long sword -> Orc"
     explorer.set_options(Phase1Options(tie_track=Track.LOSER))
     assert '[options.phase1]\ntie_track = "loser"\n' in explorer.toml

@@ -782,9 +782,11 @@ class EncounterEditor(widgets.VBox):
         i = self.draft.set_intent(self._current, row.index, row.do.value or None)
         if i is not None and not (change.owner is row.do and had != i["do"]):
             self._read_row(row, cd, i)
-        if change.owner is row.do:
-            with self._quiet():
+        with self._quiet():
+            if change.owner is row.do:
                 self._show_intents()
+            elif i is not None:
+                self._show_refinement(row, i)  # the system's words follow the maneuver
         self._changed()
 
     def _read_row(self, row: IntentRow, cd: CombatantDraft, i: dict[str, Any]) -> None:

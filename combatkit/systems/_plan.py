@@ -118,7 +118,8 @@ class ActorPlan:
             gap = self.gap(toward)
             if toward is None or gap is None:
                 continue
-            feet = d.feet if d.feet is not None else max(0, gap - REACH)
+            reach = max(0, gap - REACH) if d.target is not None else gap
+            feet = d.feet if d.feet is not None else min(self.system.rules.move_allowance(self.c.movement), reach)
             self.closed[toward] = self.closed.get(toward, 0) + (feet if d.target is not None else -feet)
 
     def target_surprised(self, other: str | None) -> bool:
@@ -246,6 +247,8 @@ class ActorPlan:
         why = f"{intent.said()}: {self.where(declarations)}, as the encounter places it for " \
               f"{self.system.title}"
         self._moved(intent, declarations)
+        if kind is ATTACK:
+            self.spend(self.weapons(intent) or (self.c.weapon(None),), declarations)
         self.placements.append(Placement(self.name, step, intent, tuple(declarations), PlacementKind.REFINED,
                                          "the encounter's own placement", why))
         return declarations
