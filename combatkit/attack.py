@@ -453,10 +453,12 @@ class Attacker:
         return self.dexterity
 
     @classmethod
-    def from_combatant(cls, combatant: Combatant, weapon: str | None = None, **changes: Any) -> Attacker:
-        """An attacker from a :class:`combatkit.model.Combatant` and one of its weapons."""
+    def from_combatant(cls, combatant: Combatant, weapon: str | Weapon | None = None, **changes: Any) -> Attacker:
+        """An attacker from a :class:`combatkit.model.Combatant` and one of its weapons, by name (None: its
+        first), or a :class:`~combatkit.model.Weapon` it strikes with (a weaponless figure's fists)."""
         return cls(**{
-            "name": combatant.name, "weapon": combatant.weapon(weapon), "thac0": combatant.thac0,
+            "name": combatant.name, "thac0": combatant.thac0,
+            "weapon": weapon if isinstance(weapon, Weapon) else combatant.weapon(weapon),
             "strength": combatant.abilities.strength, "dexterity": combatant.abilities.dexterity,
             "agility": combatant.abilities.agility, "level": combatant.level,
             "role": Role.from_class(combatant.char_class), "size": combatant.size, **changes,

@@ -19,11 +19,12 @@ from importlib import resources
 from combatkit.attack import AttackForm
 from combatkit.conditions import Condition
 from combatkit.encounter import Encounter
-from combatkit.model import Combatant, Weapon, WeaponKind
+from combatkit.model import Combatant, Length, Weapon, WeaponKind
 from combatkit.modifiers import Position, WeaponUse
 from combatkit.stances import CombatManeuver, Shield, Stance
 
 __all__ = [
+    "FISTS",
     "NO_EXTRAS",
     "REACH",
     "REPOSITION",
@@ -42,6 +43,11 @@ REACH = 5
 """Melee striking distance in feet (000 §2 D "within 5' or so"; 002 III.G "5' (1 square)")."""
 REPOSITION = 10
 """A repositioning step before an attack (000 §2 C: "max. 10'")."""
+
+FISTS = Weapon("fists", kind=WeaponKind.NATURAL, length=Length.UNARMED, damage="d2")
+"""What a figure with no weapon strikes with where a rule gives it a blow (a charge, its answer, a free
+attack, an attack of opportunity): fists, feet, elbows, 002 Unarmed Combat I.A's pummel for 1d2
+(III.A), at the SF of a natural attack for its size (000 Table 2)."""
 
 # ----------------------------------------------------------------- figures
 
@@ -272,11 +278,17 @@ def attack_form(weapon: Weapon, extras: FigureExtras) -> AttackForm | None:
 
 def routine(c: Combatant, extras: FigureExtras = NO_EXTRAS) -> tuple[Weapon, ...]:
     """A figure's melee routine: all its natural attacks (claw/claw/bite, 000 §2 C), else its
-    first melee weapon (its first two with ``two_weapons``), else its first weapon."""
+    first melee weapon (its first two with ``two_weapons``), else its first weapon; with no weapon at
+    all, its :data:`FISTS` (002 Unarmed Combat).
+
+    >>> routine(Combatant("Ugluk", "orcs"))
+    (Weapon(name='fists', speed_factor=5, magic_bonus=0, style_bonus=0, kind=<WeaponKind.NATURAL: 'natural'>, \
+length=<Length.UNARMED: 'unarmed'>, damage='d2', rate_of_fire=Fraction(1, 1), attacks_per_round=None),)
+    """
     naturals = tuple(w for w in c.weapons if w.kind is WeaponKind.NATURAL)
     if naturals:
         return naturals
     melee = tuple(w for w in c.weapons if w.kind is WeaponKind.MELEE)
     if melee:
         return melee[:2] if extras.two_weapons and len(melee) > 1 else melee[:1]
-    return c.weapons[:1]
+    return c.weapons[:1] or (FISTS,)

@@ -15,12 +15,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from combatkit.attack import Attacker, Defender, RuleSet, setup_attack
-from combatkit.battle import REACH, REPOSITION, FigureExtras, FigureStatus, attack_form, missile_range, routine
+from combatkit.battle import FISTS, REACH, REPOSITION, FigureExtras, FigureStatus, attack_form, missile_range, routine
 from combatkit.conditions import CONDITIONS, Condition, Duration, Imposed, Until, Who
 from combatkit.criticals import resolve_attack
 from combatkit.dice import Dice
 from combatkit.effects import saving_throw
-from combatkit.model import Combatant, Declaration, Length, Maneuver, Weapon, WeaponKind
+from combatkit.model import Combatant, Declaration, Length, Maneuver, Size, Weapon, WeaponKind
 from combatkit.modifiers import (
     Hand,
     RangeBand,
@@ -81,6 +81,11 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     situation = action.situation or situation_of(walk, live, target, span, decl, missile, weapons)
     if situation is None:
         return
+    if situation.unarmed is not None and walk.options.modifiers_002 and _outsized(live.c, target.c):
+        walk.cancel(live, span, t, "002 Unarmed Combat",
+                    f"{live.name} ({live.c.size.value}) may fight unarmed only a creature of its own size or smaller, "
+                    f"and {target.name} is {target.c.size.value}: no {situation.unarmed.value}.")
+        return
     terms = _system_terms(walk, live, target, span, decl, action)
     if action.damage_multiplier != 1:
         terms = replace(terms, multiplier=terms.multiplier * action.damage_multiplier)
@@ -108,11 +113,13 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
 
 def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
     """The weapons a blow strikes with: those its span names (a system may split a routine
-    into several spans), else the declaration's, else the first weapon (as every system does)."""
+    into several spans), else the declaration's, else the first weapon (as every system does); a
+    figure with no weapon strikes with its :data:`~combatkit.battle.FISTS` (002 Unarmed Combat)."""
     c = live.c
     if span.kind is SpanKind.OPPORTUNITY:
         return routine(c, walk.options.extras(c.name))
     declared = tuple(c.weapon(n) for n in decl.weapons) if decl is not None and decl.weapons else c.weapons[:1]
+    declared = declared or (FISTS,)
     pool = list(declared)
     chosen = []
     for part in span.action.split(" -> ")[0].split(" + "):
@@ -200,6 +207,12 @@ def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declara
     if all(value == _PLAIN_FIELDS[name] for name, value in fields.items()):
         return _PLAIN
     return Situation(**fields)  # type: ignore[arg-type]
+
+
+def _outsized(attacker: Combatant, defender: Combatant) -> bool:
+    """002 Unarmed Combat: "A creature may only use unarmed combat on a creature of its own size or smaller"."""
+    sizes = list(Size)
+    return sizes.index(defender.size) > sizes.index(attacker.size)
 
 
 def _unarmed(decl: Declaration | None) -> Maneuver | None:
@@ -385,7 +398,7 @@ def _attacker(walk: Walk, key: tuple, live: Live, weapon: Weapon, extras: Figure
     attacker = walk.cache.get(("att", key))
     if attacker is None:
         attacker = walk.cache[("att", key)] = Attacker.from_combatant(
-            live.c, weapon.name, thac0=thac0, exceptional=extras.exceptional_strength,
+            live.c, weapon, thac0=thac0, exceptional=extras.exceptional_strength,
             specialization_slots=extras.specialization_slots, form=attack_form(weapon, extras),
             listed_damage_bonus=extras.listed_damage_bonus, stance=extras.stance, shield=extras.shield,
             maneuver=extras.maneuver, conditions=key[2])

@@ -1,0 +1,62 @@
+"""No crash, no hang, no silent difference (#16): each failure found from outside, as a plain test
+that failed before its fix. The generated-input tests are in ``test_generated.py``."""
+
+from __future__ import annotations
+
+import pytest
+
+from combatkit import ActionKind, Combatant, Declaration, Encounter, Length, Maneuver, Spell, Weapon
+from combatkit.battle import FISTS
+from combatkit.fight import run_fight
+from combatkit.model import Size
+from combatkit.resolution import EventKind
+
+DAGGER = Weapon("dagger", 2, damage="d4", length=Length.SHORT)
+
+
+def _attacks(fight, actor=None):
+    return [e for e in fight.events if e.kind is EventKind.ATTACK and (actor is None or e.actor == actor)]
+
+
+# ----------------------------------------------------------------- weaponless figures fight unarmed
+
+
+@pytest.mark.parametrize("system", ["phase1", "phase2"])
+def test_a_weaponless_charger_and_the_weaponless_figure_it_charges_fight_with_their_fists(system):
+    """000 §2 D: a charge ends in a blow and the charged figure answers; with no weapon that blow is
+    002 Unarmed Combat's pummel, 1d2 (it was an IndexError in the resolver)."""
+    encounter = Encounter("bare hands", (Combatant("A", "a", hit_points=5), Combatant("B", "b", hit_points=5)),
+                          (Declaration("A", 1, ActionKind.MOVE, target="B", maneuver=Maneuver.CHARGE),))
+    for seed in range(6):
+        fight = run_fight(encounter, system, seed=seed)
+        blows = _attacks(fight)
+        assert blows, fight.why()
+        assert {e.actor for e in blows} <= {"A", "B"}
+        assert all("with the fists" in e.why for e in blows)
+        assert all(e.amount <= 2 for e in blows), "a pummel does 1d2 (002 Unarmed Combat III.A)"
+        assert run_fight(encounter, system, seed=seed, explain=False).figures == fight.figures
+
+
+def test_a_weaponless_foe_beside_a_caster_strikes_it_unarmed_under_the_short_form():
+    """002 III.C: casting within reach of a foe draws its attack of opportunity; a weaponless foe's is a pummel."""
+    mage = Combatant("A", "a", char_class="mage", hit_points=5, spells=(Spell("web", 2, 2),))
+    encounter = Encounter("caster in reach", (mage, Combatant("B", "b", hit_points=5)), distances=(("A", "B", 5),))
+    for seed in range(6):
+        fight = run_fight(encounter, "short_form", seed=seed)
+        assert all("with the fists" in e.why for e in _attacks(fight, "B"))
+    assert any(_attacks(run_fight(encounter, "short_form", seed=seed), "B") for seed in range(6))
+
+
+def test_fists_are_a_natural_pummel():
+    assert (FISTS.length, FISTS.damage) == (Length.UNARMED, "d2")
+
+
+def test_a_small_weaponless_charger_may_not_pummel_a_large_foe_and_the_blow_is_refused_by_name():
+    """002 Unarmed Combat: "only on a creature of its own size or smaller" (it raised out of the fight)."""
+    encounter = Encounter("too big", (Combatant("A", "a", size=Size.SMALL, hit_points=5),
+                                      Combatant("B", "b", size=Size.LARGE, hit_points=5)),
+                          (Declaration("A", 1, ActionKind.MOVE, target="B", maneuver=Maneuver.CHARGE),))
+    fight = run_fight(encounter, "phase1", seed=0)
+    refused = [e for e in fight.events if e.kind is EventKind.CANCELLED and e.rule == "002 Unarmed Combat"]
+    assert refused and refused[0].actor == "A" and "own size or smaller" in refused[0].why
+    assert all(e.actor == "B" for e in _attacks(fight))
