@@ -60,3 +60,21 @@ def test_a_small_weaponless_charger_may_not_pummel_a_large_foe_and_the_blow_is_r
     refused = [e for e in fight.events if e.kind is EventKind.CANCELLED and e.rule == "002 Unarmed Combat"]
     assert refused and refused[0].actor == "A" and "own size or smaller" in refused[0].why
     assert all(e.actor == "B" for e in _attacks(fight))
+
+
+# ----------------------------------------------------------------- the fast path is the explained path
+
+
+def test_a_spell_held_into_the_next_round_plays_the_same_fight_on_the_fast_path():
+    """000 §2 A Holding a Spell: a hold past the round's end carries the spell into the next round. The walk
+    read that from the spans it records, which only the explained path records: the fast path (``simulate``'s)
+    forgot the held spell and played another fight (3 rounds against 4)."""
+    aldric = Combatant("Aldric", "a", hit_points=8, weapons=(DAGGER,), spells=(Spell("web", 2, 2),))
+    encounter = Encounter("held web", (aldric, Combatant("Ugluk", "b", hit_points=8)),
+                          (Declaration("Aldric", 3, ActionKind.CAST, spell="web", hold=4),))
+    for seed in range(10):
+        explained = run_fight(encounter, "phase1", seed=seed)
+        fast = run_fight(encounter, "phase1", seed=seed, explain=False)
+        assert (fast.winner, fast.end, fast.round_count, fast.figures) == (
+            explained.winner, explained.end, explained.round_count, explained.figures), seed
+    assert any(e.rule == "000 §2 A: Holding a Spell" for e in explained.events)

@@ -84,6 +84,7 @@ class Walk:
         self.seq = 0
         self.wants_reschedule = False
         self.charging_now: set[str] = set()  # 000: "loses AC bonus from Dexterity while charging"
+        self.held_past_end: set[str] = set()  # a completed hold running past the round's end (000 §2 A)
         self.readied: dict[str, list[Span]] = {}
         self.cast_windows: dict[str, list[tuple[Tick, Tick]]] = {}
         self.touchy: dict[str, int] = {}
@@ -207,13 +208,13 @@ class Walk:
         rolls = self.timeline.rolls + tuple(self.roller.log[self.rolled_before:])
         resolved = Timeline(self.timeline.system, self.timeline.clock, spans, self.timeline.notes, rolls)
         return RoundResult(self.round, self.system, resolved, tuple(self.events),
-                           tuple(replace(live.figure(), holding=self._held_over(live, spans))
+                           tuple(replace(live.figure(), holding=self._held_over(live))
                                  for live in self.live.values()), self.declarations)
 
-    def _held_over(self, live: Live, spans: Sequence[Span]) -> str | None:
-        """The spell ``live`` holds past the round's end, unspoilt: the next round's casting (000 §2 A)."""
-        if not live.status.acts or not any(s.actor == live.name and s.kind is SpanKind.HOLD and s.status is Status.DONE
-                                           and s.end > self.timeline.clock.ticks for s in spans):
+    def _held_over(self, live: Live) -> str | None:
+        """The spell ``live`` holds past the round's end, unspoilt: the next round's casting (000 §2 A).
+        Read from :attr:`held_past_end`, which the fast path keeps too (it records no spans)."""
+        if not live.status.acts or live.name not in self.held_past_end:
             return None
         return next((d.spell for d in self.by_actor.get((live.name, SpanKind.CAST), ()) if d.hold), None)
 
@@ -260,6 +261,11 @@ class Walk:
 
     def record(self, span: Span, status: Status | None = None, rule: str | None = None, why: str | None = None,
                **changes: object) -> None:
+        """Keep ``span`` as resolved (explained path only), noting on both paths a hold that runs past the
+        round's end (its spell goes off next round, :meth:`_held_over`)."""
+        if (span.kind is SpanKind.HOLD and (status or span.status) is Status.DONE
+                and span.end > self.timeline.clock.ticks):
+            self.held_past_end.add(span.actor)
         if not self.explain:
             return
         if status is not None:
