@@ -462,7 +462,7 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
     encounter = Encounter(
         title=r.get("title", str, "Untitled encounter"),
         description=r.get("description", str, ""),
-        system=r.get("system", str, "phase1"),
+        system=_system(r),
         round=r.get("round", int, 1, check=lambda v: v >= 1, why="round is 1 or more"),
         seed=r.get("seed", int, None),
         combatants=combatants,
@@ -476,25 +476,55 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
     return encounter
 
 
+def _system(r: _Reader) -> str:
+    """The file's ``system``: the id of a registered timing system (an alias is read as its id)."""
+    from combatkit.systems import SYSTEMS, find_system  # the systems import this module
+
+    text = r.get("system", str, "phase1")
+    try:
+        return find_system(text).id
+    except RulesError:
+        raise EncounterFileError(r.at("system"), f"no timing system has the id {text!r}; ids: "
+                                                 f"{', '.join(sorted(SYSTEMS))}") from None
+
+
+_TOO_DEEP = ("nested too deep to read: an encounter file's values go a few levels deep at most (a list of "
+             "tables holding lists), see README 'Encounter files'")
+
+
 def load_encounter(path: str | Path) -> Encounter:
-    """Read a ``.toml`` or ``.json`` encounter file."""
+    """Read a ``.toml`` or ``.json`` encounter file: UTF-8 text (a byte-order mark is allowed), as TOML 1.0
+    and JSON (RFC 8259) files are; anything else is an :class:`~combatkit.errors.EncounterFileError`."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise EncounterFileError("file", f"{path.name} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
+                                         f"{error.start}); TOML and JSON files are UTF-8 (TOML 1.0, RFC 8259): "
+                                         f"save it as UTF-8") from None
     return loads_encounter(text, fmt=path.suffix.lstrip(".").lower())
 
 
 def loads_encounter(text: str, fmt: str = "toml") -> Encounter:
-    """Parse encounter text in ``toml`` or ``json``."""
+    """Parse encounter text in ``toml`` or ``json``. Whatever the text, the answer is an encounter or an
+    :class:`~combatkit.errors.EncounterFileError` naming what is wrong (never a ``RecursionError`` for
+    values nested thousands deep, nor Python's message for a number of 4300 digits and more)."""
+    if fmt not in ("json", "toml"):
+        raise EncounterFileError("file", f"encounter files are .toml or .json, got .{fmt}")
     try:
-        if fmt == "json":
-            data = json.loads(text)
-        elif fmt == "toml":
-            data = tomllib.loads(text)
-        else:
-            raise EncounterFileError("file", f"encounter files are .toml or .json, got .{fmt}")
+        data = json.loads(text) if fmt == "json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
         raise EncounterFileError("file", f"not valid {fmt.upper()}: {error}") from None
-    return encounter_from_dict(data)
+    except RecursionError:
+        raise EncounterFileError("file", _TOO_DEEP) from None
+    except ValueError as error:  # int(): a number of over 4300 digits
+        raise EncounterFileError("file", f"not valid {fmt.upper()} for an encounter: a number longer than any "
+                                         f"field takes ({str(error).split(':')[0]})") from None
+    try:
+        return encounter_from_dict(data)
+    except RecursionError:
+        raise EncounterFileError("file", _TOO_DEEP) from None
 
 
 # ---------------------------------------------------------------- writing
