@@ -20,6 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
 from combatkit.dice import Dice
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.model import (
@@ -603,48 +605,14 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
     return data
 
 
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"cannot write {value!r} as TOML")
-
-
-def _toml_key(key: str) -> str:
-    return key if key.replace("_", "").replace("-", "").isalnum() else json.dumps(key)
-
-
 def dumps_toml(encounter: Encounter) -> str:
-    """The encounter as TOML text that :func:`loads_encounter` reads back."""
-    data = encounter_to_dict(encounter)
-    lines: list[str] = []
-    tables: dict[str, Any] = {}
-    for key, value in data.items():
-        if isinstance(value, dict):
-            tables[key] = value
-        elif isinstance(value, list) and value and isinstance(value[0], dict):
-            tables[key] = value
-        else:
-            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
-    for key, value in tables.items():
-        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
-            for sub, table in value.items():  # [options.phase2]
-                lines += ["", f"[{key}.{_toml_key(sub)}]"] + [f"{_toml_key(k)} = {_toml_value(v)}"
-                                                             for k, v in table.items()]
-            continue
-        if isinstance(value, dict):
-            lines += ["", f"[{key}]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
-            continue
-        for item in value:
-            lines += ["", f"[[{key}]]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in item.items()]
-    return "\n".join(lines) + "\n"
+    """The encounter as TOML text that :func:`loads_encounter` reads back, written by tomli-w (which
+    escapes what TOML forbids in a string, such as U+007F).
+
+    >>> loads_encounter(dumps_toml(load_example("ct9-spell-vs-sword"))) == load_example("ct9-spell-vs-sword")
+    True
+    """
+    return tomli_w.dumps(encounter_to_dict(encounter))
 
 
 def save_encounter(encounter: Encounter, path: str | Path) -> None:

@@ -3,10 +3,14 @@ that failed before its fix. The generated-input tests are in ``test_generated.py
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from combatkit import ActionKind, Combatant, Declaration, Encounter, Length, Maneuver, Spell, Weapon
 from combatkit.battle import FISTS
+from combatkit.encounter import dumps_toml, load_encounter, load_example, loads_encounter, save_encounter
+from combatkit.errors import EncounterFileError
 from combatkit.fight import run_fight
 from combatkit.model import Size
 from combatkit.resolution import EventKind
@@ -78,3 +82,70 @@ def test_a_spell_held_into_the_next_round_plays_the_same_fight_on_the_fast_path(
         assert (fast.winner, fast.end, fast.round_count, fast.figures) == (
             explained.winner, explained.end, explained.round_count, explained.figures), seed
     assert any(e.rule == "000 §2 A: Holding a Spell" for e in explained.events)
+
+
+# ----------------------------------------------------------------- encounter files
+
+
+FIGHTERS = '[[combatants]]\nname = "A"\nside = "a"\n\n[[combatants]]\nname = "B"\nside = "b"\n'
+
+
+@pytest.mark.parametrize(("text", "fmt"), [
+    ("zz = " + "[" * 1000 + "]" * 1000, "toml"),  # a 2 KB file
+    ("[" * 100_000 + "]" * 100_000, "json"),
+])
+def test_values_nested_thousands_deep_are_a_named_file_error_not_a_recursion_error(text, fmt, tmp_path):
+    with pytest.raises(EncounterFileError, match="nested too deep") as error:
+        loads_encounter(text, fmt)
+    assert error.value.field == "file"
+    (tmp_path / f"deep.{fmt}").write_text(text, encoding="utf-8")
+    with pytest.raises(EncounterFileError, match="nested too deep"):
+        load_encounter(tmp_path / f"deep.{fmt}")
+
+
+def test_every_file_box_shows_a_too_deep_file_as_an_error():
+    """The dashboards' file boxes (one picker, shared) catch ValueError: the reader's errors are ValueErrors."""
+    from combatkit.widgets.encounter_picker import EncounterPicker
+
+    loaded, errors = [], []
+    picker = EncounterPicker(lambda encounter, name: loaded.append(encounter), errors.append)
+    picker.read("zz = " + "[" * 1000 + "]" * 1000)
+    picker.read("[" * 100_000 + "]" * 100_000, "json")
+    assert not loaded and [type(e) for e in errors] == [EncounterFileError, EncounterFileError]
+    assert issubclass(EncounterFileError, ValueError)
+
+
+def test_a_latin_1_file_is_named_as_not_utf_8(tmp_path):
+    path = tmp_path / "cafe.toml"
+    path.write_bytes(('title = "Café"\n' + FIGHTERS).encode("latin-1"))
+    with pytest.raises(EncounterFileError, match=r"cafe.toml is not UTF-8 text \(byte 0xe9 at offset 12\).*TOML 1.0"):
+        load_encounter(path)
+    path.write_bytes(b"\xef\xbb\xbf" + ('title = "Café"\n' + FIGHTERS).encode())  # a byte-order mark is fine
+    assert load_encounter(path).title == "Café"
+
+
+@pytest.mark.parametrize("fmt", ["toml", "json"])
+def test_a_number_of_thousands_of_digits_is_a_named_file_error(fmt):
+    text = ("seed = " + "9" * 5000 + "\n" + FIGHTERS) if fmt == "toml" else '{"seed": ' + "9" * 5000 + "}"
+    with pytest.raises(EncounterFileError, match="a number longer than any field takes"):
+        loads_encounter(text, fmt)
+
+
+@pytest.mark.parametrize("system", ["", "phase9"])
+def test_a_system_no_one_registered_is_refused_by_name(system):
+    """``system = ""`` was accepted, dropped on save and reloaded as phase1."""
+    with pytest.raises(EncounterFileError, match=f"system: no timing system has the id '{system}'; ids: five_phase"):
+        loads_encounter(f'system = "{system}"\n' + FIGHTERS)
+
+
+def test_a_system_alias_is_read_as_its_id():
+    assert loads_encounter('system = "Combat II Phase System I"\n' + FIGHTERS).system == "phase1"
+
+
+def test_a_title_with_a_delete_character_saves_to_a_file_that_loads(tmp_path):
+    """U+007F (and other control characters) must be escaped in a TOML string: the hand-written writer did not."""
+    encounter = replace(load_example("ct9-spell-vs-sword"), title="Ugluk\x7f's \x00last\x1f stand\u2028")
+    assert loads_encounter(dumps_toml(encounter)) == encounter
+    for suffix in ("toml", "json"):
+        save_encounter(encounter, tmp_path / f"e.{suffix}")
+        assert load_encounter(tmp_path / f"e.{suffix}") == encounter
