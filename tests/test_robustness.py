@@ -3,14 +3,23 @@ that failed before its fix. The generated-input tests are in ``test_generated.py
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 
-from combatkit import ActionKind, Combatant, Declaration, Encounter, Length, Maneuver, Spell, Weapon
+from combatkit import ActionKind, Combatant, Declaration, Encounter, Length, Maneuver, Spell, Weapon, WeaponKind
+from combatkit.attack import Attacker, Defender
 from combatkit.battle import FISTS
+from combatkit.criticals import attack_odds
+from combatkit.dice import MAX_EXACT_TOTALS, Dice
 from combatkit.encounter import dumps_toml, load_encounter, load_example, loads_encounter, save_encounter
-from combatkit.errors import EncounterFileError
+from combatkit.errors import DiceNotationError, EncounterFileError, ExactOddsError, RulesError
+from combatkit.mana.pools import Caster, mana_state
+from combatkit.mana.recovery import PLAN_MINUTES, Study, plan_day
+from combatkit.mana.tables import CasterClass
+from combatkit.stances import Role
 from combatkit.fight import run_fight
 from combatkit.model import Size
 from combatkit.resolution import EventKind
@@ -149,3 +158,64 @@ def test_a_title_with_a_delete_character_saves_to_a_file_that_loads(tmp_path):
     for suffix in ("toml", "json"):
         save_encounter(encounter, tmp_path / f"e.{suffix}")
         assert load_encounter(tmp_path / f"e.{suffix}") == encounter
+
+
+# ----------------------------------------------------------------- bounded work
+
+
+def _brute_force(dice: Dice) -> dict[int, Fraction]:
+    """Every face of every die, counted: the oracle for the exact distribution."""
+    counts: dict[int, int] = {}
+    for faces in itertools.product(range(1, dice.sides + 1), repeat=dice.count):
+        counts[sum(faces) + dice.modifier] = counts.get(sum(faces) + dice.modifier, 0) + 1
+    return {total: Fraction(n, dice.sides**dice.count) for total, n in sorted(counts.items())}
+
+
+@pytest.mark.parametrize("text", ["d20", "2d6", "3d4+1", "4d3-2", "2d10-1"])
+def test_the_exact_distribution_of_dice_is_the_brute_force_count(text):
+    assert Dice.parse(text).distribution() == _brute_force(Dice.parse(text))
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("text", ["100d1000", "55d500", "50d50"])
+def test_dice_too_large_for_exact_odds_are_refused_at_once(text):
+    """The nested loop took minutes on 100d1000: exact distributions are for dice of up to 1000 totals."""
+    with pytest.raises(ExactOddsError, match=f"{text} rolls .* different totals; exact odds .* at most 1000"):
+        Dice.parse(text).distribution()
+
+
+@pytest.mark.timeout(30)
+def test_the_largest_dice_worked_out_exactly_are_worked_out_fast():
+    for text in ("10d100", "100d10"):
+        distribution = Dice.parse(text).distribution()
+        assert len(distribution) == Dice.parse(text).totals <= MAX_EXACT_TOTALS and sum(distribution.values()) == 1
+
+
+@pytest.mark.timeout(60)
+def test_attack_odds_with_huge_damage_dice_are_refused_and_large_ones_worked_out():
+    """``attack_odds`` with a 100d1000 weapon never ended (50d50 took 9 s)."""
+    defender = Defender(role=Role.FIGHTER)
+    with pytest.raises(ExactOddsError):
+        attack_odds(Attacker(weapon=Weapon("maul", 5, damage="100d1000")), defender, "000-I")
+    for rule_set in ("000-I", "000-II", "004"):
+        odds = attack_odds(Attacker(weapon=Weapon("maul", 5, damage="10d100"), role=Role.MONSTER), defender, rule_set)
+        assert sum(odds.damage.values()) == 1
+
+
+def test_a_dice_count_of_thousands_of_digits_names_the_range():
+    with pytest.raises(DiceNotationError, match="a dice count of 4400 digits is out of range .1..100 dice"):
+        Dice.parse("9" * 4400 + "d6")
+    with pytest.raises(DiceNotationError, match="a modifier of 5000 digits"):
+        Dice.parse("d6+" + "1" * 5000)
+    with pytest.raises(DiceNotationError, match="a dice modifier is -1000..\\+1000, got \\+1001"):
+        Dice.parse("d6+1001")
+
+
+@pytest.mark.timeout(30)
+def test_a_study_block_longer_than_a_plan_is_refused_not_stepped_through_minute_by_minute():
+    """``plan_day(state, [Study(0, 10**8)])`` stepped through 10**8 minutes."""
+    with pytest.raises(RulesError, match="Study end .* at most 10080 .a plan covers a week"):
+        Study(0, 10**8)
+    wizard = mana_state(Caster(CasterClass.WIZARD, 20)).emptied()
+    plan = plan_day(wizard, [Study(0, PLAN_MINUTES)])
+    assert plan.final.pools == mana_state(Caster(CasterClass.WIZARD, 20)).pools, "a week refills a 20th-level mage"
