@@ -219,3 +219,24 @@ def test_a_study_block_longer_than_a_plan_is_refused_not_stepped_through_minute_
     wizard = mana_state(Caster(CasterClass.WIZARD, 20)).emptied()
     plan = plan_day(wizard, [Study(0, PLAN_MINUTES)])
     assert plan.final.pools == mana_state(Caster(CasterClass.WIZARD, 20)).pools, "a week refills a 20th-level mage"
+
+
+# ----------------------------------------------------------------- errors that name their rule
+
+
+def test_a_caster_class_given_by_value_is_read_and_an_unknown_one_named():
+    """``Caster("wizard", 5)`` raised KeyError."""
+    assert Caster("wizard", 5) == Caster(CasterClass.WIZARD, 5)
+    with pytest.raises(RulesError, match="columns for 'priest', 'wizard', 'ranger', 'paladin'; got the caster "
+                                         "class 'mage' .000 §5 Mana System I"):
+        Caster("mage", 5)
+
+
+@pytest.mark.parametrize("sf", [None, 2.5, True, "5"])
+def test_a_weapon_speed_factor_that_is_not_a_whole_number_is_named(sf):
+    """``Weapon(sf=None)`` or a float went through and raised TypeError in the scheduler."""
+    with pytest.raises(RulesError, match=r"sword: speed factor is a whole number, got .* \(000 §1 E\)"):
+        Weapon("sword", sf)
+    with pytest.raises(RulesError, match=r"sword: speed factor is -5..20, got 21"):
+        Weapon("sword", 21)
+    assert Weapon("claw", 99, kind=WeaponKind.NATURAL).speed_factor == 99, "a natural attack's SF is its size's"
