@@ -92,7 +92,9 @@ specialization, magic, stances) are :mod:`combatkit.attack`'s.
 * 004's optional rules (19-20, body points, special effects) are off by default.
   "Fighting Class" is :attr:`Role.FIGHTER` or :attr:`Role.WARRIOR`; "Fighter" is
   :attr:`Role.FIGHTER`. Special-effect distances halve the damage rounding down.
-* "Stationary and defenseless" is reported as a condition; no automatic hit is applied.
+* "Stationary and defenseless" (the prone and sprawling rows) is 000 §2 C's defenseless target:
+  +4 to be hit (``defenseless_ac``) and no Dexterity bonus, not on top of the row's own AC +4
+  (:func:`combatkit.attack.defenseless_terms`); no automatic hit.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from combatkit.attack import Attacker, Defender, RuleSet, setup_attack
+from combatkit.attack import DEFENSELESS_RULE, Attacker, Defender, RuleSet, setup_attack
 from combatkit.battle import FISTS, REACH, REPOSITION, FigureExtras, FigureStatus, attack_form, missile_range, routine
 from combatkit.conditions import CONDITIONS, Condition, Duration, Imposed, Until, Who
 from combatkit.criticals import resolve_attack
@@ -267,21 +267,26 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     defender_terms: tuple[Condition, ...] = ()
     if adjustment is not None:
         attacker_terms += tuple(_term(m.label, m.value, m.rule) for m in adjustment.to_hit)
-        defender_terms += tuple(_term(m.label, m.value, m.rule, armor=True) for m in adjustment.armor_class)
+        defender_terms += tuple(_term(m.label, m.value, m.rule, armor=True, dexterity=m is adjustment.dexterity_term)
+                                for m in adjustment.armor_class)
         multiplier *= adjustment.damage_multiplier
     if target.name in walk.charging_now:
         dex = defensive_adjustment(foe.abilities.dexterity)
         if dex < 0:
-            defender_terms += (_term("charging: no Dexterity bonus", -dex, "000 §2 D Charging", armor=True),)
+            defender_terms += (_term("charging: no Dexterity bonus", -dex, "000 §2 D Charging", armor=True,
+                                     dexterity=True),)
         if theirs.mounted:
             defender_terms += (_term("charging mounted", -2, "000 §2 D Charging", armor=True),)
     thac0 = min(20, max(1, c.thac0))
     if thac0 != c.thac0:
         attacker_terms += (_term(f"THAC0 {c.thac0}", thac0 - c.thac0, "PH 2e THAC0"),)
+    somatic = walk.somatic_spell(foe.name, t)  # 000 §2 C: a caster invoking somatic components is defenseless
     akey = (c.name, weapon.name, walk.conditions_on(live, t) + attacker_terms)
-    dkey = (foe.name, walk.conditions_on(target, t) + defender_terms)
+    dkey = (foe.name, walk.conditions_on(target, t) + defender_terms, somatic is not None)
     attacker = _attacker(walk, akey, live, weapon, extras, thac0)
     defender = _defender(walk, dkey, target, theirs)
+    defenseless = f" {foe.name} is casting {somatic} with its somatic components: a stationary, defenseless " \
+                  f"target ({DEFENSELESS_RULE})." if somatic is not None and walk.explain else ""
     automatic = adjustment is not None and adjustment.automatic_hit
     dice_text = adjustment.damage_dice if adjustment is not None and adjustment.damage_dice else None
     holds = situation.unarmed if adjustment is not None and situation.unarmed in _HOLDS else None
@@ -305,6 +310,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
         why = ""
         if walk.explain:
             why = f"{c.name} attacks {foe.name} with the {weapon.name}: " + "; ".join(str(s) for s in result.steps)
+            why += "." + defenseless if defenseless else ""
             for item in result.items:
                 walk.event(t, c.name, EventKind.NOTE, item.rule, f"{c.name}'s {item}.")
         _land(walk, live, target, damage if result.hit else 0, t, outcome, why, span_rule)
@@ -338,6 +344,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
         why = f"{c.name} attacks {foe.name} with the {weapon.name}: {roll_text}: {'hit' if hit else 'miss'}{dmg_text}."
         if hit and not automatic and adjustment is not None and adjustment.notes:
             why += " " + " ".join(adjustment.notes)  # what 002 says of the hit: a grapple holds, an overbear fells
+        why += defenseless
     _land(walk, live, target, damage, t, "hit" if hit else "miss", why, span_rule)
     if hit and holds is not None:
         _hold(walk, live, target, holds, t, key)
@@ -410,7 +417,7 @@ def _defender(walk: Walk, key: tuple, live: Live, extras: FigureExtras) -> Defen
     defender = walk.cache.get(("def", key))
     if defender is None:
         defender = walk.cache[("def", key)] = Defender.from_combatant(
-            live.c, stance=extras.stance, shield=extras.shield, conditions=key[1])
+            live.c, stance=extras.stance, shield=extras.shield, conditions=key[1], defenseless=key[2])
     return defender
 
 
@@ -447,8 +454,9 @@ _PLAIN = Situation()
 _PLAIN_FIELDS = {name: getattr(_PLAIN, name) for name in Situation.__dataclass_fields__}
 
 
-def _term(label: str, value: int, rule: str, armor: bool = False) -> Condition:
-    """A situational to-hit (or AC) term, carried to :func:`combatkit.criticals.setup_attack` as a condition."""
+def _term(label: str, value: int, rule: str, armor: bool = False, dexterity: bool = False) -> Condition:
+    """A situational to-hit (or AC) term, carried to :func:`combatkit.criticals.setup_attack` as a condition;
+    ``dexterity``: the AC term that takes the defender's Dexterity bonus away (so no other rule takes it again)."""
     if armor:
-        return Condition("situational", label, f"{value:+d} AC", rule, ac_modifier=value)
+        return Condition("situational", label, f"{value:+d} AC", rule, ac_modifier=value, loses_agility_bonus=dexterity)
     return Condition("situational", label, f"{value:+d} to hit", rule, attack_modifier=value)

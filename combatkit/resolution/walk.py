@@ -87,6 +87,7 @@ class Walk:
         self.held_past_end: set[str] = set()  # a completed hold running past the round's end (000 §2 A)
         self.readied: dict[str, list[Span]] = {}
         self.cast_windows: dict[str, list[tuple[Tick, Tick]]] = {}
+        self.somatic_windows: dict[str, list[tuple[Tick, Tick, str]]] = {}  # defenseless while casting (000 §2 C)
         self.touchy: dict[str, int] = {}
         self.rule_set = find_rule_set(options.criticals) if options.criticals is not None else None
         self.by_actor: dict[tuple[str, SpanKind], list[Declaration]] = {}
@@ -174,12 +175,29 @@ class Walk:
             elif span.kind in _CASTS and span.actor in ruined_now and span.status is not Status.DONE:
                 self.push(Action(after, span, self._declaration(span, k)))  # a spell under way, ruined now
         self.cast_windows = {}
+        self.somatic_windows = {}
         self.touchy = {}
         for _, _, _, a in self.queue:
             if a.span.kind is SpanKind.CAST and a.span.status is Status.DONE:
                 self.cast_windows.setdefault(a.span.actor, []).append((a.span.start, a.tick))
+                somatic = self._somatic(a.span)
+                if somatic is not None:
+                    self.somatic_windows.setdefault(a.span.actor, []).append((a.span.start, a.tick, somatic))
             if self.is_touchy(a):
                 self.touchy[a.span.actor] = self.touchy.get(a.span.actor, 0) + 1
+
+    def _somatic(self, span: Span) -> str | None:
+        """The spell a cast span invokes, if it has somatic components: its caster is then a stationary,
+        defenseless target until it goes off (000 §2 C)."""
+        live = self.live.get(span.actor)
+        name = spells.spell_name(live.c, span) if live is not None else None
+        if name is None or "S" not in live.c.spell(name).component_set:  # type: ignore[union-attr]
+            return None
+        return name
+
+    def somatic_spell(self, name: str, t: Tick) -> str | None:
+        """The somatic spell ``name`` is casting at t, if any (000 §2 C: it is then defenseless)."""
+        return next((spell for start, end, spell in self.somatic_windows.get(name, ()) if start <= t < end), None)
 
     def _declaration(self, span: Span, k: int) -> Declaration | None:
         """The declaration behind a span: the k-th span of its actor and kind answers the
