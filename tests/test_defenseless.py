@@ -91,3 +91,27 @@ def test_a_blow_on_a_caster_invoking_somatic_components_says_it_is_defenseless(c
 def test_a_caster_of_a_spell_without_somatic_components_is_not_defenseless():
     [blow] = _caster_fight("V")
     assert "defenseless" not in blow.why
+
+
+def test_the_other_reading_of_may_be_attacked_each_phase_gives_a_foe_in_reach_a_blow_a_phase():
+    """Default: "may be attacked each phase" adds no blow (every target may be attacked in every phase under
+    Phase System I). ``defenseless_each_phase``: a foe in reach that struck nothing that phase strikes the
+    defenseless figure at the phase's end, once a phase."""
+    mira = Combatant("Mira", "a", char_class="mage", hit_points=60, spells=(Spell("cloudkill", 5, 9, "V,S"),))
+    ugluk = Combatant("Ugluk", "b", hit_points=30, weapons=(Weapon("club", 4, damage="d6"),))
+    encounter = Encounter("a long casting", (mira, ugluk),
+                          (Declaration("Mira", 1, ActionKind.CAST, spell="cloudkill", target="Ugluk"),
+                           Declaration("Ugluk", 1, ActionKind.MISC, note="watches")), distances=(("Mira", "Ugluk", 5),))
+
+    def fight(each_phase):
+        options = FightOptions(max_rounds=1, resolution=ResolutionOptions(defenseless_each_phase=each_phase))
+        played = run_fight(encounter, "phase1", seed=3, options=options)
+        assert run_fight(encounter, "phase1", seed=3, options=options, explain=False).figures == played.figures
+        return played, [e for e in played.events if e.kind is EventKind.ATTACK and e.actor == "Ugluk"]
+
+    plain, blows = fight(False)
+    assert blows == [] and any(e.kind is EventKind.SPELL for e in plain.events), "cloudkill goes off"
+    played, blows = fight(True)
+    [blow] = blows
+    assert blow.tick == 6 and blow.rule == DEFENSELESS_RULE and "stationary and defenseless" in blow.why
+    assert any(e.kind is EventKind.SPELL_RUINED for e in played.events), "the end-of-phase blow ruins it (000 §2 A)"

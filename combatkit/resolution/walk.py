@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from combatkit.attack import find_rule_set
-from combatkit.battle import ActiveCondition, Figure, FigureStatus
+from combatkit.attack import DEFENSELESS_RULE, find_rule_set
+from combatkit.battle import REACH, ActiveCondition, Figure, FigureStatus, routine
 from combatkit.conditions import Condition, Duration, Imposed, Until, Who
 from combatkit.dice import Dice, Roller
 from combatkit.effects import saving_throw
@@ -211,14 +211,24 @@ class Walk:
     # -- the round
 
     def run(self) -> RoundResult:
-        while self.queue:
-            t = self.queue[0][0]
-            while self.queue and self.queue[0][0] == t:
-                _, _, _, action = heapq.heappop(self.queue)
-                if self.is_touchy(action):
-                    self.touchy[action.span.actor] -= 1
-                self._do(action, t)
-            self._after(t)
+        ended = 0  # phases whose end the walk has passed
+        while True:
+            while self.queue:
+                t = self.queue[0][0]
+                if ended < len(self.grid) and self.grid[ended][1] < t:
+                    self._phase_end(ended)
+                    ended += 1
+                    continue
+                while self.queue and self.queue[0][0] == t:
+                    _, _, _, action = heapq.heappop(self.queue)
+                    if self.is_touchy(action):
+                        self.touchy[action.span.actor] -= 1
+                    self._do(action, t)
+                self._after(t)
+            if ended >= len(self.grid):
+                break
+            self._phase_end(ended)
+            ended += 1
         self._after(_FOREVER)
         for live in self.live.values():
             self.expire(live, 0, round_end=True)
@@ -228,6 +238,34 @@ class Walk:
         return RoundResult(self.round, self.system, resolved, tuple(self.events),
                            tuple(replace(live.figure(), holding=self._held_over(live))
                                  for live in self.live.values()), self.declarations)
+
+    def _phase_end(self, index: int) -> None:
+        """The end of phase ``index``: with ``defenseless_each_phase`` (000 §2 C, "may be attacked each
+        phase"), each foe in reach of a defenseless figure that struck no blow this phase strikes it now."""
+        if not self.options.defenseless_each_phase:
+            return
+        t = self.grid[index][1]
+        for target in self.live.values():
+            if not target.present_at(t):
+                continue
+            spell = self.somatic_spell(target.name, t)
+            if spell is None and not any(c.defenseless for c in self.conditions_on(target, t)):
+                continue
+            why = f"casting {spell} with its somatic components" if spell else "stationary and defenseless"
+            for foe in self.live.values():
+                if (foe.fig.side == target.fig.side or not foe.acts_at(t) or index in foe.struck_phases
+                        or abs(foe.position - target.position) > REACH):
+                    continue
+                weapons = routine(foe.c, self.options.extras(foe.name))
+                span = Span(foe.name, foe.fig.side, SpanKind.ATTACK,
+                            f"{' + '.join(w.name for w in weapons)} -> {target.name} (defenseless)", t, t, "",
+                            DEFENSELESS_RULE, f"{target.name} is {why}: it may be attacked each phase.",
+                            target=target.name)
+                self.event(t, foe.name, EventKind.NOTE, DEFENSELESS_RULE,
+                           f"{target.name} is {why} and {foe.name} has struck no blow this phase: it strikes "
+                           f"now (the option that reads 'may be attacked each phase' as a blow a phase).",
+                           target=target.name)
+                self.push(Action(t, span, None, "a blow on a defenseless target", weapons, target.name))
 
     def _held_over(self, live: Live) -> str | None:
         """The spell ``live`` holds past the round's end, unspoilt: the next round's casting (000 §2 A).
