@@ -523,10 +523,33 @@ def loads_encounter(text: str, fmt: str = "toml") -> Encounter:
     except ValueError as error:  # int(): a number of over 4300 digits
         raise EncounterFileError("file", f"not valid {fmt.upper()} for an encounter: a number longer than any "
                                          f"field takes ({str(error).split(':')[0]})") from None
+    if fmt == "json":
+        _no_surrogates(data)
     try:
         return encounter_from_dict(data)
     except RecursionError:
         raise EncounterFileError("file", _TOO_DEEP) from None
+
+
+def _no_surrogates(data: Any) -> None:
+    """Refuse text holding a lone surrogate (JSON can escape one, ``"\\ud800"``): it is no character, so no
+    file can be saved with it (RFC 8259 §8.2: strings of Unicode characters)."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{path}.{k}" if path else str(k), v) for k, v in value.items())
+            texts = value.keys()
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value))
+            texts = ()
+        else:
+            texts = (value,) if isinstance(value, str) else ()
+        for text in texts:
+            if any("\ud800" <= ch <= "\udfff" for ch in text):
+                raise EncounterFileError(path or "file", f"{text.encode('utf-8', 'backslashreplace').decode()!r} holds "
+                                                         f"a lone surrogate, which is no character: a file's text is "
+                                                         f"Unicode (RFC 8259 §8.2)")
 
 
 # ---------------------------------------------------------------- writing

@@ -160,6 +160,13 @@ def test_a_title_with_a_delete_character_saves_to_a_file_that_loads(tmp_path):
         assert load_encounter(tmp_path / f"e.{suffix}") == encounter
 
 
+def test_a_lone_surrogate_escaped_in_a_json_file_is_named_not_saved_into_a_unicode_error():
+    """JSON may write "\\ud800": read as it was, the encounter could not be saved (UnicodeEncodeError)."""
+    text = '{"title": "Ugluk\\ud800", "combatants": [{"name": "A", "side": "a"}]}'
+    with pytest.raises(EncounterFileError, match=r"title: 'Ugluk\\\\ud800' holds a lone surrogate"):
+        loads_encounter(text, "json")
+
+
 # ----------------------------------------------------------------- bounded work
 
 
