@@ -66,3 +66,24 @@ def test_table_28_stops_at_19_and_starts_at_9():
         thief_adjustment("hide in shadows", dexterity=12, agility=5)
     with pytest.raises(RulesError, match="no thief skill is called 'backstab'"):
         thief_adjustment("backstab", dexterity=12)
+
+
+def test_the_mana_calculator_shows_the_casters_perception_with_its_rule():
+    from combatkit.widgets.mana import ManaPoolCalculator
+
+    view = ManaPoolCalculator()
+    view.intelligence.value, view.wisdom.value, view.level.value = 17, 12, 6
+    assert "Perception 20: average of INT 17 and WIS 12 (14) + 1 a level x 6 (000 Part 4 Perception)" \
+        in view.summary.value
+
+
+def test_the_criticals_explorer_shows_the_attackers_thief_skills_by_dex_and_agi():
+    from dataclasses import replace
+
+    from combatkit.widgets.criticals import DEFAULT_ATTACKER, CriticalExplorer
+
+    explorer = CriticalExplorer("000-I", attacker=replace(DEFAULT_ATTACKER, dexterity=18, agility=9))
+    line = explorer.thief_skills.value
+    assert "Open Locks +15% (DEX 18)" in line and "Move Silently -20% (AGI 9)" in line and "PH Table 28" in line
+    explorer.dexterity.value = 17
+    assert "Pick Pockets +5% (DEX 17)" in explorer.thief_skills.value

@@ -115,3 +115,17 @@ def test_the_other_reading_of_may_be_attacked_each_phase_gives_a_foe_in_reach_a_
     [blow] = blows
     assert blow.tick == 6 and blow.rule == DEFENSELESS_RULE and "stationary and defenseless" in blow.why
     assert any(e.kind is EventKind.SPELL_RUINED for e in played.events), "the end-of-phase blow ruins it (000 §2 A)"
+
+
+def test_the_criticals_explorer_has_a_defenseless_toggle_that_shows_its_plus_four_and_lost_dex_bonus():
+    from combatkit.widgets.criticals import CriticalExplorer
+
+    explorer = CriticalExplorer("000-I")
+    before = explorer.odds.needed
+    explorer.defender_dexterity.value = 17
+    explorer.defenseless.value = True
+    assert explorer.odds.needed == before - 4 - 3 and explorer.odds.setup.defender.is_defenseless
+    assert "+4 stationary and defenseless +3 no Dexterity bonus (DEX 17)" in explorer.summary.value
+    explorer.option_controls["defenseless_ac"].value = -4
+    assert explorer.odds.needed == before + 4 - 3, "the other reading: an AC bonus, the DEX bonus still lost"
+    assert {p.key for p in explorer.url_params()} >= {"defenseless", "defender_dex"}
