@@ -131,8 +131,19 @@ def encounters(draw) -> Encounter:
     people += [draw(combatants(f"{NAMES[4 + i]}", "foes")) for i in range(sizes[1])]
     names = [c.name for c in people]
     declared = []
+    scenario = draw(st.sampled_from([None, "held spell", "charge", "flight", "grapple"]))
+    first, foe = people[0], people[sizes[0]]
+    if scenario == "held spell":  # 000 §2 A: cast in phase 3, held past the round's end into the next
+        spell = Spell("magic missile", 1, draw(st.integers(1, 3)), "V,S")
+        people[0] = first = dataclasses.replace(first, spells=(spell,), hit_points=max(first.hit_points, 8))
+        declared.append(Declaration(first.name, 3, ActionKind.CAST, target=foe.name, spell=spell.name,
+                                    hold=draw(st.integers(2, 6))))
+    elif scenario is not None:
+        maneuver = {"charge": Maneuver.CHARGE, "flight": Maneuver.FLEE, "grapple": Maneuver.GRAPPLE}[scenario]
+        declared.append(Declaration(first.name, 1, maneuver.kind, target=None if scenario == "flight" else foe.name,
+                                    maneuver=maneuver))
     for c in people:
-        declared += draw(st.lists(declarations(c, names), max_size=3))
+        declared += draw(st.lists(declarations(c, names), max_size=3 if scenario is None else 1))
     distances = tuple((a.name, b.name, draw(st.sampled_from([0, 5, 10, 20, 40, 70, 300])))
                       for a in people[:1] for b in people[1:])
     return Encounter("generated", tuple(people), tuple(declared), distances if draw(st.booleans()) else (),
