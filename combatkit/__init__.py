@@ -36,10 +36,13 @@ from combatkit.model import (
     ActionKind,
     Combatant,
     Declaration,
+    EffectKind,
     Length,
     Maneuver,
+    Save,
     Size,
     Spell,
+    SpellEffect,
     Weapon,
     WeaponKind,
 )
@@ -48,9 +51,9 @@ from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Timeline, 
 
 __all__ = [
     "ONE_ROUND", "SYSTEMS", "Abilities", "ActionKind", "Clock", "Combatant", "Declaration", "Dice",
-    "DiceNotationError", "Encounter", "EncounterFileError", "EnteredRollError", "Hit", "IllegalActionError",
-    "Length", "Maneuver", "MissingRollError", "Period", "Phase1Options", "Roll", "Roller", "RulesError", "Size", "Span", "SpanKind",
-    "Spell", "Status", "Timeline", "Track", "Weapon", "WeaponKind", "dumps_toml", "encounter_from_dict", "encounter_to_dict",
+    "DiceNotationError", "EffectKind", "Encounter", "EncounterFileError", "EnteredRollError", "Hit", "IllegalActionError",
+    "Length", "Maneuver", "MissingRollError", "Period", "Phase1Options", "Roll", "Roller", "RulesError", "Save", "Size", "Span", "SpanKind",
+    "Spell", "SpellEffect", "Status", "Timeline", "Track", "Weapon", "WeaponKind", "dumps_toml", "encounter_from_dict", "encounter_to_dict",
     "example_encounters", "find_system", "load_encounter", "load_example", "loads_encounter", "save_encounter",
 ]  # fmt: skip
 __version__ = "0.1.0"

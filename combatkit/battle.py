@@ -19,12 +19,11 @@ from importlib import resources
 from combatkit.attack import AttackForm
 from combatkit.conditions import Condition
 from combatkit.encounter import Encounter
-from combatkit.model import Combatant, Length, Weapon, WeaponKind
+from combatkit.model import FISTS, Combatant, SpellEffect, Weapon, WeaponKind
 from combatkit.modifiers import Position, WeaponUse
 from combatkit.stances import CombatManeuver, Shield, Stance
 
 __all__ = [
-    "FISTS",
     "NO_EXTRAS",
     "REACH",
     "REPOSITION",
@@ -32,6 +31,7 @@ __all__ = [
     "Figure",
     "FigureExtras",
     "FigureStatus",
+    "Lasting",
     "attack_form",
     "figures_from",
     "layout",
@@ -44,10 +44,6 @@ REACH = 5
 REPOSITION = 10
 """A repositioning step before an attack (000 §2 C: "max. 10'")."""
 
-FISTS = Weapon("fists", kind=WeaponKind.NATURAL, length=Length.UNARMED, damage="d2")
-"""What a figure with no weapon strikes with where a rule gives it a blow (a charge, its answer, a free
-attack, an attack of opportunity): fists, feet, elbows, 002 Unarmed Combat I.A's pummel for 1d2
-(III.A), at the SF of a natural attack for its size (000 Table 2)."""
 
 # ----------------------------------------------------------------- figures
 
@@ -65,6 +61,11 @@ class FigureStatus(enum.Enum):
     """Magically held: helpless, hit automatically."""
     FLED = "fled"
     """Left the fight."""
+    CHARMED = "charmed"
+    """Charmed by a foe's spell: it takes no hostile action, out of the fight."""
+    FRIGHTENED = "frightened"
+    """Fleeing in panic from a spell's fear: it takes no action, but is still on the field (far off)
+    and comes back when the spell ends."""
 
     @property
     def acts(self) -> bool:
@@ -78,8 +79,9 @@ class FigureStatus(enum.Enum):
 
     @property
     def present(self) -> bool:
-        """Still on the field: active, asleep or held (helpless figures can be attacked)."""
-        return self in (FigureStatus.ACTIVE, FigureStatus.ASLEEP, FigureStatus.HELD)
+        """Still on the field: active, asleep, held (helpless figures can be attacked) or frightened (running,
+        and back when the spell ends)."""
+        return self in (FigureStatus.ACTIVE, FigureStatus.ASLEEP, FigureStatus.HELD, FigureStatus.FRIGHTENED)
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,26 @@ class ActiveCondition:
 
 
 @dataclass(frozen=True)
+class Lasting:
+    """A spell's effect on a figure that lasts past the moment it went off: a sleep, hold, charm or
+    fear that ends (and the figure is back in the fight), damage that comes again each round
+    (:mod:`combatkit.resolution.spells`). Conditions it imposes are :class:`ActiveCondition` s."""
+
+    effect: SpellEffect
+    """The spell's effect."""
+    caster: str
+    """Who cast it."""
+    level: int
+    """The caster's level (dice units)."""
+    since: int
+    """Round of the fight it took hold in."""
+    until: int | None
+    """Last round of the fight it lasts; None: the rest of the fight."""
+    status: FigureStatus | None = None
+    """The status it put the figure in (asleep, held, charmed, frightened); None for damage."""
+
+
+@dataclass(frozen=True)
 class Figure:
     """A combatant's state between rounds, and its tally for the fight so far."""
 
@@ -109,7 +131,7 @@ class Figure:
     position: int
     """Feet along the battle line."""
     status: FigureStatus = FigureStatus.ACTIVE
-    """Active, dead, unconscious, asleep, held or fled."""
+    """Active, dead, unconscious, asleep, held, fled, charmed or frightened."""
     spells_used: tuple[str, ...] = ()
     """Spells begun (a ruined spell is used up too): no longer castable this fight."""
     components_ready: bool = True
@@ -133,6 +155,10 @@ class Figure:
     holding: str | None = None
     """A spell held past the end of the last round, which goes off in this one: it counts as this
     round's casting, so no new spell may be begun (000 §2 A, Holding a Spell)."""
+    lasting: tuple[Lasting, ...] = ()
+    """Spells' effects on it still running: a sleep, hold, charm or fear to end, damage to come again."""
+    no_effect_data: tuple[str, ...] = ()
+    """Spells it cast that went off with no effect data (one name a casting): the engine applied nothing."""
 
     @property
     def name(self) -> str:
@@ -279,7 +305,7 @@ def attack_form(weapon: Weapon, extras: FigureExtras) -> AttackForm | None:
 def routine(c: Combatant, extras: FigureExtras = NO_EXTRAS) -> tuple[Weapon, ...]:
     """A figure's melee routine: all its natural attacks (claw/claw/bite, 000 §2 C), else its
     first melee weapon (its first two with ``two_weapons``), else its first weapon; with no weapon at
-    all, its :data:`FISTS` (002 Unarmed Combat).
+    all, its :data:`~combatkit.model.FISTS` (002 Unarmed Combat).
 
     >>> routine(Combatant("Ugluk", "orcs"))
     (Weapon(name='fists', speed_factor=5, magic_bonus=0, style_bonus=0, kind=<WeaponKind.NATURAL: 'natural'>, \

@@ -1,7 +1,7 @@
 """Conditions an attack leaves behind, as data a timeline can apply later.
 
 A critical hit dazes or stuns; a critical miss trips the attacker up; a 004 special
-effect slows or blinds. Each is a :class:`Condition` (``conditions.toml``: attack and AC
+effect slows or blinds; a spell webs, blinds, slows, hastes or protects (PH 2e, :mod:`combatkit.effects`). Each is a :class:`Condition` (``conditions.toml``: attack and AC
 modifiers, no attacks, no movement...) placed on one side of the attack for a
 :class:`Duration` counted from the attack: phase 0 is the phase it happened in.
 
@@ -120,6 +120,14 @@ class Condition:
     """Loses Agility (or Dexterity) bonuses."""
     movement_feet: int | None = None
     """Speed cut to this many feet."""
+    can_cast: bool = True
+    """False: no spellcasting while it holds (a web, nausea)."""
+    save_modifier: int = 0
+    """Added to the figure's saving throws against spells (protection from evil: +2)."""
+    double_rate: bool = False
+    """Moves and attacks at double its rate (haste)."""
+    half_rate: bool = False
+    """Moves and attacks at half its rate (slow)."""
 
 
 def _load_conditions() -> Mapping[str, Condition]:

@@ -324,6 +324,15 @@ def check_entered(entered: Mapping[str, Entered], asked: Iterable[str], where: s
                            f"ignored.{called} This time it asked for {listed}.")
 
 
+def matches_form(key: str, forms: Sequence[str], words: Mapping[str, Sequence[str]] | None = None) -> bool:
+    """Whether a roll key has one of the ``forms`` (see :func:`check_entered`).
+
+    >>> matches_form("initiative: orcs", ["initiative: <side>"], {"side": ["party", "orcs"]})
+    True
+    """
+    return any(_form_pattern(form, words or {}).fullmatch(key) for form in forms)
+
+
 def _form_pattern(form: str, words: Mapping[str, Sequence[str]]) -> re.Pattern[str]:
     """The regular expression of a roll key's form (see :func:`check_entered`)."""
     out = []

@@ -14,7 +14,7 @@ import tomllib
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields, replace
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -23,7 +23,9 @@ from typing import Any
 import tomli_w
 
 from combatkit.dice import Dice
+from combatkit.effects import effect_from_table, effect_to_table
 from combatkit.errors import EncounterFileError, RulesError
+from combatkit.intent import COMPONENTS, Intent, IntentKind, Refinement, derive, named_actions
 from combatkit.model import (
     ONE_ROUND,
     Abilities,
@@ -50,6 +52,7 @@ __all__ = [
     "option_value",
     "plain_option",
     "save_encounter",
+    "with_intents",
 ]
 
 
@@ -74,7 +77,10 @@ class Encounter:
     combatants: tuple[Combatant, ...]
     """Every figure, each with its side."""
     declarations: tuple[Declaration, ...] = ()
-    """What each figure does in each phase."""
+    """Declarations already in the terms of the system that schedules the round (phases of its own), used as
+    given for their figures. Files keep :attr:`intents` instead; a file in the older format, whose
+    declarations are written for its :attr:`system`, loads as intents and that system's refinements
+    (:func:`~combatkit.intent.derive`)."""
     distances: tuple[tuple[str, str, int], ...] = ()
     """Known gaps between two figures in feet, ``(a, b, feet)``."""
     hits: tuple[Hit, ...] = ()
@@ -93,6 +99,13 @@ class Encounter:
     """Options of each timing system by its id, field by field (``{"phase2": {"caster_delay_by_level":
     True}}``, the file's ``[options.phase2]``): :meth:`TimingSystem.schedule
     <combatkit.systems.base.TimingSystem.schedule>` uses them when it is given no options."""
+    intents: tuple[Intent, ...] = ()
+    """What each figure means to do this round, in words no system owns, in order (:mod:`combatkit.intent`):
+    every system places them in its own terms (:meth:`TimingSystem.plan
+    <combatkit.systems.base.TimingSystem.plan>`). A figure with :attr:`declarations` keeps those instead."""
+    refinements: tuple[Refinement, ...] = ()
+    """How one system or another places an intent in its own terms (a phase, a double attack, a hold...);
+    the other systems ignore each."""
 
     def combatant(self, name: str) -> Combatant:
         """The combatant called ``name``; a RulesError naming the encounter's combatants if there is none
@@ -221,7 +234,9 @@ def _spell(data: Any, path: str) -> Spell:
         components=components,
         touch=r.get("touch", bool, False),
         psionic=r.get("psionic", bool, False),
+        effect=effect_from_table(r.data["effect"], r.at("effect"), name) if "effect" in r.data else None,
     )
+    r.used.add("effect")  # checked field by field by effect_from_table
     r.done()
     return spell
 
@@ -308,6 +323,82 @@ def _maneuver(r: _Reader) -> Maneuver | None:
 
 def _missing(r: _Reader, key: str):
     raise EncounterFileError(r.at(key), "is required (move, attack, cast, misc or ready)")
+
+
+def _intent(data: Any, path: str, names: set[str], combatants: Mapping[str, Combatant]) -> Intent:
+    """One ``[[intents]]`` entry: ``actor``, ``do`` (move, attack, cast, ready, hold, action) and what it names."""
+    r = _Reader(data, path)
+
+    def known(key: str, value: str | None) -> str | None:
+        if value is not None and value not in names:
+            raise EncounterFileError(r.at(key), f"no combatant is called {value!r}; combatants: {sorted(names)}")
+        return value
+
+    actor = known("actor", r.get("actor", str))
+    assert actor is not None
+    c = combatants[actor]
+    action = r.get("action", str, None)
+    if action is not None and action not in named_actions():
+        raise EncounterFileError(r.at("action"), f"no named action {action!r}; they are {', '.join(named_actions())}")
+    kind = r.enum("do", IntentKind, IntentKind.ACTION if action is not None else None)
+    if kind is None:
+        raise EncounterFileError(r.at("do"), f"is required: {', '.join(k.value for k in IntentKind)}")
+    weapons = r.get("weapons", list, [])
+    if "weapon" in r.data:
+        weapons = [r.get("weapon", str)]
+    if not all(isinstance(w, str) for w in weapons):
+        raise EncounterFileError(r.at("weapons"), f"expected a list of weapon names, got {weapons!r}")
+    for w in weapons:
+        if w not in {x.name for x in c.weapons}:
+            raise EncounterFileError(r.at("weapons"), f"{actor} has no weapon {w!r}; has {[x.name for x in c.weapons]}")
+    spell = r.get("spell", str, None)
+    if spell is not None and spell not in {x.name for x in c.spells}:
+        raise EncounterFileError(r.at("spell"), f"{actor} has no spell {spell!r}; has {[x.name for x in c.spells]}")
+    item = r.get("item", str, None)
+    if item is not None and item != COMPONENTS and item not in {x.name for x in c.weapons}:
+        raise EncounterFileError(r.at("item"), f"an item to ready is one of {actor}'s weapons "
+                                               f"{[x.name for x in c.weapons]} or {COMPONENTS!r}, got {item!r}")
+    try:
+        intent = Intent(
+            actor=actor, kind=kind, target=known("target", r.get("target", str, None)),
+            away=r.get("away", bool, False),
+            feet=r.get("feet", int, None, check=lambda v: 0 <= v <= 2400, why="feet is 0..2400"),
+            maneuver=r.enum("maneuver", Maneuver, None), weapons=tuple(weapons),
+            blows=r.get("blows", int, None, check=lambda v: 1 <= v <= 12, why="blows is 1..12"),
+            spell=spell, item=item, action=action, note=r.get("note", str, ""))
+    except RulesError as error:
+        raise EncounterFileError(path, error.message) from None
+    r.done()
+    return intent
+
+
+def _refinement(data: Any, path: str, names: set[str]) -> Refinement:
+    """One ``[[refinements]]`` entry: ``system``, ``actor``, ``step`` (the actor's intent, from 1) and the
+    system's own fields."""
+    from combatkit.systems import SYSTEMS  # the systems import this module
+
+    r = _Reader(data, path)
+    system = r.get("system", str)
+    if system not in SYSTEMS:
+        raise EncounterFileError(r.at("system"), f"no timing system has the id {system!r}; ids: {', '.join(sorted(SYSTEMS))}")
+    actor = r.get("actor", str)
+    if actor not in names:
+        raise EncounterFileError(r.at("actor"), f"no combatant is called {actor!r}; combatants: {sorted(names)}")
+    phases = r.get("phases", list, [])
+    if "phase" in r.data:
+        phases = [r.get("phase", int)]
+    if not all(isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= 20 for p in phases):
+        raise EncounterFileError(r.at("phases"), f"phases are numbers 1..20 of {system}'s declaration phases, got {phases!r}")
+    refinement = Refinement(
+        system=system, actor=actor, step=r.get("step", int, check=lambda v: v >= 1, why="step is the intent's number, from 1"),
+        phases=tuple(phases),
+        attacks=r.get("attacks", int, 1, check=lambda v: 1 <= v <= 2, why="one or two attacks in a phase"),
+        reposition=r.get("reposition", bool, False), retarget=r.get("retarget", bool, False),
+        drop_and_draw=r.get("drop_and_draw", bool, False), readies_components=r.get("readies_components", bool, False),
+        hold=r.get("hold", int, 0, check=lambda v: 0 <= v <= 6, why="hold is 0..6 CT units (000 §2 A)"),
+        note=r.get("note", str, ""))
+    r.done()
+    return refinement
 
 
 # ---------------------------------------------------------------- system options
@@ -435,6 +526,26 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
     declarations = tuple(
         _declaration(d, f"declarations[{i}]", known) for i, d in enumerate(r.get("declarations", list, []))
     )
+    by_name = {c.name: c for c in combatants}
+    intents = tuple(_intent(d, f"intents[{i}]", known, by_name) for i, d in enumerate(r.get("intents", list, [])))
+    refinements = tuple(_refinement(d, f"refinements[{i}]", known)
+                        for i, d in enumerate(r.get("refinements", list, [])))
+    system = _system(r)
+    if declarations:
+        if intents:
+            raise EncounterFileError("declarations", "a file with [[intents]] places them for a system with "
+                                                     "[[refinements]], not [[declarations]]")
+        intents, derived = derive(declarations, _system_id(system), {c.name: [w.name for w in c.weapons]
+                                                                      for c in combatants})
+        refinements = derived + refinements
+        declarations = ()
+    steps: dict[str, int] = {}
+    for intent in intents:
+        steps[intent.actor] = steps.get(intent.actor, 0) + 1
+    for i, refinement in enumerate(refinements):
+        if refinement.step > steps.get(refinement.actor, 0):
+            raise EncounterFileError(f"refinements[{i}].step", f"{refinement.actor} has {steps.get(refinement.actor, 0)} "
+                                                                f"intent(s), so there is no intent {refinement.step} to refine")
     distances = []
     for i, item in enumerate(r.get("distances", list, [])):
         dr = _Reader(item, f"distances[{i}]")
@@ -464,7 +575,7 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
     encounter = Encounter(
         title=r.get("title", str, "Untitled encounter"),
         description=r.get("description", str, ""),
-        system=_system(r),
+        system=system,
         round=r.get("round", int, 1, check=lambda v: v >= 1, why="round is 1 or more"),
         seed=r.get("seed", int, None),
         combatants=combatants,
@@ -473,21 +584,45 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
         hits=tuple(hits),
         rolls=clean_rolls,
         options=_options(r.get("options", dict, {})),
+        intents=intents,
+        refinements=refinements,
     )
     r.done()
     return encounter
 
 
+def with_intents(encounter: Encounter) -> Encounter:
+    """``encounter`` with its declarations (written for its :attr:`~Encounter.system`, the format before intents)
+    turned into intents and that system's refinements (:func:`~combatkit.intent.derive`), so that every system
+    can place them; unchanged when it has intents already or no declarations."""
+    if encounter.intents or not encounter.declarations:
+        return encounter
+    intents, refinements = derive(encounter.declarations, _system_id(encounter.system),
+                                  {c.name: [w.name for w in c.weapons] for c in encounter.combatants})
+    return replace(encounter, declarations=(), intents=intents, refinements=refinements + encounter.refinements)
+
+
+def _system_id(name: str) -> str:
+    """The registered id of the system called ``name`` (an id or alias), else ``name`` as given."""
+    from combatkit.systems import find_system  # the systems import this module
+
+    try:
+        return find_system(name).id
+    except RulesError:
+        return name
+
+
 def _system(r: _Reader) -> str:
-    """The file's ``system``: the id of a registered timing system (an alias is read as its id)."""
-    from combatkit.systems import SYSTEMS, find_system  # the systems import this module
+    """The file's ``system``: a registered system's id (an alias is read as its id), or the name of one
+    combatkit lacks, kept as written (a homebrew system: the encounter still runs under the others). An
+    empty name is refused: it was dropped on save and came back as phase1."""
+    from combatkit.systems import SYSTEMS  # the systems import this module
 
     text = r.get("system", str, "phase1")
-    try:
-        return find_system(text).id
-    except RulesError:
-        raise EncounterFileError(r.at("system"), f"no timing system has the id {text!r}; ids: "
-                                                 f"{', '.join(sorted(SYSTEMS))}") from None
+    if not text.strip():
+        raise EncounterFileError(r.at("system"), f"names no timing system, got {text!r}; leave it out for phase1, "
+                                                 f"or give an id: {', '.join(sorted(SYSTEMS))}")
+    return _system_id(text)
 
 
 _TOO_DEEP = ("nested too deep to read: an encounter file's values go a few levels deep at most (a list of "
@@ -593,7 +728,8 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
                                                    "agility": "agi"}))
         out["weapons"] = [_without_defaults(w, {"speed_factor": "sf", "magic_bonus": "magic"}) | {"name": w.name}
                           for w in c.weapons]
-        out["spells"] = [_without_defaults(s, {"casting_time": "ct"}) | {"name": s.name} for s in c.spells]
+        out["spells"] = [_without_defaults(s, {"casting_time": "ct"}) | {"name": s.name}
+                         | ({"effect": effect_to_table(s.effect)} if s.effect is not None else {}) for s in c.spells]
         for key in ("weapons", "spells"):
             if not out[key]:
                 del out[key]
@@ -605,6 +741,21 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
         out = {"actor": d.actor, "phase": d.phase, "action": d.kind.value}
         out.update(_without_defaults(d, {}))
         out.pop("kind", None)
+        return {k: plain(v) for k, v in out.items()}
+
+    def intent(i: Intent) -> dict[str, Any]:
+        out: dict[str, Any] = {"actor": i.actor, "do": i.kind.value}
+        out.update(_without_defaults(i, {}))
+        out.pop("kind", None)
+        if len(i.weapons) == 1:
+            out["weapon"] = out.pop("weapons")[0]
+        return {k: plain(v) for k, v in out.items()}
+
+    def refinement(x: Refinement) -> dict[str, Any]:
+        out: dict[str, Any] = {"system": x.system, "actor": x.actor, "step": x.step}
+        out.update(_without_defaults(x, {}))
+        if len(x.phases) == 1:
+            out["phase"] = out.pop("phases")[0]
         return {k: plain(v) for k, v in out.items()}
 
     data: dict[str, Any] = {"title": encounter.title}
@@ -619,6 +770,10 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
     if options:
         data["options"] = options
     data["combatants"] = [combatant(c) for c in encounter.combatants]
+    if encounter.intents:
+        data["intents"] = [intent(i) for i in encounter.intents]
+    if encounter.refinements:
+        data["refinements"] = [refinement(x) for x in encounter.refinements]
     if encounter.declarations:
         data["declarations"] = [declaration(d) for d in encounter.declarations]
     if encounter.distances:

@@ -17,6 +17,7 @@ __all__ = [
     "IllegalActionError",
     "MissingRollError",
     "RulesError",
+    "SpellEffectError",
 ]
 
 
@@ -31,6 +32,18 @@ class RulesError(ValueError):
 
 class IllegalActionError(RulesError):
     """A declaration the timing system forbids (two actions in a phase, CT 7 begun in phase 2...)."""
+
+
+class SpellEffectError(RulesError):
+    """A spell's effect (:class:`combatkit.model.SpellEffect`) with an impossible field.
+
+    ``field`` names it (``"dice"``), so an encounter file can point at
+    ``combatants[1].spells[0].effect.dice``.
+    """
+
+    def __init__(self, rule: str, field: str, message: str) -> None:
+        super().__init__(rule, message)
+        self.field = field
 
 
 class EncounterFileError(ValueError):

@@ -5,8 +5,12 @@ the other having fallen or fled, or until a round limit:
 
 1. Figures stand on a battle line (:func:`combatkit.battle.layout`).
 2. Each round, every figure still on the field is handed to the timing system with its
-   current hit points and its unused spells; the encounter's own declarations are played in
-   round 1, and :mod:`combatkit.policy` declares for everyone else (and for every later round).
+   current hit points and its unused spells. In round 1 the encounter's own intents are
+   played (``FightOptions.declarations``), under every system: each places them in its own
+   terms, with its own refinements (:meth:`~combatkit.systems.base.TimingSystem.plan`); an
+   intent a system leaves for next round (a spell too long to begin) is that figure's first
+   intent in round 2. :mod:`combatkit.policy` says what everyone else means to do (and
+   everyone, in every later round), and the same planner places it.
 3. The system schedules the round (:meth:`~combatkit.systems.base.TimingSystem.schedule`),
    :func:`combatkit.resolution.resolve_round` plays it out, and the figures carry their
    hit points, positions, spells used and conditions into the next round.
@@ -34,8 +38,8 @@ Each system says which of these it is through its rules (:class:`~combatkit.syst
 ``own_surprise``, a seed that rolls its own; ``surprised_sits_out``, a surprised figure that sits
 round 1 out) and makes its own roll in :meth:`~combatkit.systems.base.TimingSystem.round_options`.
 
-**Declarations the system refuses.** A declaration of the encounter's is the DM's and a
-refusal is raised. A policy declaration a system refuses (a corner the policy does not
+**Declarations the system refuses.** A declaration placed from the encounter's intents is the
+DM's and a refusal is raised. A policy declaration a system refuses (a corner the policy does not
 foresee) is dropped, the figure does nothing that round, and a ``refused`` event names the rule.
 """
 
@@ -47,10 +51,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from combatkit.dice import Roller, check_entered
-from combatkit.encounter import Encounter, Hit
+from combatkit.encounter import Encounter, Hit, with_intents
 from combatkit.errors import RulesError
 from combatkit.model import Combatant, Declaration
-from combatkit.policy import PolicyOptions, declare
+from combatkit.intent import Intent, PlacementKind
+from combatkit.policy import PolicyOptions, intents
 from combatkit.battle import Figure, FigureStatus, figures_from
 from combatkit.resolution import (
     ROLL_KEYS,
@@ -60,7 +65,7 @@ from combatkit.resolution import (
     RoundResult,
     resolve_round,
 )
-from combatkit.systems.base import FightRound, find_system, roll_words
+from combatkit.systems.base import FightRound, annotate, find_system, roll_words
 from combatkit.timeline import Timeline
 
 __all__ = ["End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]
@@ -85,7 +90,7 @@ class FightOptions:
     opening_gap: int = 30
     """Feet between the sides at the start, for figures the encounter gives no distance for."""
     declarations: bool = True
-    """Play the encounter's own declarations in round 1 (False: the policy declares for everyone)."""
+    """Play the encounter's own intents in round 1, under every system (False: the policy decides for everyone)."""
     policy: PolicyOptions = PolicyOptions()
     """The default declaration policy."""
     resolution: ResolutionOptions = ResolutionOptions()
@@ -201,6 +206,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     """
     found = find_system(system or encounter.system)
     sid = found.id
+    encounter = with_intents(encounter)
     seed = seed if seed is not None else (encounter.seed if encounter.seed is not None else 0)
     own = _own_system(encounter) == sid
     table_rolls = dict(encounter.rolls) if own else {}
@@ -212,6 +218,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     rounds: list[RoundResult] = []
     refused_total = 0
     cache: dict = {}
+    carried: dict[str, list[Intent]] = {}
     played = 0
     for r in range(1, options.max_rounds + 1):
         if _over(figures):
@@ -234,9 +241,21 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
         sys_opts = found.round_options(system_options, FightRound(r, names, options.surprise.check,
                                                                   flagged or bool(round_surprised),
                                                                   options.resolution.figures))
-        user = tuple(d for d in encounter.declarations if d.actor in names) if first and options.declarations else ()
-        policy = declare(found, present, round=number, surprised=round_surprised, options=options.policy,
-                         resolution=options.resolution, skip=frozenset(d.actor for d in user), system_options=sys_opts)
+        planned = _round_intents(encounter, names, first and options.declarations, carried)
+        mine = frozenset(i.actor for i in planned)
+        policy = intents(present, system=found, round=number, surprised=round_surprised, options=options.policy,
+                         resolution=options.resolution, skip=mine)
+        distances = tuple((a.name, b.name, abs(a.position - b.position))
+                          for i, a in enumerate(present) for b in present[i + 1:])
+        round_encounter = Encounter(encounter.title, combatants, (), distances, (), entered, number, None, sid,
+                                    encounter.description, intents=planned + policy,
+                                    refinements=tuple(x for x in encounter.refinements if x.actor in mine)
+                                    if first and options.declarations else ())
+        plan = found.plan(round_encounter, sys_opts)
+        carried = {p.actor: [p.intent] for p in plan.placements
+                   if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}
+        user = tuple(d for p in plan.placements if p.actor in mine for d in p.declarations)
+        policy_declarations = tuple(d for p in plan.placements if p.actor not in mine for d in p.declarations)
         for f in present:
             if f.holding is not None and f.status.acts:
                 extra_events.append(Event(r, 1, f.name, EventKind.NOTE, "000 §2 A: Holding a Spell",
@@ -248,13 +267,13 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
             if sits_out is not None and name in names:
                 extra_events.append(Event(r, 1, name, EventKind.SURPRISE, sits_out,
                                           f"{name} is surprised and declares nothing this round." if explain else ""))
-        distances = tuple((a.name, b.name, abs(a.position - b.position))
-                          for i, a in enumerate(present) for b in present[i + 1:])
-        round_encounter = Encounter(encounter.title, combatants, user + policy, distances, (), entered, number,
-                                    None, sid, encounter.description)
+        round_encounter = replace(round_encounter, declarations=user + policy_declarations, intents=(),
+                                  refinements=())
         timing = found.timing_roller()
         timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,
                                                         entered, sys_opts, r, explain)
+        if explain:
+            timeline = annotate(timeline, plan)
         refused_total += len(refusals)
         extra_events.extend(refusals)
         known = {roll.purpose: (roll.faces if roll.faces else roll.total) for roll in timeline.rolls}
@@ -291,6 +310,15 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     else:
         winner, end = None, End.ROUND_LIMIT
     return Fight(encounter.title, sid, seed, tuple(figures), winner, end, played, tuple(rounds), refused_total)
+
+
+def _round_intents(encounter: Encounter, names: tuple[str, ...], first: bool,
+                   carried: dict[str, list[Intent]]) -> tuple[Intent, ...]:
+    """The DM's intents this round: the encounter's in round 1 (when played), else what the system left
+    over from the round before, for the figures still on the field."""
+    if first:
+        return tuple(i for i in encounter.intents if i.actor in names)
+    return tuple(i for name in names for i in carried.get(name, ()))
 
 
 _SURPRISE_KEYS = ("surprise: <side>",)

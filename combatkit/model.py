@@ -10,19 +10,24 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeAlias
 
-from combatkit.dice import Dice
-from combatkit.errors import RulesError
+from combatkit.dice import Dice, DiceNotationError
+from combatkit.errors import RulesError, SpellEffectError
 
 __all__ = [
+    "FISTS",
     "Abilities",
     "ActionKind",
     "Combatant",
     "Declaration",
+    "EffectKind",
     "ONE_ROUND",
     "Length",
     "Maneuver",
+    "SAVE_COLUMNS",
+    "Save",
     "Size",
     "Spell",
+    "SpellEffect",
     "Weapon",
     "WeaponKind",
     "reaction_adjustment",
@@ -213,6 +218,205 @@ class Weapon:
         Dice.parse(self.damage)
 
 
+FISTS = Weapon("fists", kind=WeaponKind.NATURAL, length=Length.UNARMED, damage="d2")
+"""What a figure with no weapon attacks with: punch, kick, elbow, knee (002 Unarmed Combat I.A), 1d2
+damage (III.A); a natural attack, so its SF is its size's (000 Table 2)."""
+
+
+SAVE_COLUMNS = ("death", "wand", "petrification", "breath", "spell")
+"""PH 2e Table 60's columns: paralyzation/poison/death magic, rod/staff/wand,
+petrification/polymorph, breath weapon, spell."""
+
+
+class EffectKind(enum.Enum):
+    """What a spell does to the figures it affects (:mod:`combatkit.effects` says how each is played)."""
+
+    DAMAGE = "damage"
+    """Hit points of damage; with a duration, the damage comes again at the start of each later round
+    of it (Melf's acid arrow, flaming sphere)."""
+    HEAL = "heal"
+    """Hit points restored, up to the figure's maximum."""
+    SLEEP = "sleep"
+    """Magical sleep: helpless, hit automatically (002 Special Types of Attacks IV), for the duration."""
+    HOLD = "hold"
+    """Magically held: helpless, hit automatically (002 Special Types of Attacks IV), for the duration."""
+    CHARM = "charm"
+    """Charmed: the figure regards the caster as a friend and leaves the fight (it takes no hostile action);
+    a charm lasts the fight (the PH's lasts days), so it takes no duration."""
+    FEAR = "fear"
+    """Flees in panic at its full movement for the duration, taking no action; it may walk back after."""
+    COWER = "cower"
+    """Trembles and cowers in place (scare): no movement, -1 to attack rolls and saving throws."""
+    WEB = "web"
+    """Stuck in a web: no attacks, no movement, no spellcasting, until its Strength breaks it out."""
+    BLINDNESS = "blindness"
+    """Blinded: -4 to its attack rolls, +4 to the attack rolls against it."""
+    SLOW = "slow"
+    """Moves and attacks at half rate, +4 AC (worse), -4 to hit, no Dexterity bonus to AC."""
+    HASTE = "haste"
+    """Moves and attacks at double rate (spellcasting is not sped up)."""
+    PROTECTION = "protection"
+    """Protection from evil: attacks on it at -2, its saving throws at +2."""
+    NAUSEA = "nausea"
+    """Reeling with nausea (stinking cloud): no attacks, no spellcasting."""
+    BLESS = "bless"
+    """+1 to attack rolls."""
+
+    @property
+    def hostile(self) -> bool:
+        """Cast at a foe (damage, sleep, hold...) rather than a friend (heal, haste, protection, bless)."""
+        return self not in _FRIENDLY
+
+
+_FRIENDLY = frozenset({EffectKind.HEAL, EffectKind.HASTE, EffectKind.PROTECTION, EffectKind.BLESS})
+
+
+class Save(enum.Enum):
+    """What a successful saving throw does."""
+
+    NONE = "none"
+    """No saving throw."""
+    HALF = "half"
+    """Half damage (damage effects only)."""
+    NEGATES = "negates"
+    """No effect at all."""
+
+
+def _dice_field(effect: SpellEffect, name: str) -> None:
+    text = getattr(effect, name)
+    if text:
+        try:
+            Dice.parse(text)
+        except DiceNotationError as error:
+            raise SpellEffectError(effect.rule or "spell effects", name, f"{effect.name}: {error}") from None
+
+
+@dataclass(frozen=True)
+class SpellEffect:
+    """What one spell does when it goes off, simplified to what a fight on a battle line needs.
+
+    The shipped effects are ``combatkit/data/spell_effects.toml``; an encounter file gives a spell
+    its own as a table of these fields (``effect = { kind = "damage", dice = "2d4" }``). The number
+    of rounds it lasts is :meth:`rounds` plus a roll of ``duration_dice``, counting the round it goes
+    off; an effect that is not damage and has no duration at all lasts the fight.
+    """
+
+    name: str
+    """The spell's name, as combatants list it (matched case-insensitively)."""
+    kind: EffectKind
+    """What it does: damage, heal, sleep, hold, charm, fear, cower, web, blindness, slow, haste,
+    protection, nausea or bless."""
+    rule: str
+    """Where the effect comes from, with the numbers it uses (``"PH 2e fireball: 1d6 a level..."``)."""
+    dice: str = ""
+    """Dice rolled per unit of damage or healing (``"d4+1"``); empty for the other kinds."""
+    levels_per_unit: int = 0
+    """One more unit every this many caster levels past 1st (magic missile: 2; fireball: 1, a d6 a level);
+    0: one unit."""
+    max_units: int | None = None
+    """Most units, if capped (fireball: 10)."""
+    bonus_per_level: int = 0
+    """Added once per caster level (burning hands: 2; shocking grasp: 1)."""
+    max_bonus: int | None = None
+    """Cap on that bonus (burning hands: 20)."""
+    save: Save = Save.NONE
+    """Saving throw: none, half damage, or negates."""
+    save_column: str = "spell"
+    """PH 2e Table 60 column saved in: spell (the default), death (paralyzation, poison, death magic), wand,
+    petrification, breath."""
+    save_modifier: int = 0
+    """Added to each saving throw's roll, -10..10 (hold person cast at one person: -2; slow: -4; web: -2)."""
+    radius: int = 0
+    """Feet about the target that the spell also takes in (friend or foe, unless ``selective``); 0: the target only."""
+    selective: bool = False
+    """The area takes in only the caster's foes (a hostile spell) or friends (haste, bless): the caster picks."""
+    targets_per_level: int = 0
+    """At most this many creatures a caster level, nearest the target first (haste, slow: 1); 0: every one."""
+    max_level: int | None = None
+    """Highest level (hit dice) affected, 0..40 (sleep: 4, for 4+3 HD; scare: 5, fewer than 6)."""
+    hit_dice: str = ""
+    """Dice of Hit Dice affected, lowest first, partial effects ignored (sleep: ``"2d4"``); a level-0 figure counts
+    1/2."""
+    duration: int = 0
+    """Rounds it lasts, counting the round it goes off (0..1000), before the per-level terms and the dice."""
+    duration_per_level: int = 0
+    """Rounds more per caster level (hold person: 2; sleep: 5)."""
+    levels_per_round: int = 0
+    """One round more every this many caster levels (Melf's acid arrow: 3)."""
+    duration_dice: str = ""
+    """Dice of rounds more (stinking cloud: ``"d4+1"``)."""
+
+    def __post_init__(self) -> None:
+        rule = self.rule or "spell effects"
+
+        def bad(name: str, why: str) -> SpellEffectError:
+            return SpellEffectError(rule, name, f"{self.name}: {why}, got {getattr(self, name)!r}")
+
+        if not self.name:
+            raise bad("name", "a spell's effect needs the spell's name")
+        if not self.rule:
+            raise bad("rule", "a spell's effect cites where it comes from")
+        for name in ("dice", "hit_dice", "duration_dice"):
+            _dice_field(self, name)
+        if self.kind in (EffectKind.DAMAGE, EffectKind.HEAL) and not self.dice:
+            raise bad("dice", f"a {self.kind.value} effect needs dice")
+        if self.kind is EffectKind.SLEEP and not self.hit_dice:
+            raise bad("hit_dice", "a sleep effect needs the dice of Hit Dice it affects")
+        if self.save is Save.HALF and self.kind is not EffectKind.DAMAGE:
+            raise bad("save", "half is for damage; a save against any other effect negates it")
+        if self.kind is EffectKind.CHARM and self.lasts:
+            name = next(n for n in ("duration", "duration_per_level", "levels_per_round", "duration_dice")
+                        if getattr(self, n))
+            raise bad(name, "a charm lasts the fight here (the PH's lasts days): give it no duration")
+        if self.save_column not in SAVE_COLUMNS:
+            raise bad("save_column", f"saving throw columns are {', '.join(SAVE_COLUMNS)}")
+        if not -10 <= self.save_modifier <= 10:
+            raise bad("save_modifier", "a saving throw modifier is -10..10")
+        if self.max_level is not None and not 0 <= self.max_level <= 40:
+            raise bad("max_level", "a level is 0..40")
+        if self.max_units is not None and self.max_units < 1:
+            raise bad("max_units", "is 1 or more")
+        if self.max_bonus is not None and self.max_bonus < 0:
+            raise bad("max_bonus", "is 0 or more")
+        for name in ("levels_per_unit", "bonus_per_level", "radius", "targets_per_level", "duration_per_level",
+                     "levels_per_round"):
+            if getattr(self, name) < 0:
+                raise bad(name, "is 0 or more")
+        if not 0 <= self.duration <= 1000:
+            raise bad("duration", "is 0..1000 rounds")
+
+    def units(self, level: int) -> int:
+        """Dice units for a caster of ``level`` (magic missile's missiles, fireball's d6s)."""
+        n = 1 + (max(level, 1) - 1) // self.levels_per_unit if self.levels_per_unit else 1
+        return min(n, self.max_units) if self.max_units is not None else n
+
+    def bonus(self, level: int) -> int:
+        """The flat bonus for a caster of ``level``."""
+        value = self.bonus_per_level * max(level, 1)
+        return min(value, self.max_bonus) if self.max_bonus is not None else value
+
+    def rounds(self, level: int) -> int:
+        """Rounds it lasts for a caster of ``level``, before ``duration_dice``: ``duration``, plus
+        ``duration_per_level`` a level, plus one every ``levels_per_round`` levels.
+
+        >>> SpellEffect("hold person", EffectKind.HOLD, "PH 2e", duration_per_level=2).rounds(3)
+        6
+        """
+        level = max(level, 1)
+        extra = level // self.levels_per_round if self.levels_per_round else 0
+        return self.duration + self.duration_per_level * level + extra
+
+    @property
+    def lasts(self) -> bool:
+        """It has a duration (rounds, per level or dice), rather than being over when it goes off."""
+        return bool(self.duration or self.duration_per_level or self.levels_per_round or self.duration_dice)
+
+    @property
+    def hostile(self) -> bool:
+        """Cast at a foe (damage, sleep, hold...) rather than a friend (heal, haste, protection, bless)."""
+        return self.kind.hostile
+
+
 @dataclass(frozen=True)
 class Spell:
     """A spell or psionic power."""
@@ -229,6 +433,9 @@ class Spell:
     """A touch spell: the touch is an attack in a later phase (000 §2 A)."""
     psionic: bool = False
     """A psionic power: spellcasting with CT 1 unless given (000 §2 B)."""
+    effect: SpellEffect | None = None
+    """What it does when it goes off, if the encounter says (else the shipped data,
+    :func:`combatkit.effects.spell_effect`)."""
 
     def __post_init__(self) -> None:
         if not (isinstance(self.level, int) and 0 <= self.level <= 9):
@@ -300,14 +507,14 @@ class Combatant:
             raise RulesError("encounter", f"{self.name}: two weapons share a name in {names}")
 
     def weapon(self, name: str | None) -> Weapon:
-        """The named weapon, or the first one."""
-        if not self.weapons:
-            raise RulesError("000 §2 C", f"{self.name} has no weapon or natural attack to attack with")
+        """The named weapon, or the first one; a figure with no weapon at all attacks with :data:`FISTS`."""
         if name is None:
-            return self.weapons[0]
+            return self.weapons[0] if self.weapons else FISTS
         for weapon in self.weapons:
             if weapon.name == name:
                 return weapon
+        if name == FISTS.name:
+            return FISTS
         raise RulesError("encounter", f"{self.name} has no weapon {name!r}; has {[w.name for w in self.weapons]}")
 
     def spell(self, name: str | None) -> Spell:

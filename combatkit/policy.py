@@ -12,10 +12,12 @@ numbers of a Monte Carlo run assume:
 2. **Flee**: with ``flee_below`` set, a figure at or below that fraction of its hit points
    that is in melee reach of a foe flees (000 §2 D; 001 Break & Run; 002 Breaking Off).
 3. **Cast**: a figure with spells casts its first castable one: a healing spell (by touch
-   too) on the most wounded friend at half its hit points or less; any other spell at the
-   target, unless it is a touch spell (the policy does not deliver touches), an area spell
-   would take in a friend, a sleep would find no one it can affect, or a hold the target is
-   already held or asleep. A spell with no effect data is cast at the target all the same.
+   too) on the most wounded friend at half its hit points or less; a helping spell (haste,
+   protection, bless) on the friend nearest the foe; a hold, charm, web, blindness and the
+   like on the nearest foe it would still work on (up, not already under it); any other
+   spell at the target, unless it is a touch spell (the policy does not deliver touches), an
+   area spell that does not pick its targets would take in a friend, or a sleep would find
+   no one it can affect. A spell with no effect data is cast at the target all the same.
    Castable also means the system allows it (000: CT 9 at most from phase 1, 6 from phase 2;
    material components readied first if not in hand). A figure in a defensive 004 stance
    does not cast, and one in Full Defense does not attack (004 Combat Stance). Each spell is
@@ -29,10 +31,15 @@ numbers of a Monte Carlo run assume:
    as many attacks as natural weapons (claw/claw/bite, 000 §2 C), else its attacks per round.
    ``charge=True`` lets 000 figures charge a target beyond a walking phase but within reach
    of a charge (000 §2 D).
+6. **Never idle**: a figure with no weapon, its spells spent or not castable, fights with
+   its fists (002 Unarmed Combat: a pummel, 1d2) when its target is no larger than it is;
+   one that cannot (a pixie before an ogre) and stands in reach of a foe withdraws (000 §2 D,
+   001 Withdrawal, 002 Breaking Off).
 
-How a system takes the intent is the system's own hook,
-:meth:`TimingSystem.declare <combatkit.systems.base.TimingSystem.declare>` (each cites its rules;
-the shared plans are in :mod:`combatkit.systems._policy`): 000 Phase System I uses phases 1-3, one
+The policy writes what each figure means to do as :class:`~combatkit.intent.Intent` s, in words no
+system owns, and each system places them in its own terms with the planner that places an encounter
+file's intents, :meth:`TimingSystem.plan <combatkit.systems.base.TimingSystem.plan>` (each cites its
+rules; the shared plans are in :mod:`combatkit.systems._plan`): 000 Phase System I uses phases 1-3, one
 action each, moving 1/3 MV and attacking when in reach (a repositioning step covers up to 10' more,
 +2 SF; a surprised foe is struck at the end of the move, 000 §2 F); Phase System II plays one A/B/C
 cycle a round, attacks spaced by Table 6; the Segment of Action moves then strikes as a double
@@ -52,14 +59,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from combatkit.effects import EffectKind, spell_effect
-from combatkit.model import Declaration, Spell, Weapon, WeaponKind
 from combatkit.battle import REACH, Figure, missile_range, routine
+from combatkit.encounter import Encounter
+from combatkit.effects import EffectKind, spell_effect, takes
+from combatkit.intent import COMPONENTS, Intent, IntentKind
+from combatkit.model import Declaration, Maneuver, Size, Spell, Weapon, WeaponKind
 from combatkit.resolution import ResolutionOptions
-from combatkit.systems._policy import attacks_in_round
+from combatkit.systems._plan import attacks_in_round
 from combatkit.systems.base import TimingSystem, find_system
+from combatkit.systems.rules import ChargeRule
 
-__all__ = ["Intent", "PolicyOptions", "PolicyRound", "declare", "intents"]
+__all__ = ["PolicyOptions", "declare", "intents"]
 
 
 @dataclass(frozen=True)
@@ -76,55 +86,27 @@ class PolicyOptions:
     """Flee when at or below this fraction of maximum hit points and in melee reach; None: fight on."""
 
 
-@dataclass(frozen=True)
-class Intent:
-    """What a figure means to do this round, before a system's terms."""
-
-    actor: str
-    """Who."""
-    mode: str
-    """``"cast"``, ``"shoot"``, ``"melee"`` or ``"flee"``."""
-    target: str | None
-    """Whom (None for a flight)."""
-    gap: int
-    """Feet to the target now."""
-    spell: Spell | None = None
-    """The spell, for a cast."""
-    weapons: tuple[Weapon, ...] = ()
-    """The weapon (missile) or routine (melee)."""
-    ready_first: bool = False
-    """Material components must be readied before casting (000 §2 A,
-    :attr:`SystemRules.components_in_hand <combatkit.systems.rules.SystemRules.components_in_hand>`)."""
-
-
-@dataclass(frozen=True)
-class PolicyRound:
-    """What a system's :meth:`~combatkit.systems.base.TimingSystem.declare` knows of the round
-    besides the figure and its intent."""
-
-    round: int
-    """The encounter's round number (3/2 attacks per round give 2 in even rounds)."""
-    surprised: frozenset[str] = frozenset()
-    """The figures surprised this round."""
-    options: PolicyOptions = PolicyOptions()
-    """The policy's choices (``charge``...)."""
-    system_options: object = None
-    """The system's options for the round (None: the seed's defaults)."""
-
-
 def _found(system: str | TimingSystem) -> TimingSystem:
     return find_system(system) if isinstance(system, str) else system
 
 
 def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int = 1,
             surprised: frozenset[str] = frozenset(), options: PolicyOptions = PolicyOptions(),
-            resolution: ResolutionOptions = ResolutionOptions()) -> dict[str, Intent]:
-    """Each active figure's intent for the round (module docstring, points 1-5) under ``system``
-    (an id, alias or system: which spells it lets a caster begin, how many missiles it times)."""
+            resolution: ResolutionOptions = ResolutionOptions(),
+            skip: frozenset[str] = frozenset()) -> tuple[Intent, ...]:
+    """Each active figure's intents for the round (module docstring, points 1-6) under ``system`` (an id,
+    alias or system: which spells it lets a caster begin, how many missiles it times, whether it charges),
+    in figure order; none for the figures in ``skip``, for a figure whose held spell goes off this round, and
+    for one surprised where the system's surprised figures sit the round out
+    (:attr:`SystemRules.surprised_sits_out <combatkit.systems.rules.SystemRules.surprised_sits_out>`).
+
+    ``round`` is the encounter's round number (3/2 attacks give 2 in even rounds); ``surprised`` the figures
+    surprised this round. The system places them (:meth:`~combatkit.systems.base.TimingSystem.plan`)."""
     system = _found(system)
     claims: dict[str, int] = {}
     order = {f.name: i for i, f in enumerate(figures)}
-    out: dict[str, Intent] = {}
+    sits_out = system.rules.surprised_sits_out is not None
+    out: list[Intent] = []
     for f in figures:
         if not f.status.acts or f.holding is not None:  # 000 §2 A: the held spell is this round's casting
             continue
@@ -140,25 +122,30 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
 
         target = nearest(foes)
         gap = abs(target.position - f.position)
-        if (options.flee_below is not None and f.hit_points <= options.flee_below * f.max_hit_points
-                and any(abs(o.position - f.position) <= REACH for o in foes if o.status.acts)):
-            out[f.name] = Intent(f.name, "flee", None, gap)
+        in_reach = any(abs(o.position - f.position) <= REACH for o in foes if o.status.acts)
+        if options.flee_below is not None and f.hit_points <= options.flee_below * f.max_hit_points and in_reach:
+            mine: tuple[Intent, ...] = (Intent(f.name, IntentKind.MOVE, maneuver=Maneuver.FLEE),)
+        else:
+            mine = ()
+            if options.cast and c.spells and not extras.stance.defensive:
+                mine = _spell_intents(f, figures, target, foes, system, surprised, resolution)
+            if not mine and extras.stance.can_attack:  # 004 Full Defense: "no attack possible"
+                mine = _weapon_intents(f, target, gap, round, system, options)
+            if not mine and in_reach and not c.weapons:
+                mine = (Intent(f.name, IntentKind.MOVE, target.name, away=True, maneuver=Maneuver.WITHDRAW),)
+        if not mine:
             continue
-        intent = None
-        if options.cast and c.spells and not extras.stance.defensive:
-            intent = _spell_intent(f, figures, target, foes, system, surprised, resolution)
-        if intent is None and extras.stance.can_attack:  # 004 Full Defense: "no attack possible"
-            intent = _weapon_intent(f, target, gap, round, system)
-        if intent is None:
+        aimed = mine[-1]
+        if aimed.target is not None and aimed.kind is not IntentKind.CAST and not aimed.away:
+            claims[aimed.target] = claims.get(aimed.target, 0) + 1
+        if f.name in skip or (sits_out and f.name in surprised):
             continue
-        if intent.target is not None and intent.mode != "cast":
-            claims[intent.target] = claims.get(intent.target, 0) + 1
-        out[f.name] = intent
-    return out
+        out.extend(mine)
+    return tuple(out)
 
 
-def _spell_intent(f: Figure, figures: Sequence[Figure], target: Figure, foes: list[Figure], system: TimingSystem,
-                  surprised: frozenset[str], resolution: ResolutionOptions) -> Intent | None:
+def _spell_intents(f: Figure, figures: Sequence[Figure], target: Figure, foes: list[Figure], system: TimingSystem,
+                   surprised: frozenset[str], resolution: ResolutionOptions) -> tuple[Intent, ...]:
     c = f.combatant
     for spell in c.spells:
         if spell.name in f.spells_used:
@@ -166,35 +153,49 @@ def _spell_intent(f: Figure, figures: Sequence[Figure], target: Figure, foes: li
         ready_first = "M" in spell.component_set and not f.components_ready and system.rules.components_in_hand
         if not system.castable(spell, surprised=f.name in surprised, ready_first=ready_first):
             continue
-        effect = spell_effect(spell.name, resolution.spell_effects)
-        if effect is not None and effect.kind is EffectKind.HEAL:
-            hurt = [o for o in figures if o.side == f.side and o.status.acts and 2 * o.hit_points <= o.max_hit_points]
-            if hurt:
-                friend = min(hurt, key=lambda o: o.hit_points - o.max_hit_points)
-                return Intent(f.name, "cast", friend.name, abs(friend.position - f.position), spell,
-                              ready_first=ready_first)
+        aim = _spell_target(f, figures, target, foes, spell, resolution)
+        if aim is None:
             continue
-        if spell.touch:
-            continue
-        aim = target
-        if effect is not None:
-            friends = [o for o in figures if o.side == f.side and o.status.present]
-            if effect.radius and any(abs(o.position - aim.position) <= effect.radius for o in friends):
-                continue
-            if effect.kind is EffectKind.SLEEP and not any(
-                    abs(o.position - aim.position) <= effect.radius and o.status.acts
-                    and (effect.max_level is None or o.combatant.level <= effect.max_level) for o in foes):
-                continue
-            if effect.kind is EffectKind.HOLD:
-                awake = [o for o in foes if o.status.acts]
-                if not awake:
-                    continue
-                aim = min(awake, key=lambda o: abs(o.position - f.position))
-        return Intent(f.name, "cast", aim.name, abs(aim.position - f.position), spell, ready_first=ready_first)
-    return None
+        ready = (Intent(f.name, IntentKind.READY, item=COMPONENTS),) if ready_first else ()
+        return ready + (Intent(f.name, IntentKind.CAST, aim.name, spell=spell.name),)
+    return ()
 
 
-def _weapon_intent(f: Figure, target: Figure, gap: int, round: int, system: TimingSystem) -> Intent | None:
+def _spell_target(f: Figure, figures: Sequence[Figure], target: Figure, foes: list[Figure], spell: Spell,
+                  resolution: ResolutionOptions) -> Figure | None:
+    """Whom the policy casts ``spell`` at (module docstring, point 3), or None to pass it by."""
+    effect = spell_effect(spell, resolution.spell_effects)
+    if effect is not None and effect.kind is EffectKind.HEAL:
+        hurt = [o for o in figures if o.side == f.side and o.status.acts and 2 * o.hit_points <= o.max_hit_points]
+        return min(hurt, key=lambda o: o.hit_points - o.max_hit_points) if hurt else None
+    if effect is not None and not effect.hostile:  # haste, protection, bless: the friend nearest the foe
+        ready = [o for o in figures if o.side == f.side and takes(effect, o)]
+        return min(ready, key=lambda o: abs(o.position - target.position)) if ready else None
+    if spell.touch:
+        return None
+    aim = target
+    if effect is not None:
+        if effect.kind not in (EffectKind.DAMAGE, EffectKind.SLEEP):  # hold, charm, web...: a foe it works on
+            awake = [o for o in foes if takes(effect, o)]
+            if not awake:
+                return None
+            aim = min(awake, key=lambda o: abs(o.position - f.position))
+        friends = [o for o in figures if o.side == f.side and o.status.present]
+        if (effect.radius and not effect.selective
+                and any(abs(o.position - aim.position) <= effect.radius for o in friends)):
+            return None
+        if effect.kind is EffectKind.SLEEP and not any(
+                abs(o.position - aim.position) <= effect.radius and o.status.acts
+                and (effect.max_level is None or o.combatant.level <= effect.max_level) for o in foes):
+            return None
+    return aim
+
+
+_SIZES = list(Size)
+
+
+def _weapon_intents(f: Figure, target: Figure, gap: int, round: int, system: TimingSystem,
+                    options: PolicyOptions) -> tuple[Intent, ...]:
     c = f.combatant
     missiles = [w for w in c.weapons if w.kind is WeaponKind.MISSILE]
     most = system.rules.max_missiles  # 003 §III times one, two or three missiles a round, no more
@@ -204,36 +205,55 @@ def _weapon_intent(f: Figure, target: Figure, gap: int, round: int, system: Timi
     if missiles and (gap > REACH or not melee):
         ranges = missile_range(missiles[0])
         if ranges is None or gap <= ranges[2] or not melee:
-            return Intent(f.name, "shoot", target.name, gap, weapons=(missiles[0],))
-    if melee:
-        return Intent(f.name, "melee", target.name, gap, weapons=melee)
-    return None
+            return (Intent(f.name, IntentKind.ATTACK, target.name, weapons=(missiles[0].name,)),)
+    if not melee and not c.weapons:
+        if _SIZES.index(target.combatant.size) > _SIZES.index(c.size):
+            return ()  # 002 Unarmed Combat: only on a creature of its own size or smaller
+        attack = Intent(f.name, IntentKind.ATTACK, target.name, maneuver=Maneuver.PUMMEL)
+    elif melee:
+        attack = Intent(f.name, IntentKind.ATTACK, target.name, weapons=_names(melee))
+    else:
+        return ()
+    if gap <= REACH:
+        return (attack,)
+    if not c.movement:
+        return ()  # MV 0: it cannot close
+    allowance = c.movement * 10 // 3
+    if (options.charge and system.rules.charge is ChargeRule.COMBAT_II and Maneuver.CHARGE in system.maneuvers
+            and allowance + REACH < gap <= c.movement * 10):
+        return (Intent(f.name, IntentKind.MOVE, target.name, maneuver=Maneuver.CHARGE), attack)
+    return (Intent(f.name, IntentKind.MOVE, target.name), attack)
 
 
-# ----------------------------------------------------------------- per system
+def _names(weapons: tuple[Weapon, ...]) -> tuple[str, ...]:
+    return tuple(w.name for w in weapons)
 
 
 def declare(system: str | TimingSystem, figures: Sequence[Figure], *, round: int = 1,
             surprised: frozenset[str] = frozenset(), options: PolicyOptions = PolicyOptions(),
             resolution: ResolutionOptions = ResolutionOptions(), skip: frozenset[str] = frozenset(),
             system_options: object = None) -> tuple[Declaration, ...]:
-    """Declarations for every active figure not in ``skip``, in ``system``'s terms (an id, alias or
-    system; its :meth:`~combatkit.systems.base.TimingSystem.declare`).
+    """The policy's declarations for every active figure not in ``skip``, in ``system``'s terms: its
+    :func:`intents` placed by the system's planner (:meth:`~combatkit.systems.base.TimingSystem.plan`), the
+    figures where they stand (their positions give the distances) and as they are now.
 
-    ``round`` is the encounter's round number (3/2 attacks give 2 in even rounds);
-    ``surprised`` the figures surprised this round: where the system's surprised figures sit the
-    round out (:attr:`SystemRules.surprised_sits_out <combatkit.systems.rules.SystemRules.surprised_sits_out>`)
-    they declare nothing.
+    >>> from combatkit import load_example
+    >>> from combatkit.battle import figures_from
+    >>> [(d.actor, d.phase, d.kind.value) for d in declare("phase1", figures_from(load_example("orc-closes-on-longbowman")))]
+    [('Aldric', 1, 'attack'), ('Aldric', 2, 'attack'), ('Grishnak', 1, 'move'), ('Grishnak', 2, 'attack')]
     """
     system = _found(system)
-    plans = intents(figures, round=round, system=system, surprised=surprised, options=options,
-                    resolution=resolution)
-    people = {f.name: f for f in figures}
-    context = PolicyRound(round, surprised, options, system_options)
-    sits_out = system.rules.surprised_sits_out is not None
-    out: list[Declaration] = []
-    for name, intent in plans.items():
-        if name in skip or (sits_out and name in surprised):
-            continue
-        out += system.declare(people[name], intent, context)
-    return tuple(out)
+    present = [f for f in figures if f.status.present]
+    combatants = tuple(f.combatant if f.name not in surprised else _surprised(f) for f in present)
+    distances = tuple((a.name, b.name, abs(a.position - b.position))
+                      for i, a in enumerate(present) for b in present[i + 1:])
+    planned = intents(present, system=system, round=round, surprised=surprised, options=options,
+                      resolution=resolution, skip=skip)
+    encounter = Encounter("policy", combatants, (), distances, round=round, system=system.id, intents=planned)
+    return system.plan(encounter, system_options).declarations
+
+
+def _surprised(f: Figure):
+    from dataclasses import replace
+
+    return replace(f.combatant, surprised=True)

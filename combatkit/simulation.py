@@ -144,7 +144,8 @@ class Simulation:
     figures: list[dict[str, object]] = field(default_factory=list, repr=False)
     """One row per figure per fight: ``fight``, ``figure``, ``side``, ``status``, ``fell``,
     ``fell_round``, ``hit_points``, ``damage_dealt``, ``damage_taken``, ``attacks``, ``hits``,
-    ``spells_attempted``, ``spells_succeeded``..."""
+    ``spells_attempted``, ``spells_succeeded``..., and ``no_effect_data``: the spells it cast that went
+    off with no effect data (``;``-separated, one name a casting; see :meth:`no_effect_data`)."""
     requested: int = 0
     """``n``: the fights asked for. ``len(fights)`` were played: fewer when ``precision`` was reached first."""
     precision: float | None = None
@@ -171,9 +172,26 @@ class Simulation:
             counts[row["winner"]] = counts.get(row["winner"], 0) + 1  # type: ignore[index]
         return _widest(counts, len(self.fights))
 
+    def no_effect_data(self) -> dict[str, int]:
+        """Castings that went off with no effect data, by spell name: the engine applied nothing for them,
+        so a page can flag the spell (give it an ``effect`` in the encounter file,
+        :mod:`combatkit.effects`). Empty when every spell cast had its effect.
+
+        >>> from combatkit import load_example
+        >>> sorted(simulate(load_example("ct9-spell-vs-sword"), n=10, seed=1).no_effect_data())
+        ['time stop']
+        """
+        counts: dict[str, int] = {}
+        for row in self.figures:
+            for name in str(row.get("no_effect_data") or "").split(";"):
+                if name:
+                    counts[name] = counts.get(name, 0) + 1
+        return counts
+
     def summary(self) -> dict[str, object]:
         """Plain numbers: wins by side with a 95% Wilson interval, mean rounds, how often each
-        figure fell, the spell success rate, and the fights asked for and why the run stopped."""
+        figure fell, the spell success rate, the castings with no effect data by spell name
+        (:meth:`no_effect_data`), and the fights asked for and why the run stopped."""
         n = len(self.fights)
         wins: dict[str, int] = {}
         for row in self.fights:
@@ -190,6 +208,7 @@ class Simulation:
             "mean_rounds": sum(int(row["rounds"]) for row in self.fights) / n if n else 0.0,  # type: ignore[call-overload]
             "fell": {name: k / n for name, k in fell.items()},
             "spell_success": succeeded / attempted if attempted else None,
+            "no_effect_data": self.no_effect_data(),
             "requested": self.requested,
             "stopped": self.stopped.value,
         }
@@ -204,7 +223,10 @@ def _play(encounter: Encounter, system: str | None, seed: int, index: int, optio
     """Fight ``index``'s row and its figures' rows."""
     fight = run_fight(encounter, system, seed=fight_seed(seed, index), options=options,
                       system_options=system_options, explain=False)
-    return fight.row(), fight.figure_rows()
+    figures = fight.figure_rows()
+    for row, figure in zip(figures, fight.figures, strict=True):
+        row["no_effect_data"] = ";".join(figure.no_effect_data)
+    return fight.row(), figures
 
 
 def _play_chunk(encounter: Encounter, system: str | None, seed: int, start: int, stop: int, options: FightOptions,

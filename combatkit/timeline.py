@@ -16,7 +16,12 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import TypeAlias
 
+from typing import TYPE_CHECKING
+
 from combatkit.dice import Roll
+
+if TYPE_CHECKING:
+    from combatkit.intent import Plan
 
 __all__ = ["Clock", "Period", "Span", "SpanKind", "Status", "Tick", "Timeline", "Track"]
 
@@ -144,6 +149,9 @@ class Span:
     """Whom it is aimed at."""
     status: Status = Status.DONE
     """Done, ruined or cancelled."""
+    placed: str = ""
+    """How the intent behind it was placed in this system's terms, with its rule (:class:`~combatkit.intent.Placement`);
+    ``""`` for a declaration given in the system's own terms, or a span the system places of its own accord."""
 
     def __post_init__(self) -> None:
         try:
@@ -176,6 +184,9 @@ class Timeline:
     """Round-level explanations: initiative, tracks, declaration order."""
     rolls: tuple[Roll, ...] = field(default=(), repr=False)
     """Every roll used, rolled or entered."""
+    plan: Plan | None = field(default=None, repr=False, compare=False)
+    """How the round's intents were placed (:meth:`TimingSystem.plan <combatkit.systems.base.TimingSystem.plan>`),
+    when it had intents."""
 
     def __iter__(self) -> Iterator[Span]:
         return iter(self.spans)
@@ -195,8 +206,10 @@ class Timeline:
         return tuple(s for s in self.spans if s.end == tick and s.status is not Status.CANCELLED)
 
     def why(self) -> list[str]:
-        """Plain-language lines in time order: the notes, then one line per span."""
+        """Plain-language lines in time order: the notes, how each intent was placed, then one line per span."""
         lines = list(self.notes)
+        if self.plan is not None:
+            lines.extend(self.plan.why())
         for span in self.spans:
             when = self.clock.describe(span.end)
             together = [

@@ -63,7 +63,7 @@ def test_bad_fields_are_named(extra, field, words):
 def test_a_maneuver_is_a_field_read_and_written_back():
     text = BASE + '[[declarations]]\nactor = "A"\nphase = 1\naction = "move"\ntarget = "B"\nmaneuver = "charge"\n'
     encounter = loads_encounter(text)
-    assert encounter.declarations[0].maneuver is Maneuver.CHARGE
+    assert encounter.intents[0].maneuver is Maneuver.CHARGE
     assert 'maneuver = "charge"' in dumps_toml(encounter) and loads_encounter(dumps_toml(encounter)) == encounter
 
 

@@ -283,9 +283,10 @@ def test_003_a_hit_before_casting_adds_1_to_3_segments(d6, goes_off):
 
 
 def test_sleep_then_an_automatic_hit():
-    """Sleep (PH 2e) takes 2 orcs; a blow at a magically sleeping foe hits automatically (002 Special Types IV)."""
+    """Sleep (PH 2e) takes 2 orcs (2d4 = 2 Hit Dice, one each); a blow at a magically sleeping foe hits
+    automatically (002 Special Types IV)."""
     orcs = [fighter(f"orc{i}", "b", hp=6, level=1) for i in range(2)]
-    rolls = {**WINNER_A, "sleep: Mira [round 1, tick 1, number affected]": 5, "damage: Brienne [round 1, tick 9]": 3}
+    rolls = {**WINNER_A, "sleep: Mira [round 1, tick 1, Hit Dice affected]": 2, "damage: Brienne [round 1, tick 9]": 3}
     result = play([mage(), fighter("Brienne", "a", level=5)] + orcs,
                   [Declaration("Mira", 1, C, target="orc0", spell="sleep"),
                    Declaration("Brienne", 2, A, target="orc0")], rolls,
@@ -561,7 +562,7 @@ def _held_over_fight(hold: int, seed: int = 0):
     from combatkit.fight import FightOptions, run_fight
 
     spells = (Spell("magic missile", 1, 1, "V,S"), Spell("shocking grasp", 1, 1, "V,S", touch=True),
-              Spell("web", 2, 2, "V,S"))
+              Spell("blindness", 2, 2, "V"))  # not web: its 10' would take in Mira herself, so she would not cast it
     enc = Encounter("held", (mage(spells=spells, hp=60), fighter("B", "b", hp=200, thac0=30)),
                     (Declaration("Mira", 3, C, target="B", spell="magic missile", hold=hold),),
                     (("Mira", "B", 5),), (), {}, system="phase1")

@@ -11,7 +11,7 @@ import pytest
 
 from combatkit import ActionKind, Combatant, Declaration, Encounter, Length, Maneuver, Spell, Weapon, WeaponKind
 from combatkit.attack import Attacker, Defender
-from combatkit.battle import FISTS
+from combatkit.model import FISTS
 from combatkit.criticals import attack_odds
 from combatkit.dice import MAX_EXACT_TOTALS, Dice
 from combatkit.encounter import dumps_toml, load_encounter, load_example, loads_encounter, save_encounter
@@ -140,15 +140,19 @@ def test_a_number_of_thousands_of_digits_is_a_named_file_error(fmt):
         loads_encounter(text, fmt)
 
 
-@pytest.mark.parametrize("system", ["", "phase9"])
-def test_a_system_no_one_registered_is_refused_by_name(system):
+@pytest.mark.parametrize("system", ["", "  "])
+def test_an_empty_system_is_refused_by_name(system):
     """``system = ""`` was accepted, dropped on save and reloaded as phase1."""
-    with pytest.raises(EncounterFileError, match=f"system: no timing system has the id '{system}'; ids: five_phase"):
+    with pytest.raises(EncounterFileError, match=f"system: names no timing system, got '{system}'; leave it out for "
+                                                 f"phase1, or give an id: five_phase"):
         loads_encounter(f'system = "{system}"\n' + FIGHTERS)
 
 
-def test_a_system_alias_is_read_as_its_id():
+def test_a_system_alias_is_read_as_its_id_and_one_combatkit_lacks_is_kept_as_written(tmp_path):
     assert loads_encounter('system = "Combat II Phase System I"\n' + FIGHTERS).system == "phase1"
+    homebrew = loads_encounter('system = "homebrew"\n' + FIGHTERS)
+    save_encounter(homebrew, tmp_path / "e.toml")
+    assert load_encounter(tmp_path / "e.toml").system == "homebrew", "saved and loaded as written"
 
 
 def test_a_title_with_a_delete_character_saves_to_a_file_that_loads(tmp_path):

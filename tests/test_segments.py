@@ -436,7 +436,7 @@ def test_giant_kills_a_fighter_yet_to_attack():
     rolls = dict(encounter.rolls) | {"to hit: Z -> B": 20, "damage: Z -> B": 8}
     b_weak = tuple(c if c.name != "B" else Combatant("B", "fighters", hit_points=5, weapons=c.weapons)
                    for c in encounter.combatants)
-    weak = Encounter(encounter.title, b_weak, encounter.declarations)
+    weak = Encounter(encounter.title, b_weak, SEGMENTS.placed(encounter).declarations)
     timeline = SEGMENTS.schedule(weak, Roller(seed=encounter.seed, entered=rolls))
     assert [s for s in timeline.for_actor("B")][0].status is Status.CANCELLED
 

@@ -105,9 +105,9 @@ def toy():
 
 
 def _party(encounter: Encounter | None = None) -> Encounter:
-    """Fighter and mage vs. orc archer, written for the toy: no declarations, no entered rolls."""
+    """Fighter and mage vs. orc archer, written for the toy: no intents, no entered rolls."""
     base = encounter or load_example("fighter-and-mage-vs-orc-archer")
-    return replace(base, system="toy", declarations=(), rolls={}, hits=())
+    return replace(base, system="toy", declarations=(), intents=(), refinements=(), rolls={}, hits=())
 
 
 def test_it_is_found_like_any_other(toy):

@@ -8,6 +8,7 @@ import multiprocessing
 import pickle
 import subprocess
 import sys
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from combatkit import (
     load_example,
 )
 from combatkit.fight import End, FightOptions, SurpriseOptions, run_fight
+from combatkit.intent import Refinement
 from combatkit.policy import PolicyOptions
 from combatkit.battle import FigureStatus
 from combatkit.resolution import EventKind, ResolutionOptions
@@ -287,8 +289,9 @@ def test_bad_workers_precision_and_every_are_refused(keyword, value, message):
 
 
 def test_a_rules_error_in_a_worker_is_raised_as_the_serial_run_raises_it():
-    """The file's own round-1 declarations under another system: refused in fight 0, in a worker as here."""
+    """The file's own round-1 placement for the short form, refused by it in fight 0, in a worker as here."""
     enc = load_example("strike-speed-ogre-and-goblin")
+    enc = replace(enc, refinements=enc.refinements + (Refinement("short_form", "Pike", 1, phases=(1,)),))
     options = FightOptions(declarations=True)
     errors = []
     for workers in (1, 2):
@@ -379,8 +382,8 @@ def encounters(draw):
        st.sampled_from([None, "000-I", "000-II", "004"]))
 def test_invariants(encounter, system, seed, gap, criticals):
     """Any valid encounter resolves (or raises a rules error); hit points never rise but by healing;
-    no one acts after falling, unless 003's dying blow allows it; same seed, same fight; the fast
-    path ends as the explained one."""
+    no one acts after falling, unless 003's dying blow allows it or a spell that felled it ended; same
+    seed, same fight; the fast path ends as the explained one."""
     options = FightOptions(opening_gap=gap, max_rounds=4, resolution=ResolutionOptions(criticals=criticals))
     try:
         fight = run_fight(encounter, system, seed=seed, options=options)
@@ -405,6 +408,8 @@ def test_invariants(encounter, system, seed, gap, criticals):
             assert (e.actor, e.round) in dying, (e.actor, e.round, e.tick, fallen[e.actor])
         if e.kind is EventKind.FALL:
             fallen.setdefault(e.actor, (e.round, e.tick))
+        if e.kind is EventKind.RECOVER:  # a spell's sleep or hold ended: it is back in the fight
+            fallen.pop(e.actor, None)
     again = run_fight(encounter, system, seed=seed, options=options)
     assert again.events == fight.events
     assert outcome(run_fight(encounter, system, seed=seed, options=options, explain=False)) == outcome(fight)

@@ -127,10 +127,10 @@ def run_systems(encounter: Encounter, seed: int, by_dice: Mapping[DiceKey, Enter
 
 
 def default_matchup(encounter: Encounter) -> tuple[str, str]:
-    """The first declared action aimed at a figure of another side gives the matchup (actor, target);
+    """The first intent (or declaration) aimed at a figure of another side gives the matchup (actor, target);
     without one, the first figures of the first two sides (or the first two figures)."""
     side = {c.name: c.side for c in encounter.combatants}
-    for d in encounter.declarations:
+    for d in (*encounter.declarations, *encounter.intents):
         if d.target is not None and side.get(d.target) not in (None, side.get(d.actor)):
             return d.actor, d.target
     names = [c.name for c in encounter.combatants]
@@ -589,6 +589,8 @@ class SystemComparison(widgets.VBox):
         order = [c.name for c in self.encounter.combatants]
         for sid, run in self.runs.items():
             self.panels[sid].show(run, order)
+        mine = self.runs.get(self.editor.system.id)
+        self.editor.show_plan(mine.timeline.plan if mine is not None and mine.timeline is not None else None)
         self.dice.show((roll, short_title(run.system)) for run in self.runs.values() if run.timeline is not None
                        for roll in run.timeline.rolls)
         self._show_matchup()

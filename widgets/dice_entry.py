@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TypeAlias
 
 import ipywidgets as widgets
 
-from combatkit.dice import Dice, EnteredRollError, Roll, Roller
-from combatkit.encounter import Encounter
-from combatkit.systems import find_system
+from combatkit.dice import EnteredRollError, Roll, Roller
+from combatkit.systems.base import TableRoller, file_entries
 from combatkit.widgets.messages import bullets, show_alert
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import slug
@@ -40,47 +38,6 @@ DiceKey: TypeAlias = tuple[str, str]
 """What a roll is for and the dice rolled, in standard notation: ``("initiative: party", "d10")``."""
 Entered: TypeAlias = int | tuple[int, ...]
 """A total, or the face of each die."""
-
-
-@dataclass
-class TableRoller(Roller):
-    """A Roller that first takes the number entered for the same purpose *and* the same dice.
-
-    ``by_dice`` holds those numbers; anything else comes from ``entered`` (by purpose only,
-    as :class:`~combatkit.Roller` reads it) and then from the seeded RNG.
-    """
-
-    by_dice: Mapping[DiceKey, Entered] = field(default_factory=dict)
-
-    def roll(self, dice: str | Dice, purpose: str) -> Roll:
-        spec = Dice.parse(dice)
-        key = (purpose, str(spec))
-        if key not in self.by_dice:
-            return super().roll(spec, purpose)
-        result = Roller(entered={purpose: self.by_dice[key]}).roll(spec, purpose)
-        self.log.append(result)
-        return result
-
-
-def file_entries(encounter: Encounter, seed: int = 1) -> tuple[dict[DiceKey, Entered], dict[str, Entered]]:
-    """The rolls an encounter file carries, keyed by purpose and dice.
-
-    The file names only the purpose (``"initiative: party" = 3``); the system it was written
-    for says which dice that is, in a round run with ``seed`` for the rolls the file leaves
-    open. Returns ``(by_dice, left)``: ``left`` holds the rolls that system did not use or
-    could not take (its own run then reports why), to be given to it by purpose alone.
-    """
-    rolls = dict(encounter.rolls)
-    try:
-        timeline = find_system(encounter.system).schedule(encounter, Roller(seed=seed, entered=rolls),
-                                                             check_rolls=False)
-    except ValueError:
-        return {}, rolls
-    by_dice: dict[DiceKey, Entered] = {}
-    for roll in timeline.rolls:
-        if roll.entered and roll.purpose in rolls:
-            by_dice[(roll.purpose, str(roll.dice))] = rolls.pop(roll.purpose)
-    return by_dice, rolls
 
 
 _NUMBERS = re.compile(r"^\s*-?\d+(\s*[, ]\s*-?\d+)*\s*$")

@@ -2,19 +2,21 @@
 
 A form keeps whatever the user typed, including values the rules reject, so the
 working copy cannot be a frozen :class:`~combatkit.Encounter`. It holds the encounter
-file's fields (the README's "Encounter files" format) as plain data, with one change:
-declarations, distances and hits point at combatants, weapons and spells by a stable
-id instead of by name. Renaming a combatant (or giving two the same name for a
-moment) then never loses or mixes up who declared what. :meth:`EncounterDraft.to_dict`
-writes the names back, and the engine's own reader checks the result, naming any bad
-field (``combatants[1].dex: must be 1..25, got 40``).
+file's fields (the README's "Encounter files" format) as plain data, with two changes:
+intents, distances and hits point at combatants, weapons and spells by a stable id
+instead of by name, and each intent carries its refinements by system (the file's
+``[[refinements]]`` number a figure's intents, which shift as intents come and go).
+Renaming a combatant (or giving two the same name for a moment) then never loses or
+mixes up who means to do what. :meth:`EncounterDraft.to_dict` writes the names back, and
+the engine's own reader checks the result, naming any bad field
+(``combatants[1].dex: must be 1..25, got 40``).
 
 >>> from combatkit import load_example
 >>> draft = EncounterDraft.from_encounter(load_example("orc-closes-on-longbowman"))
 >>> orc = draft.find("Grishnak")
 >>> draft.combatants[orc].fields["name"] = "Gorbag"
->>> [d["actor"] for d in draft.to_dict()["declarations"]]
-['Aldric', 'Gorbag', 'Aldric', 'Gorbag']
+>>> [(i["actor"], i["do"]) for i in draft.to_dict()["intents"]]
+[('Aldric', 'attack'), ('Gorbag', 'move'), ('Gorbag', 'attack')]
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from combatkit.encounter import Encounter, encounter_from_dict, encounter_to_dict
+from combatkit.encounter import Encounter, encounter_from_dict, encounter_to_dict, with_intents
+from combatkit.intent import COMPONENTS
 
 __all__ = ["CombatantDraft", "EncounterDraft", "Ref"]
 
@@ -65,9 +68,11 @@ class EncounterDraft:
     ``options`` (a dict of tables by system id)."""
     combatants: dict[int, CombatantDraft]
     """Combatants by id, in file order."""
-    declarations: list[dict[str, Any]] = field(default_factory=list)
-    """Declaration tables; ``actor`` and ``target`` are combatant ids, ``weapons`` a list of weapon
-    ids and ``spell`` a spell id of the actor."""
+    intents: list[dict[str, Any]] = field(default_factory=list)
+    """Intent tables in file order (each figure's in the order it means to do them); ``actor`` and ``target``
+    are combatant ids, ``weapons`` a list of weapon ids, ``spell`` a spell id and ``item`` a weapon id (or
+    ``"components"``) of the actor; ``refine`` holds the intent's refinements by system id (each a
+    ``[[refinements]]`` table without ``system``, ``actor`` and ``step``)."""
     distances: list[dict[str, Any]] = field(default_factory=list)
     """``{"a": id, "b": id, "feet": n}``."""
     hits: list[dict[str, Any]] = field(default_factory=list)
@@ -77,11 +82,14 @@ class EncounterDraft:
 
     @classmethod
     def from_encounter(cls, encounter: Encounter) -> EncounterDraft:
-        return cls.from_dict(encounter_to_dict(encounter))
+        return cls.from_dict(encounter_to_dict(with_intents(encounter)))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EncounterDraft:
-        """From file data (as :func:`~combatkit.encounter_to_dict` writes it)."""
+        """From file data (as :func:`~combatkit.encounter_to_dict` writes it); declarations written in the
+        older format are read as the engine reads them (intents and that system's refinements)."""
+        if data.get("declarations"):
+            data = encounter_to_dict(with_intents(encounter_from_dict(data)))
         data = copy.deepcopy(data)
         combatants: dict[int, CombatantDraft] = {}
         for table in data.pop("combatants", []):
@@ -89,22 +97,35 @@ class EncounterDraft:
             spells = {next(_ids): s for s in table.pop("spells", [])}
             combatants[next(_ids)] = CombatantDraft(table, weapons, spells)
         draft = cls({}, combatants)
-        for d in data.pop("declarations", []):
-            actor = draft.find(d["actor"])
-            d["actor"] = actor
-            if d.get("target") is not None:
-                d["target"] = draft.find(d["target"])
+        steps: dict[str, list[dict[str, Any]]] = {}
+        for i in data.pop("intents", []):
+            steps.setdefault(i["actor"], []).append(i)
+            actor = draft.find(i["actor"])
+            i["actor"] = actor
+            if i.get("target") is not None:
+                i["target"] = draft.find(i["target"])
             who = combatants.get(actor) if isinstance(actor, int) else None
-            names = d.pop("weapons", []) + ([d.pop("weapon")] if "weapon" in d else [])
+            names = i.pop("weapons", []) + ([i.pop("weapon")] if "weapon" in i else [])
             if names:
-                d["weapons"] = [who.weapon_id(n) if who else n for n in names]
-            if d.get("spell") is not None:
-                d["spell"] = who.spell_id(d["spell"]) if who else d["spell"]
-            draft.declarations.append(d)
+                i["weapons"] = [who.weapon_id(n) if who else n for n in names]
+            if i.get("spell") is not None:
+                i["spell"] = who.spell_id(i["spell"]) if who else i["spell"]
+            if i.get("item") not in (None, COMPONENTS):
+                i["item"] = who.weapon_id(i["item"]) if who else i["item"]
+            i["refine"] = {}
+            draft.intents.append(i)
+        for r in data.pop("refinements", []):
+            mine = steps.get(r["actor"], [])
+            if 1 <= r["step"] <= len(mine):
+                table = {k: v for k, v in r.items() if k not in ("system", "actor", "step")}
+                if "phase" in table:
+                    table["phases"] = [table.pop("phase")]
+                mine[r["step"] - 1]["refine"][r["system"]] = table
         for item in data.pop("distances", []):
             draft.distances.append(item | {"a": draft.find(item["a"]), "b": draft.find(item["b"])})
         for item in data.pop("hits", []):
             draft.hits.append(item | {"target": draft.find(item["target"])})
+        data.pop("declarations", None)
         data["rolls"] = dict(data.get("rolls", {}))
         draft.meta = data
         return draft
@@ -114,7 +135,7 @@ class EncounterDraft:
 
         def name(ref: Ref | None) -> str | None:
             if isinstance(ref, int):
-                return self.combatants[ref].name
+                return self.combatants[ref].name if ref in self.combatants else str(ref)
             return ref
 
         out: dict[str, Any] = {k: copy.deepcopy(v) for k, v in self.meta.items() if k != "rolls" or v}
@@ -123,19 +144,29 @@ class EncounterDraft:
             | ({"spells": list(c.spells.values())} if c.spells else {})
             for c in self.combatants.values()
         ]
-        declarations = []
-        for d in self.declarations:
-            who = self.combatants.get(d["actor"]) if isinstance(d["actor"], int) else None
-            item = dict(d, actor=name(d["actor"]))
-            if d.get("target") is not None:
-                item["target"] = name(d["target"])
-            if d.get("weapons"):
-                item["weapons"] = [who.weapons[w]["name"] if who and isinstance(w, int) else w for w in d["weapons"]]
-            if d.get("spell") is not None:
-                item["spell"] = who.spells[d["spell"]]["name"] if who and isinstance(d["spell"], int) else d["spell"]
-            declarations.append(item)
-        if declarations:
-            out["declarations"] = declarations
+        intents, refinements = [], []
+        steps: dict[Ref, int] = {}
+        for i in self.intents:
+            who = self.combatants.get(i["actor"]) if isinstance(i["actor"], int) else None
+            item = {k: v for k, v in i.items() if k != "refine"} | {"actor": name(i["actor"])}
+            if i.get("target") is not None:
+                item["target"] = name(i["target"])
+            if i.get("weapons"):
+                item["weapons"] = [who.weapons[w]["name"] if who and w in who.weapons else w for w in i["weapons"]]
+            if i.get("spell") is not None:
+                item["spell"] = who.spells[i["spell"]]["name"] if who and i["spell"] in who.spells else i["spell"]
+            if i.get("item") not in (None, COMPONENTS):
+                item["item"] = who.weapons[i["item"]]["name"] if who and i["item"] in who.weapons else i["item"]
+            intents.append(item)
+            steps[i["actor"]] = steps.get(i["actor"], 0) + 1
+            for system, table in i.get("refine", {}).items():
+                if table:
+                    refinements.append({"system": system, "actor": name(i["actor"]), "step": steps[i["actor"]]}
+                                       | copy.deepcopy(table))
+        if intents:
+            out["intents"] = intents
+        if refinements:
+            out["refinements"] = refinements
         if self.distances:
             out["distances"] = [item | {"a": name(item["a"]), "b": name(item["b"])} for item in self.distances]
         if self.hits:
@@ -157,43 +188,49 @@ class EncounterDraft:
         """Sides in order of first appearance, as the encounter lists them."""
         return list(dict.fromkeys(str(c.fields.get("side", "")) for c in self.combatants.values()))
 
-    def declaration(self, actor: int, phase: int, index: int = 0) -> dict[str, Any] | None:
-        """The ``index``-th declaration (in file order, from 0) of ``actor`` for ``phase``, or None."""
-        found = self.declarations_of(actor, phase)
-        return found[index] if index < len(found) else None
+    def intents_of(self, actor: Ref | None) -> list[dict[str, Any]]:
+        """``actor``'s intent tables, in the order it means to do them."""
+        return [i for i in self.intents if i["actor"] == actor]
 
-    def declarations_of(self, actor: int, phase: int) -> list[dict[str, Any]]:
-        """Every declaration of ``actor`` for ``phase``, in file order (several in one phase: a move and an
-        attack, or attacks on several opponents, where the timing system allows it)."""
-        return [d for d in self.declarations if d["actor"] == actor and d["phase"] == phase]
+    def set_intent(self, actor: int, index: int, do: str | None) -> dict[str, Any] | None:
+        """Set what ``actor``'s ``index``-th intent (from 0) does (``None`` removes it) and return its table; an
+        index one past the last adds an intent after the others.
 
-    @property
-    def last_phase(self) -> int:
-        """The highest phase number any declaration uses (0 with none)."""
-        return max((d["phase"] for d in self.declarations if isinstance(d.get("phase"), int)), default=0)
-
-    def declare(self, actor: int, phase: int, action: str | None, index: int = 0) -> dict[str, Any] | None:
-        """Set the action of the ``index``-th declaration of ``actor`` in ``phase`` (``None`` clears it) and
-        return its table; an index one past the last adds a declaration to the phase.
-
-        Changing the action keeps the table's other fields (target, flags, note) that the
-        user typed; only a weapon or spell choice that belongs to the old action is dropped.
-        """
-        current = self.declaration(actor, phase, index)
-        if action is None:
+        Changing what it does keeps what the user typed that still fits (the target, the note); a weapon,
+        spell, item, named action or maneuver that belongs to the old kind is dropped, and so are its
+        refinements (a phase placed for a move is no place for a spell)."""
+        mine = self.intents_of(actor)
+        current = mine[index] if index < len(mine) else None
+        if do is None:
             if current is not None:
-                self.declarations.remove(current)
+                self.intents.remove(current)
             return None
         if current is None:
-            current = {"actor": actor, "phase": phase, "action": action}
-            self.declarations.append(current)
-        elif current["action"] != action:
-            current["action"] = action
-            if action != "attack":
-                current.pop("weapons", None)
-            if action not in ("cast", "attack"):
-                current.pop("spell", None)
+            current = {"actor": actor, "do": do, "refine": {}}
+            self.intents.append(current)
+        elif current["do"] != do:
+            current["do"] = do
+            for key in ("weapons", "spell", "item", "action", "maneuver", "blows", "feet", "away"):
+                current.pop(key, None)
+            current["refine"] = {}
         return current
+
+    def insert_intent(self, actor: int, index: int, do: str) -> dict[str, Any]:
+        """A new intent of ``actor`` before its ``index``-th (at the end past its last)."""
+        mine = self.intents_of(actor)
+        table: dict[str, Any] = {"actor": actor, "do": do, "refine": {}}
+        at = self.intents.index(mine[index]) if index < len(mine) else len(self.intents)
+        self.intents.insert(at, table)
+        return table
+
+    def move_intent(self, actor: int, index: int, by: int) -> None:
+        """Move ``actor``'s ``index``-th intent ``by`` places among its own (-1: one earlier)."""
+        mine = self.intents_of(actor)
+        other = index + by
+        if not (0 <= index < len(mine) and 0 <= other < len(mine)):
+            return
+        a, b = self.intents.index(mine[index]), self.intents.index(mine[other])
+        self.intents[a], self.intents[b] = self.intents[b], self.intents[a]
 
     def hits_on(self, target: int) -> list[int]:
         return [h["tick"] for h in self.hits if h["target"] == target]
@@ -213,12 +250,13 @@ class EncounterDraft:
         return ident
 
     def remove_combatant(self, ident: int) -> None:
-        """Remove a combatant with its declarations, distances and hits; aims at it become aimless."""
+        """Remove a combatant with its intents, distances and hits; aims at it become aimless."""
         del self.combatants[ident]
-        self.declarations = [d for d in self.declarations if d["actor"] != ident]
-        for d in self.declarations:
-            if d.get("target") == ident:
-                del d["target"]
+        self.intents = [i for i in self.intents if i["actor"] != ident]
+        for i in self.intents:
+            if i.get("target") == ident:
+                del i["target"]
+                i.pop("away", None)
         self.distances = [x for x in self.distances if ident not in (x["a"], x["b"])]
         self.hits = [h for h in self.hits if h["target"] != ident]
 
@@ -228,13 +266,15 @@ class EncounterDraft:
         return ident
 
     def remove_weapon(self, owner: int, ident: int) -> None:
-        """Remove a weapon; declarations that named it fall back to the first weapon."""
+        """Remove a weapon; intents that named it fall back to the figure's routine (an intent to draw it goes
+        with it)."""
         del self.combatants[owner].weapons[ident]
-        for d in self.declarations:
-            if d["actor"] == owner and ident in d.get("weapons", []):
-                d["weapons"] = [w for w in d["weapons"] if w != ident]
-                if not d["weapons"]:
-                    del d["weapons"]
+        self.intents = [i for i in self.intents if not (i["actor"] == owner and i.get("item") == ident)]
+        for i in self.intents:
+            if i["actor"] == owner and ident in i.get("weapons", []):
+                i["weapons"] = [w for w in i["weapons"] if w != ident]
+                if not i["weapons"]:
+                    del i["weapons"]
 
     def add_spell(self, owner: int, table: dict[str, Any]) -> int:
         ident = next(_ids)
@@ -242,8 +282,8 @@ class EncounterDraft:
         return ident
 
     def remove_spell(self, owner: int, ident: int) -> None:
-        """Remove a spell; declarations that named it fall back to the first spell."""
+        """Remove a spell; intents that named it fall back to the first spell."""
         del self.combatants[owner].spells[ident]
-        for d in self.declarations:
-            if d["actor"] == owner and d.get("spell") == ident:
-                del d["spell"]
+        for i in self.intents:
+            if i["actor"] == owner and i.get("spell") == ident:
+                del i["spell"]

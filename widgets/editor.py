@@ -10,29 +10,29 @@ engine's message (:meth:`EncounterEditor.describe` names the combatant behind a 
 An entry the form itself cannot read (a hit at "1x", a move of "ten" feet) is not applied and
 is listed in :attr:`EncounterEditor.entry_errors` until it is fixed.
 
-The declarations are the timing system's: one row per phase it has, labelled as it labels
-them (:attr:`~combatkit.systems.TimingSystem.declaration_phases`: phases 1-3 of Phase System I,
-phases A/B/C over three cycles of Phase System II, steps of a Segment of Action chain, phases
-1-5 with Last Actions and morale in the five-phase system, a figure's actions in order in the
-short form and Strike Speed), with the optional fields that system reads
-(:attr:`~combatkit.systems.TimingSystem.declaration_fields`: a move's feet, a double attack,
-Combat II's repositioning step...), a maneuver where the system gives one a meaning
-(:attr:`~combatkit.systems.TimingSystem.maneuvers`: a charge, withdrawal or flight for a move;
-a pummel, grapple or overbear for an attack), a note whose suggestions are the system's named actions
-(:meth:`~combatkit.systems.TimingSystem.note_suggestions`: 001's list of actions, 002's action
-types, 004's table rows) and a ``+`` for another action in
-the same phase (a move and an attack, or attacks on several opponents, where the system allows
-it). A field the system does not read is still shown while a declaration sets it (a file
-written for another system), so nothing in force is hidden.
+What each figure means to do is written once for every system, as intents
+(:mod:`combatkit.intent`): one row per intent, in the order the figure does them (move toward or
+away from a figure, or a distance, with a charge, withdrawal or flight; attack with a weapon, a
+routine or unarmed, with a pummel, grapple or overbear; cast a spell; ready a weapon or material
+components; stand ready; a named action from the list every system maps), with ``+`` to add one
+after it and arrows to reorder. Beneath each row, the current system's refinement of it, in that
+system's own terms (:attr:`~combatkit.systems.TimingSystem.declaration_phases`: where it is
+placed, phases 1-3 of Phase System I, phases A/B/C over three cycles of Phase System II, steps of
+a Segment of Action chain, phases 1-5 with Last Actions of the five-phase round, a figure's
+actions in order in the short form and Strike Speed; and the fields only it reads,
+:attr:`~combatkit.systems.TimingSystem.declaration_fields`: a double attack, Combat II's
+repositioning step, a hold...; and a note of its own named actions,
+:meth:`~combatkit.systems.TimingSystem.note_suggestions`), and how the system placed the intent,
+with the rule (:meth:`EncounterEditor.show_plan`). Other systems ignore the refinement.
 
 >>> changes = []
 >>> editor = EncounterEditor(lambda: changes.append(1), find_system("segments"))
 >>> editor.load(load_example("segments-fighters-vs-giant-and-orcs"))
->>> [row.label.value for row in editor.phases]
-['<b>step 1</b>', '<b>step 2</b>', '<b>step 3</b>']
->>> editor.phases[1].action.value = "attack"
->>> [(d.actor, d.phase, d.kind.value) for d in editor.draft.encounter().declarations if d.phase == 2]
-[('A', 2, 'attack')]
+>>> [row.do.value for row in editor.rows]
+['attack', '']
+>>> editor.rows[1].do.value = "hold"
+>>> [(i.actor, i.kind.value) for i in editor.draft.encounter().intents if i.actor == "A"]
+[('A', 'attack'), ('A', 'hold')]
 >>> len(changes)
 1
 """
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import html
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -49,13 +50,14 @@ import ipywidgets as widgets
 
 from combatkit.encounter import Encounter, dumps_toml, load_example, option_value, plain_option
 from combatkit.errors import EncounterFileError, RulesError
+from combatkit.intent import COMPONENTS, Plan, PlacementKind, named_actions
 from combatkit.model import ActionKind, Combatant, Length, Maneuver, Size, Spell, Weapon, WeaponKind
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
 from combatkit.widgets.classes import slug, tag
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
 from combatkit.widgets.hush import Hush
 
-__all__ = ["CLASSES", "EncounterEditor", "NONE", "PhaseRow", "describe_error", "download_html", "new_encounter",
+__all__ = ["CLASSES", "EncounterEditor", "IntentRow", "NONE", "describe_error", "download_html", "new_encounter",
            "saved_rolls", "with_options"]
 
 NONE = 0
@@ -64,6 +66,8 @@ NONE = 0
 CLASSES = ("fighter", "ranger", "paladin", "mage", "priest", "thief", "psionicist", "monster")
 MOST_PHASES = 20
 """The highest declaration phase an encounter file takes."""
+DOES = ("move", "attack", "cast", "ready", "hold", "action")
+"""What an intent does (:class:`~combatkit.intent.IntentKind`), in the dropdown's order."""
 
 _COMBATANT = Combatant("-", "-")
 _WEAPON = Weapon("-")
@@ -101,14 +105,14 @@ _SPELL_FIELDS = {
 _NUMBER_TEXT = {"attacks_per_round", "ct"}
 """Text fields that hold a number when one is typed (``2``) and text otherwise (``3/2``, ``1 round``)."""
 
-_FLAGS = {  # declaration field -> (label, width, the actions it belongs to)
+_FLAGS = {  # refinement field -> (label, width, the intents it belongs to)
     "reposition": ("reposition step", "125px", {"attack", "cast"}),
     "retarget": ("retarget", "85px", {"attack"}),
     "drop_and_draw": ("drop & draw", "105px", {"attack"}),
-    "readies_components": ("readies components", "170px", {"misc"}),
+    "readies_components": ("readies components", "170px", {"ready", "action"}),
 }
-_FIELD_ACTIONS = {"feet": {"move"}, "attacks": {"attack"}, "hold": {"cast"}} | {
-    name: actions for name, (_, _, actions) in _FLAGS.items()}
+_FIELD_INTENTS = {"attacks": {"attack"}, "hold": {"cast"}} | {
+    name: does for name, (_, _, does) in _FLAGS.items()}
 
 
 def new_encounter(system: TimingSystem) -> Encounter:
@@ -183,55 +187,78 @@ def download_html(encounter: Encounter, label: str = "Save this encounter (.toml
             f"style='margin-left:12px'>{label}</a>")
 
 
-# ----------------------------------------------------------------- one declaration
+# ----------------------------------------------------------------- one intent
 
 
-class PhaseRow(widgets.HBox):
-    """One declaration of one combatant: action, target, weapon or spell, the system's fields, note.
+class IntentRow(widgets.VBox):
+    """One intent of one combatant (its ``index``-th, from 0), and beneath it the current system's refinement
+    of it and how that system placed it."""
 
-    ``index`` 0 is the phase's first declaration (its row has the ``+`` for another one).
-    """
-
-    def __init__(self, phase: int, label: str, index: int = 0) -> None:
-        self.phase, self.index = phase, index
-        small = widgets.Layout
-        self.label = widgets.HTML(f"<b>{label}</b>" if index == 0 else "", layout=small(width="120px"))
-        self.action = tag(widgets.Dropdown(options=[("—", "")] + [(k.value, k.value) for k in ActionKind],
-                                           layout=small(width="92px")), "action")
-        self.target = tag(widgets.Dropdown(options=[("no target", NONE)], layout=small(width="140px")), "target")
-        self.using = tag(widgets.Dropdown(options=[("—", NONE)], layout=small(width="190px")), "using")
-        self.feet = tag(widgets.Text(description="feet", placeholder="full", continuous_update=False,
-                                     style={"description_width": "28px"}, tooltip="feet moved (empty: the system's "
-                                     "default distance)", layout=small(width="100px")), "feet")
-        self.double = tag(widgets.Checkbox(description="double attack", indent=False, layout=small(width="115px"),
-                                           tooltip="two attacks in this phase (attacks = 2)"), "double")
-        self.hold = tag(widgets.IntText(description="hold", continuous_update=False, style={"description_width": "30px"},
-                                        tooltip="CT units a completed spell is held", layout=small(width="95px")),
-                        "hold")
-        self.flags: dict[str, widgets.Checkbox] = {}
-        for name, (text, width, _) in _FLAGS.items():
-            self.flags[name] = tag(widgets.Checkbox(description=text, indent=False, layout=small(width=width)),
-                                   name.replace("_", "-"))
-        self.reposition, self.retarget = self.flags["reposition"], self.flags["retarget"]
-        self.maneuver = tag(widgets.Dropdown(options=[("no maneuver", "")], layout=small(width="125px"),
+    def __init__(self, index: int) -> None:
+        self.index = index
+        lay = widgets.Layout
+        self.label = widgets.HTML(f"<b>{index + 1}.</b>", layout=lay(width="28px"))
+        self.do = tag(widgets.Dropdown(options=[("—", "")] + [(d, d) for d in DOES], layout=lay(width="92px")),
+                      "do")
+        self.target = tag(widgets.Dropdown(options=[("no target", NONE)], layout=lay(width="140px")), "target")
+        self.away = tag(widgets.Checkbox(description="away from it", indent=False, layout=lay(width="105px"),
+                                         tooltip="a move away from the target rather than toward it"), "away")
+        self.using = tag(widgets.Dropdown(options=[("—", NONE)], layout=lay(width="200px")), "using")
+        self.blows = tag(widgets.Text(description="blows", placeholder="all", continuous_update=False,
+                                      style={"description_width": "38px"}, layout=lay(width="100px"),
+                                      tooltip="how many blows or shots (empty: every one the round gives)"), "blows")
+        self.feet = tag(widgets.Text(description="feet", placeholder="to reach", continuous_update=False,
+                                     style={"description_width": "28px"}, layout=lay(width="110px"),
+                                     tooltip="feet moved (empty: as far as it takes to reach the target, or the "
+                                             "system's move)"), "feet")
+        self.maneuver = tag(widgets.Dropdown(options=[("no maneuver", "")], layout=lay(width="125px"),
                                              tooltip="a charge, withdrawal or flight (a move); a pummel, grapple "
                                                      "or overbear (an attack)"), "maneuver")
-        self.note = tag(widgets.Combobox(placeholder="note", ensure_option=False, continuous_update=False,
-                                         layout=small(width="200px")), "note")
-        self.add = tag(widgets.Button(icon="plus", tooltip="Another action in this phase (e.g. a move and an attack, "
-                                      "or attacks on several opponents, where the system allows it)",
-                                      layout=small(width="36px", visibility="visible" if index == 0 else "hidden")),
-                       "add-declaration")
-        self.fields = {"feet": self.feet, "attacks": self.double, "hold": self.hold, **self.flags}
-        """The optional declaration fields' controls, by file field."""
-        super().__init__([self.label, self.action, self.target, self.using, self.maneuver, self.feet, self.double,
-                          *self.flags.values(), self.hold, self.note, self.add],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        tag(self, "phase", f"phase-{phase}" if index == 0 else f"phase-{phase}-{index + 1}")
+        self.note = tag(widgets.Text(placeholder="note", continuous_update=False, layout=lay(width="180px")), "note")
+        self.up = tag(widgets.Button(icon="arrow-up", tooltip="Do this one earlier", layout=lay(width="34px")), "up")
+        self.down = tag(widgets.Button(icon="arrow-down", tooltip="Do this one later", layout=lay(width="34px")),
+                        "down")
+        self.add = tag(widgets.Button(icon="plus", tooltip="Another intent after this one", layout=lay(width="34px")),
+                       "add-intent")
+
+        self.system_label = widgets.HTML(layout=lay(width="190px"))
+        self.placed = tag(widgets.Dropdown(options=[("as it places it", "")], layout=lay(width="170px"),
+                                           tooltip="where this system places the intent; 'as it places it' lets "
+                                                   "its own rules decide"), "placed")
+        self.double = tag(widgets.Checkbox(description="double attack", indent=False, layout=lay(width="115px"),
+                                           tooltip="two attacks in one phase (attacks = 2)"), "double")
+        self.hold = tag(widgets.IntText(description="hold", continuous_update=False, style={"description_width": "30px"},
+                                        tooltip="CT units a completed spell is held (000 §2 A)",
+                                        layout=lay(width="95px")), "hold")
+        self.flags: dict[str, widgets.Checkbox] = {}
+        for name, (text, width, _) in _FLAGS.items():
+            self.flags[name] = tag(widgets.Checkbox(description=text, indent=False, layout=lay(width=width)),
+                                   name.replace("_", "-"))
+        self.reposition, self.retarget = self.flags["reposition"], self.flags["retarget"]
+        self.system_note = tag(widgets.Combobox(placeholder="its own words", ensure_option=False,
+                                                continuous_update=False, layout=lay(width="180px")), "system-note")
+        self.placement = tag(widgets.HTML(layout=lay(width="100%")), "placement")
+        self.fields = {"attacks": self.double, "hold": self.hold, **self.flags}
+        """The refinement's optional fields' controls, by file field."""
+        wrap = lay(flex_flow="row wrap", align_items="center")
+        self.intent_line = widgets.HBox([self.label, self.do, self.target, self.away, self.using, self.blows,
+                                         self.feet, self.maneuver, self.note, self.up, self.down, self.add], layout=wrap)
+        self.refine_line = tag(widgets.HBox([self.system_label, self.placed, self.double, *self.flags.values(),
+                                             self.hold, self.system_note], layout=lay(flex_flow="row wrap",
+                                                                                       align_items="center",
+                                                                                       margin="0 0 0 28px")),
+                               "refinement")
+        super().__init__([self.intent_line, self.refine_line, self.placement],
+                         layout=lay(border_bottom="1px dotted #d5d8dc", padding="2px 0"))
+        tag(self, "intent", f"intent-{index + 1}")
 
     @property
-    def controls(self) -> tuple[widgets.ValueWidget, ...]:
-        return self.action, self.target, self.using, self.maneuver, *self.fields.values(), self.note
+    def intent_controls(self) -> tuple[widgets.ValueWidget, ...]:
+        return self.do, self.target, self.away, self.using, self.blows, self.feet, self.maneuver, self.note
+
+    @property
+    def refine_controls(self) -> tuple[widgets.ValueWidget, ...]:
+        return self.placed, *self.fields.values(), self.system_note
 
 
 # ----------------------------------------------------------------- the editor
@@ -257,9 +284,8 @@ class EncounterEditor(widgets.VBox):
         self._quiet = Hush()
         self._current: int | None = None
         self._as_loaded: dict[str, Any] = {}
-        self._spare: set[int] = set()
-        self._rows: dict[int, list[PhaseRow]] = {}
-        self._blocks: dict[int, widgets.VBox] = {}
+        self._rows: list[IntentRow] = []
+        self._plan: Plan | None = None
 
         small = {"description_width": "initial"}
         lay = widgets.Layout
@@ -323,10 +349,10 @@ class EncounterEditor(widgets.VBox):
         self.spell_level = number("spell-level", "level", "100px")
         self.spell_components = text("spell-components", "components", "170px", placeholder="V,S,M")
         self.hits = text("hits", "hit at", "300px")
-        self.phases: list[PhaseRow] = []
-        """The first declaration row of each phase, from phase 1."""
-        self.phase_box = tag(widgets.VBox(), "declarations")
-        self.phase_heading = widgets.HTML()
+        self.rows: list[IntentRow] = []
+        """The current combatant's intent rows, in order, and one empty row after them for the next."""
+        self.intent_box = tag(widgets.VBox(), "intents")
+        self.intent_heading = widgets.HTML()
 
         self._choose_system = choose_system
         self._on_new = on_new
@@ -344,8 +370,8 @@ class EncounterEditor(widgets.VBox):
             widgets.HBox([self.spell, self.add_spell, self.remove_spell, self.spell_name, self.spell_ct,
                           self.spell_level, self.spell_components], layout=wrap),
             self.hits,
-            self.phase_heading,
-            self.phase_box,
+            self.intent_heading,
+            self.intent_box,
         ], layout=lay(border="1px solid #d5d8dc", padding="6px", margin="8px 0"))
         tag(self, "editor")
         self._describe_system()
@@ -358,7 +384,7 @@ class EncounterEditor(widgets.VBox):
         self.draft = EncounterDraft.from_encounter(encounter)
         self._as_loaded = _linked_out(self.draft)
         self.entry_errors.clear()
-        self._spare.clear()
+        self._plan = None
         if system is not None:
             self.system = system
         with self._quiet():
@@ -369,11 +395,19 @@ class EncounterEditor(widgets.VBox):
             self._show_combatants()
 
     def set_system(self, system: TimingSystem) -> None:
-        """Label and fill the declarations in ``system``'s terms; no ``on_change``."""
+        """Show each intent's refinement in ``system``'s terms; no ``on_change``."""
         self.system = system
+        self._plan = None
         with self._quiet():
             self._describe_system()
-            self._show_phases()
+            self._show_intents()
+
+    def show_plan(self, plan: Plan | None) -> None:
+        """Say under each intent how the system placed it, with the rule (:meth:`TimingSystem.plan
+        <combatkit.systems.base.TimingSystem.plan>`; None: the round could not be placed)."""
+        self._plan = plan
+        with self._quiet():
+            self._show_placements()
 
     @property
     def edited(self) -> bool:
@@ -429,8 +463,10 @@ class EncounterEditor(widgets.VBox):
         self.hits.placeholder = "e.g. 10, 14"
         self.hits.tooltip = (f"hits the referee reports on this figure, by {system.hit_tick} on {system.title}'s "
                              "clock: a hit spoils a spell being cast")
-        self.phase_heading.value = (f"<b>Declarations</b>, as {system.title} reads them ({system.source}): one row "
-                                    f"per {_phase_word(system)}; <b>+</b> adds another action in the same one")
+        self.intent_heading.value = (
+            "<b>What this figure means to do</b>, in order, in words every system reads (<b>+</b> adds one after, "
+            f"the arrows reorder); beneath each, <i>{html.escape(system.title)}</i>'s own terms for it "
+            f"({html.escape(system.source)}): where it is placed, and what only it has")
 
     def _on_meta(self, key: str, value: Any) -> None:
         if not self._quiet:
@@ -470,7 +506,7 @@ class EncounterEditor(widgets.VBox):
         self.hits.disabled = cd is None
         self._show_item("weapons")
         self._show_item("spells")
-        self._show_phases()
+        self._show_intents()
 
     def _show_item(self, name: str) -> None:
         cd = self.draft.combatants.get(self._current)
@@ -488,7 +524,6 @@ class EncounterEditor(widgets.VBox):
         if self._quiet:
             return
         self._current = change.new
-        self._spare.clear()
         with self._quiet():
             self._show_combatants()
         if self.entry_errors:  # what was typed for the last combatant went with its panel
@@ -516,7 +551,6 @@ class EncounterEditor(widgets.VBox):
             "level": _COMBATANT.level, "dex": _COMBATANT.abilities.dexterity, "mv": _COMBATANT.movement,
         })
         self.draft.add_weapon(self._current, {"name": "long sword", "sf": 5, "length": "long", "damage": "d8"})
-        self._spare.clear()
         with self._quiet():
             self._show_combatants()
         self._changed()
@@ -529,7 +563,6 @@ class EncounterEditor(widgets.VBox):
         self.draft.remove_combatant(self._current)
         rest = list(self.draft.combatants)
         self._current = rest[min(at, len(rest) - 1)] if rest else None
-        self._spare.clear()
         with self._quiet():
             self._show_combatants()
         self._changed()
@@ -550,7 +583,7 @@ class EncounterEditor(widgets.VBox):
                 picker.options = [(i.get("name") or "(no name)", k)
                                   for k, i in getattr(self.draft.combatants[self._current], name).items()]
                 picker.value = ident
-                self._show_phases()
+                self._show_intents()
         self._changed()
 
     def _on_add_item(self, name: str) -> None:
@@ -595,152 +628,215 @@ class EncounterEditor(widgets.VBox):
             self.draft.set_hits(self._current, sorted({int(t) for t in tokens}), source="entered in the editor")
         self._changed()
 
-    # ------------------------------------------------------------ declarations
+    # ------------------------------------------------------------ intents
 
-    def _labels(self) -> list[str]:
-        """One label per phase row: the system's, then "phase N" for any later phase a declaration uses."""
-        labels = list(self.system.declaration_phases) or ["phase 1"]
-        last = min(self.draft.last_phase, MOST_PHASES)
-        return labels + [f"phase {p}" for p in range(len(labels) + 1, last + 1)]
+    def _row(self, index: int) -> IntentRow:
+        while len(self._rows) <= index:
+            row = IntentRow(len(self._rows))
+            for control in row.intent_controls:
+                control.observe(lambda change, row=row: self._on_intent(row, change), "value")
+            for control in row.refine_controls:
+                control.observe(lambda change, row=row: self._on_refine(row, change), "value")
+            row.add.on_click(lambda _, row=row: self._on_add_intent(row.index))
+            row.up.on_click(lambda _, row=row: self._on_move(row.index, -1))
+            row.down.on_click(lambda _, row=row: self._on_move(row.index, 1))
+            self._rows.append(row)
+        return self._rows[index]
 
-    def _row(self, phase: int, index: int, label: str) -> PhaseRow:
-        rows = self._rows.setdefault(phase, [])
-        while len(rows) <= index:
-            row = PhaseRow(phase, label, len(rows))
-            for control in row.controls:
-                control.observe(lambda change, row=row: self._on_row(row, change), "value")
-            row.add.on_click(lambda _, row=row: self._on_add_declaration(row.phase))
-            rows.append(row)
-        row = rows[index]
-        if index == 0:
-            row.label.value = f"<b>{label}</b>"
-        return row
-
-    def _show_phases(self) -> None:
-        """One block per phase: a row per declaration of the current combatant, at least one (called quietly).
-        Blocks and rows are kept and refilled, never rebuilt: a page keeps the controls it shows (a box whose
-        children change redraws every child after the first change)."""
+    def _show_intents(self) -> None:
+        """A row per intent of the current combatant and an empty one after them (called quietly). Rows are
+        kept and refilled, never rebuilt: a page keeps the controls it shows."""
         cd = self.draft.combatants.get(self._current)
+        mine = self.draft.intents_of(self._current) if cd else []
         targets = [("no target", NONE)] + [(label, ident) for label, ident in self._combatant_options()
                                            if ident != self._current]
-        blocks = []
-        self.phases = []
-        for phase, label in enumerate(self._labels(), 1):
-            found = self.draft.declarations_of(self._current, phase) if cd else []
-            shown = [self._row(phase, i, label) for i in range(max(1, len(found) + (phase in self._spare)))]
-            for row, d in zip(shown, found + [None] * len(shown)):
-                row.target.options = targets
-                self._show_row(row, cd, d)
-            self.phases.append(shown[0])
-            block = self._blocks.setdefault(phase, tag(widgets.VBox(), "phase-block"))
-            block.children = tuple(shown)
-            blocks.append(block)
-        self.phase_box.children = tuple(blocks)
+        self.rows = [self._row(i) for i in range(len(mine) + 1)]
+        for row, table in zip(self.rows, mine + [None]):
+            row.target.options = targets
+            self._show_row(row, cd, table)
+        self.intent_box.children = tuple(self.rows)
+        self._show_placements()
 
-    def _show_row(self, row: PhaseRow, cd: CombatantDraft | None, d: dict[str, Any] | None) -> None:
-        """Fill one row from its declaration (None: empty)."""
-        row.action.value = d["action"] if d else ""
-        target = d.get("target") if d else None
+    def _show_row(self, row: IntentRow, cd: CombatantDraft | None, i: dict[str, Any] | None) -> None:
+        """Fill one row from its intent table (None: the empty row for the next intent)."""
+        do = i["do"] if i else ""
+        row.do.value = do
+        target = i.get("target") if i else None
         row.target.value = target if isinstance(target, int) and target in self.draft.combatants else NONE
-        self._show_using(row, cd, d)
-        if (row.phase, row.index) not in self._feet_errors():
-            row.feet.value = str(d["feet"]) if d and d.get("feet") is not None else ""
-        row.double.value = bool(d and d.get("attacks", 1) == 2)
-        row.hold.value = int(d.get("hold", 0)) if d and isinstance(d.get("hold", 0), int) else 0
-        for name, box in row.flags.items():
-            box.value = bool(d and d.get(name))
-        row.note.value = d.get("note", "") if d else ""
-        self._show_fields(row, cd, d)
-
-    def _feet_errors(self) -> set[tuple[int, int]]:
-        return {(int(m[1]), int(m[2])) for key in self.entry_errors if (m := re.fullmatch(r"feet (\d+) (\d+)", key))}
-
-    def _show_fields(self, row: PhaseRow, cd: CombatantDraft | None, d: dict[str, Any] | None) -> None:
-        """Show the fields this system reads for the row's action, and any the declaration sets."""
-        action = d["action"] if d else ""
-        for name, control in row.fields.items():
-            shown = d is not None and ((name in self.system.declaration_fields and action in _FIELD_ACTIONS[name])
-                                       or _set(d, name) or (name == "feet" and (row.phase, row.index)
-                                                             in self._feet_errors()))
-            control.layout.display = None if shown else "none"
-            control.disabled = not shown
-        declared = d.get("maneuver", "") if d else ""
-        offered = [m for m in Maneuver if m.kind.value == action and (m in self.system.maneuvers or m.value == declared)]
+        row.away.value = bool(i and i.get("away"))
+        self._show_using(row, cd, i)
+        if f"blows {row.index}" not in self.entry_errors:
+            row.blows.value = str(i["blows"]) if i and i.get("blows") is not None else ""
+        if f"feet {row.index}" not in self.entry_errors:
+            row.feet.value = str(i["feet"]) if i and i.get("feet") is not None else ""
+        offered = [m for m in Maneuver if m.kind.value == do]
         row.maneuver.options = [("no maneuver", "")] + [(m.value, m.value) for m in offered]
-        row.maneuver.value = declared if declared in (m.value for m in offered) else ""
-        row.maneuver.layout.display = None if d is not None and offered else "none"
-        row.maneuver.disabled = d is None or not offered
-        maneuver = Maneuver(row.maneuver.value) if row.maneuver.value else None
-        row.note.options = self.system.note_suggestions(ActionKind(action), maneuver) if action else []
-        for control in (row.action, row.target, row.using, row.note):
-            control.disabled = cd is None or (control is not row.action and d is None)
-        row.add.disabled = d is None
+        row.maneuver.value = i.get("maneuver", "") if i and i.get("maneuver") in {m.value for m in offered} else ""
+        row.note.value = i.get("note", "") if i else ""
+        for control, shown in ((row.target, i is not None), (row.away, do == "move"),
+                               (row.using, do in ("attack", "cast", "ready", "action")), (row.blows, do == "attack"),
+                               (row.feet, do == "move"), (row.maneuver, do in ("move", "attack")),
+                               (row.note, i is not None), (row.up, i is not None and row.index > 0),
+                               (row.down, i is not None and row.index < len(self.rows) - 2),
+                               (row.add, i is not None)):
+            control.layout.display = None if shown else "none"
+        row.do.disabled = cd is None
+        self._show_refinement(row, i)
 
-    def _show_using(self, row: PhaseRow, cd: CombatantDraft | None, d: dict[str, Any] | None) -> None:
-        """The weapon (for an attack) or spell (for a cast) choices, and the one declared."""
-        action = d["action"] if d else ""
-        if cd is not None and action in ("attack", "cast"):
-            items = cd.weapons if action == "attack" else cd.spells
-            what = "weapon" if action == "attack" else "spell"
-            first = next(iter(items.values()), {}).get("name", "none")
-            row.using.options = [(f"first {what} ({first})", NONE)] + [(item.get("name") or "(no name)", ident)
-                                                                       for ident, item in items.items()]
-        else:
-            row.using.options = [("—", NONE)]
-        row.using.value = _shown_using(cd, d)
+    def _show_using(self, row: IntentRow, cd: CombatantDraft | None, i: dict[str, Any] | None) -> None:
+        """The weapon (an attack), spell (a cast), item (a ready) or named action choices, and the one chosen."""
+        do = i["do"] if i else ""
+        options: list[tuple[str, Any]] = [("—", NONE)]
+        chosen: Any = NONE
+        if cd is not None and do == "attack":
+            options = [("its routine" if cd.weapons else "its fists", NONE)] + [
+                (w.get("name") or "(no name)", ident) for ident, w in cd.weapons.items()]
+            chosen = (i.get("weapons") or [NONE])[0] if i else NONE
+        elif cd is not None and do == "cast":
+            first = next(iter(cd.spells.values()), {}).get("name", "none")
+            options = [(f"first spell ({first})", NONE)] + [(x.get("name") or "(no name)", ident)
+                                                            for ident, x in cd.spells.items()]
+            chosen = i.get("spell", NONE) if i else NONE
+        elif cd is not None and do == "ready":
+            options = [("material components", COMPONENTS)] + [(f"draw {w.get('name') or '(no name)'}", ident)
+                                                               for ident, w in cd.weapons.items()]
+            chosen = i.get("item", COMPONENTS) if i else COMPONENTS
+        elif do == "action":
+            options = [("other (say it in the note)", NONE)] + [(a.name, a.id) for a in named_actions().values()]
+            chosen = i.get("action", NONE) if i else NONE
+        row.using.options = options
+        row.using.value = chosen if chosen in {v for _, v in options} else options[0][1]
 
-    def _on_add_declaration(self, phase: int) -> None:
+    def _show_refinement(self, row: IntentRow, i: dict[str, Any] | None) -> None:
+        """The current system's refinement of the intent: where it is placed and the fields only it reads."""
+        system = self.system
+        table = (i.get("refine", {}).get(system.id, {}) if i else {})
+        do = i["do"] if i else ""
+        row.refine_line.layout.display = None if i is not None else "none"
+        row.system_label.value = f"<i>{html.escape(short_system(system))}</i>:"
+        labels = list(system.declaration_phases) or [f"phase {p}" for p in range(1, 4)]
+        options = [("as it places it", "")] + [(label, str(p)) for p, label in enumerate(labels, 1)]
+        phases = table.get("phases", [])
+        key = ",".join(map(str, phases))
+        if len(phases) > 1 or (phases and phases[0] > len(labels)):
+            options.append((", ".join(labels[p - 1] if p <= len(labels) else f"phase {p}" for p in phases), key))
+        row.placed.options = options
+        row.placed.value = key
+        for name, control in row.fields.items():
+            value = table.get(name)
+            shown = i is not None and ((name in system.declaration_fields and do in _FIELD_INTENTS[name])
+                                       or _set(table, name))
+            control.layout.display = None if shown else "none"
+            if name == "attacks":
+                control.value = value == 2
+            elif name == "hold":
+                control.value = int(value) if isinstance(value, int) else 0
+            else:
+                control.value = bool(value)
+        kind = {"move": ActionKind.MOVE, "attack": ActionKind.ATTACK, "cast": ActionKind.CAST,
+                "hold": ActionKind.READY}.get(do, ActionKind.MISC)
+        maneuver = Maneuver(i["maneuver"]) if i and i.get("maneuver") else None
+        row.system_note.options = system.note_suggestions(kind, maneuver) if i else []
+        row.system_note.value = table.get("note", "")
+
+    def _show_placements(self) -> None:
+        """Under each intent row, how the system placed it (from the last plan shown)."""
+        mine = self.draft.intents_of(self._current) if self._current is not None else []
+        placements = self._plan.for_actor(self._name(self._current)) if self._plan is not None else ()
+        by_step = {p.step: p for p in placements}
+        for row in self.rows:
+            p = by_step.get(row.index + 1) if row.index < len(mine) else None
+            if p is None:
+                row.placement.value = ""
+                continue
+            colour = "#a04000" if p.kind in (PlacementKind.NEAREST, PlacementKind.DEFERRED) else "#4d5656"
+            row.placement.value = (f"<div style='margin-left:28px;color:{colour};font-size:90%'>"
+                                   f"{html.escape(p.why)} <i>[{html.escape(p.rule)}]</i></div>")
+
+    def _name(self, ident: Any) -> str:
+        cd = self.draft.combatants.get(ident)
+        return cd.name if cd else ""
+
+    def _on_add_intent(self, index: int) -> None:
         if self._current is None:
             return
-        self._spare.add(phase)
+        self.draft.insert_intent(self._current, index + 1, "attack")
         with self._quiet():
-            self._show_phases()
+            self._show_intents()
+        self._changed()
 
-    def _on_row(self, row: PhaseRow, change) -> None:
+    def _on_move(self, index: int, by: int) -> None:
+        if self._current is None:
+            return
+        self.draft.move_intent(self._current, index, by)
+        with self._quiet():
+            self._show_intents()
+        self._changed()
+
+    def _on_intent(self, row: IntentRow, change) -> None:
         if self._quiet or self._current is None:
             return
         cd = self.draft.combatants[self._current]
-        before = self.draft.declaration(self._current, row.phase, row.index)
-        had = before["action"] if before else None
-        d = self.draft.declare(self._current, row.phase, row.action.value or None, row.index)
-        if d is not None:
-            if change.owner is row.action and had is None:  # a new declaration: what the row showed is stale
-                self._spare.discard(row.phase)
-            else:
-                self._read_row(row, cd, d)
-        if change.owner is row.action and (d is None or had is None):  # rows come and go
+        mine = self.draft.intents_of(self._current)
+        had = mine[row.index]["do"] if row.index < len(mine) else None
+        i = self.draft.set_intent(self._current, row.index, row.do.value or None)
+        if i is not None and not (change.owner is row.do and had != i["do"]):
+            self._read_row(row, cd, i)
+        if change.owner is row.do:
             with self._quiet():
-                self._show_phases()
-        else:
-            with self._quiet():
-                self._show_using(row, cd, d)
-                self._show_fields(row, cd, d)
+                self._show_intents()
         self._changed()
 
-    def _read_row(self, row: PhaseRow, cd: CombatantDraft, d: dict[str, Any]) -> None:
-        """Write the row's controls into its declaration."""
-        target, using = row.target.value, row.using.value
-        _put(d, "target", None if target == NONE else target)
-        if using != _shown_using(cd, d):  # a routine of several weapons stays until the choice changes
-            if d["action"] == "attack":
-                _put(d, "weapons", [using] if using in cd.weapons else None)
-            elif d["action"] == "cast":
-                _put(d, "spell", using if using in cd.spells else None)
-        key = f"feet {row.phase} {row.index}"
-        text = row.feet.value.strip()
-        if text and not re.fullmatch(r"\d+", text):
-            self.entry_errors[key] = (f"{cd.name}, {self._labels()[row.phase - 1]}: {text!r} is not a number of "
-                                      "feet; write a whole number like 30, or leave it empty (not applied)")
-        else:
-            self.entry_errors.pop(key, None)
-            _put(d, "feet", int(text) if text else None)
-        _put(d, "attacks", 2 if row.double.value else None)
-        _put(d, "hold", row.hold.value or None)
-        for name, box in row.flags.items():
-            _put(d, name, True if box.value else None)
+    def _read_row(self, row: IntentRow, cd: CombatantDraft, i: dict[str, Any]) -> None:
+        """Write the row's intent controls into its table."""
+        target = row.target.value
+        _put(i, "target", None if target == NONE else target)
+        _put(i, "away", True if row.away.value and i["do"] == "move" and i.get("target") is not None else None)
+        using = row.using.value
+        if i["do"] == "attack":
+            _put(i, "weapons", [using] if using in cd.weapons else None)
+        elif i["do"] == "cast":
+            _put(i, "spell", using if using in cd.spells else None)
+        elif i["do"] == "ready":
+            _put(i, "item", using if using in cd.weapons else COMPONENTS)
+        elif i["do"] == "action":
+            _put(i, "action", using if using in named_actions() else None)
+        for key, control, words in (("blows", row.blows, "a number of blows like 2, or leave it empty for all"),
+                                    ("feet", row.feet, "a whole number of feet like 30, or leave it empty")):
+            text = control.value.strip()
+            entry = f"{key} {row.index}"
+            if text and not re.fullmatch(r"\d+", text):
+                self.entry_errors[entry] = (f"{cd.name}, intent {row.index + 1}: {text!r} is not a number; write "
+                                            f"{words} (not applied)")
+            else:
+                self.entry_errors.pop(entry, None)
+                _put(i, key, int(text) if text else None)
         maneuver = row.maneuver.value
-        _put(d, "maneuver", maneuver if maneuver and Maneuver(maneuver).kind.value == d["action"] else None)
-        _put(d, "note", row.note.value or None)
+        _put(i, "maneuver", maneuver if maneuver and Maneuver(maneuver).kind.value == i["do"] else None)
+        _put(i, "note", row.note.value or None)
+
+    def _on_refine(self, row: IntentRow, change) -> None:
+        if self._quiet or self._current is None:
+            return
+        mine = self.draft.intents_of(self._current)
+        if row.index >= len(mine):
+            return
+        i = mine[row.index]
+        table = dict(i.get("refine", {}).get(self.system.id, {}))
+        placed = row.placed.value
+        _put(table, "phases", [int(p) for p in placed.split(",")] if placed else None)
+        _put(table, "attacks", 2 if row.double.value else None)
+        _put(table, "hold", row.hold.value or None)
+        for name, box in row.flags.items():
+            _put(table, name, True if box.value else None)
+        _put(table, "note", row.system_note.value or None)
+        refine = dict(i.get("refine", {}))
+        if table:
+            refine[self.system.id] = table
+        else:
+            refine.pop(self.system.id, None)
+        i["refine"] = refine
+        self._changed()
 
 
 def _linked_out(draft: EncounterDraft) -> dict[str, Any]:
@@ -748,9 +844,9 @@ def _linked_out(draft: EncounterDraft) -> dict[str, Any]:
     return {key: value for key, value in draft.to_dict().items() if key not in ("seed", "rolls")}
 
 
-def _phase_word(system: TimingSystem) -> str:
-    """What one declaration row stands for: ``"phase"``, ``"step"`` or ``"action"``."""
-    return (system.declaration_phases or ("phase 1",))[0].split(" ", 1)[0]
+def short_system(system: TimingSystem) -> str:
+    """A system's title without its parenthesis: ``"Combat II: Phase System II"``."""
+    return system.title.split(" (")[0]
 
 
 def _set(d: dict[str, Any], name: str) -> bool:
@@ -764,20 +860,6 @@ def _number_or_text(value: Any) -> Any:
     if not text:
         return None
     return int(text) if re.fullmatch(r"[+-]?\d+", text) else text
-
-
-def _shown_using(cd: CombatantDraft | None, d: dict[str, Any] | None) -> int:
-    """The weapon or spell id a declaration's "using" dropdown shows (NONE: the first one, or a name the
-    combatant does not have, which the engine reports)."""
-    if cd is None or d is None:
-        return NONE
-    if d["action"] == "attack":
-        chosen, items = (d.get("weapons") or [NONE])[0], cd.weapons
-    elif d["action"] == "cast":
-        chosen, items = d.get("spell", NONE), cd.spells
-    else:
-        return NONE
-    return chosen if chosen in items else NONE
 
 
 def _put(table: dict[str, Any], key: str, value: Any) -> None:

@@ -232,9 +232,11 @@ class SystemTimeline(widgets.VBox):
             options = self.chosen_options
             timeline = self.system.schedule(encounter, roller, options)
         except ValueError as error:
+            self.editor.show_plan(None)
             self._show_error(error)
             return
         self.timeline = timeline
+        self.editor.show_plan(timeline.plan)
         self.saved = with_options(dataclasses.replace(encounter, system=self.system.id, seed=self.seed.value,
                                                       rolls=saved_rolls(timeline, self.dice.entries, left)),
                                   self.system, options)

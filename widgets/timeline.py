@@ -9,8 +9,8 @@ given) is shown above the chart, the chart keeps the last good round, and every
 control keeps what was typed.
 
 >>> explorer = TimelineExplorer("orc-closes-on-longbowman")
->>> [row.action.value for row in explorer.phases]
-['attack', 'attack', '']
+>>> [row.do.value for row in explorer.rows]
+['attack', '']
 >>> explorer.dex.value = 40
 >>> print(explorer.error)
 combatants[0].dex (Aldric): must be 1..25, got 40
@@ -32,7 +32,7 @@ from combatkit.systems.phase1 import PHASE1, Phase1Options
 from combatkit.timeline import Timeline
 from combatkit.widgets.charts import timeline_chart, timeline_frame, timeline_spec
 from combatkit.widgets.draft import EncounterDraft
-from combatkit.widgets.editor import NONE, EncounterEditor, PhaseRow, describe_error, download_html, with_options
+from combatkit.widgets.editor import NONE, EncounterEditor, IntentRow, describe_error, download_html, with_options
 from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param, int_list_param, int_param, options_params
@@ -40,7 +40,7 @@ from combatkit.widgets.messages import bullets, show_alert
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import slug, tag
 
-__all__ = ["DEFAULT_EXAMPLE", "NONE", "PhaseRow", "TimelineExplorer"]
+__all__ = ["DEFAULT_EXAMPLE", "IntentRow", "NONE", "TimelineExplorer"]
 
 DEFAULT_EXAMPLE = "fighter-and-mage-vs-orc-archer"
 """The encounter a new explorer opens with: a first Phase System I round (000 §1)."""
@@ -143,9 +143,9 @@ class TimelineExplorer(widgets.VBox):
         return self.editor.draft
 
     @property
-    def phases(self) -> list[PhaseRow]:
-        """The first declaration row of each phase (the editor's)."""
-        return self.editor.phases
+    def rows(self) -> list[IntentRow]:
+        """The current combatant's intent rows (the editor's)."""
+        return self.editor.rows
 
     @property
     def toml(self) -> str:
@@ -275,9 +275,11 @@ class TimelineExplorer(widgets.VBox):
                 rolls = {k: v for k, v in rolls.items() if not k.startswith("initiative: ")}
             timeline = system.schedule(encounter, Roller(seed=encounter.seed, entered=rolls), self.options)
         except ValueError as error:
+            self.editor.show_plan(None)
             self._show_error(error)
             return
         self.encounter, self.timeline = encounter, timeline
+        self.editor.show_plan(timeline.plan)
         self.saved = with_options(encounter, system, self.options)
         if hasattr(self, "chart"):
             self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock)

@@ -8,7 +8,8 @@ round out. :func:`resolve_round` walks the timeline's spans in tick order and
   stance, maneuver and condition term; with a critical rule set the whole attack goes
   through :func:`~combatkit.criticals.resolve_attack`, 000 Tables I, 000 Severity Rules II
   or 004), with the situational modifiers of 002 (:mod:`combatkit.modifiers`);
-* makes spells go off (:mod:`combatkit.effects`), or notes them ruined;
+* makes spells go off with their effects (:mod:`combatkit.effects`; one with no effect data is flagged),
+  runs on the effects that last (a hold that ends, acid that burns again), or notes spells ruined;
 * moves figures along the battle line of :mod:`combatkit.battle`, resolves 000 charges, set
   weapons, withdrawals and flights with their free attacks (:mod:`combatkit.movement`);
 * lets figures fall when each seed says they do, and cancels what a fallen figure had
@@ -150,7 +151,8 @@ class ResolutionOptions:
     figures: Mapping[str, FigureExtras] = field(default_factory=dict, hash=False)
     """Per figure, by name: what the shared model has no field for."""
     spell_effects: Mapping[str, SpellEffect] = field(default_factory=dict, hash=False)
-    """Spell effects by spell name, added to (or replacing) ``spell_effects.toml``."""
+    """Spell effects by spell name, added to (or replacing) ``spell_effects.toml``; a spell's own effect
+    (:attr:`Spell.effect <combatkit.model.Spell.effect>`, from the encounter file) wins over both."""
     missile_ranges: Mapping[str, tuple[int, int, int]] = field(default_factory=dict, hash=False)
     """Short, medium, long range in tens of feet by weapon name, added to ``missile_ranges_ph2e.toml``."""
     defenseless_each_phase: bool = False

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from combatkit.attack import DEFENSELESS_RULE, Attacker, Defender, RuleSet, setup_attack
-from combatkit.battle import FISTS, REACH, REPOSITION, FigureExtras, FigureStatus, attack_form, missile_range, routine
+from combatkit.battle import REACH, REPOSITION, FigureExtras, FigureStatus, attack_form, missile_range, routine
 from combatkit.conditions import CONDITIONS, Condition, Duration, Imposed, Until, Who
 from combatkit.criticals import resolve_attack
 from combatkit.dice import Dice
@@ -29,6 +29,7 @@ from combatkit.modifiers import (
     defensive_adjustment,
     situational_modifiers,
 )
+from combatkit.resolution import spells
 from combatkit.resolution.events import EventKind
 from combatkit.resolution.state import D20, Action, Live
 from combatkit.stances import Shield
@@ -52,6 +53,10 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
             walk.cancel(live, span, t, condition.rule, f"{live.name} is {condition.name}: no attacks.")
             walk.expire(live, t, attacked=True)  # "loses its next attack": that was it
             return
+    if not action.injected and spells.slowed_out(walk, live, t):
+        walk.cancel(live, span, t, "PH 2e slow", f"{live.name} is slowed: it attacks at half its rate, and this "
+                                                 f"round its blows are lost.")
+        return
     extras = walk.options.extras(live.name)
     if not extras.stance.can_attack:
         walk.cancel(live, span, t, "004 Combat Stance", f"{live.name} is in {extras.stance.label}: no attack.")
@@ -109,17 +114,18 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     if walk.explain:
         parts = "; ".join(f"{w} {o}" + (f" for {d}" if d else "") for w, o, d in outcomes)
         walk.record(span, why=f"Resolved: {parts}." if parts else None, target=target.name)
+    if action.injected != "haste" and spells.hasted(walk, live, t):
+        _hasted(walk, live, target, weapons, span, t)
 
 
 def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
     """The weapons a blow strikes with: those its span names (a system may split a routine
     into several spans), else the declaration's, else the first weapon (as every system does); a
-    figure with no weapon strikes with its :data:`~combatkit.battle.FISTS` (002 Unarmed Combat)."""
+    figure with no weapon strikes with its :data:`~combatkit.model.FISTS` (002 Unarmed Combat)."""
     c = live.c
     if span.kind is SpanKind.OPPORTUNITY:
         return routine(c, walk.options.extras(c.name))
-    declared = tuple(c.weapon(n) for n in decl.weapons) if decl is not None and decl.weapons else c.weapons[:1]
-    declared = declared or (FISTS,)
+    declared = tuple(c.weapon(n) for n in decl.weapons) if decl is not None and decl.weapons else (c.weapon(None),)
     pool = list(declared)
     chosen = []
     for part in span.action.split(" -> ")[0].split(" + "):
@@ -436,6 +442,15 @@ def _extra(walk: Walk, live: Live, target: Live, weapon: Weapon, tick: Tick, rul
     span = Span(live.name, live.fig.side, SpanKind.ATTACK, f"{weapon.name} -> {target.name} (extra attack)", tick, tick,
                 "extra", rule, "An extra attack the critical hit table grants.", target=target.name)
     walk.push(Action(tick, span, None, "extra attack", (weapon,), target.name))
+
+
+def _hasted(walk: Walk, live: Live, target: Live, weapons: tuple[Weapon, ...], span: Span, t: Tick) -> None:
+    """PH 2e haste: a hasted figure attacks at double its rate; its blow is struck again at once (the extra
+    blow is not re-timed by the system)."""
+    names = " + ".join(w.name for w in weapons)
+    again = Span(live.name, live.fig.side, SpanKind.ATTACK, f"{names} -> {target.name} (hasted)", t, t, span.period,
+                 "PH 2e haste", "A hasted figure's second blow.", target=target.name)
+    walk.push(Action(t, again, None, "haste", weapons, target.name))
 
 
 def _land(walk: Walk, live: Live, target: Live, damage: int, t: Tick, outcome: str, why: str, rule: str) -> None:

@@ -23,12 +23,19 @@ class EventKind(enum.Enum):
     SPELL_RUINED = "spell ruined"
     SPELL_CANCELLED = "spell cancelled"
     EFFECT = "effect"
-    """A spell's effect on one figure (damage, healing, sleep, hold), after its saving throw."""
+    """A spell's effect on one figure (damage, healing, sleep, hold, a condition...), after its saving throw:
+    ``outcome`` says which (``"hit"``, ``"healed"``, ``"held"``, ``"web"``, ``"saved"``...)."""
+    NO_EFFECT_DATA = "no effect data"
+    """A spell went off that has no effect data (:func:`combatkit.effects.spell_effect`): the engine applied
+    nothing. ``outcome`` is ``"no effect data"``."""
+    RECOVER = "recover"
+    """A figure a spell put out of the fight (asleep, held, frightened) is back in it: the spell ended."""
     MOVE = "move"
     CHARGE = "charge"
     FLEE = "flee"
     FALL = "fall"
-    """A figure dies, falls unconscious, sleeps, is held, or flees the fight: ``outcome`` says which."""
+    """A figure dies, falls unconscious, sleeps, is held, is charmed, flees the fight or flees in a spell's
+    fear: ``outcome`` says which."""
     CANCELLED = "cancelled"
     """An action that did not happen: its actor fell, its target was gone, it could not reach."""
     RETARGET = "retarget"

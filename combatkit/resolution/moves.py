@@ -26,7 +26,7 @@ from combatkit.movement import (
     flight_free_attack,
     max_speed_next_phase,
 )
-from combatkit.resolution import blows
+from combatkit.resolution import blows, spells
 from combatkit.resolution.events import EventKind
 from combatkit.resolution.state import Action, Live
 from combatkit.systems.rules import ChargeRule, Flight
@@ -51,7 +51,7 @@ def move(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     if maneuver is Maneuver.CHARGE and target is not None and walk.rules.charge is ChargeRule.COMBAT_II:
         _charge(walk, live, target, span, t)
         return
-    feet = _feet(walk, live, span, decl)
+    feet = _paced(walk, live, t, _feet(walk, live, span, decl))
     if target is None or not target.status.present:
         walk.event(t, live.name, EventKind.MOVE, span.rule, f"{live.name}: {span.action}.", amount=feet)
         walk.record(span)
@@ -72,6 +72,11 @@ def _feet(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> int:
     if found:
         return int(found.group(1))
     return walk.rules.move_allowance(live.c.movement)
+
+
+def _paced(walk: Walk, live: Live, t: Tick, feet: int) -> int:
+    """A hasted figure's move goes twice as far, a slowed one's half as far (PH 2e haste, slow)."""
+    return int(feet * spells.pace(walk, live, t))
 
 
 def _flee(walk: Walk, live: Live, span: Span, decl: Declaration | None, t: Tick, withdraw: bool) -> None:
@@ -108,7 +113,8 @@ def _flee(walk: Walk, live: Live, span: Span, decl: Declaration | None, t: Tick,
         walk.cancel(live, span, t, rule, f"{live.name} is cut down as it turns to flee.")
         return
     allowance = walk.rules.withdraw_allowance
-    feet = allowance(live.c.movement) if withdraw and allowance is not None else _feet(walk, live, span, decl)
+    feet = _paced(walk, live, t, allowance(live.c.movement) if withdraw and allowance is not None
+                  else _feet(walk, live, span, decl))
     nearest = min(foes, key=lambda f: abs(f.position - live.position), default=None)
     away = -1 if nearest is not None and nearest.position >= live.position else 1
     live.position += away * feet

@@ -1,21 +1,31 @@
 """Spells: a cast span goes off, or is noted ruined or cancelled, and its effect (:mod:`combatkit.effects`)
-lands with its saving throws.
+lands with its saving throws; an effect that lasts runs on from round to round.
 
-A figure stunned or prone cannot cast (002 Prone spellcasters); a completed cast held
-(000 §2 A) goes off when its hold ends. A single-target spell whose target is gone goes at
-the nearest other foe (a heal at the most wounded friend); an area spell goes off where aimed.
+A figure stunned or prone, stuck in a web or reeling in a stinking cloud cannot cast (002 Prone
+spellcasters; PH 2e); a completed cast held (000 §2 A) goes off when its hold ends. A
+single-target spell whose target is gone goes at the nearest other foe (a heal at the most wounded
+friend, haste or protection at the nearest friend it would help); an area spell goes off where
+aimed. A spell with no effect data goes off with no effect and says so (``EventKind.NO_EFFECT_DATA``).
 Damage is the walk's (:meth:`Walk.damage <combatkit.resolution.walk.Walk.damage>`), and so is
 re-timing the round when it hits a caster.
+
+What lasts (:class:`~combatkit.battle.Lasting` on the figure, or a condition for so many phases):
+a sleep, hold or fear ends at the end of its last round and the figure is back in the fight
+(``EventKind.RECOVER``; a charm lasts the fight); damage that lasts (Melf's acid arrow, flaming sphere) comes again at the
+first tick of each later round of it (:func:`round_starts`); the conditions of web, blindness, slow,
+haste, protection, stinking cloud, scare and bless end with the phase the walk computed for them.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from combatkit.battle import FigureStatus
+from combatkit.battle import ActiveCondition, FigureStatus, Lasting
+from combatkit.conditions import CONDITIONS
 from combatkit.dice import Dice
-from combatkit.effects import EffectKind, Save, SpellEffect, saving_throw, spell_effect
-from combatkit.model import Combatant
+from combatkit.effects import CONDITION_OF, EffectKind, Save, SpellEffect, saving_throw, spell_effect
+from combatkit.model import Combatant, Size
 from combatkit.resolution.events import EventKind
 from combatkit.resolution.state import D20, Action, Live
 from combatkit.timeline import Span, SpanKind, Status, Tick
@@ -24,6 +34,16 @@ if TYPE_CHECKING:
     from combatkit.resolution.walk import Walk
 
 _CANNOT_CAST = frozenset({"stunned", "prone", "knocked_prone", "overborne"})
+_STATUS = {EffectKind.SLEEP: FigureStatus.ASLEEP, EffectKind.HOLD: FigureStatus.HELD,
+           EffectKind.CHARM: FigureStatus.CHARMED, EffectKind.FEAR: FigureStatus.FRIGHTENED}
+"""The effects that take a figure out of the fight, and the status each leaves it in."""
+_OPPOSITE = {"haste": "slow", "slow": "haste"}
+"""PH 2e haste "negates the effects of a slow spell", and slow negates a haste."""
+_BIG = frozenset({Size.LARGE, Size.HUGE, Size.GARGANTUAN})
+_FOREVER = 10**9
+NO_EFFECT_RULE = "combatkit/data/spell_effects.toml"
+"""What an event about a spell with no effect data cites."""
+WEB_RULE = "PH 2e web: Strength 13-17 breaks 1' a round, 18+ 2', large creatures 10'"
 
 
 def held_later(walk: Walk, name: str, span: Span) -> bool:
@@ -53,10 +73,11 @@ def cast(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     c = live.c
     name = spell_name(c, span)
     for condition in walk.conditions_on(live, t):
-        if condition.id in _CANNOT_CAST:
+        if condition.id in _CANNOT_CAST or not condition.can_cast:
             live.tally["spells_attempted"] += 1
-            walk.cancel(live, span, t, "002 Special Types of Attacks III.C" if condition.id != "stunned"
-                        else condition.rule, f"{live.name} is {condition.name} and cannot cast.")
+            rule = condition.rule if condition.id == "stunned" or not condition.can_cast \
+                else "002 Special Types of Attacks III.C"
+            walk.cancel(live, span, t, rule, f"{live.name} is {condition.name} and cannot cast.")
             return
     live.tally["spells_attempted"] += 1
     if name is None:
@@ -69,16 +90,22 @@ def cast(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     if name not in live.spells_used:
         live.spells_used.append(name)
     live.tally["spells_succeeded"] += 1
-    effect = spell_effect(name, walk.options.spell_effects)
+    effect = spell_effect(spell, walk.options.spell_effects)
     walk.event(t, live.name, EventKind.SPELL, span.rule,
                f"{live.name}'s {name} goes off" + (f" at {span.target}" if span.target else "") + "." if walk.explain
                else "", target=span.target, outcome="done")
     walk.record(span)
     if effect is None:
-        walk.event(t, live.name, EventKind.NOTE, "combatkit spell effects",
-                   f"No effect data for {name}: the referee applies it.")
+        live.no_effect.append(spell.name)
+        walk.event(t, live.name, EventKind.NO_EFFECT_DATA, NO_EFFECT_RULE,
+                   f"{spell.name} has no effect data in combatkit: it goes off with no effect the engine applies "
+                   f"(give it an `effect` in the encounter file)." if walk.explain else "",
+                   target=span.target, outcome="no effect data")
         return
     _effect(walk, live, effect, span.target, t, spell.name)
+
+
+# ----------------------------------------------------------------- the effect lands
 
 
 def _effect(walk: Walk, caster: Live, effect: SpellEffect, aimed: str | None, t: Tick, spell: str) -> None:
@@ -90,67 +117,266 @@ def _effect(walk: Walk, caster: Live, effect: SpellEffect, aimed: str | None, t:
             walk.event(t, caster.name, EventKind.NOTE, effect.rule, f"{spell} finds no one to affect.")
             return
     level = caster.c.level
-    if effect.radius:
-        affected = [f for f in walk.live.values() if f.present_at(t)
-                    and abs(f.position - target.position) <= effect.radius]
-    else:
-        affected = [target]
+    affected = _area(walk, caster, effect, target, t)
     key = f"round {walk.round}, tick {t}"
     if effect.kind is EffectKind.SLEEP:
         _sleep(walk, caster, effect, affected, t, key, spell)
         return
-    amount = 0
-    if effect.kind in (EffectKind.DAMAGE, EffectKind.HEAL):
-        dice = Dice.parse(effect.dice)
-        units = effect.units(level)
-        amount = sum(walk.roll(dice, lambda i=i: f"{spell}: {caster.name} [{key}, {i + 1}]") for i in range(units))
-        amount += effect.bonus(level)
+    amount = _amount(walk, effect, level, caster.name, spell, key) if effect.dice else 0
     for figure in affected:
-        saved = False
-        if effect.save is not Save.NONE:
-            need = saving_throw(figure.c, "spell")
-            roll = walk.roll(D20, lambda f=figure: f"save vs spell: {f.name} [{key}]")
-            saved = roll >= need
+        if effect.max_level is not None and figure.c.level > effect.max_level:
+            walk.event(t, caster.name, EventKind.EFFECT, effect.rule,
+                       f"{figure.name} (level {figure.c.level}) is beyond {spell}: it affects level "
+                       f"{effect.max_level} or lower." if walk.explain else "", target=figure.name,
+                       outcome="unaffected")
+            continue
+        saved, save_text = _save(walk, effect, figure, key, t)
         if effect.kind is EffectKind.HEAL:
             before = figure.hp
             figure.hp = min(figure.fig.max_hit_points, figure.hp + amount)
             walk.event(t, caster.name, EventKind.EFFECT, effect.rule,
                        f"{spell} heals {figure.name} {figure.hp - before} ({figure.hp} hp).", target=figure.name,
                        outcome="healed", amount=figure.hp - before, hit_points=figure.hp)
-            continue
-        if effect.kind is EffectKind.HOLD:
-            if saved:
-                walk.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} saves vs. {spell}.",
-                           target=figure.name, outcome="saved")
-            elif figure.status.acts:
-                walk.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} is held by {spell}.",
-                           target=figure.name, outcome="held")
-                walk.fall(figure, t, FigureStatus.HELD)
-            continue
-        dealt = 0 if saved and effect.save is Save.NEGATES else amount // 2 if saved else amount
+        elif effect.kind is EffectKind.DAMAGE:
+            _damage(walk, caster.name, caster, effect, figure, amount, saved, save_text, t, spell)
+            rounds = _rounds(walk, effect, level, figure, key, spell)
+            if rounds is not None and rounds > 1 and figure.status.present:
+                figure.lasting.append(Lasting(effect, caster.name, level, walk.round, walk.round + rounds - 1))
+        elif saved:
+            walk.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} resists {spell}{save_text}."
+                       if walk.explain else "", target=figure.name, outcome="saved")
+        elif effect.kind in _STATUS:
+            _out_of_the_fight(walk, caster, effect, figure, t, key, spell, save_text)
+        else:
+            _condition(walk, caster, effect, figure, t, key, spell, save_text)
+
+
+def _area(walk: Walk, caster: Live, effect: SpellEffect, target: Live, t: Tick) -> list[Live]:
+    """Who the spell takes in: the target, or everyone present within ``radius`` of it (the caster's foes
+    or friends only when ``selective``), at most ``targets_per_level`` a caster level, nearest first."""
+    if not effect.radius:
+        return [target]
+    pool = [f for f in walk.live.values() if f.present_at(t) and abs(f.position - target.position) <= effect.radius
+            and (not effect.selective or (f.fig.side == caster.fig.side) != effect.hostile)]
+    if effect.targets_per_level:
+        order = list(walk.live)
+        nearest = sorted(pool, key=lambda f: (abs(f.position - target.position), order.index(f.name)))
+        chosen = {f.name for f in nearest[:effect.targets_per_level * max(caster.c.level, 1)]}
+        pool = [f for f in pool if f.name in chosen]
+    return pool
+
+
+def _amount(walk: Walk, effect: SpellEffect, level: int, caster: str, spell: str, key: str) -> int:
+    """Damage or healing: the dice once per unit, plus the bonus."""
+    dice = Dice.parse(effect.dice)
+    total = sum(walk.roll(dice, lambda i=i: f"{spell}: {caster} [{key}, {i + 1}]") for i in range(effect.units(level)))
+    return total + effect.bonus(level)
+
+
+def _save(walk: Walk, effect: SpellEffect, figure: Live, key: str, t: Tick) -> tuple[bool, str]:
+    """Whether ``figure`` saves against ``effect`` (PH 2e Table 60, the effect's modifier and the figure's
+    conditions'), and the numbers in words."""
+    if effect.save is Save.NONE:
+        return False, ""
+    need = saving_throw(figure.c, effect.save_column)
+    roll = walk.roll(D20, lambda: f"save vs {effect.save_column}: {figure.name} [{key}]")
+    bonus = effect.save_modifier + sum(c.save_modifier for c in walk.conditions_on(figure, t))
+    saved = roll + bonus >= need
+    text = ""
+    if walk.explain:
+        text = (f" (save vs. {effect.save_column}: d20 {roll}" + (f" {bonus:+d}" if bonus else "")
+                + f" against {need}, {'made' if saved else 'failed'})")
+    return saved, text
+
+
+def _rounds(walk: Walk, effect: SpellEffect, level: int, figure: Live, key: str, spell: str) -> int | None:
+    """Rounds the effect lasts on ``figure``, counting this one; None: the rest of the fight (an effect that
+    is not damage and gives no duration)."""
+    if not effect.lasts:
+        return None if effect.kind is not EffectKind.DAMAGE else 1
+    rounds = effect.rounds(level)
+    if effect.duration_dice:
+        rounds += walk.roll(Dice.parse(effect.duration_dice), lambda: f"{spell} duration: {figure.name} [{key}]")
+    return max(1, rounds)
+
+
+def _until(walk: Walk, rounds: int | None) -> int | None:
+    return None if rounds is None else walk.round + rounds - 1
+
+
+def _for(rounds: int | None) -> str:
+    return " for the rest of the fight" if rounds is None else f" for {rounds} round{'s' if rounds != 1 else ''}"
+
+
+def _damage(walk: Walk, actor: str, caster: Live | None, effect: SpellEffect, figure: Live, amount: int, saved: bool,
+            save_text: str, t: Tick, spell: str, again: str = "") -> None:
+    """``amount`` of the effect's damage on ``figure`` (none or half if it saved); ``caster`` is credited
+    (None: it is no longer in the fight)."""
+    dealt = 0 if saved and effect.save is Save.NEGATES else amount // 2 if saved else amount
+    walk.event(t, actor, EventKind.EFFECT, effect.rule,
+               f"{again}{spell} hits {figure.name} for {dealt}{save_text}." if walk.explain else "",
+               target=figure.name, outcome="saved" if saved else "hit", amount=dealt, hit_points=figure.hp - dealt)
+    if dealt:
+        walk.damage(figure, dealt, t, caster)
+
+
+def _out_of_the_fight(walk: Walk, caster: Live, effect: SpellEffect, figure: Live, t: Tick, key: str, spell: str,
+                      save_text: str) -> None:
+    """Hold, charm or fear: the figure is out of the fight until the effect ends (held, charmed, frightened)."""
+    if not figure.status.acts:
+        return  # already asleep, held, charmed or fled
+    status = _STATUS[effect.kind]
+    rounds = _rounds(walk, effect, caster.c.level, figure, key, spell)
+    where = ""
+    if effect.kind is EffectKind.FEAR and rounds is not None:
+        feet = rounds * figure.c.movement * 10  # MV 1 = 10' a round, at its fastest for every round of it
+        figure.position += feet if figure.position >= caster.position else -feet
+        where = f", {feet}' away at its full movement"
+    walk.event(t, caster.name, EventKind.EFFECT, effect.rule,
+               f"{figure.name} is {_WORDS[status]} by {spell}{_for(rounds)}{where}{save_text}." if walk.explain
+               else "", target=figure.name, outcome=status.value)
+    figure.lasting.append(Lasting(effect, caster.name, caster.c.level, walk.round, _until(walk, rounds), status))
+    walk.fall(figure, t, status, rule=effect.rule if status in (FigureStatus.CHARMED, FigureStatus.FRIGHTENED)
+              else None)
+
+
+_WORDS = {FigureStatus.ASLEEP: "put to sleep", FigureStatus.HELD: "held", FigureStatus.CHARMED: "charmed",
+          FigureStatus.FRIGHTENED: "sent fleeing in panic"}
+
+
+def _condition(walk: Walk, caster: Live, effect: SpellEffect, figure: Live, t: Tick, key: str, spell: str,
+               save_text: str) -> None:
+    """Web, blindness, slow, haste, protection, stinking cloud, scare, bless: a condition for the rounds it lasts."""
+    condition = CONDITIONS[CONDITION_OF[effect.kind]]
+    g = walk.global_phase(t)
+    opposite = _OPPOSITE.get(condition.id)
+    undone = [a for a in figure.conditions if a.condition.id == opposite and a.first <= g <= a.last]
+    if undone:
+        figure.conditions = [a for a in figure.conditions if a not in undone]
         walk.event(t, caster.name, EventKind.EFFECT, effect.rule,
-                   f"{spell} hits {figure.name} for {dealt}" + (" (saved)" if saved else "") + ".",
-                   target=figure.name, outcome="saved" if saved else "hit", amount=dealt,
-                   hit_points=figure.hp - dealt)
-        if dealt:
-            walk.damage(figure, dealt, t, caster)
+                   f"{spell} undoes {figure.name}'s {undone[0].condition.name}{save_text}." if walk.explain else "",
+                   target=figure.name, outcome="negated")
+        return
+    rounds = _rounds(walk, effect, caster.c.level, figure, key, spell)
+    why = ""
+    if effect.kind is EffectKind.WEB:
+        rounds, why = _web_rounds(figure.c, rounds)
+    last = _FOREVER if rounds is None else (walk.round + rounds - 1) * walk.rules.phases - 1
+    figure.conditions = [a for a in figure.conditions if a.condition.id != condition.id]  # a second casting renews
+    figure.conditions.append(ActiveCondition(condition, g, last, effect.rule))
+    walk.event(t, caster.name, EventKind.EFFECT, effect.rule,
+               f"{figure.name} is {condition.name} ({condition.text}){_for(rounds)}{why}{save_text}." if walk.explain
+               else "", target=figure.name, outcome=condition.id)
+
+
+def _web_rounds(c: Combatant, rounds: int | None) -> tuple[int | None, str]:
+    """How long a web holds ``c``: a large creature tears out in 1 round, Strength 18+ in 3 and 13-17 in 5
+    (5' of a 10'-thick web at 2' or 1' a round), weaker figures until the spell ends (PH 2e web)."""
+    if c.size in _BIG:
+        out, why = 1, f"{c.size.value}, it tears through 10' a round"
+    elif c.abilities.strength >= 18:
+        out, why = 3, f"Strength {c.abilities.strength} breaks 2' a round"
+    elif c.abilities.strength >= 13:
+        out, why = 5, f"Strength {c.abilities.strength} breaks 1' a round"
+    else:
+        return rounds, f" (Strength {c.abilities.strength}: stuck until the web is gone)"
+    out = out if rounds is None else min(out, rounds)
+    return out, f" ({why}: free after {out})"
 
 
 def _sleep(walk: Walk, caster: Live, effect: SpellEffect, affected: list[Live], t: Tick, key: str, spell: str) -> None:
+    """PH 2e sleep: ``hit_dice`` of Hit Dice, lowest level first (a level-0 figure counts 1/2), partial effects
+    ignored, levels above ``max_level`` unaffected."""
     top = effect.max_level if effect.max_level is not None else 40
+    order = list(walk.live)
     sleepers = sorted((f for f in affected if f.status.acts and f.c.level <= top),
-                      key=lambda f: (f.c.level, list(walk.live).index(f.name)))
+                      key=lambda f: (f.c.level, order.index(f.name)))
     if not sleepers:
         walk.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{spell}: no one in the area can be affected.")
         return
-    table = effect.count_by_level
-    count_spec = table[min(sleepers[0].c.level, len(table) - 1)] if table else 1
-    count = count_spec if isinstance(count_spec, int) else walk.roll(
-        Dice.parse(count_spec), lambda: f"{spell}: {caster.name} [{key}, number affected]")
-    for figure in sleepers[:count]:
-        walk.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} falls asleep.",
+    pool = walk.roll(Dice.parse(effect.hit_dice), lambda: f"{spell}: {caster.name} [{key}, Hit Dice affected]")
+    used = Fraction(0)
+    for figure in sleepers:
+        cost = Fraction(figure.c.level) if figure.c.level else Fraction(1, 2)
+        if used + cost > pool:
+            break  # partial effects are ignored
+        used += cost
+        rounds = _rounds(walk, effect, caster.c.level, figure, key, spell)
+        walk.event(t, caster.name, EventKind.EFFECT, effect.rule,
+                   f"{figure.name} falls asleep{_for(rounds)} ({used} of {pool} Hit Dice)." if walk.explain else "",
                    target=figure.name, outcome="asleep")
+        figure.lasting.append(Lasting(effect, caster.name, caster.c.level, walk.round, _until(walk, rounds),
+                                      FigureStatus.ASLEEP))
         walk.fall(figure, t, FigureStatus.ASLEEP)
+
+
+# ----------------------------------------------------------------- what lasts
+
+
+def round_starts(walk: Walk) -> None:
+    """Damage that lasts (Melf's acid arrow, flaming sphere) comes again at the round's first tick, with its save."""
+    t = 1
+    for live in list(walk.live.values()):
+        for item in live.lasting:
+            if (item.status is None and item.effect.kind is EffectKind.DAMAGE and live.status.present
+                    and item.since < walk.round and (item.until is None or walk.round <= item.until)):
+                key = f"round {walk.round}, tick {t}"
+                caster = walk.live.get(item.caster)
+                amount = _amount(walk, item.effect, item.level, item.caster, item.effect.name, key)
+                saved, save_text = _save(walk, item.effect, live, key, t)
+                of = "" if item.until is None else f" of {item.until - item.since + 1}"
+                _damage(walk, item.caster, caster, item.effect, live, amount, saved, save_text, t, "it",
+                        again=f"{item.caster}'s {item.effect.name} goes on (round {walk.round - item.since + 1}{of}): ")
+
+
+def round_ends(walk: Walk) -> None:
+    """Effects whose last round this was end: a figure asleep, held or frightened by a spell is back in the
+    fight (an event of kind ``recover``); what it no longer applies to (its figure died) is dropped."""
+    end = walk.timeline.clock.ticks
+    for live in walk.live.values():
+        if not live.lasting:
+            continue
+        keep = []
+        for item in live.lasting:
+            gone = (live.status is not item.status) if item.status is not None else not live.status.present
+            if gone:
+                continue
+            if item.until is not None and item.until <= walk.round:
+                if item.status is not None:
+                    live.status, live.down_at, live.fell = FigureStatus.ACTIVE, None, None
+                    walk.event(end, live.name, EventKind.RECOVER, item.effect.rule,
+                               f"{live.name} is back in the fight: {item.caster}'s {item.effect.name} has run its "
+                               f"{item.until - item.since + 1} round(s)." if walk.explain else "",
+                               outcome="recovered")
+                continue
+            keep.append(item)
+        live.lasting = keep
+
+
+def pace(walk: Walk, live: Live, t: Tick) -> Fraction:
+    """How fast ``live`` moves and attacks at t: 2 hasted, 1/2 slowed (PH 2e haste, slow), else 1."""
+    conditions = walk.conditions_on(live, t)
+    if any(c.double_rate for c in conditions):
+        return Fraction(2)
+    if any(c.half_rate for c in conditions):
+        return Fraction(1, 2)
+    return Fraction(1)
+
+
+def slowed_out(walk: Walk, live: Live, t: Tick) -> bool:
+    """A slowed figure's blows are lost every other round, counting from the round the slow took hold
+    (PH 2e slow: it attacks at half its rate)."""
+    g = walk.global_phase(t)
+    return any(a.condition.half_rate and a.first <= g <= a.last
+               and (walk.round - 1 - a.first // walk.rules.phases) % 2 for a in live.conditions)
+
+
+def hasted(walk: Walk, live: Live, t: Tick) -> bool:
+    """A hasted figure strikes each blow twice (PH 2e haste: double its attack rate)."""
+    return any(c.double_rate for c in walk.conditions_on(live, t))
+
+
+# ----------------------------------------------------------------- whom
 
 
 def _spell_target(walk: Walk, caster: Live, effect: SpellEffect, t: Tick) -> Live | None:
@@ -158,10 +384,15 @@ def _spell_target(walk: Walk, caster: Live, effect: SpellEffect, t: Tick) -> Liv
         friends = [f for f in walk.live.values() if f.fig.side == caster.fig.side and f.status.acts
                    and f.hp < f.fig.max_hit_points]
         return min(friends, key=lambda f: f.hp - f.fig.max_hit_points, default=None)
+    order = list(walk.live)
+    if not effect.hostile:  # haste, protection, bless: the nearest friend it would help
+        condition = CONDITION_OF.get(effect.kind)
+        friends = [f for f in walk.live.values() if f.fig.side == caster.fig.side and f.status.acts
+                   and not any(a.condition.id == condition for a in f.conditions)]
+        return min(friends, key=lambda f: (abs(f.position - caster.position), order.index(f.name)), default=None)
     foes = [f for f in walk.live.values() if f.fig.side != caster.fig.side and f.present_at(t)
             and f.status.present]
-    return min(foes, key=lambda f: (abs(f.position - caster.position), list(walk.live).index(f.name)),
-               default=None)
+    return min(foes, key=lambda f: (abs(f.position - caster.position), order.index(f.name)), default=None)
 
 
 def spell_name(c: Combatant, span: Span) -> str | None:

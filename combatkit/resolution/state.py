@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from combatkit.battle import ActiveCondition, Figure, FigureStatus
+from combatkit.battle import ActiveCondition, Figure, FigureStatus, Lasting
 from combatkit.dice import Dice
 from combatkit.model import Combatant, Declaration, Weapon
 from combatkit.modifiers import Situation
@@ -36,6 +36,10 @@ class Live:
     tally: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
         ("attacks", "hits", "damage_dealt", "damage_taken", "spells_attempted", "spells_succeeded"), 0))
     dying_save: bool | None = None
+    lasting: list[Lasting] = field(default_factory=list)
+    """Spells' effects still running on it (:attr:`Figure.lasting <combatkit.battle.Figure.lasting>`)."""
+    no_effect: list[str] = field(default_factory=list)
+    """Spells it cast that had no effect data, one name a casting."""
 
     @property
     def c(self) -> Combatant:
@@ -64,6 +68,7 @@ class Live:
             damage_taken=self.fig.damage_taken + tally["damage_taken"],
             spells_attempted=self.fig.spells_attempted + tally["spells_attempted"],
             spells_succeeded=self.fig.spells_succeeded + tally["spells_succeeded"],
+            lasting=tuple(self.lasting), no_effect_data=tuple(self.no_effect),
         )
 
 

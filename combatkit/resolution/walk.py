@@ -73,7 +73,8 @@ class Walk:
         self.reschedule_fn = reschedule
         self.cache = cache
         self.live = {f.name: Live(f, f.hit_points, f.status, f.position, list(f.conditions), list(f.spells_used),
-                                  f.components_ready, f.fell) for f in figures}
+                                  f.components_ready, f.fell, lasting=list(f.lasting),
+                                  no_effect=list(f.no_effect_data)) for f in figures}
         self.declarations = tuple(declarations)
         self.events: list[Event] = []
         self.spans: list[Span] = []
@@ -211,6 +212,7 @@ class Walk:
     # -- the round
 
     def run(self) -> RoundResult:
+        spells.round_starts(self)  # damage a spell goes on doing (Melf's acid arrow, flaming sphere)
         ended = 0  # phases whose end the walk has passed
         while True:
             while self.queue:
@@ -230,6 +232,7 @@ class Walk:
             self._phase_end(ended)
             ended += 1
         self._after(_FOREVER)
+        spells.round_ends(self)  # a spell's sleep, hold or fear that ends with this round
         for live in self.live.values():
             self.expire(live, 0, round_end=True)
         spans = tuple(sorted(self.spans, key=lambda s: (s.end, s.start, s.actor, s.kind)))
@@ -292,22 +295,26 @@ class Walk:
             heapq.heapify(self.queue)
             self._load(timeline.spans, after=t, ruined_now=casters)
 
-    def fall(self, live: Live, t: Tick, status: FigureStatus) -> None:
+    def fall(self, live: Live, t: Tick, status: FigureStatus, rule: str | None = None) -> None:
+        """``live`` is out of the fight from tick t: dead, unconscious, asleep, held, fled, charmed or
+        frightened (``rule``: what put it there, if not the seed's rule for that status)."""
         if not live.status.present:
             return
         live.status = status
         live.down_at = t
         live.fell = (self.round, t)
-        if status.fallen:
+        if rule is None and status.fallen:
             rule = self.rules.falls
-        else:
+        elif rule is None:
             rule = {FigureStatus.ASLEEP: "002 Special Types of Attacks IV", FigureStatus.HELD:
-                    "002 Special Types of Attacks IV", FigureStatus.FLED: "002 Breaking Off II.B"}[status]
+                    "002 Special Types of Attacks IV", FigureStatus.FLED: "002 Breaking Off II.B",
+                    FigureStatus.CHARMED: "PH 2e charm person", FigureStatus.FRIGHTENED: "PH 2e fear"}[status]
         why = ""
         if self.explain:
             what = {FigureStatus.DEAD: "dies", FigureStatus.UNCONSCIOUS: "falls unconscious",
                     FigureStatus.ASLEEP: "falls asleep", FigureStatus.HELD: "is held",
-                    FigureStatus.FLED: "has fled the fight"}[status]
+                    FigureStatus.FLED: "has fled the fight", FigureStatus.CHARMED: "is charmed",
+                    FigureStatus.FRIGHTENED: "flees in panic"}[status]
             why = f"{live.name} {what} ({live.hp} hp)." if status.fallen else f"{live.name} {what}."
         self.event(t, live.name, EventKind.FALL, rule, why, outcome=status.value, hit_points=live.hp)
 

@@ -6,26 +6,33 @@ import ast
 import inspect
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from combatkit.dice import Roller, check_entered
+from combatkit.dice import Dice, Roll, Roller, check_entered, matches_form
 from combatkit.errors import RulesError
+from combatkit.intent import Placement, PlacementKind, Plan, steps_of
 from combatkit.model import Maneuver
 from combatkit.systems._exhaust import check_matchup, exhaust, matchup
-from combatkit.systems._policy import move_then_act
+from combatkit.systems._plan import ActorPlan, ChainRules, chain, check_refinements
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
 
 if TYPE_CHECKING:
-    from combatkit.battle import Figure
     from combatkit.encounter import Encounter
     from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon
-    from combatkit.policy import Intent, PolicyRound
     from combatkit.timeline import Clock, Span, Tick, Timeline
 
-__all__ = ["SYSTEMS", "FightRound", "Switch", "TimingSystem", "find_system", "register", "roll_words"]
+__all__ = ["SYSTEMS", "FightRound", "GENERIC_CHAIN", "Switch", "TableRoller", "TimingSystem", "find_system",
+           "register", "roll_words", "table_rolls"]
+
+GENERIC_CHAIN = ChainRules(
+    move="combatkit: a system that gives no plan moves, then acts", strike="combatkit: the blow after the move",
+    cast="combatkit: a spell is an action", ready="combatkit: readying is an action", hold="combatkit: standing ready",
+    action="combatkit: a named action is an action", flee="combatkit: a flight is a move",
+    out_of_reach="combatkit: a blow needs its target in reach")
+"""The rules a system with no plan of its own cites (its :meth:`TimingSystem._plan_actor` is the chain)."""
 
 
 class TimingSystem:
@@ -101,23 +108,98 @@ class TimingSystem:
 
     def schedule(self, encounter: Encounter, roller: Roller | None = None, options: Any = None, *,
                  check_rolls: bool = True) -> Timeline:
-        """Place every declared action of one round on the clock, or raise a RulesError.
+        """Place the round's intents (:meth:`plan`) and every declared action on the clock, or raise a RulesError.
 
-        Dice: ``roller``, or else the numbers entered in the encounter (``[rolls]``) and its
-        ``seed`` (0 if it has none) for the rest. Options: ``options``, or else the encounter's
-        own (:meth:`encounter_options`). With ``check_rolls`` (the default) a number
-        entered under a key the round never asks for raises UnknownRollError naming the keys
-        it does ask for (a misspelled key must not be ignored); callers that share the roller
-        with later steps (resolution asks for attack and damage rolls) check at their end.
+        Dice: ``roller``, or else the numbers entered in the encounter (``[rolls]``: the dice of the system it
+        was written for; another system takes each one its round rolls with the same dice for the same
+        purpose, :func:`table_rolls`, and says which it leaves) and its ``seed`` (0 if it has none) for the
+        rest. Options: ``options``, or else the encounter's own (:meth:`encounter_options`). With
+        ``check_rolls`` (the default) a number entered under a key no roll of the system the encounter was
+        written for is called raises UnknownRollError naming the keys it does ask for (a misspelled key must
+        not be ignored); callers that share the roller with later steps (resolution asks for attack and damage
+        rolls) check at their end.
         """
+        options = self.options(options if options is not None else self.encounter_options(encounter))
+        plan = self.plan(encounter, options)
+        placed = plan_encounter(encounter, plan)
+        own_dice = roller is None
         if roller is None:
-            roller = Roller(seed=encounter.seed if encounter.seed is not None else 0, entered=encounter.rolls)
-        timeline = self._schedule(encounter, roller,
-                                  self.options(options if options is not None else self.encounter_options(encounter)))
+            roller = table_rolls(encounter, self)
+        timeline = self._schedule(placed, roller, options)
         if check_rolls:
-            check_entered(roller.entered, (r.purpose for r in roller.log), f"{self.title}'s round", self.roll_keys,
-                          roll_words(encounter))
-        return timeline
+            own = _own(encounter)
+            if own is self or own is None or not own_dice:
+                check_entered(roller.entered, (r.purpose for r in roller.log), f"{self.title}'s round",
+                              self.roll_keys, roll_words(encounter))
+            else:
+                check_entered(encounter.rolls, (r.purpose for r in roller.log), "any timing system's round",
+                              tuple(dict.fromkeys(k for s in SYSTEMS.values() for k in s.roll_keys)),
+                              roll_words(encounter))
+        return annotate(timeline, plan, _left_rolls(encounter, self, timeline) if own_dice else ())
+
+    def plan(self, encounter: Encounter, options: Any = None) -> Plan:
+        """Turn the round's intents (``Encounter.intents``) into this system's declarations, each with the rule
+        that places it (:class:`~combatkit.intent.Placement`); figures the encounter gives declarations of their
+        own (``Encounter.declarations``, already in this system's terms) keep them as given.
+
+        This system's refinements of an intent (``Encounter.refinements``) are followed; another system's are
+        ignored, and the plan's notes say so. What the system cannot do as asked is placed the nearest legal way
+        or left for next round, and said (:meth:`~combatkit.intent.Plan.changed`). A refinement of an intent a
+        figure does not have is refused.
+        """
+        options = self.options(options if options is not None else self.encounter_options(encounter))
+        given = {d.actor for d in encounter.declarations}
+        placements = [Placement(d.actor, 0, None, (d,), PlacementKind.DECLARED, "", "") for d in
+                      encounter.declarations]
+        steps: dict[str, list] = {}
+        for step, intent in steps_of(encounter.intents):
+            steps.setdefault(intent.actor, []).append((step, intent))
+        mine = [r for r in encounter.refinements if r.system == self.id]
+        check_refinements(self, mine, {actor: len(s) for actor, s in steps.items()})
+        refined = {(r.actor, r.step): r for r in mine}
+        intents = {(intent.actor, step): intent for step, intent in steps_of(encounter.intents)}
+        ignored: dict[str, list[str]] = {}
+        for r in encounter.refinements:
+            if r.system != self.id and (r.actor, r.step) in intents and r.actor not in given:
+                ignored.setdefault(r.system, []).append(f"{r.actor}'s {intents[(r.actor, r.step)].words()} "
+                                                        f"({', '.join(r.changes())})")
+        notes = [f"The encounter refines intents for {SYSTEMS[sid].title if sid in SYSTEMS else sid}, in that "
+                 f"system's own terms: {'; '.join(items)}. {self.title} ignores them and places the intents its "
+                 f"own way." for sid, items in ignored.items()]
+        for c in encounter.combatants:
+            if c.name in given or c.name not in steps:
+                continue
+            ap = ActorPlan(self, encounter, c, steps[c.name],
+                           {step: refined[(c.name, step)] for step, _ in steps[c.name] if (c.name, step) in refined},
+                           options)
+            if c.surprised and self.rules.surprised_sits_out is not None:
+                for step, intent in ap.steps:
+                    ap.defer(step, intent, self.rules.surprised_sits_out,
+                             f"{c.name} is surprised: it sits the round out")
+            else:
+                self._plan_actor(ap)
+            placements += ap.placements
+        return Plan(self.id, tuple(placements), tuple(notes))
+
+    def placed(self, encounter: Encounter, options: Any = None) -> Encounter:
+        """``encounter`` as this system places it: its intents turned into this system's declarations
+        (:meth:`plan`), which :meth:`schedule` then takes as given.
+
+        >>> from combatkit import load_example
+        >>> [(d.actor, d.phase, d.kind.value) for d in find_system("segments").placed(
+        ...     load_example("orc-closes-on-longbowman")).declarations]
+        [('Aldric', 1, 'attack'), ('Grishnak', 1, 'move'), ('Grishnak', 2, 'attack')]
+        """
+        return replace(plan_encounter(encounter, self.plan(encounter, options)), intents=(), refinements=())
+
+    chain_rules: ChainRules = GENERIC_CHAIN
+    """The rules :meth:`_plan_actor`'s default plan (a chain of actions one after the other) cites."""
+
+    def _plan_actor(self, ap: ActorPlan) -> None:
+        """Place one figure's intents (``ap.steps``) with ``ap.add`` / ``ap.defer``. Default: one action after
+        the other, a move first and the blow after it when the move reaches the target
+        (:func:`~combatkit.systems._plan.chain`)."""
+        chain(ap, self.chain_rules)
 
     def encounter_options(self, encounter: Encounter) -> Any:
         """The options an encounter sets for this system (its file's ``[options.<id>]``), the seed's defaults
@@ -148,7 +230,7 @@ class TimingSystem:
         """
         options = self.options(options if options is not None else self.encounter_options(encounter))
         check_matchup(encounter, a, b)
-        run = self._odds_round(encounter, a, b, options)
+        run = self._odds_round(plan_encounter(encounter, self.plan(encounter, options)), a, b, options)
         limit = self.odds_limit if limit is None else limit
         return matchup(exhaust(run, limit, f"{self.title}: the matchup {a} vs {b}"), a, b)
 
@@ -179,18 +261,6 @@ class TimingSystem:
         caller gave them (None: the seed's defaults), with what the fight decides this round (the seed's
         own surprise roll in round 1, the figures' stances...). Default: :meth:`timing_options`."""
         return self.timing_options(options)
-
-    def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
-        """The default policy's declarations for ``figure`` this round, in this system's terms.
-
-        :mod:`combatkit.policy` decides the intent (whom, and whether to cast, shoot, close and
-        strike, or flee); a figure surprised in a system whose surprised figures sit the round out
-        (:attr:`SystemRules.surprised_sits_out <combatkit.systems.rules.SystemRules.surprised_sits_out>`)
-        is not asked. Default: a flight, a spell, or a shot or blow in reach as declaration 1; else a
-        move toward the target and, when the move reaches it, the blow as declaration 2
-        (:func:`~combatkit.systems._policy.move_then_act`).
-        """
-        return move_then_act(figure, intent)
 
     def castable(self, spell: Spell, *, surprised: bool, ready_first: bool) -> bool:
         """Whether the default policy may begin ``spell`` this round: ``surprised``, the caster is
@@ -303,3 +373,131 @@ def find_system(name: str) -> TimingSystem:
             return system
     known = ", ".join(sorted(SYSTEMS))
     raise RulesError("combatkit systems", f"no timing system called {name!r}; known: {known}")
+
+
+def _own(encounter: Encounter) -> TimingSystem | None:
+    """The system the encounter was written for (its entered rolls are that system's dice), if registered."""
+    try:
+        return find_system(encounter.system)
+    except RulesError:
+        return None
+
+
+@dataclass
+class TableRoller(Roller):
+    """A Roller that first takes the number entered for the same purpose *and* the same dice.
+
+    ``by_dice`` holds those numbers, by ``(purpose, dice)`` (``("initiative: party", "d10")``): the d10
+    a side rolled for Phase System I is its d10 under Phase System II too, while the short form's d12
+    for the same side stays its own. Anything else comes from ``entered`` (by purpose only, as
+    :class:`~combatkit.dice.Roller` reads it) and then from the seeded RNG.
+
+    >>> roller = TableRoller(seed=1, by_dice={("initiative: party", "d10"): 3})
+    >>> roller.roll("d10", "initiative: party").total, roller.roll("d12", "initiative: party").entered
+    (3, False)
+    """
+
+    by_dice: Mapping[tuple[str, str], int | tuple[int, ...]] = field(default_factory=dict)
+
+    def roll(self, dice: str | Dice, purpose: str) -> Roll:
+        spec = Dice.parse(dice)
+        key = (purpose, str(spec))
+        if key not in self.by_dice:
+            return super().roll(spec, purpose)
+        result = Roller(entered={purpose: self.by_dice[key]}).roll(spec, purpose)
+        self.log.append(result)
+        return result
+
+
+def file_entries(encounter: Encounter, seed: int = 1) -> tuple[dict[tuple[str, str], int | tuple[int, ...]],
+                                                                 dict[str, int | tuple[int, ...]]]:
+    """The rolls an encounter carries (``Encounter.rolls``), keyed by purpose and dice.
+
+    The file names only the purpose (``"initiative: party" = 3``); the system it was written
+    for says which dice that is, in a round run with ``seed`` for the rolls the file leaves
+    open. Returns ``(by_dice, left)``: ``left`` holds the rolls that system did not use or
+    could not take (its own run then reports why), to be given to it by purpose alone.
+    """
+    rolls = dict(encounter.rolls)
+    own = _own(encounter)
+    if own is None or not rolls:
+        return {}, rolls
+    try:
+        timeline = own.schedule(encounter, Roller(seed=seed, entered=rolls), check_rolls=False)
+    except ValueError:
+        return {}, rolls
+    by_dice: dict[tuple[str, str], int | tuple[int, ...]] = {}
+    for roll in timeline.rolls:
+        if roll.entered and roll.purpose in rolls:
+            by_dice[(roll.purpose, str(roll.dice))] = rolls.pop(roll.purpose)
+    return by_dice, rolls
+
+
+def table_rolls(encounter: Encounter, system: TimingSystem) -> Roller:
+    """The roller ``system`` schedules ``encounter`` with when it is given none: the encounter's ``seed`` (0 if
+    none) and its entered rolls. A roll called as the system the encounter was written for calls one is
+    that system's die: it takes them all; another takes each one its round rolls with the same dice for
+    the same purpose (:class:`TableRoller`: Phase System I's d10 for a side's initiative is Phase System
+    II's too, not the short form's d12). A roll only another system calls so (the short form's
+    ``surprise: party`` in an encounter written for Phase System I) is that system's."""
+    seed = encounter.seed if encounter.seed is not None else 0
+    own = _own(encounter)
+    if own is None or own is system or not encounter.rolls:
+        return Roller(seed=seed, entered=dict(encounter.rolls))
+    words = roll_words(encounter)
+    theirs = {k: v for k, v in encounter.rolls.items() if not matches_form(k, own.roll_keys, words)}
+    by_dice, _ = file_entries(encounter, seed)
+    return TableRoller(seed=seed, entered={k: v for k, v in theirs.items()
+                                           if matches_form(k, system.roll_keys, words)}, by_dice=by_dice)
+
+
+def _left_rolls(encounter: Encounter, system: TimingSystem, timeline: Timeline) -> tuple[str, ...]:
+    """What ``system`` says of the rolls entered for another system: which it takes, which it leaves."""
+    own = _own(encounter)
+    if own is None or own is system or not encounter.rolls:
+        return ()
+    words = roll_words(encounter)
+    used = {r.purpose for r in timeline.rolls if r.entered}
+    mine = [k for k in encounter.rolls if matches_form(k, own.roll_keys, words)]
+    taken = [k for k in mine if k in used]
+    left = [k for k in mine if k not in used]
+    out = []
+    if taken:
+        out.append(f"It takes the numbers entered for {', '.join(repr(k) for k in taken)} as rolled at the table: "
+                   f"the same dice for the same purpose as {own.title}'s.")
+    if left:
+        out.append(f"The numbers entered for {', '.join(repr(k) for k in left)} are {own.title}'s dice, the system "
+                   f"the encounter was written for: {system.title} leaves them to it and rolls its own.")
+    return tuple(out)
+
+
+def plan_encounter(encounter: Encounter, plan: Plan) -> Encounter:
+    """``encounter`` with the plan's declarations, in phase order (what a system's scheduler reads)."""
+    return replace(encounter, declarations=tuple(sorted(plan.declarations, key=lambda d: d.phase)))
+
+
+def annotate(timeline: Timeline, plan: Plan, notes: Sequence[str] = ()) -> Timeline:
+    """The timeline with its plan: each span says how the intent behind it was placed (``Span.placed``), and
+    the timeline keeps the plan (``Timeline.plan``) and ``notes`` for :meth:`~combatkit.timeline.Timeline.why`.
+
+    A span is matched to the intent of the same figure whose declaration is of its kind, in order."""
+    if not notes and all(p.kind is PlacementKind.DECLARED for p in plan.placements) and not plan.notes:
+        return timeline
+    queues: dict[tuple[str, str], list[Placement]] = {}
+    for p in plan.placements:
+        if p.kind is PlacementKind.DECLARED:
+            continue
+        for d in sorted(p.declarations, key=lambda d: d.phase):
+            queues.setdefault((p.actor, d.kind.value), []).append(p)
+    spans = list(timeline.spans)
+    last: dict[tuple[str, str], Placement] = {}
+    for i in sorted(range(len(spans)), key=lambda i: (spans[i].start, spans[i].end)):
+        span = spans[i]
+        key = (span.actor, "cast" if span.kind.value == "hold" else span.kind.value)
+        queue = queues.get(key)
+        placement = queue.pop(0) if queue else last.get(key)
+        if placement is not None:
+            last[key] = placement
+            spans[i] = replace(span, placed=placement.line())
+    kept = tuple(spans)
+    return replace(timeline, spans=kept, plan=plan, notes=timeline.notes + tuple(notes))

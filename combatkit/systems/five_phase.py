@@ -95,7 +95,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from importlib import resources
-from typing import TYPE_CHECKING
 
 from combatkit.dice import Dice, Roller
 from combatkit.encounter import Encounter
@@ -107,14 +106,12 @@ from combatkit.systems._order_of_battle import (
     has_word,
     refuse_combat_ii_fields,
 )
-from combatkit.systems._policy import routines
+from combatkit.intent import Intent, IntentKind, PlacementKind
+from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
-if TYPE_CHECKING:
-    from combatkit.battle import Figure
-    from combatkit.policy import Intent, PolicyRound
 
 __all__ = [
     "FIVE_PHASE",
@@ -1374,40 +1371,160 @@ class FivePhase(TimingSystem):
                 out.append(said)
         return out
 
-    def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
-        """001: each action in the phase its facility falls due (001 B), after a shift, a half-move
-        (one attack, a phase later) or a full move (no attack)."""
-        c, name = figure.combatant, figure.name
-        options = context.system_options if isinstance(context.system_options, FivePhaseOptions) else FivePhaseOptions()
-        if intent.mode == "flee":
-            return [Declaration(name, 1, ActionKind.MOVE, maneuver=Maneuver.FLEE)]
-        if intent.mode == "cast":
-            assert intent.spell is not None
-            d = Declaration(name, 1, ActionKind.CAST, target=intent.target, spell=intent.spell.name)
-            phase, _ = spell_facility(intent.spell, action_for(c, d))
-            return [Declaration(name, phase, ActionKind.CAST, target=intent.target, spell=intent.spell.name)]
-        weapons = intent.weapons
-        names = tuple(w.name for w in weapons)
-        facility = max(weapon_facility(c, w, options)[0] for w in weapons)
-        attacks = (routines(c, weapons, context.round) if c.char_class.strip().lower() != "monster" or len(weapons) == 1
-                   else 1)
-        out: list[Declaration] = []
-        shift = 0
-        close = intent.gap - REACH if intent.mode == "melee" and intent.gap > REACH else 0
-        if close:
-            if close <= 10:
-                out.append(Declaration(name, 1, ActionKind.MOVE, target=intent.target, feet=close, note="shift"))
-            elif close <= c.movement * 10 // 2:
-                out.append(Declaration(name, 1, ActionKind.MOVE, target=intent.target, feet=close, note="half-move"))
-                shift, attacks = 1, 1
+    def _plan_actor(self, ap: ActorPlan) -> None:
+        """001: each intent in the phase its facility falls due, counted from when the figure is free
+        (001 B): after a shift (10' or less, no delay), a half-move or a charge (a phase: the attack a
+        phase later), a full move (two half-moves, no attack), or an action of the list (its cost in
+        phases; a printed range counts its most)."""
+        c, name = ap.c, ap.name
+        options = ap.options if isinstance(ap.options, FivePhaseOptions) else FivePhaseOptions()
+        ready = 1  # the phase the figure is free from
+        i = 0
+        while i < len(ap.steps):
+            step, intent = ap.steps[i]
+            intent = ap.unarmed(intent)
+            refined = ap.refined(step, intent)
+            if refined is not None:
+                ready = max(ready, max(d.phase for d in refined) + 1)
+                i += 1
+                continue
+            if ready > LAST:
+                ap.defer(step, intent, "001 H. Last Actions", f"{name} {intent.words()}: nothing of the round is "
+                                                              f"left for it")
+                i += 1
+                continue
+            k = intent.kind
+            if k is IntentKind.MOVE and intent.maneuver in (Maneuver.FLEE, Maneuver.WITHDRAW):
+                out = [ap.declaration(intent, min(ready, 5), ActionKind.MOVE)]
+                spec = action_for(c, out[0])
+                ap.add(step, intent, out, f"001 Movement: {spec.name}", f"{name} {intent.words()}: "
+                                                                         f"{spec.name} ({ap.where(out)})")
+                ready = NEXT if intent.maneuver is Maneuver.FLEE else ready + 1
+            elif k is IntentKind.ATTACK or (k is IntentKind.MOVE and _pair(ap.steps, i)):
+                move = (step, intent) if k is IntentKind.MOVE else None
+                attack = ap.steps[i + 1] if move else (step, intent)
+                ready = self._plan_attack(ap, move, (attack[0], ap.unarmed(attack[1])), ready, options)
+                i += 1 if move else 0
+            elif k is IntentKind.MOVE:
+                ready = self._plan_move(ap, step, intent, ready)
+            elif k is IntentKind.CAST:
+                spell = ap.spell(intent)
+                d = ap.declaration(intent, 1, ActionKind.CAST)
+                phase, how = spell_facility(spell, action_for(c, d))
+                due = _due(ready, phase)
+                out = [replace(d, phase=due)]
+                ap.add(step, intent, out, "001 B. Action Facility & Phases: a spell uses its Casting Time",
+                       f"{name} {intent.words()}: {how}, so it goes off in {ap.label(due)}")
+                ready = due + 1
             else:
-                return [Declaration(name, 1, ActionKind.MOVE, target=intent.target, feet=min(close, c.movement * 10),
-                                    note="full move")]
+                if k is IntentKind.READY:
+                    d = ready_declaration(ap, intent, min(ready, 5), system_reads_components=False)
+                elif k is IntentKind.HOLD:
+                    d = ap.declaration(intent, min(ready, 5), ActionKind.READY)
+                else:
+                    d = action_declaration(ap, intent, min(ready, 5))
+                spec = action_for(c, d)
+                cost = spec.phases if isinstance(spec.phases, int) else Dice.parse(spec.phases).maximum
+                ap.add(step, intent, [d], f"001 A LIST OF ACTIONS: {spec.name}",
+                       f"{name} {intent.words()}: {spec.name}, from {ap.label(d.phase)}"
+                       + (f" ({spec.phases} phases; the next action waits for the most)" if cost > 1 else ""))
+                ready = d.phase + max(1, cost)
+            i += 1
+
+    def _plan_move(self, ap: ActorPlan, step: int, intent: Intent, ready: int) -> int:
+        """A move of its own: a shift (10' or less), a half-move (half the allotment) or a full move (001 Movement)."""
+        c = ap.c
+        gap = ap.gap(intent.target)
+        feet = intent.feet if intent.feet is not None else (
+            max(0, gap - REACH) if gap is not None and intent.target and not intent.away else None)
+        if feet is None or feet > 10 or ready > 1:
+            how = "half-move" if feet is None or feet <= c.movement * 10 // 2 else "full move"
+        else:
+            how = "shift"
+        if how == "full move":
+            feet = min(feet, c.movement * 10)
+        out = [ap.declaration(intent, min(ready, 5), ActionKind.MOVE, feet=feet,
+                              note=intent.note or how if intent.maneuver is None else intent.note)]
+        spec = action_for(c, out[0])
+        ap.add(step, intent, out, f"001 Movement: {spec.name}", f"{ap.name} {intent.words()}: {spec.name}, "
+                                                                 f"{ap.where(out)}")
+        return ready + {"shift": 0, "half-move": 1}.get(how, 2)
+
+    def _plan_attack(self, ap: ActorPlan, move: tuple[int, Intent] | None, attack: tuple[int, Intent], ready: int,
+                     options: FivePhaseOptions) -> int:
+        """Close first when out of reach (a shift, a half-move: one attack a phase later; a full move: none this
+        round), then each attack in the phase its facility falls due (001 B Multiple attack sequences)."""
+        c, name = ap.c, ap.name
+        step, intent = attack
+        weapons = ap.weapons(intent)
+        names = intent.weapons or tuple(w.name for w in weapons)
+        facility = max((weapon_facility(c, w, options)[0] for w in weapons), default=Facility.VERY_QUICK)
+        attacks = (routines(c, weapons, ap.round) if c.char_class.strip().lower() != "monster" or len(weapons) == 1
+                   else 1)
+        attacks = min(attacks, ap.blows(intent, weapons))
+        if attacks <= 0:
+            if move is not None:
+                ap.defer(move[0], move[1], "001 B. Multiple attack sequences", f"{name} has no attack left this "
+                                                                               f"round to close for")
+            ap.defer(step, intent, "001 B. Multiple attack sequences", f"{name} {intent.words()}: its earlier "
+                                                                       f"attacks took every attack the round gives it")
+            return ready
+        gap = ap.gap(intent.target)
+        shoot = ap.shoots(weapons)
+        close = gap - REACH if not shoot and gap is not None and gap > REACH else 0
+        mover = move[1] if move is not None else replace(intent, kind=IntentKind.MOVE, weapons=(), blows=None,
+                                                         maneuver=None)
+        moved: list[Declaration] = []
+        if move is not None and move[1].maneuver is Maneuver.CHARGE:
+            moved = [ap.declaration(mover, min(ready, 5), ActionKind.MOVE, target=intent.target)]
+            ready, attacks = ready + 1, 1
+        elif close:
+            if close <= 10 and ready == 1:
+                moved = [ap.declaration(mover, 1, ActionKind.MOVE, target=intent.target, feet=close, note="shift")]
+            elif close <= c.movement * 10 // 2:
+                moved = [ap.declaration(mover, min(ready, 5), ActionKind.MOVE, target=intent.target, feet=close,
+                                        note="half-move")]
+                ready, attacks = ready + 1, 1
+            else:
+                moved = [ap.declaration(mover, min(ready, 5), ActionKind.MOVE, target=intent.target,
+                                        feet=min(close, c.movement * 10), note="full move")]
+                if move is not None:
+                    ap.add(move[0], move[1], moved, "001 Movement: Full Move",
+                           f"{name} closes on {intent.target} with a full move ({ap.where(moved)})")
+                    ap.defer(step, intent, "001 B: a full move involves two half-moves and doesn't allow for any "
+                                           "other actions", f"{name} cannot strike {intent.target} after a full move")
+                else:
+                    ap.add(step, intent, moved, "001 B: a full move involves two half-moves and doesn't allow for "
+                                                "any other actions",
+                           f"{name} is {gap}' from {intent.target}: it closes with a full move ({ap.where(moved)}) "
+                           f"and strikes next round", PlacementKind.NEAREST)
+                return NEXT
+        blows: list[Declaration] = []
         for phase in attack_phases(facility, attacks):
-            out.append(Declaration(name, min(6, phase + shift), ActionKind.ATTACK, target=intent.target, weapons=names))
-            if phase + shift >= 6:
+            due = _due(ready, phase)
+            blows.append(ap.declaration(intent, due, ActionKind.ATTACK, weapons=names))
+            if due >= LAST:
                 break  # one Last Action; a later attack would fall in the next round (001 H)
-        return out
+        ap.spend(weapons or (c.weapon(None),), blows)
+        spec = action_for(c, blows[0])
+        rule = f"001 B. Action Facility & Phases: {facility.label}"
+        verb = "shoots" if shoot else "strikes"
+        if move is not None:
+            how = moved and action_for(c, moved[0]).name
+            ap.add(move[0], move[1], moved, f"001 Movement: {how}" if moved else "001 Movement",
+                   f"{name} closes on {intent.target}: {how}, {ap.where(moved)}" if moved else
+                   f"{name} needs no move to reach {intent.target}",
+                   PlacementKind.PLACED if moved else PlacementKind.NEAREST)
+            ap.add(step, intent, blows, rule, f"{name} {verb} {intent.target} with a {facility.label} "
+                                              f"{spec.name.lower()}: {ap.where(blows)}")
+        elif moved:
+            ap.add(step, intent, moved + blows, rule, f"{name} is {gap}' from {intent.target}, so it closes first "
+                                                      f"({action_for(c, moved[0]).name}), then {verb}: "
+                                                      f"{ap.where(moved + blows)}", PlacementKind.NEAREST)
+        else:
+            ap.add(step, intent, blows, rule, f"{name} {verb} {intent.target} with a {facility.label} "
+                                              f"{spec.name.lower()}: {ap.where(blows)}")
+        return blows[-1].phase + 1
 
     def blow_terms(self, attacker: Combatant, span: Span, declaration: Declaration, moves: Sequence[Declaration],
                    set_against_charge: bool) -> BlowTerms:

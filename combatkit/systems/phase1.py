@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter
@@ -46,14 +45,11 @@ from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind, \
     reaction_adjustment
 from combatkit.movement import phase_allowance, withdraw_allowance
-from combatkit.systems._policy import combat_ii
+from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
-if TYPE_CHECKING:
-    from combatkit.battle import Figure
-    from combatkit.policy import Intent, PolicyRound
 
 __all__ = [
     "COMBAT_II_RULES", "PHASE1", "Phase1Options", "PhaseSystemI", "adjusted_speed_factor", "declared_sf_penalties",
@@ -312,9 +308,10 @@ class PhaseSystemI(TimingSystem):
         """Place one round's declarations on Table 1, or raise the rule they break."""
         return _Round(encounter, roller, options).run()
 
-    def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
-        """One action a phase in phases 1-3 (:func:`~combatkit.systems._policy.combat_ii`)."""
-        return combat_ii(figure, intent, context)
+    def _plan_actor(self, ap: ActorPlan) -> None:
+        """One action a phase in phases 1-3 (2-3 for a surprised figure, 000 §2 F;
+        :func:`~combatkit.systems._plan.combat_ii`); a spell is begun where its CT fits (000 §1 G)."""
+        combat_ii(ap, [2, 3] if ap.surprised else [1, 2, 3], _fits)
 
     def castable(self, spell: Spell, *, surprised: bool, ready_first: bool) -> bool:
         """000 §1 G: begun in phase 1 (phase 2 when surprised, 000 §2 F; a phase later when the
@@ -704,6 +701,16 @@ class _Round:
         self.add(c, SpanKind.READY, "sets weapon / readies defense" + (f" against {d.target}" if d.target else ""), start,
                  start + 5, d.phase, "000 §2 D: setting weapons / readying defense",
                  f"In lieu of attacking, {c.name} stands ready: a foe who closes is struck as it arrives.", d.target)
+
+
+def _fits(spell: Spell, phase: int) -> str | None:
+    """None when ``spell`` may be begun in ``phase`` (000 §1 G), else the rule that says it may not."""
+    if spell.casting_time == ONE_ROUND:
+        return None if phase == 1 else f"000 Table 1: a 1-round spell is begun in phase 1 ({spell.name})"
+    limit = MAX_CT_BEGUN.get(phase, 0)
+    if int(spell.casting_time) <= limit:
+        return None
+    return f"000 §1 G: a spell begun in phase {phase} may not exceed CT {limit}; {spell.name} has CT {spell.casting_time}"
 
 
 PHASE1 = register(PhaseSystemI())

@@ -71,7 +71,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import icepool
 
@@ -80,7 +80,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind, reaction_adjustment
 from combatkit.systems._exhaust import EnumeratingRoller
-from combatkit.systems._policy import combat_ii
+from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.phase1 import (
     COMBAT_II_RULES, Phase1Options, adjusted_speed_factor, declared_sf_penalties, retarget_half_segment, sf_band,
@@ -88,9 +88,6 @@ from combatkit.systems.phase1 import (
 )
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
-if TYPE_CHECKING:
-    from combatkit.battle import Figure
-    from combatkit.policy import Intent, PolicyRound
 
 __all__ = [
     "PHASE2",
@@ -974,10 +971,10 @@ class PhaseSystemII(TimingSystem):
         """Place every declaration on consecutive A/B/C phases, or raise the rule it breaks."""
         return _Run(encounter, _Dice(encounter, roller, options), options).run()
 
-    def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
-        """One A/B/C cycle, one action a phase, attacks spaced by Table 6 (000 §3 C;
-        :func:`~combatkit.systems._policy.combat_ii`)."""
-        return combat_ii(figure, intent, context, table6=attack_schedule)
+    def _plan_actor(self, ap: ActorPlan) -> None:
+        """One A/B/C cycle, one action a phase, attacks spaced by Table 6 (000 §3 C); a spell may be begun in
+        any phase (000 §3 B) (:func:`~combatkit.systems._plan.combat_ii`)."""
+        combat_ii(ap, [2, 3] if ap.surprised else [1, 2, 3], lambda spell, phase: None, table6=attack_schedule)
 
     def retarget_tick(self, attacker: Combatant, span: Span, declaration: Declaration | None,
                       weapons: tuple[Weapon, ...], options: object) -> Tick | None:

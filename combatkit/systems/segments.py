@@ -78,6 +78,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Length, Spell, Weapon, WeaponKind, \
     reaction_adjustment
+from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import FightRound, TimingSystem, register
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
@@ -988,6 +989,15 @@ class SegmentOfAction(TimingSystem):
         "003 §I: if he kills the Hobgoblin, the melee is over since the Hobgoblin's chance to hit does not come "
         "until the 7th segment", Retarget.LOST, "003: a blow at a figure already down is lost", 3,
         dying_blow="003 §I Option", hits_delay_shots=True, max_missiles=3, own_surprise="003 §VI")
+
+    chain_rules = ChainRules(
+        move="003 §III: a move is a step of its own, its segments counted from the feet covered",
+        strike="003 §III: a move, then the blow as a double action (or a blow already in reach, 003 §I)",
+        cast="003 §IV: spell casting is measured from a base of d4", ready="003 §IV, V: getting something out and ready",
+        hold="003 §III, VI: an archer guarding, or a weapon set to repel", action="003 §V: getting something out "
+        "and using it", flee="003: the figure who is fleeing can beat the initiative of his attacker",
+        out_of_reach="003 §III: a double action needs the move to reach the foe within the round")
+    """003 places a figure's intents as a chain of steps, one after the other (003 §III, "double actions")."""
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: SegmentsOptions) -> Timeline:
         """Roll every figure's segments for the round and play it out segment by segment."""

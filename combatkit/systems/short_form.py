@@ -71,11 +71,10 @@ from __future__ import annotations
 import enum
 import math
 import tomllib
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING
 
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter, Hit
@@ -91,14 +90,11 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
-from combatkit.systems._policy import at_once, weapon_names
+from combatkit.intent import PlacementKind
+from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.base import FightRound, TimingSystem, register
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
-
-if TYPE_CHECKING:
-    from combatkit.battle import Figure
-    from combatkit.policy import Intent, PolicyRound
 
 __all__ = [
     "SHORT_FORM",
@@ -278,6 +274,48 @@ def _fits(needs: dict[str, int]) -> bool:
     return all(sum(needs.get(t, 0) for t in chain[:k]) <= k for k in range(1, len(chain) + 1))
 
 
+def misc_type(d: Declaration) -> str:
+    """The costliest action type a miscellaneous action's note names (002 Action Types); standard if it names none.
+
+    >>> misc_type(Declaration("Mira", 1, ActionKind.MISC, note="drinks a potion"))
+    'minor'
+    """
+    named = [t.id for t in action_types().values() if any(has_word(d.note, w) for w in t.words)]
+    order = ["standard", "move", "minor", "free"]
+    return min(named, key=order.index) if named else "standard"
+
+
+def action_budget(c: Combatant, declarations: Sequence[Declaration]) -> tuple[dict[str, int], int]:
+    """The action types a figure's declarations take (002 Action Types), and the feet it moves: every attack
+    together is one standard action (III.B), a cast or a weapon set one standard each, a miscellaneous action
+    the type its note names (:func:`misc_type`), a weapon dropped and drawn a minor one; movement is one move
+    action per MV's worth of feet (III.D), a charge one more."""
+    budget = {"standard": 0, "move": 0, "minor": 0, "free": 0}
+    moved, charged = 0, False
+    rate = c.movement * 10
+    for d in declarations:
+        if d.drop_and_draw:
+            budget["minor"] += 1
+        if d.kind in (ActionKind.CAST, ActionKind.READY):
+            budget["standard"] += 1
+        elif d.kind is ActionKind.MISC:
+            budget[misc_type(d)] += 1
+        elif d.kind is ActionKind.MOVE:
+            if _is_charge(d):
+                charged = True
+            else:
+                moved += d.feet if d.feet is not None else rate
+    if any(d.kind is ActionKind.ATTACK for d in declarations):
+        budget["standard"] += 1
+    budget["move"] += (math.ceil(moved / rate) if moved and rate else 0) + (1 if charged else 0)
+    return budget, moved
+
+
+def fits(c: Combatant, declarations: Sequence[Declaration]) -> bool:
+    """Whether a figure's declarations fit a round's action types (:func:`action_budget`, :func:`_fits`)."""
+    return _fits(action_budget(c, declarations)[0])
+
+
 def layers(nodes: list[Hashable], hard: list[tuple[Hashable, Hashable]],
            soft: list[tuple[Hashable, Hashable]]) -> dict[Hashable, int]:
     """Order the moments inside one count: each node's layer (0 first), the longest chain of
@@ -442,22 +480,15 @@ class _Round:
             self._check_figure(f)
 
     def _check_figure(self, f: _Figure) -> None:
-        c, budget = f.c, {"standard": 0, "move": 0, "minor": 0, "free": 0}
-        moved, charged = 0, False
+        c = f.c
         rate = c.movement * 10
+        charged = False
         for i, d in enumerate(f.decls):
             refuse_combat_ii_fields(d, "002 Action Types", allowed=frozenset({"drop_and_draw"}))
-            if d.drop_and_draw:
-                budget["minor"] += 1
             if d.kind is ActionKind.ATTACK:
                 self._check_attack(c, d)
             elif d.kind is ActionKind.CAST:
                 c.spell(d.spell)
-                budget["standard"] += 1
-            elif d.kind is ActionKind.READY:
-                budget["standard"] += 1
-            elif d.kind is ActionKind.MISC:
-                budget[self._misc_type(d)] += 1
             elif _is_charge(d):
                 if charged:
                     raise IllegalActionError("002 Charging", f"{c.name} declares two charges in one round")
@@ -471,13 +502,9 @@ class _Round:
                 if d.target is None or not follow or not _melee(c, follow[0]):
                     raise IllegalActionError("002 Charging III", f"{c.name}'s charge must end in melee: declare a "
                                                                  f"melee attack on the charge's target after it")
-            else:
-                moved += d.feet if d.feet is not None else rate
-        if any(d.kind is ActionKind.ATTACK for d in f.decls):
-            budget["standard"] += 1
+        budget, moved = action_budget(c, f.decls)
         if moved and not rate:
             raise IllegalActionError("002 III.D", f"{c.name} has MV 0 and cannot move")
-        budget["move"] += (math.ceil(moved / rate) if moved else 0) + (1 if charged else 0)
         s, m, n = budget["standard"], budget["move"], budget["minor"]
         if not _fits(budget):
             raise IllegalActionError(
@@ -503,13 +530,6 @@ class _Round:
                 raise IllegalActionError("002 Unarmed Combat",
                                          f"{c.name} ({c.size.value}) may use unarmed combat only on a creature of its "
                                          f"own size or smaller; {target.name} is {target.size.value}")
-
-    @staticmethod
-    def _misc_type(d: Declaration) -> str:
-        """The costliest action type the note names (002 Action Types); standard if it names none."""
-        named = [t.id for t in action_types().values() if any(has_word(d.note, w) for w in t.words)]
-        order = ["standard", "move", "minor", "free"]
-        return min(named, key=order.index) if named else "standard"
 
     def _charge_rate(self, c: Combatant) -> int:
         """002 Charging I: outdoors +1/3 (bipeds) or +1/2 (quadrupeds); indoors double."""
@@ -888,7 +908,7 @@ class _Round:
         else:
             what = d.note or "miscellaneous action"
         if d.kind is ActionKind.MISC:
-            kind = action_types()[self._misc_type(d)]
+            kind = action_types()[misc_type(d)]
             why += f" A {kind.name.lower()} (002 Action Types), like: {'; '.join(kind.examples)}."
         return Span(c.name, c.side, SpanKind(d.kind.value), what + target, start, end, period, rule, why, target=d.target,
                     status=status)
@@ -1036,17 +1056,34 @@ class ShortForm(TimingSystem):
         base = options if isinstance(options, ShortFormOptions) else ShortFormOptions()
         return replace(base, surprise_check=base.surprise_check and fight.surprise_check)
 
-    def declare(self, figure: Figure, intent: Intent, context: PolicyRound) -> list[Declaration]:
-        """002: move the standard rate and attack or cast on the count (III.D); farther, two moves."""
-        first = at_once(figure, intent)
-        if first is not None:
-            return first
-        name, rate, close = figure.name, figure.combatant.movement * 10, intent.gap - REACH
-        if close <= rate:
-            return [Declaration(name, 1, ActionKind.MOVE, target=intent.target, feet=close),
-                    Declaration(name, 2, ActionKind.ATTACK, target=intent.target, weapons=weapon_names(intent.weapons))]
-        return [Declaration(name, 1, ActionKind.MOVE, target=intent.target, feet=rate),
-                Declaration(name, 2, ActionKind.MOVE, target=intent.target, feet=min(rate, close - rate))]
+    chain_rules = ChainRules(
+        move="002 III.D: all characters may move their standard rate and still attack or cast",
+        strike="002 III.B, D: all of a character's attacks on its turn, after the move",
+        cast="002 II.C: the caster decides on his initiative what spell to cast", ready="002 Action Types III: "
+        "draw or sheathe a weapon is a minor action", hold="002 Charging III.A: set vs. charge",
+        action="002 Action Types: the action type the note names", flee="002 Breaking Off From Melee: full movement",
+        out_of_reach="002 Action Types I.A: a standard action can be converted to a movement action",
+        double_move=True)
+    """002 places a figure's actions in order; beyond one move, the standard action is a second move."""
+
+    def _plan_actor(self, ap: ActorPlan) -> None:
+        """002: the actions in order (:func:`~combatkit.systems._plan.chain`); an intent that no longer fits the
+        round's action types (one standard, one move, one minor: 002 Action Types) is left for next round."""
+        chain(ap, self.chain_rules)
+        kept: list[Declaration] = []
+        for i, p in enumerate(ap.placements):
+            if not p.declarations or p.kind is PlacementKind.REFINED:
+                kept.extend(p.declarations)
+                continue
+            if fits(ap.c, kept + list(p.declarations)):
+                kept.extend(p.declarations)
+            elif p.intent is not None:
+                budget = action_budget(ap.c, kept)[0]
+                used = ", ".join(f"{n} {t}" for t, n in budget.items() if n)
+                ap.placements[i] = replace(p, declarations=(), kind=PlacementKind.DEFERRED, rule="002 Action Types",
+                                           why=f"{ap.name} {p.intent.words()}: the round's actions are used ({used}; "
+                                               f"a round holds one standard, one move and one minor action): it is "
+                                               f"left for next round")
 
 
 SHORT_FORM = register(ShortForm())

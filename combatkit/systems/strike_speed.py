@@ -62,6 +62,7 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
+from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import FightRound, TimingSystem, register
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Timeline
@@ -413,6 +414,16 @@ class StrikeSpeed(TimingSystem):
         "004 Strike Speed: figures act from high strike speed to low; a fallen figure's turn does not come",
         Retarget.LOST, "004 Strike Speed: actions are declared before initiative", 3, hits_as_counts=True,
         surprised_sits_out="004 is silent: B/X's surprise round")
+
+    chain_rules = ChainRules(
+        move="004 Strike Speed: a move is an action of the order", strike="004 Strike Speed: the move happens at the "
+        "attack's strike speed, the blow at its end", cast="004 Strike Speed: spell casters declare the spell and its "
+        "target before initiative", ready="004 lists no strike speed for it: a miscellaneous action",
+        hold="004 lists no strike speed for it: standing ready", action="004 lists no strike speed for it: a "
+        "miscellaneous action", flee="004 Strike Speed: a flight is a move of the order",
+        out_of_reach="004 Strike Speed: a blow needs its target within reach by the end of the move",
+        cast_needs_target=True)
+    """004 places a figure's intents one after the other; each acts at its strike speed."""
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: StrikeSpeedOptions) -> Timeline:
         """Put every declared action in strike-speed order, or raise the rule it breaks."""
