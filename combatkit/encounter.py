@@ -275,7 +275,7 @@ def _combatant(data: Any, path: str) -> Combatant:
     return combatant
 
 
-def _declaration(data: Any, path: str, names: set[str]) -> Declaration:
+def _declaration(data: Any, path: str, names: set[str], combatants: Mapping[str, Combatant]) -> Declaration:
     r = _Reader(data, path)
 
     def known(key: str, value: str | None) -> str | None:
@@ -283,25 +283,34 @@ def _declaration(data: Any, path: str, names: set[str]) -> Declaration:
             raise EncounterFileError(r.at(key), f"no combatant is called {value!r}; combatants: {sorted(names)}")
         return value
 
+    actor = known("actor", r.get("actor", str))
+    c = combatants[actor]  # type: ignore[index]
     weapons = r.get("weapons", list, [])
     if "weapon" in r.data:
         weapons = [r.get("weapon", str)]
     if not all(isinstance(w, str) for w in weapons):
         raise EncounterFileError(r.at("weapons"), f"expected a list of weapon names, got {weapons!r}")
+    # what the intent a declaration loads as is checked for (_intent), so that the file it saves to loads
+    for w in weapons:
+        if w not in {x.name for x in c.weapons}:
+            raise EncounterFileError(r.at("weapons"), f"{actor} has no weapon {w!r}; has {[x.name for x in c.weapons]}")
+    spell = r.get("spell", str, None)
+    if spell is not None and spell not in {x.name for x in c.spells}:
+        raise EncounterFileError(r.at("spell"), f"{actor} has no spell {spell!r}; has {[x.name for x in c.spells]}")
     declaration = Declaration(
-        actor=known("actor", r.get("actor", str)),
+        actor=actor,
         phase=r.get("phase", int, check=lambda v: 1 <= v <= 20, why="phase is a positive number"),
         kind=r.enum("action", ActionKind, ActionKind.MISC) if "action" in r.data else _missing(r, "action"),
         target=known("target", r.get("target", str, None)),
         weapons=tuple(weapons),
-        spell=r.get("spell", str, None),
+        spell=spell,
         attacks=r.get("attacks", int, 1, check=lambda v: 1 <= v <= 2, why="one or two attacks in a phase"),
         reposition=r.get("reposition", bool, False),
         retarget=r.get("retarget", bool, False),
         drop_and_draw=r.get("drop_and_draw", bool, False),
         readies_components=r.get("readies_components", bool, False),
-        hold=r.get("hold", int, 0, check=lambda v: v >= 0, why="hold is 0 or more CT units"),
-        feet=r.get("feet", int, None, check=lambda v: v >= 0, why="feet is 0 or more"),
+        hold=r.get("hold", int, 0, check=lambda v: 0 <= v <= 6, why="hold is 0..6 CT units (000 §2 A)"),
+        feet=r.get("feet", int, None, check=lambda v: 0 <= v <= 2400, why="feet is 0..2400"),
         maneuver=_maneuver(r),
         note=r.get("note", str, ""),
     )
@@ -523,10 +532,10 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
         if names.index(name) != i:
             raise EncounterFileError(f"combatants[{i}].name", f"{name!r} is used twice; names must be unique")
     known = set(names)
-    declarations = tuple(
-        _declaration(d, f"declarations[{i}]", known) for i, d in enumerate(r.get("declarations", list, []))
-    )
     by_name = {c.name: c for c in combatants}
+    declarations = tuple(
+        _declaration(d, f"declarations[{i}]", known, by_name) for i, d in enumerate(r.get("declarations", list, []))
+    )
     intents = tuple(_intent(d, f"intents[{i}]", known, by_name) for i, d in enumerate(r.get("intents", list, [])))
     refinements = tuple(_refinement(d, f"refinements[{i}]", known)
                         for i, d in enumerate(r.get("refinements", list, [])))

@@ -301,6 +301,7 @@ def test_a_generated_encounter_round_trips_through_toml_and_json(encounter, name
         return
     assert loaded == with_intents(encounter)
     assert loads_encounter(json.dumps(encounter_to_dict(encounter)), "json") == loaded
+    assert loads_encounter(dumps_toml(loaded)) == loaded, "the file a loaded file saves to loads"
 
 
 @given(st.text(max_size=40))

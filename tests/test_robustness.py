@@ -155,6 +155,22 @@ def test_a_system_alias_is_read_as_its_id_and_one_combatkit_lacks_is_kept_as_wri
     assert load_encounter(tmp_path / "e.toml").system == "homebrew", "saved and loaded as written"
 
 
+@pytest.mark.parametrize(("declaration", "field", "words"), [
+    ('hold = 9', "declarations[0].hold", "hold is 0..6 CT units (000 §2 A), got 9"),
+    ('spell = "wish"', "declarations[0].spell", "A has no spell 'wish'; has []"),
+    ('weapon = "halberd"', "declarations[0].weapons", "A has no weapon 'halberd'; has []"),
+    ('feet = 5000', "declarations[0].feet", "feet is 0..2400, got 5000"),
+])
+def test_a_declaration_is_checked_as_the_intent_it_loads_as_so_its_saved_file_loads(declaration, field, words):
+    """A file's declarations load as intents and refinements, whose reader checks hold 0..6, the actor's spells
+    and weapons and feet 0..2400: a declaration that broke them loaded, and saved to a file that did not
+    (found by the generated round trip)."""
+    text = FIGHTERS + f'\n[[declarations]]\nactor = "A"\nphase = 1\naction = "cast"\ntarget = "B"\n{declaration}\n'
+    with pytest.raises(EncounterFileError) as error:
+        loads_encounter(text)
+    assert (error.value.field, error.value.message) == (field, words)
+
+
 def test_a_title_with_a_delete_character_saves_to_a_file_that_loads(tmp_path):
     """U+007F (and other control characters) must be escaped in a TOML string: the hand-written writer did not."""
     encounter = replace(load_example("ct9-spell-vs-sword"), title="Ugluk\x7f's \x00last\x1f stand\u2028")
