@@ -14,14 +14,17 @@ PORT ?= 8866
 
 install: $(STAMP)
 
+# pip -qq prints errors only: with -q, a fresh install still printed a screen of notes (setuptools' note
+# on editable installs of a package whose folders are mapped, pip's warnings about the machine's own
+# index settings) before the URL.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install -qq --upgrade pip
+	$(BIN)/python -m pip install -qq -e ".[test]"
 	touch $(STAMP)
 
 dashboards: $(STAMP)
-	$(BIN)/python -m combatkit.widgets.serve --port $(PORT)
+	$(BIN)/combatkit serve --port $(PORT)
 
 # Debian's chromium drives the browser tests (never `playwright install`: it downloads a browser).
 chromium:

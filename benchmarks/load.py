@@ -4,7 +4,7 @@
 
 Starts the dashboard server on 127.0.0.1 with its production settings (those of
 ``make dashboards``) and opens ``--sessions`` sessions all at once, spread over six
-dashboards (the four preheated ones and two that start a kernel per visit), then reports
+dashboards (each with a preheated kernel, as every page has), then reports
 whether all rendered, the time from the request to the rendered dashboard (median, p90,
 max) and the memory each session holds (its kernel's RSS), and the server's.
 
@@ -41,7 +41,7 @@ from pathlib import Path
 import psutil
 from tornado.websocket import websocket_connect
 
-from combatkit.widgets.serve import PREHEATED, ServeSettings, serving
+from combatkit.widgets.serve import ServeSettings, dashboards_dir, lessons_dir, serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
@@ -218,9 +218,14 @@ def main() -> int:
     sessions = [Session(links[n % len(links)], browser=n < browsers) for n in range(count)]
     settings = ServeSettings()
     with tempfile.TemporaryDirectory() as tmp, serving(log=args.log or Path(tmp) / "voila.log") as server:
-        time.sleep(20)  # let the preheated kernels finish starting, as on a server that has been up a while
+        log = args.log or Path(tmp) / "voila.log"
+        pages = len(list(dashboards_dir().glob("*.ipynb"))) + len(list(lessons_dir().glob("*.ipynb")))
+        deadline = time.monotonic() + 300  # every page's kernel waits ready, as on a server that has been up a while
+        while log.read_text(errors="replace").count("is filled with") < pages and time.monotonic() < deadline:
+            time.sleep(1)
+        time.sleep(10)  # and has run its notebook up to get_query_string()
         print(f"{count} concurrent sessions ({browsers} in chromium) on {server.url}, {psutil.cpu_count()} CPUs; "
-              f"preheated: {', '.join(PREHEATED)} (pool {settings.pool_size}); "
+              f"preheated: {', '.join(settings.preheat) or 'every dashboard and lesson'} (pool {settings.pool_size}); "
               f"cell time limit {settings.timeout} s", flush=True)
         asyncio.run(run(server.url, sessions, args.timeout, server.process.pid))
         problems = [line for line in (args.log or Path(tmp) / "voila.log").read_text().splitlines() if "ERROR" in line]

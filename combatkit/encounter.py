@@ -762,9 +762,9 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
 
     def refinement(x: Refinement) -> dict[str, Any]:
         out: dict[str, Any] = {"system": x.system, "actor": x.actor, "step": x.step}
-        out.update(_without_defaults(x, {}))
         if len(x.phases) == 1:
-            out["phase"] = out.pop("phases")[0]
+            out["phase"] = x.phases[0]
+        out.update({k: v for k, v in _without_defaults(x, {}).items() if len(x.phases) != 1 or k != "phases"})
         return {k: plain(v) for k, v in out.items()}
 
     data: dict[str, Any] = {"title": encounter.title}

@@ -54,7 +54,7 @@ from combatkit.dice import Roller, check_entered
 from combatkit.encounter import Encounter, Hit, with_intents
 from combatkit.errors import RulesError
 from combatkit.model import Combatant, Declaration
-from combatkit.intent import Intent, PlacementKind
+from combatkit.intent import Intent, PlacementKind, Plan
 from combatkit.policy import PolicyOptions, intents
 from combatkit.battle import Figure, FigureStatus, figures_from
 from combatkit.resolution import (
@@ -68,7 +68,10 @@ from combatkit.resolution import (
 from combatkit.systems.base import FightRound, annotate, find_system, roll_words
 from combatkit.timeline import Timeline
 
-__all__ = ["End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]
+__all__ = ["STALEMATE", "End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]
+
+STALEMATE = 3
+"""Rounds in a row with nobody hurt that make an undecided fight a stalemate (:attr:`Fight.undecided_why`)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,21 @@ class Fight:
     """Each round as played (empty on the fast path)."""
     refused: int = 0
     """Policy declarations the system refused (see the module docstring)."""
+    quiet_rounds: int = 0
+    """Rounds at the end of the fight in which nobody's hit points changed."""
+
+    @property
+    def undecided_why(self) -> str:
+        """Why a fight nobody won ended so, in a few words (``""`` when a side won): no one left standing; a
+        stalemate (nobody hurt anybody in its last :data:`STALEMATE` rounds: out of reach, no way to hurt); or
+        still fighting at the round limit."""
+        if self.winner is not None:
+            return ""
+        if self.end is End.NO_ONE_LEFT:
+            return "no one left standing"
+        if self.quiet_rounds >= STALEMATE:
+            return f"stalemate: nobody hurt anybody in the last {self.quiet_rounds} rounds"
+        return "still fighting at the round limit"
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -155,12 +173,14 @@ class Fight:
         return lines
 
     def row(self) -> dict[str, object]:
-        """The fight as one plain row: who won, why it ended, how many rounds, who fell (``fallen``:
+        """The fight as one plain row: who won, why it ended (``undecided``: why nobody won, :attr:`undecided_why`),
+        how many rounds, who fell (``fallen``:
         the figures out of the fight at the end, dead, unconscious, asleep, held or fled), spells
         attempted and succeeded, declarations refused."""
         fell = sorted(f.name for f in self.figures if f.status is not FigureStatus.ACTIVE)
         return {
             "system": self.system, "seed": self.seed, "winner": self.winner, "end": self.end.value,
+            "undecided": self.undecided_why,
             "rounds": self.round_count, "fallen": ";".join(fell), "refused": self.refused,
             "spells_attempted": sum(f.spells_attempted for f in self.figures),
             "spells_succeeded": sum(f.spells_succeeded for f in self.figures),
@@ -219,6 +239,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     refused_total = 0
     cache: dict = {}
     carried: dict[str, list[Intent]] = {}
+    carry: Mapping[str, object] = {}
+    quiet = 0
     played = 0
     for r in range(1, options.max_rounds + 1):
         if _over(figures):
@@ -251,7 +273,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                                     encounter.description, intents=planned + policy,
                                     refinements=tuple(x for x in encounter.refinements if x.actor in mine)
                                     if first and options.declarations else ())
-        plan = found.plan(round_encounter, sys_opts)
+        plan = found.plan(round_encounter, sys_opts, carry)
+        carry = plan.carry
         carried = {p.actor: [p.intent] for p in plan.placements
                    if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}
         user = tuple(d for p in plan.placements if p.actor in mine for d in p.declarations)
@@ -282,12 +305,12 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
 
         def reschedule(hits: tuple[Hit, ...], enc: Encounter = round_encounter, known: dict = known,
                        roller_type: type = timing, rng: random.Random = schedule_rng,
-                       opts: object = sys_opts) -> Timeline:
+                       opts: object = sys_opts, plan: Plan = plan) -> Timeline:
             again = found.schedule(replace(enc, hits=hits), roller_type(entered=dict(known), rng=rng), opts,
                                    check_rolls=False)
             known.update({roll.purpose: (roll.faces if roll.faces else roll.total) for roll in again.rolls})
             asked.extend(roll.purpose for roll in again.rolls)
-            return again
+            return annotate(again, plan) if explain else again
 
         result = resolve_round(timeline, present, round_encounter.declarations, roller=resolve_roller,
                                options=options.resolution, round=r, encounter_round=number, system_options=sys_opts,
@@ -297,6 +320,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                           f"round 1 of the fight under {found.title}", found.roll_keys + ROLL_KEYS + _SURPRISE_KEYS,
                           roll_words(encounter))
         after = {f.name: f for f in result.figures}
+        hurt = any(after[f.name].hit_points != f.hit_points for f in figures if f.name in after)
+        quiet = 0 if hurt else quiet + 1
         figures = [after.get(f.name, f) for f in figures]
         if explain:
             rounds.append(replace(result, events=tuple(extra_events) + result.events))
@@ -309,7 +334,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
         winner, end = None, End.NO_ONE_LEFT
     else:
         winner, end = None, End.ROUND_LIMIT
-    return Fight(encounter.title, sid, seed, tuple(figures), winner, end, played, tuple(rounds), refused_total)
+    return Fight(encounter.title, sid, seed, tuple(figures), winner, end, played, tuple(rounds), refused_total,
+                 quiet)
 
 
 def _round_intents(encounter: Encounter, names: tuple[str, ...], first: bool,

@@ -132,6 +132,16 @@ class Intent:
         if self.action is not None:
             find_action(self.action)
 
+    def said(self) -> str:
+        """The intent as a sentence's start: ``"Mira means to cast web at Ugluk"`` (free words as they are).
+
+        >>> Intent("Mira", IntentKind.ACTION, note="steps back behind Brienne").said()
+        'Mira: steps back behind Brienne'
+        """
+        if self.kind is IntentKind.ACTION and self.action is None:
+            return f"{self.actor}: {self.words()}"
+        return f"{self.actor} means to {self.words()}"
+
     def words(self) -> str:
         """What it is, in plain words: ``"move toward Ugluk"``, ``"attack Ugluk with long sword (2 blows)"``.
 
@@ -415,6 +425,10 @@ class Plan:
     """Each intent (and each declaration given as such), in the encounter's order of figures."""
     notes: tuple[str, ...] = ()
     """What else it says: refinements it ignores (another system's), rolls it leaves to another system."""
+    carry: Mapping[str, object] = field(default_factory=dict, compare=False)
+    """What the round leaves each figure for the next one's plan, by name (Phase System II: where its Table 6
+    attack sequence stands, 000 §3 C); a fight hands it to the next round's :meth:`TimingSystem.plan
+    <combatkit.systems.base.TimingSystem.plan>`."""
 
     @property
     def declarations(self) -> tuple[Declaration, ...]:

@@ -188,10 +188,25 @@ class Simulation:
                     counts[name] = counts.get(name, 0) + 1
         return counts
 
+    def undecided(self) -> dict[str, int]:
+        """The fights nobody won, by why (:attr:`Fight.undecided_why <combatkit.fight.Fight.undecided_why>`).
+
+        >>> from combatkit import load_example
+        >>> simulate(load_example("ct9-spell-vs-sword"), n=10, seed=1).undecided()
+        {'still fighting at the round limit': 10}
+        """
+        counts: dict[str, int] = {}
+        for row in self.fights:
+            why = str(row.get("undecided") or "")
+            if why:
+                counts[why] = counts.get(why, 0) + 1
+        return counts
+
     def summary(self) -> dict[str, object]:
         """Plain numbers: wins by side with a 95% Wilson interval, mean rounds, how often each
         figure fell, the spell success rate, the castings with no effect data by spell name
-        (:meth:`no_effect_data`), and the fights asked for and why the run stopped."""
+        (:meth:`no_effect_data`), why the fights nobody won ended so (:meth:`undecided`), and the fights asked for
+        and why the run stopped."""
         n = len(self.fights)
         wins: dict[str, int] = {}
         for row in self.fights:
@@ -209,6 +224,7 @@ class Simulation:
             "fell": {name: k / n for name, k in fell.items()},
             "spell_success": succeeded / attempted if attempted else None,
             "no_effect_data": self.no_effect_data(),
+            "undecided": self.undecided(),
             "requested": self.requested,
             "stopped": self.stopped.value,
         }

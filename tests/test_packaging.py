@@ -1,7 +1,19 @@
-"""`import combatkit` stays light: no ipywidgets, altair or pandas until the widgets are asked for."""
+"""`import combatkit` stays light: no ipywidgets, altair or pandas until the widgets are asked for; and the
+wheel builds without a warning, holds the dashboards and lessons, and installs an app that serves them."""
 
+import os
+import shutil
 import subprocess
 import sys
+import sysconfig
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_engine_imports_no_ui_libraries():
@@ -18,3 +30,115 @@ def test_widgets_install_as_combatkit_widgets():
     import combatkit.widgets
 
     assert combatkit.widgets.__file__.replace("\\", "/").endswith("widgets/__init__.py")
+
+
+# ------------------------------------------------ the wheel: an app that installs with pip
+
+BUILD = ("import sys; from setuptools import build_meta; "
+         "print(build_meta.build_wheel(sys.argv[1]))")
+"""Build the wheel with the setuptools of the running environment: no build isolation, so no network."""
+
+
+def _source_tree(into: Path) -> Path:
+    """A copy of the files a clone of this checkout has (tracked, or new and not ignored), to build from
+    without writing build/ or *.egg-info into the checkout."""
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"], cwd=ROOT,
+                            capture_output=True, text=True)
+    if listed.returncode != 0:  # not a git checkout
+        shutil.copytree(ROOT, into, ignore=shutil.ignore_patterns(".venv", "build", "*.egg-info", "__pycache__"))
+        return into
+    for name in filter(None, listed.stdout.split("\0")):
+        if (ROOT / name).is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, into / name)
+    return into
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> tuple[Path, str]:
+    """combatkit's wheel, and what setuptools printed while building it."""
+    folder = tmp_path_factory.mktemp("wheel")
+    source = _source_tree(folder / "source")
+    built = subprocess.run([sys.executable, "-c", BUILD, str(folder)], cwd=source, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    return folder / built.stdout.strip().splitlines()[-1], built.stdout + built.stderr
+
+
+def test_the_wheel_builds_without_a_warning(wheel):
+    _, output = wheel
+    # a data folder missing from pyproject's packages was one screenful of warnings each (~170 lines)
+    assert "Warning" not in output and "!!" not in output, output
+
+
+def test_the_wheel_holds_the_dashboards_the_lessons_and_what_serves_them(wheel):
+    names = set(zipfile.ZipFile(wheel[0]).namelist())
+    expected = {f"combatkit/widgets/dashboards/{p.name}" for p in (ROOT / "dashboards").glob("*.ipynb")}
+    expected |= {f"combatkit/widgets/dashboards/thumbnails/{p.name}" for p in (ROOT / "dashboards/thumbnails").iterdir()}
+    expected |= {f"combatkit/widgets/notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")}
+    expected |= {f"combatkit/data/encounters/{p.name}" for p in (ROOT / "combatkit/data/encounters").glob("*.toml")}
+    expected |= {"combatkit/widgets/kernels/python3/kernel.json", "combatkit/widgets/serve.py", "combatkit/cli.py",
+                 "combatkit/widgets/voila/templates/combatkit/index.html.j2",
+                 "combatkit/widgets/voila/templates/combatkit/tree.html",
+                 "combatkit/widgets/voila/templates/combatkit/conf.json"}
+    assert expected - names == set()
+    assert not [name for name in names if "jupyterchart-" in name or "__pycache__" in name]  # built at serve time
+    entry_points = next(name for name in names if name.endswith(".dist-info/entry_points.txt"))
+    assert "combatkit = combatkit.cli:main" in zipfile.ZipFile(wheel[0]).read(entry_points).decode()
+
+
+def _fetch(url: str, timeout: float = 90) -> str:
+    with urllib.request.urlopen(url, timeout=timeout) as reply:
+        assert reply.status == 200, url
+        return reply.read().decode()
+
+
+def test_pip_install_of_the_wheel_gives_the_combatkit_command_and_it_serves_the_dashboards(wheel, tmp_path):
+    from combatkit.widgets.serve import _stop_group, free_port
+
+    # a fresh venv outside the checkout that sees this one's packages (its dependencies, already installed)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = subprocess.run([str(venv / "bin/python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                    "--ignore-installed", "--disable-pip-version-check", str(wheel[0])], check=True, cwd=tmp_path)
+    combatkit = venv / "bin" / "combatkit"
+    # what a full install puts in the venv's share/jupyter (voila's templates, the widget extensions)
+    environ = {**os.environ, "JUPYTER_PATH": str(Path(sys.prefix) / "share" / "jupyter")}
+    environ.pop("PYTHONPATH", None)
+
+    usage = subprocess.run([str(combatkit), "--help"], cwd=tmp_path, capture_output=True, text=True, env=environ)
+    assert usage.returncode == 0 and "serve" in usage.stdout and "lessons" in usage.stdout, usage.stderr
+    copied = subprocess.run([str(combatkit), "lessons", "mine"], cwd=tmp_path, capture_output=True, text=True,
+                            env=environ)
+    assert copied.returncode == 0, copied.stderr
+    assert {p.name for p in (tmp_path / "mine").glob("*.ipynb")} == {p.name for p in (ROOT / "notebooks").glob("*.ipynb")}
+
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with open(log, "w") as sink:
+        server = subprocess.Popen([str(combatkit), "serve", "--port", str(port), "--no-browser", "--pool-size", "0"],
+                                  cwd=tmp_path, env=environ, stdout=sink, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert server.poll() is None, log.read_text()
+            try:
+                landing = _fetch(f"{base}/", timeout=5)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.3)
+        assert "combatkit dashboards from " + str(Path(site, "combatkit", "widgets", "dashboards")) in log.read_text()
+        assert "/voila/render/mana.ipynb" in landing and "/voila/render/learn/phase1_teaching.ipynb" in landing
+        page = _fetch(f"{base}/voila/render/mana.ipynb?class=wizard&level=9")  # its kernel runs the dashboard
+        assert "application/vnd.jupyter.widget-view+json" in page and "There was an error" not in page
+        lesson = _fetch(f"{base}/voila/render/learn/phase1_teaching.ipynb")
+        assert "application/vnd.jupyter.widget-view+json" in lesson and "There was an error" not in lesson
+        assert "combatkit lessons combatkit-lessons" in lesson  # how to change it: copy it first
+    finally:
+        _stop_group(server)
+    assert "Traceback" not in log.read_text(), log.read_text()

@@ -9,6 +9,7 @@ import io
 import os
 import re
 from datetime import datetime, timezone
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import combatkit.widgets.prep as prep_widgets
 import combatkit.widgets.prep_charts as prep_charts
 from combatkit import SYSTEMS, loads_encounter
 from combatkit.encounter import dumps_toml, encounter_from_dict, encounter_to_dict, load_example
+from combatkit.intent import Refinement
 from combatkit.fight import FightOptions
 from combatkit.model import Weapon
 from combatkit.policy import PolicyOptions
@@ -46,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 QUICK = "fighter-and-mage-vs-orc-archer"  # three figures, a spell, about 2 ms a fight
 SPELL_AND_UNDECIDED = "strike-speed-ogre-and-goblin"  # five figures; some fights reach the round limit
-POLICY = FightOptions(declarations=False)
+DEFAULT = FightOptions()  # the page's defaults: round 1 plays the encounter's intents
 
 
 def shown(widget) -> str:
@@ -80,7 +82,7 @@ def tick(prep: EncounterPrep, *systems: str) -> None:
         box.value = sid in systems
 
 
-def runs(name: str, systems: tuple[str, ...], n: int, seed: int, options: FightOptions = POLICY):
+def runs(name: str, systems: tuple[str, ...], n: int, seed: int, options: FightOptions = DEFAULT):
     return [simulate(load_example(name), s, n=n, seed=seed, options=options) for s in systems]
 
 
@@ -187,8 +189,7 @@ def test_the_run_options_reach_the_engine():
     prep.gap.value = 60
     prep.flee.value = [label for label, _ in FLEE_CHOICES].index("flee at ½ hit points or less")
     ran(prep)
-    options = FightOptions(max_rounds=3, opening_gap=60, declarations=False,
-                           policy=PolicyOptions(flee_below=Fraction(1, 2)))
+    options = FightOptions(max_rounds=3, opening_gap=60, policy=PolicyOptions(flee_below=Fraction(1, 2)))
     assert prep.results.setup.options == options
     pd.testing.assert_frame_equal(prep.results.fights,
                                   fights_frame(runs(SPELL_AND_UNDECIDED, ("strike_speed",), 10, 2, options)))
@@ -237,7 +238,7 @@ def test_precision_stops_each_system_once_its_win_rates_are_known_and_says_so():
     ran(prep)
     results = prep.results
     assert results.setup.precision == 0.05
-    expected = [simulate(load_example(QUICK), s, n=100, seed=3, options=POLICY, precision=0.05)
+    expected = [simulate(load_example(QUICK), s, n=100, seed=3, options=DEFAULT, precision=0.05)
                 for s in ("phase1", "segments")]
     assert [len(sim.fights) for sim in expected] == [50, 50]
     pd.testing.assert_frame_equal(results.fights, fights_frame(expected))
@@ -366,9 +367,14 @@ def test_no_system_ticked_is_refused(prep):
     assert not prep.run() and prep.error == "timing systems: tick at least one system to run"
 
 
-def test_declarations_another_system_refuses_are_reported_under_that_system():
-    prep = EncounterPrep(SPELL_AND_UNDECIDED, systems=("strike_speed", "short_form"), fights=5)
-    prep.declarations.value = True
+def test_a_refusal_is_reported_under_the_system_that_refuses():
+    """Every system places the encounter's intents; a refinement one system cannot follow (Pike's blow placed
+    as the first action, 10' from Grol with no move) is refused by that system alone, and said under it."""
+    encounter = load_example(SPELL_AND_UNDECIDED)
+    encounter = replace(encounter, refinements=encounter.refinements + (Refinement("short_form", "Pike", 1,
+                                                                                   phases=(1,)),))
+    prep = EncounterPrep(encounter=encounter, systems=("strike_speed", "short_form"), fights=5)
+    assert prep.declarations.value  # round 1: the encounter's intents, by default
     ran(prep)
     refused = ("under short_form: Pike and Grol are 10' apart and neither moves toward the other: "
                "a melee attack needs its target within 5' (rule 002 III.D)")
@@ -376,13 +382,26 @@ def test_declarations_another_system_refuses_are_reported_under_that_system():
     assert shown(prep.status) == "Stopped at a rules error under short_form; nothing to show yet."
     assert prep.declarations.value and not prep.run_button.disabled
     tick(prep, "strike_speed")
-    done = ran(prep).results  # the file's own system takes its declarations
+    done = ran(prep).results  # Strike Speed ignores the short form's refinement
     assert prep.error == "" and done.setup.options.declarations
     tick(prep, "strike_speed", "short_form")
     ran(prep)
     assert prep.error == refused and prep.results is done
     assert shown(prep.status) == ("Stopped at a rules error under short_form; the results below are the last "
                                   "complete run's.")
+
+
+def test_the_findings_say_why_systems_coincide_and_why_fights_end_undecided():
+    prep = ran(EncounterPrep("two-swords-random-segments-against-fixed-phases", systems=("phase1", "phase2"), fights=20))
+    text = shown(prep.findings)
+    assert ("Combat II: Phase System I and Combat II: Phase System II give the very same fights here: every figure "
+            "has one attack a round") in text
+    assert "fights ended with no winner" in text and "still fighting at the round limit" in text
+    parted = ran(EncounterPrep("phase1-and-phase2-part-ways", systems=("phase1", "phase2"), fights=20))
+    assert "give the very same fights" not in shown(parted.findings)
+    spells = ran(EncounterPrep("ct9-spell-vs-sword", systems=("phase1",), fights=5))
+    assert "Spells with no effect data went off and did nothing the engine could apply: time stop" in shown(
+        spells.findings)
 
 
 def test_a_link_opens_the_setup_it_names_and_follows_the_controls():
@@ -421,7 +440,7 @@ def test_editing_combatants_changes_the_encounter_and_marks_the_results_stale(pr
     brienne.weapon["damage"].value = "2d4"
     encounter = prep.encounter
     assert encounter.combatants[0].name == "Brianna" and encounter.combatants[0].weapons[0].damage == "2d4"
-    assert [d.actor for d in encounter.declarations].count("Brianna") == 2  # her declarations followed the rename
+    assert [i.actor for i in encounter.intents].count("Brianna") == 2  # her intents followed the rename
     assert prep.stale.layout.display is None
     assert 'name = "Brianna"' in prep.file_text.value and linked(prep.save_link, ".toml") == dumps_toml(encounter)
     ran(prep)
@@ -635,7 +654,8 @@ def test_the_walk_through_replays_a_fight_as_the_table_has_it():
     outputs = execute(ROOT / "notebooks" / "encounter_prep.ipynb")
     printed = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     assert "400 fights in" in printed
-    assert "a melee attack needs its target within 5' (002 III.D)" in printed
+    assert "Grol is 10' from Sir Tamsin, so it closes first, then strikes" in printed  # the short form's own terms
+    assert "undecided:" in printed
     table, replayed = re.search(r"Fight #\d+ in the table: (.*)\nReplayed: +(.*)\n", printed).groups()
     assert table.replace("nobody", "") == replayed.replace("nobody", "") and "spells went off" in replayed
     assert re.search(r"short_form +party +\d+ of 200: \d+% \(\d+–\d+%\)", printed)

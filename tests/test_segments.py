@@ -628,12 +628,12 @@ def test_odds_match_a_monte_carlo_of_the_schedule():
         assert abs(float(estimate.get(key, 0)) - p) <= tolerance, key
 
 
-def test_odds_need_a_closed_matchup():
-    """The matchup is the two figures alone: a declaration aimed at a third figure is refused."""
+def test_odds_are_the_two_figures_own_round():
+    """The matchup is the two figures' own acts, a blow aimed at a third figure included; the others declare
+    nothing, so only the pair's dice are rolled."""
     encounter = load_example("segments-fighters-vs-giant-and-orcs")
-    with pytest.raises(RulesError) as error:
-        odds(encounter, "A", "Y")  # A attacks the giant, who is not in the matchup
-    assert error.value.rule == "combatkit odds" and "A targets X" in str(error.value)
+    open_pair = odds(encounter, "A", "Y")  # A strikes the giant, Y the fighter B: still d10 against d10
+    assert open_pair["simultaneous"] == Fraction(1, 10) and open_pair["a first"] == open_pair["b first"]
     result = odds(encounter, "A", "X")  # A attacks X and X attacks A: d10 against d10
     assert result["simultaneous"] == Fraction(1, 10)
     with pytest.raises(RulesError):

@@ -1,7 +1,9 @@
 """The dashboard server's settings, its landing page's sections, the lessons mounted under learn/, and
 one served dashboard fetched over HTTP (tests/browser drives pages)."""
 
+import asyncio
 import json
+import logging
 import os
 import time
 import urllib.request
@@ -16,6 +18,7 @@ from combatkit.widgets import serve
 from combatkit.widgets.landing import LEARN, dashboards, landing
 
 ROOT = Path(__file__).resolve().parents[1]
+LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 def test_voila_runs_with_production_settings_on_this_machine_only():
@@ -24,7 +27,8 @@ def test_voila_runs_with_production_settings_on_this_machine_only():
     expected = {
         "--Voila.ip=127.0.0.1", "--Voila.port=9999", "--Voila.port_retries=0", "--Voila.open_browser=False",
         "--VoilaConfiguration.show_tracebacks=False", "--VoilaConfiguration.strip_sources=True",
-        "--VoilaConfiguration.template=combatkit", "--VoilaConfiguration.classic_tree=True",
+        "--VoilaConfiguration.template=combatkit", "--VoilaConfiguration.allow_template_override=NO",
+        "--VoilaConfiguration.classic_tree=True",
         "--VoilaExecutor.timeout=60", "--VoilaExecutor.iopub_timeout=60",
         "--VoilaConfiguration.preheat_kernel=True", "--VoilaConfiguration.default_pool_size=1",
         "--MappingKernelManager.cull_interval=60", "--MappingKernelManager.cull_idle_timeout=900",
@@ -43,23 +47,61 @@ def test_only_the_chosen_dashboards_keep_a_kernel_waiting(tmp_path):
         "--VoilaKernelManager.preheat_denylist=/ab.ipynb", "--VoilaKernelManager.preheat_denylist=/b.ipynb"]
     every = serve.voila_argv(serve.ServeSettings(preheat=()), tmp_path, [])
     assert not [a for a in every if "preheat_denylist" in a]
-    assert set(serve.PREHEATED) <= {p.name for p in (ROOT / "dashboards").glob("*.ipynb")}
+
+
+def test_every_dashboard_and_lesson_keeps_a_kernel_waiting_unless_told_otherwise():
+    settings = serve.ServeSettings()
+    assert settings.preheat == () and settings.pool_size == 1
+    assert not [a for a in serve.voila_argv(settings, ROOT / "dashboards", []) if "preheat_denylist" in a]
+    assert serve.preheated_lessons(settings, ROOT / "notebooks") == tuple(p.name for p in LESSONS)
+    only = serve.ServeSettings(preheat=("mana.ipynb", "learn/mana_teaching.ipynb"))
+    assert serve.preheated_lessons(only, ROOT / "notebooks") == ("mana_teaching.ipynb",)
+    assert len([a for a in serve.voila_argv(only, ROOT / "dashboards", []) if "preheat_denylist" in a]) == 9
+    assert serve.preheated_lessons(serve.ServeSettings(pool_size=0), ROOT / "notebooks") == ()
+    assert serve.preheated_lessons(settings, None) == ()
+
+
+def test_a_lessons_first_visit_takes_a_kernel_that_waited_ready(tmp_path):
+    log = tmp_path / "voila.log"
+    with serve.serving(pool_size=1, preheat=("learn/mana_teaching.ipynb",), log=log) as server:
+        deadline = time.monotonic() + 120
+        while "Kernel pool of learn/mana_teaching.ipynb is filled" not in log.read_text():
+            assert time.monotonic() < deadline, "the lesson's kernel never started"
+            time.sleep(0.5)
+        with urllib.request.urlopen(f"{server.url}/voila/render/learn/mana_teaching.ipynb", timeout=90) as reply:
+            page = reply.read().decode()
+    assert "Using pre-heated kernel" in log.read_text() and "for learn/mana_teaching.ipynb" in log.read_text()
+    assert "application/vnd.jupyter.widget-view+json" in page and "There was an error" not in page
+    assert "jp-InputArea-editor" in page and "jupyter lab notebooks/mana_teaching.ipynb" in page  # still a lesson
 
 
 def test_the_dashboards_folder_is_found_next_to_the_package_source():
     assert serve.dashboards_dir() == ROOT / "dashboards"
     assert serve.lessons_dir() == ROOT / "notebooks"
+    assert not serve.installed(serve.lessons_dir())
     assert serve.lessons_dir(ROOT / "elsewhere" / "dashboards") is None
     assert serve.dashboard_url(serve.ServeSettings(port=8000)) == (
         "http://127.0.0.1:8000/voila/render/phase1_timeline.ipynb")  # links already shared keep working
     assert serve.lesson_url(serve.ServeSettings(port=8000)) == (
         "http://127.0.0.1:8000/voila/render/learn/phase1_teaching.ipynb")
     assert serve.landing_url(serve.ServeSettings(port=8000)) == "http://127.0.0.1:8000/"
+    assert serve.landing_url(serve.ServeSettings(port=8000, host="0.0.0.0")) == "http://127.0.0.1:8000/"
+    assert serve.landing_url(serve.ServeSettings(port=8000, host="::1")) == "http://[::1]:8000/"
+    assert "--Voila.ip=0.0.0.0" in serve.voila_argv(serve.ServeSettings(host="0.0.0.0"), ROOT / "dashboards", [])
 
 
-def test_without_the_repository_the_message_says_what_to_do(tmp_path, capsys):
-    with pytest.raises(FileNotFoundError, match=r"run 'pip install -e \.' there, or pass --dashboards PATH"):
-        serve.dashboards_dir(tmp_path / "site-packages" / "widgets" / "serve.py")
+def test_installed_the_dashboards_are_package_data_inside_the_package(tmp_path):
+    package = tmp_path / "site-packages" / "combatkit" / "widgets"
+    for folder, notebook in (("dashboards", serve.MAIN_DASHBOARD), ("notebooks", serve.MAIN_LESSON)):
+        (package / folder).mkdir(parents=True)
+        (package / folder / notebook).write_text("{}")
+    assert serve.dashboards_dir(package / "serve.py") == package / "dashboards"
+    assert serve.lessons_dir(package / "dashboards") == package / "notebooks"
+
+
+def test_without_its_dashboards_the_message_says_what_to_do(tmp_path, capsys):
+    with pytest.raises(FileNotFoundError, match=r"pip install 'combatkit\[ui\]' .* or pass --dashboards PATH"):
+        serve.dashboards_dir(tmp_path / "site-packages" / "combatkit" / "widgets" / "serve.py")
     assert serve.main(["--dashboards", str(tmp_path / "nowhere"), "--no-browser"]) == 2
     assert "is not a folder" in capsys.readouterr().err
     assert serve.main(["--notebooks", str(tmp_path / "nowhere"), "--no-browser"]) == 2
@@ -131,6 +173,54 @@ def test_a_preheated_dashboard_still_renders_after_waiting_longer_than_a_cells_t
     assert "Cell execution timed out" not in log.read_text()
 
 
+def test_the_culler_passes_over_a_kernel_shut_down_while_it_culled_another(tmp_path, caplog):
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    log = logging.getLogger("combatkit-test-culler")
+    kernels = serve._kernels_class(AsyncMappingKernelManager, None)(root_dir=str(tmp_path), cull_idle_timeout=0, log=log)
+
+    async def scenario() -> None:
+        first = await kernels.start_kernel(kernel_name="python3")
+        second = await kernels.start_kernel(kernel_name="python3")
+        shutdown = kernels.shutdown_kernel
+
+        async def second_page_left_meanwhile(kernel_id: str, *args, **kwargs) -> None:
+            if kernel_id == first:  # while the culler shuts the first down, voila's beacon shuts the second down
+                await shutdown(second)
+            await shutdown(kernel_id, *args, **kwargs)
+
+        kernels.shutdown_kernel = second_page_left_meanwhile
+        try:
+            await kernels.cull_kernels()
+            assert kernels.list_kernel_ids() == []
+        finally:
+            await kernels.shutdown_all()
+
+    with caplog.at_level(logging.INFO, logger=log.name):
+        asyncio.run(scenario())
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []  # was: KeyError
+
+
+def test_the_server_log_has_no_traceback_from_culling_or_stopping(tmp_path):
+    log = tmp_path / "voila.log"
+    with serve.serving(pool_size=1, preheat=("criticals.ipynb",), cull_interval=1, cull_idle_timeout=2,
+                       log=log) as server:
+        with urllib.request.urlopen(f"{server.url}/voila/render/mana.ipynb?template=lab", timeout=90) as reply:
+            page = reply.read().decode()
+        assert 'class="ck-nav"' in page  # a link cannot pick another template
+        deadline = time.monotonic() + 60
+        while "Culling 'idle' kernel" not in log.read_text():  # no page keeps the kernel: culled after 2 s
+            assert time.monotonic() < deadline, "no kernel was culled"
+            time.sleep(0.5)
+        while "Kernel pool of criticals.ipynb is filled" not in log.read_text():
+            assert time.monotonic() < deadline, "the preheated kernel never became ready"
+            time.sleep(0.5)
+        time.sleep(3)  # the preheated kernel waits for its visitor in get_query_string(); the culler passes it over
+    text = log.read_text()
+    assert "Kernel shutdown" in text  # stopped, and the waiting kernel with it
+    assert "Traceback" not in text and "ERROR" not in text, text
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "dashboards").glob("*.ipynb")), ids=lambda p: p.name)
 def test_each_dashboard_has_one_cell_without_a_time_limit_its_last(path):
     cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
@@ -139,8 +229,6 @@ def test_each_dashboard_has_one_cell_without_a_time_limit_its_last(path):
 
 
 # ------------------------------------------------ the landing page's two sections, and the lessons under learn/
-
-LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 def notebook(folder: Path, name: str, heading: str, **combatkit) -> None:

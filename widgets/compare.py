@@ -27,8 +27,8 @@ timeline and odds.
 >>> comparison = SystemComparison("orc-closes-on-longbowman")
 >>> comparison.a.value, comparison.b.value
 ('Aldric', 'Grishnak')
->>> sorted(comparison.errors)
-['five_phase', 'segments', 'short_form', 'strike_speed']
+>>> comparison.errors
+{}
 >>> comparison.odds["phase1"]["a first"]
 Fraction(1, 1)
 """
@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 import ipywidgets as widgets
 
+from combatkit.comparison import first_difference, groups_alike, why_alike
 from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
 from combatkit.errors import RulesError
 from combatkit.odds import matchup_odds
@@ -72,6 +73,7 @@ __all__ = [
     "describe_error",
     "matchup_sentences",
     "odds_sentences",
+    "parting_sentences",
     "run_systems",
     "short_title",
     "systems_in_seed_order",
@@ -226,6 +228,39 @@ def matchup_sentences(runs: Mapping[str, SystemRun], encounter: Encounter, a: st
         summary += (f" {cannot} cannot run this encounter as written (see "
                     f"{'its panel' if len(groups['cannot run']) == 1 else 'their panels'}).")
     return [summary.strip(), *(_system_sentence(run, encounter, a, b) for run in runs.values())]
+
+
+def parting_sentences(runs: Mapping[str, SystemRun], encounter: Encounter) -> tuple[list[str], list[tuple[str, str]]]:
+    """Where the systems' rounds coincide and where they part (:mod:`combatkit.comparison`): a sentence per
+    group of systems that order this round's acts alike, with why, and for each pair that differ the first
+    moment they part, as ``(pair, words)``."""
+    timelines = {sid: run.timeline for sid, run in runs.items() if run.timeline is not None}
+    titles = {sid: short_title(run.system) for sid, run in runs.items()}
+    alike = []
+    for group in groups_alike(timelines):
+        names = _join([titles[sid] for sid in group])
+        reason = why_alike(encounter, group[0], group[1]) if len(group) == 2 else \
+            "their rules happen to put this round's acts in the same order"
+        alike.append(f"{names} time this round alike: {reason}.")
+    apart = []
+    ids = list(timelines)
+    for i, a in enumerate(ids):
+        for b in ids[i + 1:]:
+            difference = first_difference(timelines[a], timelines[b])
+            if difference is not None:
+                apart.append((f"{titles[a]} / {titles[b]}", difference.words(titles[a], titles[b])))
+    return alike, apart
+
+
+def _parting_html(alike: list[str], apart: list[tuple[str, str]]) -> str:
+    cell = "padding:2px 6px;border-bottom:1px solid #e5e8e8;vertical-align:top"
+    rows = "".join(f"<tr><td style='{cell};white-space:nowrap'>{html.escape(pair)}</td>"
+                   f"<td style='{cell}'>{html.escape(words)}</td></tr>" for pair, words in apart)
+    said = "".join(f"<p style='margin:2px 0'>{html.escape(line)}</p>" for line in alike)
+    table = (f"<table style='border-collapse:collapse;font-size:90%;max-width:1400px'><tr><th style='{cell};"
+             f"text-align:left'>systems</th><th style='{cell};text-align:left'>the first moment they part</th></tr>"
+             f"{rows}</table>") if apart else "<p>Every system orders this round's acts alike.</p>"
+    return said + table
 
 
 def _percent(p: Fraction) -> str:
@@ -414,6 +449,8 @@ class SystemComparison(widgets.VBox):
         self.odds_chart = tag(chart_view(odds_chart(odds_frame({}, "a", "b"), "a", "b"), embed_options=_EMBED),
                               "odds-chart")
         self.words = tag(widgets.HTML(layout=widgets.Layout(max_width="1400px")), "words")
+        self.parting = tag(widgets.HTML(layout=widgets.Layout(max_width="1400px")), "parting")
+        """Which systems time the round alike, and why; where each other pair parts first."""
         self.jobs = OddsJobs(self._show_odds)
 
         grid = tag(widgets.GridBox(list(self.panels.values()),
@@ -430,7 +467,9 @@ class SystemComparison(widgets.VBox):
             self.edit_box,
             self.message,
             widgets.HBox([grid, odds_box], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
-            widgets.HTML("<h4 style='margin:6px 0'>What differs, in words</h4>"),
+            widgets.HTML("<h4 style='margin:6px 0'>Where the systems part</h4>"),
+            self.parting,
+            widgets.HTML("<h4 style='margin:6px 0'>What differs for the matchup, in words</h4>"),
             self.words,
         ])
         tag(self, "comparison")
@@ -589,6 +628,7 @@ class SystemComparison(widgets.VBox):
         order = [c.name for c in self.encounter.combatants]
         for sid, run in self.runs.items():
             self.panels[sid].show(run, order)
+        self.parting.value = _parting_html(*parting_sentences(self.runs, encounter))
         mine = self.runs.get(self.editor.system.id)
         self.editor.show_plan(mine.timeline.plan if mine is not None and mine.timeline is not None else None)
         self.dice.show((roll, short_title(run.system)) for run in self.runs.values() if run.timeline is not None

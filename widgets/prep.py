@@ -63,6 +63,7 @@ import altair as alt
 import ipywidgets as widgets
 import pandas as pd
 
+from combatkit.comparison import why_alike
 from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.fight import Fight, FightOptions
@@ -224,6 +225,39 @@ class PrepResults:
         why = [f"{sim.system} stopped after {len(sim.fights)} ({aim} reached)" if sim.stopped is StopReason.PRECISION
                else f"{sim.system} played all {len(sim.fights)} ({aim} not reached)" for sim in sims]
         return f"{head}; stop early at {aim}: {', '.join(why)}."
+
+    def findings(self) -> list[str]:
+        """What a DM should know about the run, in sentences: which systems gave the very same fights and why
+        they coincide, why the fights nobody won ended so, and which spells went off with no effect data (the
+        engine applied nothing for them)."""
+        setup, sims = self.setup, self.simulations
+        out = []
+        groups: dict[str, list[str]] = {}
+        for sim in sims:
+            key = repr([{k: v for k, v in row.items() if k != "system"} for row in sim.fights])
+            groups.setdefault(key, []).append(sim.system)
+        for group in (g for g in groups.values() if len(g) > 1):
+            names = " and ".join(_system_title(s).split(" (")[0] for s in group)
+            reason = (why_alike(setup.encounter, group[0], group[1]) if len(group) == 2
+                      else "their rules happen to play these fights alike")
+            out.append(f"{names} give the very same fights here: {reason}.")
+        for sim in sims:
+            why = sim.undecided()
+            if why:
+                n = sum(why.values())
+                parts = "; ".join(f"{count} {what}" for what, count in why.items())
+                out.append(f"Under {_system_title(sim.system).split(' (')[0]}, {n} of {len(sim.fights)} fights ended "
+                           f"with no winner: "
+                           f"{parts} (round limit {setup.options.max_rounds}).")
+        missing: dict[str, int] = {}
+        for sim in sims:
+            for name, count in sim.no_effect_data().items():
+                missing[name] = missing.get(name, 0) + count
+        if missing:
+            spells = ", ".join(f"{name} ({count} casting{'s' * (count != 1)})" for name, count in missing.items())
+            out.append(f"Spells with no effect data went off and did nothing the engine could apply: {spells}. Give "
+                       "each an effect in the encounter file (README: Encounter files) to play it.")
+        return out
 
     @cached_property
     def wins(self) -> pd.DataFrame:
@@ -389,7 +423,9 @@ class EncounterPrep(widgets.VBox):
                                          value=0, description="morale", style=small,
                                          layout=widgets.Layout(width="300px")), "flee")
         self.declarations = tag(widgets.Checkbox(
-            value=False, indent=False, description="round 1 as the file declares it",
+            value=True, indent=False, description="round 1: the encounter's intents",
+            tooltip="Round 1 plays what the encounter says each figure means to do, placed by each system in its "
+                    "own terms; the default policy decides every later round (untick: the policy from round 1)",
             layout=widgets.Layout(width="260px")), "declarations")
         self.run_button = tag(widgets.Button(description="Run", icon="play", button_style="primary"), "run")
         self.stop_button = tag(widgets.Button(description="Stop", icon="stop", button_style="warning",
@@ -404,6 +440,8 @@ class EncounterPrep(widgets.VBox):
             layout=widgets.Layout(display="none")), "stale")
 
         self.summary = tag(widgets.HTML(), "summary")
+        self.findings = tag(widgets.HTML(), "findings")
+        """Which systems gave the same fights and why, why fights ended undecided, spells without effect data."""
         self.downloads = tag(widgets.HTML(), "downloads")
         self.wins_chart: alt.JupyterChart | None = None
         """Win rates (created by the first run, redrawn in place by later ones)."""
@@ -442,15 +480,17 @@ class EncounterPrep(widgets.VBox):
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             widgets.HBox([self.flee, self.declarations, self.run_button, self.stop_button],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            widgets.HTML("<div style='color:#4d5656;max-width:980px'>Every fight is played to the end by "
-                         "combatkit's default policy: each figure goes for the nearest foe, casters use their spells "
-                         "first, archers shoot while foes are out of reach (see <code>combatkit.policy</code>). Tick "
-                         "<i>round 1 as the file declares it</i> to play the file's own declarations first; "
-                         "they are written for one system and others may refuse them.</div>"),
+            widgets.HTML("<div style='color:#4d5656;max-width:980px'>Round 1 plays what the encounter says each "
+                         "figure means to do, placed by every system in its own terms (untick <i>round 1: the "
+                         "encounter's intents</i> to leave it to the policy). Every later round, and every figure the "
+                         "encounter gives no intents, follows combatkit's default policy: each figure goes for the "
+                         "nearest foe, casters use their spells first, archers shoot while foes are out of reach, a "
+                         "figure with no weapon fights with its fists (see <code>combatkit.policy</code>).</div>"),
             widgets.HBox([self.progress, self.status], layout=widgets.Layout(align_items="center")),
             self.message,
             self.stale,
             self.summary,
+            self.findings,
             self.downloads,
             self.charts,
             self.no_spells,
@@ -716,6 +756,8 @@ class EncounterPrep(widgets.VBox):
         self.results = results
         setup = results.setup
         self.summary.value = _summary_html(results)
+        self.findings.value = "".join(f"<p style='margin:3px 0;max-width:980px'>{html.escape(line)}</p>"
+                                      for line in results.findings())
         self.downloads.value = _downloads_html(results)
         charts = {"wins": wins_chart(results.wins), "rounds": rounds_chart(results.rounds),
                   "falls": falls_chart(results.falls), "spells": spells_chart(results.spells)}

@@ -1,9 +1,10 @@
 """Serve combatkit's Voila dashboards and lessons on this machine, with production settings.
 
-    python -m combatkit.widgets.serve [--port N] [--no-browser]
+    combatkit serve [--port N] [--host ADDRESS] [--no-browser]
+    python -m combatkit.widgets.serve [...]          (the same)
 
-Serves the repository's ``dashboards/`` folder on 127.0.0.1 as one app, with its teaching
-notebooks (``notebooks/``) as lessons under ``learn/``, and prints the URL of its landing page,
+Serves combatkit's dashboards (:func:`dashboards_dir`) on 127.0.0.1 as one app, with its teaching
+notebooks (:func:`lessons_dir`) as lessons under ``learn/``, and prints the URL of its landing page,
 which lists every dashboard with a picture and one line, then every lesson in the order to learn
 them (read on each visit, see :mod:`combatkit.widgets.landing`). The settings are the ones a shared
 link needs:
@@ -16,14 +17,16 @@ link needs:
   (``VoilaExecutor.iopub_timeout``), which under load otherwise drops them silently;
 * the dashboards' kernels start without jsonschema's IRI grammar, 2.2 s of CPU each
   (:mod:`combatkit.widgets.kernel`): a kernel's imports take 1.0 s instead of 3.7 s;
-* one preheated kernel per dashboard, so a visitor does not wait for a kernel to start
-  and the imports to run;
+* one preheated kernel waiting for each dashboard and each lesson, so no visitor waits for a
+  kernel to start and the imports to run, the first visit of a page included;
 * kernels of closed pages are culled after a while (voila does not shut them down);
 * lab extensions a dashboard does not need are denied: only voila's own, the widgets
   manager and anywidget (for the charts) load; others installed in the environment (a
   theme, jupytext, a lab preview button...) can throw in voila's page;
 * the ``combatkit`` template: voila's ``lab`` template without its CDN FontAwesome links,
-  so nothing is fetched from the internet, and with the landing page as its tree page;
+  so nothing is fetched from the internet, and with the landing page as its tree page; a link
+  cannot pick another (``?template=``: ``allow_template_override=NO``; voila 0.5.8, pinned for
+  its widget manager, predates 0.5.9's check of that name);
 * every page sets the ``_xsrf`` cookie, so that leaving it shuts its kernel down at once, as voila
   means to, even for a visitor who came by a shared link and not by the landing page (see
   :func:`_app_class`; culling remains for pages closed without that message);
@@ -39,8 +42,8 @@ under :data:`~combatkit.widgets.landing.LEARN` by the server's contents manager
 Jupyter. Serving the repository's root instead would move every dashboard's URL and put every
 notebook of the repository on the web; a symbolic link ``dashboards/learn`` would be a file of its
 own to keep, a plain text file in a Windows checkout. Nothing outside the two folders is served
-(``learn/../x`` is a 404). Lessons start a kernel per visit: none waits preheated (voila only
-preheats notebooks it finds under its root), which costs a visitor about 10 s.
+(``learn/../x`` is a 404). Voila preheats only the notebooks it finds under its root; the server
+fills the lessons' pools itself (:func:`preheated_lessons`), so a lesson waits ready as a dashboard does.
 
 A lesson teaches the API, so its page shows each code cell above its output (without prompts):
 ``strip_sources`` is one server-wide setting, so the template turns the code back on for a
@@ -52,13 +55,19 @@ template draws a bar above the page: back to the landing page, and on to the com
 bar also gives the command that opens it in JupyterLab (``metadata.combatkit.file``), since its
 page runs the code but cannot change it.
 
-The dashboards are not part of the installed package: this runs from a git checkout
-installed with ``pip install -e .`` (or is given ``--dashboards PATH`` and ``--notebooks PATH``).
+**Where the dashboards are.** The repository keeps them in ``dashboards/`` and ``notebooks/``, beside
+the package's source folder ``widgets/``; a wheel installs them as package data inside the package,
+``combatkit/widgets/dashboards`` and ``combatkit/widgets/notebooks`` (see pyproject.toml). The server
+looks in the package first, then beside it, so ``pip install "combatkit[ui]"`` and a checkout installed
+with ``pip install -e .`` serve the same pages (``--dashboards PATH`` and ``--notebooks PATH`` serve
+others). An installed lesson's bar says ``combatkit lessons`` first: it copies the lessons into a folder
+of the visitor's own, to change and run (site-packages is no place to edit them).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.resources
 import os
 import signal
 import socket
@@ -74,9 +83,10 @@ from typing import Any
 
 from combatkit.widgets.landing import LEARN, landing
 
-__all__ = ["MAIN_DASHBOARD", "MAIN_LESSON", "RunningServer", "ServeSettings", "cell_timeout", "dashboard_url",
-           "dashboards_dir", "denied_extensions", "free_port", "jupyter_environ", "landing_url", "lesson_url",
-           "lessons_dir", "main", "serving", "voila_argv"]
+__all__ = ["LESSONS_COPY", "MAIN_DASHBOARD", "MAIN_LESSON", "RunningServer", "ServeSettings", "add_arguments",
+           "cell_timeout", "dashboard_url", "dashboards_dir", "denied_extensions", "free_port", "installed",
+           "jupyter_environ", "landing_url", "lesson_url", "lessons_dir", "main", "preheated_lessons", "run", "serving",
+           "voila_argv"]
 
 TEMPLATE = "combatkit"
 TEMPLATE_ROOT = Path(__file__).resolve().parent
@@ -92,16 +102,18 @@ DASHBOARD_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "anywidget")
 """The lab extensions a dashboard needs besides voila's own (``@voila-dashboards/...``)."""
 
 
-PREHEATED = ("phase1_timeline.ipynb", "compare_systems.ipynb", "criticals.ipynb", "mana.ipynb")
-"""The dashboards most often shared by link: their kernels wait ready (see ServeSettings.preheat)."""
-
+LESSONS_COPY = "combatkit-lessons"
+"""The folder ``combatkit lessons`` copies the installed lessons into, by default."""
 
 @dataclass(frozen=True)
 class ServeSettings:
     """How the dashboards are served."""
 
     port: int = 8866
-    """TCP port on 127.0.0.1. If it is taken, the server stops rather than moving to another."""
+    """TCP port. If it is taken, the server stops rather than moving to another."""
+    host: str = "127.0.0.1"
+    """The address to listen on: this machine only, by default; ``0.0.0.0`` for every interface (behind
+    a proxy, say: voila asks no one to log in)."""
     open_browser: bool = True
     """Open the dashboard in the default browser once the server is up."""
     timeout: int = 60
@@ -111,40 +123,61 @@ class ServeSettings:
     too short under load: with 20 pages opening at once on two cores, a quarter of them lost their
     outputs and showed an empty page, with no error (``benchmarks/load.py``)."""
     pool_size: int = 1
-    """Preheated kernels kept waiting for each preheated dashboard."""
-    preheat: tuple[str, ...] = PREHEATED
-    """Dashboards (notebook file names) that get preheated kernels; the others start a kernel
-    per visit. Each waiting kernel holds about 180 MiB, so not all of them wait; () means all."""
+    """Preheated kernels kept waiting for each preheated page; 0: every visit starts a kernel."""
+    preheat: tuple[str, ...] = ()
+    """The pages that get preheated kernels, as their paths in URLs (``mana.ipynb``,
+    ``learn/mana_teaching.ipynb``); the others start a kernel per visit. () means every dashboard
+    and lesson: a first visit then takes no longer than a later one (2-3 s to the first chart
+    instead of 5-8 s, ``benchmarks/first_chart.py``), for about 170 MiB per waiting kernel."""
     cull_interval: int = 60
     """Seconds between checks for abandoned kernels."""
     cull_idle_timeout: int = 900
     """Seconds a kernel with no open page may idle before it is shut down."""
 
 
-def dashboards_dir(start: Path | None = None) -> Path:
-    """The repository's ``dashboards/`` folder, found next to this package's source folder.
+def _package(start: Path | None = None) -> Path:
+    """This package's folder (``combatkit/widgets`` installed, ``widgets/`` in a checkout); ``start``, a
+    file in another such folder, for tests."""
+    return start.resolve().parent if start else Path(str(importlib.resources.files("combatkit.widgets")))
 
-    Raises FileNotFoundError, saying what to do, when combatkit was installed without
-    its repository (a wheel holds no dashboards).
+
+def dashboards_dir(start: Path | None = None) -> Path:
+    """The dashboards: the package's data folder ``dashboards`` (installed from a wheel), or else the
+    repository's ``dashboards/`` beside the package's source folder (a checkout, ``pip install -e .``).
+
+    Raises FileNotFoundError, saying what to do, when neither is there.
     """
-    source = (start or Path(__file__)).resolve()
-    folder = source.parent.parent / "dashboards"
-    if not (folder / MAIN_DASHBOARD).is_file():
-        raise FileNotFoundError(
-            f"no dashboards folder with {MAIN_DASHBOARD} at {folder}. The dashboards live in the combatkit "
-            f"git repository: clone it and run 'pip install -e .' there, or pass --dashboards PATH."
-        )
-    return folder
+    package = _package(start)
+    for folder in (package / "dashboards", package.parent / "dashboards"):
+        if (folder / MAIN_DASHBOARD).is_file():
+            return folder
+    raise FileNotFoundError(
+        f"no dashboards folder with {MAIN_DASHBOARD} in {package} or beside it. Install combatkit with its "
+        f"dashboards: pip install 'combatkit[ui]' (or, in a git checkout, pip install -e '.[ui]'), "
+        f"or pass --dashboards PATH."
+    )
 
 
 def lessons_dir(dashboards: Path | None = None) -> Path | None:
-    """The repository's ``notebooks/`` folder (the lessons), next to its ``dashboards/``; None if there is none."""
+    """The lessons (the teaching notebooks), the folder ``notebooks`` beside the dashboards, installed or in
+    a checkout; None if there is none."""
     folder = (dashboards or dashboards_dir()).parent / "notebooks"
     return folder if (folder / MAIN_LESSON).is_file() else None
 
 
+def installed(folder: Path) -> bool:
+    """Whether ``folder`` is package data of an installed combatkit (not a checkout's, nor one of the user's)."""
+    return folder.resolve().parent == _package().resolve()
+
+
+def _base_url(settings: ServeSettings) -> str:
+    """``http://host:port`` as a browser on this machine reaches the server (any address: 127.0.0.1)."""
+    host = "127.0.0.1" if settings.host in ("", "0.0.0.0", "::") else settings.host
+    return f"http://{f'[{host}]' if ':' in host else host}:{settings.port}"
+
+
 def dashboard_url(settings: ServeSettings, notebook: str = MAIN_DASHBOARD) -> str:
-    return f"http://127.0.0.1:{settings.port}/voila/render/{notebook}"
+    return f"{_base_url(settings)}/voila/render/{notebook}"
 
 
 def lesson_url(settings: ServeSettings, notebook: str = MAIN_LESSON) -> str:
@@ -154,7 +187,7 @@ def lesson_url(settings: ServeSettings, notebook: str = MAIN_LESSON) -> str:
 
 def landing_url(settings: ServeSettings) -> str:
     """The landing page: every dashboard, with a picture and one line."""
-    return f"http://127.0.0.1:{settings.port}/"
+    return f"{_base_url(settings)}/"
 
 
 def denied_extensions() -> list[str]:
@@ -171,11 +204,12 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
     """The voila command line for ``settings`` (what ``main`` runs, and what a reader can reuse)."""
     argv = [
         str(dashboards),
-        "--Voila.ip=127.0.0.1",
+        f"--Voila.ip={settings.host}",
         f"--Voila.port={settings.port}",
         "--Voila.port_retries=0",
         f"--Voila.open_browser={settings.open_browser}",
         f"--VoilaConfiguration.template={TEMPLATE}",
+        "--VoilaConfiguration.allow_template_override=NO",
         "--VoilaConfiguration.classic_tree=True",
         "--VoilaConfiguration.show_tracebacks=False",
         "--VoilaConfiguration.strip_sources=True",
@@ -195,6 +229,14 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
     return argv
 
 
+def preheated_lessons(settings: ServeSettings, lessons: Path | None) -> tuple[str, ...]:
+    """The lessons (file names in ``lessons``) whose kernels wait ready, as ``settings`` say."""
+    if settings.pool_size <= 0 or lessons is None:
+        return ()
+    names = sorted(p.name for p in lessons.glob("*.ipynb"))
+    return tuple(name for name in names if not settings.preheat or f"{LEARN}/{name}" in settings.preheat)
+
+
 def jupyter_environ(environ: dict[str, str]) -> dict[str, str]:
     """``environ`` with this package's Jupyter data folder first on ``JUPYTER_PATH``: the ``combatkit``
     template, and the ``python3`` kernel spec the dashboards run in (:mod:`combatkit.widgets.kernel`)."""
@@ -202,45 +244,67 @@ def jupyter_environ(environ: dict[str, str]) -> dict[str, str]:
     return {**environ, "JUPYTER_PATH": os.pathsep.join(dict.fromkeys(paths))}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m combatkit.widgets.serve", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--port", type=int, default=ServeSettings.port, help="port on 127.0.0.1 (default 8866)")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``combatkit serve`` (and ``python -m combatkit.widgets.serve``)."""
+    parser.add_argument("--port", type=int, default=ServeSettings.port, help="port to listen on (default 8866)")
+    parser.add_argument("--host", default=ServeSettings.host, metavar="ADDRESS",
+                        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
+                             "interface, e.g. behind a proxy; no one is asked to log in)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    parser.add_argument("--dashboards", type=Path, help="folder of dashboards (default: the repository's)")
+    parser.add_argument("--dashboards", type=Path, help="folder of dashboards (default: combatkit's own)")
     parser.add_argument("--notebooks", type=Path,
-                        help=f"folder of teaching notebooks, served under /{LEARN}/ (default: the repository's; "
-                             "none when --dashboards is given)")
+                        help=f"folder of teaching notebooks, served under /{LEARN}/ (default: combatkit's own "
+                             "lessons; none when --dashboards is given)")
     parser.add_argument("--pool-size", type=int, default=ServeSettings.pool_size,
-                        help="preheated kernels per dashboard; 0 starts a kernel per visit (default 1)")
+                        help="preheated kernels per page; 0 starts a kernel per visit (default 1)")
     parser.add_argument("--timeout", type=int, default=ServeSettings.timeout, help="seconds a cell may run")
-    parser.add_argument("--preheat", nargs="*", default=list(ServeSettings.preheat), metavar="NOTEBOOK",
-                        help="dashboards whose kernels wait ready (default: %(default)s); give none to preheat all")
-    args = parser.parse_args(argv)
+    parser.add_argument("--preheat", nargs="*", default=list(ServeSettings.preheat), metavar="PAGE",
+                        help="the only pages whose kernels wait ready, e.g. mana.ipynb learn/mana_teaching.ipynb "
+                             "(default: every dashboard and lesson, about 170 MiB each)")
+    parser.add_argument("--cull-interval", type=int, default=ServeSettings.cull_interval, metavar="SECONDS",
+                        help="seconds between checks for abandoned kernels (default %(default)s)")
+    parser.add_argument("--cull-idle-timeout", type=int, default=ServeSettings.cull_idle_timeout, metavar="SECONDS",
+                        help="seconds a kernel with no open page may idle before it is shut down (default %(default)s)")
+
+
+def run(args: argparse.Namespace, prog: str = "combatkit serve") -> int:
+    """Serve with the options ``args`` (from :func:`add_arguments`) until stopped; 2 if an option is wrong."""
     try:
         folder = args.dashboards.resolve() if args.dashboards else dashboards_dir()
     except FileNotFoundError as error:
-        print(f"combatkit.widgets.serve: {error}", file=sys.stderr)
+        print(f"{prog}: {error}", file=sys.stderr)
         return 2
     if args.notebooks:
         lessons = args.notebooks.resolve()
-    else:  # the repository's lessons go with the repository's dashboards only
+    else:  # combatkit's lessons go with combatkit's dashboards only
         lessons = None if args.dashboards else lessons_dir(folder)
     for given in (folder, lessons):
         if given is not None and not given.is_dir():
-            print(f"combatkit.widgets.serve: {given} is not a folder", file=sys.stderr)
+            print(f"{prog}: {given} is not a folder", file=sys.stderr)
             return 2
-    settings = ServeSettings(port=args.port, open_browser=not args.no_browser, timeout=args.timeout,
-                             pool_size=args.pool_size, preheat=tuple(args.preheat))
+    settings = ServeSettings(port=args.port, host=args.host, open_browser=not args.no_browser, timeout=args.timeout,
+                             pool_size=args.pool_size, preheat=tuple(args.preheat), cull_interval=args.cull_interval,
+                             cull_idle_timeout=args.cull_idle_timeout)
 
     from combatkit.widgets.render import BUNDLE_ENV, write_bundle
 
     # build the chart bundle once here, not in the first visitor's kernel; kernels import it by URL
-    os.environ[BUNDLE_ENV] = write_bundle(STATIC)
+    try:
+        os.environ[BUNDLE_ENV] = write_bundle(STATIC)
+    except OSError:  # a read-only installation: each kernel sends the bundle with its charts instead
+        os.environ.pop(BUNDLE_ENV, None)
     os.environ.update(jupyter_environ(dict(os.environ)))
     print(f"combatkit dashboards from {folder}" + (f", lessons from {lessons}" if lessons else "")
           + f"\nopen {landing_url(settings)}", flush=True)
-    _app_class(settings.timeout, lessons).launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
+    app = _app_class(settings.timeout, lessons, preheated_lessons(settings, lessons))
+    app.launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m combatkit.widgets.serve", description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv), parser.prog)
 
 
 def cell_timeout(seconds: int) -> Callable[[Any], int | None]:
@@ -258,7 +322,8 @@ def cell_timeout(seconds: int) -> Callable[[Any], int | None]:
     return timeout
 
 
-def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None) -> type:
+def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None,
+               preheat_lessons: tuple[str, ...] = ()) -> type:
     """Voila, with the landing page's ``combatkit_landing()`` in its templates' globals, :func:`cell_timeout`
     as its cells' time limit, the ``lessons`` folder (if any) served under ``learn/``, and pages that
     set the ``_xsrf`` cookie.
@@ -291,6 +356,9 @@ def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None
                 parent=self, root_dir=str(folder), lessons=lessons)
             settings["voila_jinja2_env"].globals["combatkit_landing"] = lambda: landing(folder, lessons)
             self.config.VoilaExecutor.timeout_func = cell_timeout(timeout)  # read by each executor voila makes
+            if hasattr(self.kernel_manager, "fill_if_needed"):  # voila fills the pools of its root's notebooks only
+                for lesson in preheat_lessons:
+                    self.kernel_manager.fill_if_needed(delay=0, notebook_name=f"{LEARN}/{lesson}")
             return settings
 
     return CombatkitVoila
@@ -340,7 +408,11 @@ def _contents_class() -> type:
             marks = metadata.setdefault("combatkit", {})
             if lesson:
                 marks.setdefault("show_code", True)
-                marks["file"] = f"{self.lessons_dir.name}/{_inside(path, LEARN)}"
+                if installed(self.lessons_dir):  # the lessons to change are a copy, made by `combatkit lessons`
+                    marks["copy"] = f"combatkit lessons {LESSONS_COPY}"
+                    marks["file"] = f"{LESSONS_COPY}/{_inside(path, LEARN)}"
+                else:
+                    marks["file"] = f"{self.lessons_dir.name}/{_inside(path, LEARN)}"
             served = landing(Path(self.root_dir), self.lessons_dir)
             card = served.card(path)
             companion = served.card(card.companion) if card and card.companion else None
@@ -365,9 +437,26 @@ def _contents_class() -> type:
 
 def _kernels_class(base: type, lessons: Path | None) -> type:
     """``base`` (voila's multi-kernel manager class), starting a lesson's kernel in the lessons folder
-    (voila asks for ``learn/``, which is not a folder of the dashboards)."""
+    (voila asks for ``learn/``, which is not a folder of the dashboards), with a culler that passes over a
+    kernel already gone or going, and a server that kills its kernels when it stops.
+
+    The culler lists the kernels, then checks them one by one, waiting for each one it shuts down. A
+    kernel shut down meanwhile (its page left: voila's beacon; a visit that took a preheated kernel)
+    was still on its list, and jupyter_server's check of it raised ``KeyError``, a traceback in the
+    log. When the server stops, each kernel got a shutdown request, and a preheated kernel, waiting
+    for its visitor in the middle of a cell, answered with a traceback (``ZMQError``) as its sockets
+    closed under it; a dashboard kernel has nothing to save, so they are killed instead.
+    """
 
     class CombatkitKernels(base):
+        async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+            if kernel_id not in self._kernels or kernel_id in self._pending_kernels:  # gone, or being shut down
+                return
+            await super().cull_kernel_if_idle(kernel_id)
+
+        async def shutdown_all(self, now: bool = False) -> None:
+            await super().shutdown_all(now=True)
+
         def cwd_for_path(self, path: str, **kwargs: Any) -> str:
             inner = None if lessons is None else _inside(path, LEARN)
             if inner is None:
@@ -399,6 +488,7 @@ class RunningServer:
 def serving(dashboards: Path | None = None, *, notebooks: Path | None = None, port: int | None = None,
             pool_size: int = ServeSettings.pool_size,
             preheat: tuple[str, ...] = ServeSettings.preheat, timeout: int = ServeSettings.timeout,
+            cull_interval: int = ServeSettings.cull_interval, cull_idle_timeout: int = ServeSettings.cull_idle_timeout,
             log: Path | None = None,
             start_timeout: float = 90) -> Iterator[RunningServer]:
     """Run this module in the background until the block ends; yields the running server.
@@ -409,7 +499,8 @@ def serving(dashboards: Path | None = None, *, notebooks: Path | None = None, po
     """
     port = port or free_port()
     command = [sys.executable, "-m", "combatkit.widgets.serve", "--port", str(port), "--no-browser",
-               "--pool-size", str(pool_size), "--timeout", str(timeout), "--preheat", *preheat]
+               "--pool-size", str(pool_size), "--timeout", str(timeout), "--cull-interval", str(cull_interval),
+               "--cull-idle-timeout", str(cull_idle_timeout), "--preheat", *preheat]
     if dashboards is not None:
         command += ["--dashboards", str(dashboards)]
     if notebooks is not None:

@@ -237,7 +237,7 @@ class Walk:
             self.expire(live, 0, round_end=True)
         spans = tuple(sorted(self.spans, key=lambda s: (s.end, s.start, s.actor, s.kind)))
         rolls = self.timeline.rolls + tuple(self.roller.log[self.rolled_before:])
-        resolved = Timeline(self.timeline.system, self.timeline.clock, spans, self.timeline.notes, rolls)
+        resolved = replace(self.timeline, spans=spans, rolls=rolls)
         return RoundResult(self.round, self.system, resolved, tuple(self.events),
                            tuple(replace(live.figure(), holding=self._held_over(live))
                                  for live in self.live.values()), self.declarations)

@@ -76,6 +76,15 @@ class ActorPlan:
     """What the plan has placed so far."""
     used: dict[str, int] = field(default_factory=dict)
     """Blows placed so far this round, by weapon name (:meth:`blows`)."""
+    closed: dict[str, int] = field(default_factory=dict)
+    """Feet the figure's moves placed so far this round closed on each figure (negative: moved away)."""
+    sequence: int | None = None
+    """The phase the figure's attack sequence began in (000 §3 C Table 6: a later attack keeps its spacing);
+    0 or less: in an earlier round (from :attr:`carried`)."""
+    carried: object = None
+    """What the figure's last round left it (:attr:`~combatkit.intent.Plan.carry`); None in a first round."""
+    carry: object = None
+    """What this round leaves it for the next."""
 
     @property
     def name(self) -> str:
@@ -90,13 +99,27 @@ class ActorPlan:
         return self.encounter.round
 
     def gap(self, other: str | None) -> int | None:
-        """Feet to ``other`` when the encounter knows them, else None."""
+        """Feet to ``other`` when the encounter knows them (less what the figure's moves placed so far this round
+        closed), else None."""
         if other is None:
             return None
         for a, b, feet in self.encounter.distances:
             if {a, b} == {self.name, other}:
-                return feet
+                return max(0, feet - self.closed.get(other, 0))
         return None
+
+    def _moved(self, intent: Intent, declarations: Sequence[Declaration]) -> None:
+        """Count what ``declarations`` move the figure toward (or away from) its target (:meth:`gap`)."""
+        for d in declarations:
+            if d.kind is not MOVE:
+                continue
+            toward = d.target if d.target is not None else (intent.target if intent.kind is IntentKind.MOVE
+                                                            and intent.away else None)
+            gap = self.gap(toward)
+            if toward is None or gap is None:
+                continue
+            feet = d.feet if d.feet is not None else max(0, gap - REACH)
+            self.closed[toward] = self.closed.get(toward, 0) + (feet if d.target is not None else -feet)
 
     def target_surprised(self, other: str | None) -> bool:
         return any(c.name == other and c.surprised for c in self.encounter.combatants)
@@ -136,6 +159,13 @@ class ActorPlan:
             if ranges is None or gap is None or gap <= ranges[2]:
                 return (missiles[0],)
         return routine(self.c) if self.c.weapons else ()
+
+    def named(self, intent: Intent, weapons: tuple[Weapon, ...]) -> tuple[str, ...]:
+        """The weapon names a declaration of the attack gives: the intent's, else none when the system's own
+        default (the figure's first weapon, :meth:`~combatkit.model.Combatant.weapon`) is the one chosen."""
+        if intent.weapons or weapons == (self.c.weapon(None),):
+            return intent.weapons
+        return weapon_names(weapons)
 
     def spell(self, intent: Intent) -> Spell:
         return self.c.spell(intent.spell)
@@ -190,6 +220,7 @@ class ActorPlan:
                                               if k != "attacks" or d.kind is ATTACK}) for d in declarations]
                 why += f"; refined for {self.system.title}: {', '.join(refinement.changes())}"
                 kind = PlacementKind.REFINED
+        self._moved(intent, declarations)
         self.placements.append(Placement(self.name, step, intent, tuple(declarations), kind, rule, why))
 
     def defer(self, step: int, intent: Intent, rule: str, why: str) -> None:
@@ -212,8 +243,9 @@ class ActorPlan:
             if intent.kind is IntentKind.ACTION and "note" not in extra:
                 extra["note"] = _action_note(intent, self.system.id)
             declarations.append(self.declaration(intent, phase, kind, **extra))
-        why = f"{self.name} {intent.words()}: {self.where(declarations)}, as the encounter places it for " \
+        why = f"{intent.said()}: {self.where(declarations)}, as the encounter places it for " \
               f"{self.system.title}"
+        self._moved(intent, declarations)
         self.placements.append(Placement(self.name, step, intent, tuple(declarations), PlacementKind.REFINED,
                                          "the encounter's own placement", why))
         return declarations
@@ -263,7 +295,8 @@ def _pair(steps: list[tuple[int, Intent]], i: int) -> bool:
         return False
     move, attack = steps[i][1], steps[i + 1][1]
     return (move.kind is IntentKind.MOVE and move.target is not None and not move.away and move.feet is None
-            and move.maneuver is None and attack.kind is IntentKind.ATTACK and attack.target == move.target)
+            and move.maneuver in (None, Maneuver.CHARGE) and attack.kind is IntentKind.ATTACK
+            and attack.target == move.target)
 
 
 # ---------------------------------------------------------------- Combat II: one action a phase
@@ -273,7 +306,8 @@ _ONE_A_PHASE = "000 §1 C: one action a phase (move, attack, cast or a miscellan
 
 
 def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, int], str | None],
-              table6: Callable[[Fraction], tuple[int, ...]] | None = None) -> None:
+              table6: Callable[[Fraction], tuple[int, ...]] | None = None,
+              cast_rule: str = "000 §1 G: a spell is begun in a phase that takes its casting time") -> None:
     """000 §1-2 (Phase System I) and §3 (Phase System II, one A/B/C cycle): one action a phase.
 
     ``phases`` are the phases the figure may declare in (a surprised figure "loses one full
@@ -282,11 +316,14 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
     covers up to 10' more for the round's one attack (000 §2 C), a surprised target is struck at
     the end of the move (000 §2 F), a charge is the move and the blow together (000 §2 D).
     ``castable(spell, phase)`` is None when the spell may be begun in that phase, else the rule
-    it breaks. ``table6`` (Phase System II, 000 §3 C Table 6) spaces the attacks by their rate.
+    it breaks; ``cast_rule`` is the rule a spell begun is placed by. ``table6`` (Phase System II, 000 §3 C
+    Table 6) spaces the attacks by their rate.
     """
     c, name = ap.c, ap.name
     allowance = c.movement * 10 // 3  # 000 §1 F: 1/3 MV a phase
     free = list(phases)
+    if table6 is not None and isinstance(ap.carried, int):
+        ap.sequence = ap.carried  # the Table 6 sequence goes on from the last cycle (000 §3 C)
     i = 0
     steps = ap.steps
     while i < len(steps):
@@ -298,7 +335,7 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
             i += 1
             continue
         if not free:
-            ap.defer(step, intent, _ONE_A_PHASE, f"{name} {intent.words()}: no phase is left for it this round")
+            ap.defer(step, intent, _ONE_A_PHASE, f"{intent.said()}: no phase is left for it this round")
             i += 1
             continue
         k = intent.kind
@@ -333,11 +370,11 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
         elif k is IntentKind.ATTACK:
             free = _close_and_strike(ap, None, (step, intent), free, allowance, table6)
         elif k is IntentKind.CAST:
-            free = _cast(ap, step, intent, free, castable)
+            free = _cast(ap, step, intent, free, castable, cast_rule)
         elif k is IntentKind.READY:
             out = [ready_declaration(ap, intent, free[0])]
             ap.add(step, intent, out, "000 §2 A, E: readying components or a weapon takes a phase",
-                   f"{name} {intent.words()}: {ap.where(out)}")
+                   f"{intent.said()}: {ap.where(out)}")
             free = free[1:]
         elif k is IntentKind.HOLD:
             out = [ap.declaration(intent, free[0], READY)]
@@ -347,9 +384,13 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
         else:
             out = [action_declaration(ap, intent, free[0])]
             ap.add(step, intent, out, "000 §1: a brief miscellaneous action takes a phase",
-                   f"{name} {intent.words()}: {ap.where(out)}")
+                   f"{intent.said()}: {ap.where(out)}")
             free = free[1:]
         i += 1
+    if table6 is not None:
+        attacked = any(d.kind is ATTACK for p in ap.placements for d in p.declarations)
+        # 000 §3 C: "In the event of an unexpected or even voluntary phase delay, the sequence starts over"
+        ap.carry = ap.sequence - 3 if attacked and ap.sequence is not None else None
 
 
 def _move(ap: ActorPlan, step: int, intent: Intent, free: list[int], allowance: int) -> list[int]:
@@ -374,7 +415,7 @@ def _move(ap: ActorPlan, step: int, intent: Intent, free: list[int], allowance: 
         ap.add(step, intent, (), "000 §2 D Closing Movement", f"{name} is already within striking distance of "
                                                               f"{intent.target}: no move needed", PlacementKind.NEAREST)
         return free
-    why = f"{name} {intent.words()}: {ap.where(out)} (1/3 MV, {allowance}', a phase)"
+    why = f"{intent.said()}: {ap.where(out)} (1/3 MV, {allowance}', a phase)"
     kind = PlacementKind.PLACED
     if left:
         why += f"; {left}' are left for next round"
@@ -389,7 +430,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
     c, name = ap.c, ap.name
     step, intent = attack
     weapons = ap.weapons(intent)
-    names = intent.weapons or weapon_names(weapons)
+    names = ap.named(intent, weapons)
     shoot = ap.shoots(weapons)
     left = ap.blows(intent, weapons)
     if left <= 0 and table6 is None:
@@ -397,7 +438,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
             ap.defer(move[0], move[1], "000 §2 C: attacks per round", f"{name} has no attack left this round to "
                                                                      f"close for")
         ap.defer(step, intent, "000 §2 C: each weapon attacks up to its attacks per round",
-                 f"{name} {intent.words()}: its earlier attacks took every blow the round gives it")
+                 f"{intent.said()}: its earlier attacks took every blow the round gives it")
         return free
     single = left == 1
     pattern: tuple[int, ...] = (1,)
@@ -425,14 +466,14 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
     moves: list[Declaration] = []
     blows: list[Declaration] = []
     rules: list[str] = []
-    first_attack: int | None = None
+    first_attack: int | None = ap.sequence if table6 is not None else None
     used = 0
-    for p in free:
+    for k, p in enumerate(free):
         if left <= 0:
             break
-        used += 1
         if first_attack is not None and not pattern[(p - first_attack) % len(pattern)]:
-            continue
+            continue  # a delay (000 §3 C Table 6): free for anything but an attack or a spell
+        used = k + 1
         if shoot or gap <= REACH:
             blows.append(ap.declaration(intent, p, ATTACK, weapons=names))
         elif gap <= REACH + REPOSITION and single:
@@ -453,6 +494,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
             continue
         left -= 1
         first_attack = p if first_attack is None else first_attack
+    ap.sequence = first_attack
     ap.spend(weapons or (ap.c.weapon(None),), blows)
     rule = "; ".join(dict.fromkeys(rules + (["000 §1 F: a move is up to 1/3 MV a phase, then the blow a phase "
                                              "later"] if moves else []) + ["000 §1 C: one attack a phase"]))
@@ -487,7 +529,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
 
 
 def _cast(ap: ActorPlan, step: int, intent: Intent, free: list[int],
-          castable: Callable[[Spell, int], str | None]) -> list[int]:
+          castable: Callable[[Spell, int], str | None], cast_rule: str) -> list[int]:
     """Components readied first if they are not in hand (000 §2 A), then the spell begun in the next phase
     that takes its casting time (000 §1 G); too long for any phase left, it is begun next round."""
     c, name = ap.c, ap.name
@@ -515,10 +557,10 @@ def _cast(ap: ActorPlan, step: int, intent: Intent, free: list[int],
                                             f"next round")
         return free
     out.append(ap.declaration(intent, free[0], CAST))
-    rule = "000 §1 G: a spell is begun in a phase that takes its casting time"
+    rule = cast_rule
     if len(out) > 1:
         rule = "000 §2 A: components in hand first (a phase); " + rule
-    ap.add(step, intent, out, rule, f"{name} {intent.words()}: {ap.where(out)}")
+    ap.add(step, intent, out, rule, f"{intent.said()}: {ap.where(out)}")
     return free[1:]
 
 
@@ -544,7 +586,7 @@ def chain(ap: ActorPlan, rules: ChainRules) -> None:
             n, i = max(d.phase for d in refined) + 1, i + 1
             continue
         if n > last:
-            ap.defer(step, intent, f"{ap.system.title}: a round has {last} steps", f"{name} {intent.words()}: the "
+            ap.defer(step, intent, f"{ap.system.title}: a round has {last} steps", f"{intent.said()}: the "
                                                                                   f"round has no step left for it")
             i += 1
             continue
@@ -566,11 +608,11 @@ def chain(ap: ActorPlan, rules: ChainRules) -> None:
         elif k is IntentKind.MOVE:
             out = [ap.declaration(intent, n, MOVE, feet=_feet(ap, intent, rate))]
             if no_charge:
-                ap.add(step, steps[i][1], out, rules.move, f"{ap.system.title} has no charge: {name} moves toward "
-                                                            f"{intent.target} ({ap.where(out)})",
+                ap.add(step, steps[i][1], out, rules.move, f"{name} moves toward {intent.target}, for "
+                                                            f"{ap.system.title} has no charge ({ap.where(out)})",
                        PlacementKind.NEAREST)
             else:
-                ap.add(step, intent, out, rules.move, f"{name} {intent.words()}: {ap.where(out)}")
+                ap.add(step, intent, out, rules.move, f"{intent.said()}: {ap.where(out)}")
         elif k is IntentKind.CAST and rules.cast_needs_target and intent.target is None:
             out = [ap.declaration(intent, n, CAST, target=name)]
             ap.add(step, intent, out, rules.cast, f"{name} casts {ap.spell(intent).name}, which names no target: "
@@ -578,16 +620,16 @@ def chain(ap: ActorPlan, rules: ChainRules) -> None:
                                                   f"({ap.where(out)})", PlacementKind.NEAREST)
         elif k is IntentKind.CAST:
             out = [ap.declaration(intent, n, CAST)]
-            ap.add(step, intent, out, rules.cast, f"{name} {intent.words()}: {ap.where(out)}")
+            ap.add(step, intent, out, rules.cast, f"{intent.said()}: {ap.where(out)}")
         elif k is IntentKind.READY:
             out = [ready_declaration(ap, intent, n, "readies_components" in ap.system.declaration_fields)]
-            ap.add(step, intent, out, rules.ready, f"{name} {intent.words()}: {ap.where(out)}")
+            ap.add(step, intent, out, rules.ready, f"{intent.said()}: {ap.where(out)}")
         elif k is IntentKind.HOLD:
             out = [ap.declaration(intent, n, READY)]
             ap.add(step, intent, out, rules.hold, f"{name} stands ready: {ap.where(out)}")
         else:
             out = [action_declaration(ap, intent, n)]
-            ap.add(step, intent, out, rules.action, f"{name} {intent.words()}: {ap.where(out)}")
+            ap.add(step, intent, out, rules.action, f"{intent.said()}: {ap.where(out)}")
         n += 1
         i += 1
 
@@ -636,13 +678,13 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
     name, rate = ap.name, ap.c.movement * 10
     step, intent = attack
     weapons = ap.weapons(intent)
-    names = intent.weapons or weapon_names(weapons)
+    names = ap.named(intent, weapons)
     gap = ap.gap(intent.target)
     shoot = ap.shoots(weapons)
     if ap.blows(intent, weapons) <= 0:
         if move is not None:
             ap.defer(move[0], move[1], rules.strike, f"{name} has no attack left this round to close for")
-        ap.defer(step, intent, rules.strike, f"{name} {intent.words()}: its earlier attacks took every attack the "
+        ap.defer(step, intent, rules.strike, f"{intent.said()}: its earlier attacks took every attack the "
                                              f"round gives it")
         return n
     ap.spend(weapons or (ap.c.weapon(None),), [Declaration(name, n, ATTACK)])
@@ -657,12 +699,15 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
     close = gap - REACH
     mover = move[1] if move is not None else replace(intent, kind=IntentKind.MOVE, weapons=(), blows=None,
                                                      maneuver=None)
-    moved = [ap.declaration(mover, n, MOVE, target=intent.target, feet=min(close, rate), maneuver=None)]
-    note = f"{ap.system.title} has no charge: " if charge_note else ""
+    charge = mover.maneuver is Maneuver.CHARGE
+    moved = [ap.declaration(mover, n, MOVE, target=intent.target, feet=None if charge else min(close, rate),
+                            maneuver=mover.maneuver)]
+    note = f", for {ap.system.title} has no charge" if charge_note else ""
     if move is not None:
-        ap.add(move[0], move[1], moved, rules.move, f"{note}{name} closes on {intent.target}: {ap.where(moved)}",
+        verb = "charges" if charge else "closes on"
+        ap.add(move[0], move[1], moved, rules.move, f"{name} {verb} {intent.target}{note}: {ap.where(moved)}",
                PlacementKind.NEAREST if charge_note else PlacementKind.PLACED)
-    if close <= rate and n + 1 <= (len(ap.system.declaration_phases) or 20):
+    if (charge or close <= rate) and n + 1 <= (len(ap.system.declaration_phases) or 20):
         out = [ap.declaration(intent, n + 1, ATTACK, weapons=names)]
         if move is None:
             ap.add(step, intent, moved + out, rules.strike, f"{name} is {gap}' from {intent.target}, so it closes "

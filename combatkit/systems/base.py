@@ -137,7 +137,7 @@ class TimingSystem:
                               roll_words(encounter))
         return annotate(timeline, plan, _left_rolls(encounter, self, timeline) if own_dice else ())
 
-    def plan(self, encounter: Encounter, options: Any = None) -> Plan:
+    def plan(self, encounter: Encounter, options: Any = None, carry: Mapping[str, Any] | None = None) -> Plan:
         """Turn the round's intents (``Encounter.intents``) into this system's declarations, each with the rule
         that places it (:class:`~combatkit.intent.Placement`); figures the encounter gives declarations of their
         own (``Encounter.declarations``, already in this system's terms) keep them as given.
@@ -145,7 +145,8 @@ class TimingSystem:
         This system's refinements of an intent (``Encounter.refinements``) are followed; another system's are
         ignored, and the plan's notes say so. What the system cannot do as asked is placed the nearest legal way
         or left for next round, and said (:meth:`~combatkit.intent.Plan.changed`). A refinement of an intent a
-        figure does not have is refused.
+        figure does not have is refused. ``carry`` is what the last round's plan left each figure
+        (:attr:`~combatkit.intent.Plan.carry`), when this round follows it in a fight.
         """
         options = self.options(options if options is not None else self.encounter_options(encounter))
         given = {d.actor for d in encounter.declarations}
@@ -166,12 +167,13 @@ class TimingSystem:
         notes = [f"The encounter refines intents for {SYSTEMS[sid].title if sid in SYSTEMS else sid}, in that "
                  f"system's own terms: {'; '.join(items)}. {self.title} ignores them and places the intents its "
                  f"own way." for sid, items in ignored.items()]
+        carried: dict[str, Any] = {}
         for c in encounter.combatants:
             if c.name in given or c.name not in steps:
                 continue
             ap = ActorPlan(self, encounter, c, steps[c.name],
                            {step: refined[(c.name, step)] for step, _ in steps[c.name] if (c.name, step) in refined},
-                           options)
+                           options, carried=(carry or {}).get(c.name))
             if c.surprised and self.rules.surprised_sits_out is not None:
                 for step, intent in ap.steps:
                     ap.defer(step, intent, self.rules.surprised_sits_out,
@@ -179,7 +181,9 @@ class TimingSystem:
             else:
                 self._plan_actor(ap)
             placements += ap.placements
-        return Plan(self.id, tuple(placements), tuple(notes))
+            if ap.carry is not None:
+                carried[c.name] = ap.carry
+        return Plan(self.id, tuple(placements), tuple(notes), carried)
 
     def placed(self, encounter: Encounter, options: Any = None) -> Encounter:
         """``encounter`` as this system places it: its intents turned into this system's declarations

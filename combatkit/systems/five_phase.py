@@ -1389,15 +1389,15 @@ class FivePhase(TimingSystem):
                 i += 1
                 continue
             if ready > LAST:
-                ap.defer(step, intent, "001 H. Last Actions", f"{name} {intent.words()}: nothing of the round is "
-                                                              f"left for it")
+                ap.defer(step, intent, "001 B, H: a full move allows no other action; after Last Actions the "
+                                       "round is over", f"{intent.said()}: nothing of the round is left for it")
                 i += 1
                 continue
             k = intent.kind
             if k is IntentKind.MOVE and intent.maneuver in (Maneuver.FLEE, Maneuver.WITHDRAW):
                 out = [ap.declaration(intent, min(ready, 5), ActionKind.MOVE)]
                 spec = action_for(c, out[0])
-                ap.add(step, intent, out, f"001 Movement: {spec.name}", f"{name} {intent.words()}: "
+                ap.add(step, intent, out, f"001 Movement: {spec.name}", f"{intent.said()}: "
                                                                          f"{spec.name} ({ap.where(out)})")
                 ready = NEXT if intent.maneuver is Maneuver.FLEE else ready + 1
             elif k is IntentKind.ATTACK or (k is IntentKind.MOVE and _pair(ap.steps, i)):
@@ -1414,7 +1414,7 @@ class FivePhase(TimingSystem):
                 due = _due(ready, phase)
                 out = [replace(d, phase=due)]
                 ap.add(step, intent, out, "001 B. Action Facility & Phases: a spell uses its Casting Time",
-                       f"{name} {intent.words()}: {how}, so it goes off in {ap.label(due)}")
+                       f"{intent.said()}: {how}, so it goes off in {ap.label(due)}")
                 ready = due + 1
             else:
                 if k is IntentKind.READY:
@@ -1424,9 +1424,11 @@ class FivePhase(TimingSystem):
                 else:
                     d = action_declaration(ap, intent, min(ready, 5))
                 spec = action_for(c, d)
+                if spec.step == "rally":  # 001 I: rallies happen in the morale step
+                    d = replace(d, phase=MORALE)
                 cost = spec.phases if isinstance(spec.phases, int) else Dice.parse(spec.phases).maximum
                 ap.add(step, intent, [d], f"001 A LIST OF ACTIONS: {spec.name}",
-                       f"{name} {intent.words()}: {spec.name}, from {ap.label(d.phase)}"
+                       f"{intent.said()}: {spec.name}, from {ap.label(d.phase)}"
                        + (f" ({spec.phases} phases; the next action waits for the most)" if cost > 1 else ""))
                 ready = d.phase + max(1, cost)
             i += 1
@@ -1446,9 +1448,9 @@ class FivePhase(TimingSystem):
         out = [ap.declaration(intent, min(ready, 5), ActionKind.MOVE, feet=feet,
                               note=intent.note or how if intent.maneuver is None else intent.note)]
         spec = action_for(c, out[0])
-        ap.add(step, intent, out, f"001 Movement: {spec.name}", f"{ap.name} {intent.words()}: {spec.name}, "
+        ap.add(step, intent, out, f"001 Movement: {spec.name}", f"{intent.said()}: {spec.name}, "
                                                                  f"{ap.where(out)}")
-        return ready + {"shift": 0, "half-move": 1}.get(how, 2)
+        return ready + {"shift": 0, "half-move": 1}.get(how, NEXT)  # 001 B: a full move allows no other action
 
     def _plan_attack(self, ap: ActorPlan, move: tuple[int, Intent] | None, attack: tuple[int, Intent], ready: int,
                      options: FivePhaseOptions) -> int:
@@ -1457,7 +1459,7 @@ class FivePhase(TimingSystem):
         c, name = ap.c, ap.name
         step, intent = attack
         weapons = ap.weapons(intent)
-        names = intent.weapons or tuple(w.name for w in weapons)
+        names = ap.named(intent, weapons)
         facility = max((weapon_facility(c, w, options)[0] for w in weapons), default=Facility.VERY_QUICK)
         attacks = (routines(c, weapons, ap.round) if c.char_class.strip().lower() != "monster" or len(weapons) == 1
                    else 1)
@@ -1466,7 +1468,7 @@ class FivePhase(TimingSystem):
             if move is not None:
                 ap.defer(move[0], move[1], "001 B. Multiple attack sequences", f"{name} has no attack left this "
                                                                                f"round to close for")
-            ap.defer(step, intent, "001 B. Multiple attack sequences", f"{name} {intent.words()}: its earlier "
+            ap.defer(step, intent, "001 B. Multiple attack sequences", f"{intent.said()}: its earlier "
                                                                        f"attacks took every attack the round gives it")
             return ready
         gap = ap.gap(intent.target)

@@ -974,7 +974,8 @@ class PhaseSystemII(TimingSystem):
     def _plan_actor(self, ap: ActorPlan) -> None:
         """One A/B/C cycle, one action a phase, attacks spaced by Table 6 (000 §3 C); a spell may be begun in
         any phase (000 §3 B) (:func:`~combatkit.systems._plan.combat_ii`)."""
-        combat_ii(ap, [2, 3] if ap.surprised else [1, 2, 3], lambda spell, phase: None, table6=attack_schedule)
+        combat_ii(ap, [2, 3] if ap.surprised else [1, 2, 3], lambda spell, phase: None, table6=attack_schedule,
+                  cast_rule="000 §3 B: a spell may be begun in any phase, its casting spilling into the next")
 
     def retarget_tick(self, attacker: Combatant, span: Span, declaration: Declaration | None,
                       weapons: tuple[Weapon, ...], options: object) -> Tick | None:

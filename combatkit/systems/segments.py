@@ -1022,20 +1022,15 @@ class SegmentOfAction(TimingSystem):
 
     def _odds_round(self, encounter: Encounter, a: str, b: str,
                     options: SegmentsOptions) -> Callable[[Roller], Timeline]:
-        """The matchup is the two figures alone, with their declarations (which may target only
-        each other), the distances between them and the hits the referee reported on them; timing
-        only (``kills=False``: "let us say neither is slain", 003 §I), so nobody falls. A hit is
-        a branch only while it can ruin a spell or delay a shot."""
+        """The matchup is the two figures' own round: their declarations (a blow or shot aimed at a third
+        figure is still their act; the others stand and declare nothing, so their dice are not rolled), the
+        distances and the hits the referee reported on them; timing only (``kills=False``: "let us say
+        neither is slain", 003 §I), so nobody falls. A hit is a branch only while it can ruin a spell or
+        delay a shot."""
         pair = {a, b}
-        declarations = tuple(d for d in encounter.declarations if d.actor in pair)
-        for d in declarations:
-            if d.target is not None and d.target not in pair:
-                raise RulesError("combatkit odds", f"{d.actor} targets {d.target}, who is not in the matchup {a} vs {b}")
         alone = replace(
             encounter,
-            combatants=tuple(c for c in encounter.combatants if c.name in pair),
-            declarations=declarations,
-            distances=tuple(x for x in encounter.distances if {x[0], x[1]} <= pair),
+            declarations=tuple(d for d in encounter.declarations if d.actor in pair),
             hits=tuple(h for h in encounter.hits if h.target in pair),
         )
         timing = replace(options, kills=False)

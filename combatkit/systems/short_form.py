@@ -1081,7 +1081,7 @@ class ShortForm(TimingSystem):
                 budget = action_budget(ap.c, kept)[0]
                 used = ", ".join(f"{n} {t}" for t, n in budget.items() if n)
                 ap.placements[i] = replace(p, declarations=(), kind=PlacementKind.DEFERRED, rule="002 Action Types",
-                                           why=f"{ap.name} {p.intent.words()}: the round's actions are used ({used}; "
+                                           why=f"{p.intent.said()}: the round's actions are used ({used}; "
                                                f"a round holds one standard, one move and one minor action): it is "
                                                f"left for next round")
 

@@ -1,6 +1,7 @@
 """The dashboards as one app, in a real browser: the landing page, links that reproduce a view,
 links that cannot be read, and exports (fixtures: ``conftest.py``; the lessons: ``test_learn.py``)."""
 
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -43,6 +44,22 @@ def test_landing_page_lists_every_dashboard_with_picture_and_line(server, page):
     page.locator(".ck-dashboards a.ck-open[href$='/phase1_timeline.ipynb']").click()
     expect(page.locator(CHART)).to_be_visible()
     expect(page.locator("h1").first).to_contain_text("Who acts when: a Phase System I round")
+
+
+MISMATCH = re.compile(r"(Unsatisfied|No satisfying) version")
+"""What webpack logs when a widget extension was built against another JupyterLab than the page shares."""
+
+
+def test_the_widget_extensions_agree_with_the_page_on_jupyterlab_versions(server, page):
+    # voila's page shares JupyterLab's packages with every lab extension it loads (its widget manager,
+    # jupyterlab_widgets' controls, anywidget): one built against a later JupyterLab than the page's
+    # logs a warning for each package it shares (pyproject.toml pins a set that agrees)
+    warnings = []
+    page.on("console", lambda message: message.type == "warning" and warnings.append(message.text))
+    for path in (PHASE1, "voila/render/learn/phase1_teaching.ipynb"):  # a dashboard, a lesson
+        page.goto(f"{server}/{path}")
+        expect(page.locator("svg.marks").first).to_be_visible()
+    assert [text for text in warnings if MISMATCH.search(text)] == []
 
 
 def test_a_copied_link_reopens_exactly_that_round(server, browser, page):

@@ -1,0 +1,255 @@
+"""One encounter, six systems: intents written once, placed by each system in its own terms (#15).
+
+The shipped examples are written as intents; the older format (declarations in one system's phases)
+still loads, its declarations becoming intents and that system's refinements.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from combatkit import (
+    ActionKind,
+    Combatant,
+    Declaration,
+    Encounter,
+    EncounterFileError,
+    RulesError,
+    Spell,
+    Weapon,
+    WeaponKind,
+    find_system,
+    load_encounter,
+    load_example,
+    loads_encounter,
+)
+from combatkit.encounter import _declaration, dumps_toml, example_encounters
+from combatkit.fight import FightOptions, run_fight
+from combatkit.intent import COMPONENTS, Intent, IntentKind, PlacementKind, Refinement, derive, named_actions
+from combatkit.model import Maneuver
+from combatkit.resolution import EventKind
+from combatkit.systems import SYSTEMS
+
+EXAMPLES = sorted(example_encounters())
+LEGACY = sorted((Path(__file__).parent / "data" / "legacy").glob("*.toml"))
+
+
+def rows(timeline) -> list[dict]:
+    """The timeline's rows without how each intent was placed (a round given as declarations says nothing)."""
+    return [{k: v for k, v in row.items() if k != "placed"} for row in timeline.rows()]
+
+
+def pair(encounter: Encounter) -> tuple[str, str]:
+    """The first intent aimed at a figure of another side: (actor, target)."""
+    side = {c.name: c.side for c in encounter.combatants}
+    return next((i.actor, i.target) for i in encounter.intents if i.target and side[i.target] != side[i.actor])
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+@pytest.mark.parametrize("sid", sorted(SYSTEMS))
+def test_every_example_schedules_fights_and_has_odds_under_every_system(name, sid):
+    encounter = load_example(name)
+    system = find_system(sid)
+    timeline = system.schedule(encounter)
+    assert timeline.spans and timeline.plan is not None
+    fight = run_fight(encounter, sid, seed=1)
+    assert fight.round_count >= 1 and fight.rounds[0].timeline.plan is not None
+    a, b = pair(encounter)
+    odds = system.odds(encounter, a, b)
+    assert sum(odds[k] for k in ("a first", "simultaneous", "b first", "neither")) == 1
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+@pytest.mark.parametrize("sid", sorted(SYSTEMS))
+def test_why_says_how_each_intent_was_placed(name, sid):
+    encounter = load_example(name)
+    timeline = find_system(sid).schedule(encounter)
+    placements = timeline.plan.placements
+    assert [(p.actor, p.step) for p in placements] == [
+        (c.name, n + 1) for c in encounter.combatants
+        for n in range(len([i for i in encounter.intents if i.actor == c.name]))]
+    why = timeline.why()
+    for p in placements:
+        assert p.rule and p.why.startswith(p.actor) and p.line() in why
+        if p.kind is PlacementKind.DEFERRED:
+            assert not p.declarations
+    own = find_system(encounter.system)
+    if own.id != sid and any(r.system == own.id for r in encounter.refinements):
+        assert any(f"{find_system(sid).title} ignores them" in line for line in why)
+    placed = [s for s in timeline.spans if s.placed]
+    assert placed and all(s.placed in {p.line() for p in placements} for s in placed)
+
+
+@pytest.mark.parametrize("path", LEGACY, ids=lambda p: p.stem)
+def test_a_file_in_the_older_format_plans_to_its_own_declarations_and_runs_under_all_six(path):
+    """Declarations written for one system become intents and that system's refinements; under that system the
+    plan is the very declarations of the file, and every other system places the intents its own way."""
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    names = {c["name"] for c in raw["combatants"]}
+    given = [_declaration(d, f"declarations[{i}]", names) for i, d in enumerate(raw["declarations"])]
+    encounter = load_encounter(path)
+    assert not encounter.declarations and encounter.intents
+    own = find_system(encounter.system)
+    assert sorted(map(repr, own.plan(encounter).declarations)) == sorted(map(repr, given))
+    assert rows(own.schedule(encounter)) == rows(own.schedule(replace(
+        encounter, intents=(), refinements=(), declarations=tuple(given))))
+    for system in SYSTEMS.values():
+        system.schedule(encounter)
+        run_fight(encounter, system.id, seed=2)
+
+
+def test_the_shipped_examples_are_the_older_files_placed_the_same_way():
+    for path in LEGACY:
+        old, new = load_encounter(path), load_example(path.stem)
+        own = find_system(new.system)
+        assert rows(own.schedule(old)) == rows(own.schedule(new)), path.stem
+
+
+def test_derive_makes_one_intent_per_action_and_keeps_the_system_s_fields():
+    declarations = (
+        Declaration("Erik", 2, ActionKind.ATTACK, target="Orc"),
+        Declaration("Erik", 4, ActionKind.ATTACK, target="Orc"),
+        Declaration("Mira", 1, ActionKind.MISC, readies_components=True),
+        Declaration("Mira", 2, ActionKind.CAST, target="Orc", spell="web", hold=2),
+        Declaration("Ugluk", 3, ActionKind.MISC, note="drops the bow and draws the short sword"),
+        Declaration("Ugluk", 4, ActionKind.MISC, note="drinks the potion"),
+        Declaration("Ugluk", 5, ActionKind.MISC, note="sings a song"),
+        Declaration("Pike", 1, ActionKind.READY, target="Orc"),
+    )
+    intents, refinements = derive(declarations, "phase2", {"Ugluk": ["short bow", "short sword"]})
+    assert [(i.actor, i.kind.value, i.blows, i.item, i.action, i.note) for i in intents] == [
+        ("Erik", "attack", 2, None, None, ""),
+        ("Mira", "ready", None, COMPONENTS, None, ""),
+        ("Mira", "cast", None, None, None, ""),
+        ("Ugluk", "ready", None, "short sword", None, ""),
+        ("Ugluk", "action", None, None, "drink_potion", ""),
+        ("Ugluk", "action", None, None, None, "sings a song"),
+        ("Pike", "hold", None, None, None, ""),
+    ]
+    assert [(r.actor, r.step, r.phases) for r in refinements] == [
+        ("Erik", 1, (2, 4)), ("Mira", 1, (1,)), ("Mira", 2, (2,)), ("Ugluk", 1, (3,)), ("Ugluk", 2, (4,)),
+        ("Ugluk", 3, (5,)), ("Pike", 1, (1,))]
+    assert refinements[2].hold == 2 and refinements[1].readies_components
+
+
+def test_a_refinement_is_followed_by_its_system_and_ignored_by_the_others_who_say_so():
+    encounter = load_example("orc-closes-on-longbowman")
+    phase1 = find_system("phase1").plan(encounter)
+    grishnak = phase1.for_actor("Grishnak")
+    assert grishnak[1].kind is PlacementKind.REFINED and grishnak[1].declarations[0].reposition
+    segments = find_system("segments").schedule(encounter)
+    assert not any(d.reposition for d in segments.plan.declarations)
+    assert any("Grishnak's attack Aldric (phase 2, reposition, note covers the last 10' with a repositioning "
+               "step)" in line and "Segment of Action (Lakofka, 1980) ignores them" in line for line in segments.why())
+
+
+def test_a_refinement_of_an_intent_the_figure_does_not_have_is_refused():
+    encounter = load_example("orc-closes-on-longbowman")
+    bad = replace(encounter, refinements=(Refinement("phase1", "Aldric", 3, phases=(2,)),))
+    with pytest.raises(RulesError, match="refines intent 3, but Aldric has 1 intent"):
+        find_system("phase1").schedule(bad)
+    text = dumps_toml(encounter).replace("step = 2", "step = 9")
+    with pytest.raises(EncounterFileError, match=r"refinements\[\d\]\.step: Grishnak has 2 intent\(s\)"):
+        loads_encounter(text)
+
+
+@pytest.mark.parametrize(("extra", "field", "words"), [
+    ('do = "dance"', "intents[0].do", "must be one of move, attack, cast, ready, hold, action"),
+    ('do = "attack"\nweapon = "axe"', "intents[0].weapons", "A has no weapon 'axe'"),
+    ('do = "cast"\nspell = "wish"', "intents[0].spell", "A has no spell 'wish'"),
+    ('do = "ready"\nitem = "lute"', "intents[0].item", "an item to ready is one of A's weapons"),
+    ('action = "juggle"', "intents[0].action", "no named action 'juggle'"),
+    ('do = "move"\nmaneuver = "grapple"', "intents[0]", "cannot grapple: it is a maneuver of a attack"),
+    ('do = "attack"\nblows = 40', "intents[0].blows", "blows is 1..12"),
+    ('do = "move"\ntarget = "Q"', "intents[0].target", "no combatant is called 'Q'"),
+    ('do = "ready"', "intents[0]", "names no item"),
+])
+def test_bad_intents_are_named(extra, field, words):
+    text = ('[[combatants]]\nname = "A"\nside = "a"\nweapons = [{ name = "sword" }]\n\n'
+            '[[combatants]]\nname = "B"\nside = "b"\n\n[[intents]]\nactor = "A"\n' + extra + "\n")
+    with pytest.raises(EncounterFileError) as error:
+        loads_encounter(text)
+    assert error.value.field == field and words in str(error.value)
+
+
+@pytest.mark.parametrize("action", sorted(named_actions()))
+@pytest.mark.parametrize("sid", sorted(SYSTEMS))
+def test_every_named_action_is_placed_by_every_system(action, sid):
+    encounter = Encounter("one action", (Combatant("A", "a", weapons=(Weapon("sword"),)), Combatant("B", "b")),
+                          distances=(("A", "B", 30),), intents=(Intent("A", IntentKind.ACTION, action=action),))
+    timeline = find_system(sid).schedule(encounter)
+    (placement,) = timeline.plan.placements
+    assert placement.declarations and placement.kind is PlacementKind.PLACED
+    assert [s for s in timeline.for_actor("A") if s.placed]
+
+
+def test_entered_rolls_are_the_file_system_s_dice_and_another_says_which_it_takes():
+    encounter = load_example("fighter-and-mage-vs-orc-archer")  # written for Phase System I: d10 initiative
+    phase2 = find_system("phase2").schedule(encounter)
+    assert {r.purpose: r.total for r in phase2.rolls if r.entered} == {"initiative: party": 6, "initiative: orcs": 4}
+    assert any("takes the numbers entered for 'initiative: party', 'initiative: orcs'" in n for n in phase2.notes)
+    short = find_system("short_form").schedule(encounter)  # a d12 for initiative: not Phase System I's d10
+    assert not any(r.entered for r in short.rolls)
+    assert any("'initiative: party', 'initiative: orcs' are Combat II: Phase System I's dice" in n
+               and "leaves them to it and rolls its own" in n for n in short.notes)
+    segments = find_system("segments").schedule(encounter)  # no initiative roll at all: nothing refused
+    assert any("leaves them to it" in n for n in segments.notes)
+    misspelled = replace(encounter, rolls={"initative: orcs": 4})
+    for system in SYSTEMS.values():
+        with pytest.raises(ValueError, match="initative: orcs"):
+            system.schedule(misspelled)
+
+
+def test_a_spell_too_long_for_its_phase_is_begun_next_round_and_the_page_says_so():
+    """000 §1 G: CT 7 may not be begun in phase 2; after a move in phase 1 the plan says it is begun next round,
+    and a fight plays it first in round 2."""
+    mage = Combatant("Mira", "a", char_class="mage", level=9, hit_points=30,
+                     spells=(Spell("cloudkill", 5, 7, "V,S,M"),))
+    orc = Combatant("Ugluk", "b", hit_points=30, weapons=(Weapon("bow", 7, kind=WeaponKind.MISSILE),))
+    encounter = Encounter("late", (mage, orc), distances=(("Mira", "Ugluk", 60),), intents=(
+        Intent("Mira", IntentKind.MOVE, "Ugluk", feet=10), Intent("Mira", IntentKind.CAST, "Ugluk", spell="cloudkill")))
+    timeline = find_system("phase1").schedule(encounter)
+    move, cast = timeline.plan.for_actor("Mira")
+    assert cast.kind is PlacementKind.DEFERRED and "000 §1 G" in cast.rule and "begun next round" in cast.why
+    assert not [s for s in timeline.for_actor("Mira") if s.kind.value == "cast"]
+    fight = run_fight(encounter, "phase1", seed=1, options=FightOptions(max_rounds=2))
+    second = fight.rounds[1]
+    assert [(d.kind, d.spell) for d in second.declarations if d.actor == "Mira"][0] == (ActionKind.CAST, "cloudkill")
+
+
+def test_a_figure_with_no_weapon_fights_with_its_fists_rather_than_stand_idle():
+    """ct9-spell-vs-sword: the mage's one spell is spent in round 1; from round 2 she punches (002 Unarmed Combat)."""
+    encounter = load_example("ct9-spell-vs-sword")
+    for sid in SYSTEMS:
+        fight = run_fight(encounter, sid, seed=3, options=FightOptions(max_rounds=3))
+        later = [e for r in fight.rounds[1:] for e in r.events if e.actor == "Velanna" and e.kind is EventKind.ATTACK]
+        assert later and all("fists" in e.why for e in later), sid
+
+
+def test_the_default_policy_and_the_file_use_one_planner():
+    """The policy's intents go through the same plan as a file's: a move toward the target, then the blow."""
+    encounter = replace(load_example("orc-closes-on-longbowman"), intents=(), refinements=())
+    fight = run_fight(encounter, "phase1", seed=4, options=FightOptions(max_rounds=1))
+    plan = fight.rounds[0].timeline.plan
+    assert [(p.actor, p.intent.kind.value) for p in plan.placements] == [
+        ("Aldric", "attack"), ("Grishnak", "move"), ("Grishnak", "attack")]
+    assert plan.for_actor("Grishnak")[1].declarations[0].reposition  # 10' left: a repositioning step (000 §2 C)
+
+
+def test_a_charge_is_placed_by_the_systems_that_have_one_and_a_move_by_those_that_do_not():
+    knight = Combatant("Sir Tamsin", "a", hit_points=30, weapons=(Weapon("lance", 8, damage="d8"),))
+    orc = Combatant("Ugluk", "b", hit_points=10, weapons=(Weapon("club", 4),))
+    encounter = Encounter("charge", (knight, orc), distances=(("Sir Tamsin", "Ugluk", 50),), intents=(
+        Intent("Sir Tamsin", IntentKind.MOVE, "Ugluk", maneuver=Maneuver.CHARGE),
+        Intent("Sir Tamsin", IntentKind.ATTACK, "Ugluk")))
+    for sid in SYSTEMS:
+        plan = find_system(sid).schedule(encounter).plan
+        charges = [d for d in plan.declarations if d.maneuver is Maneuver.CHARGE]
+        if Maneuver.CHARGE in find_system(sid).maneuvers:
+            assert charges, sid
+        else:
+            assert not charges and "has no charge" in plan.for_actor("Sir Tamsin")[0].why, sid
