@@ -1,7 +1,8 @@
 # combatkit: two commands do all the set-up on a fresh machine.
 #   make dashboards   install, then serve every dashboard with voila on 127.0.0.1 (prints the URL)
 #   make test         install (Python packages and Debian's chromium), then run every test
-# Also: make bench (benchmarks that print numbers), make install (just the environment).
+# Also: make bench (benchmarks that print numbers), make install (just the environment),
+#   make fuzz (a long random run of the generated-input tests; FUZZ_EXAMPLES=N per test, default 2000).
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -9,7 +10,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8866
 
-.PHONY: install dashboards test bench chromium
+.PHONY: install dashboards test bench chromium fuzz
 
 install: $(STAMP)
 
@@ -36,3 +37,10 @@ test: $(STAMP) chromium
 
 bench: $(STAMP) chromium
 	$(BIN)/python benchmarks/run.py
+
+# The generated-input tests under the wide Hypothesis profile (tests/conftest.py): a new random sample
+# each run, no per-test time limit; the statistics say how many examples ran and how long they took.
+FUZZ_EXAMPLES ?= 2000
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/test_generated.py \
+	  -p no:cacheprovider --timeout=0 --hypothesis-show-statistics -q

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from combatkit.conditions import Condition
+from combatkit.conditions import CONDITIONS, Condition
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import Combatant, Size, Weapon, WeaponKind
 from combatkit.stances import CombatManeuver, Role, Shield, Stance, check_stance
@@ -231,9 +231,14 @@ class CriticalOptions:
     """004, the referee's option: monsters may use both special-effect lists."""
     maneuvers_for_others: bool = False
     """004, the referee's option: intelligent opponents other than Fighters may maneuver."""
+    defenseless_ac: int = 4
+    """000 §2 C: what a stationary, defenseless target's AC number changes by. +4, four points easier to
+    hit, as this seed's "+1 to AC" (dazed) and "+4 to AC" (stunned) read; -4 reads "+4 to its AC" as a
+    better AC. Either way the target loses its Dexterity bonus."""
 
     def __post_init__(self) -> None:
         _whole(self.minimum_damage, 0, None, "combatkit criticals", "minimum damage")
+        _whole(self.defenseless_ac, -10, 10, DEFENSELESS_RULE, "a defenseless target's AC change")
 
 
 # ------------------------------------------------------------------ ability tables
@@ -453,10 +458,12 @@ class Attacker:
         return self.dexterity
 
     @classmethod
-    def from_combatant(cls, combatant: Combatant, weapon: str | None = None, **changes: Any) -> Attacker:
-        """An attacker from a :class:`combatkit.model.Combatant` and one of its weapons."""
+    def from_combatant(cls, combatant: Combatant, weapon: str | Weapon | None = None, **changes: Any) -> Attacker:
+        """An attacker from a :class:`combatkit.model.Combatant` and one of its weapons, by name (None: its
+        first), or a :class:`~combatkit.model.Weapon` it strikes with (a weaponless figure's fists)."""
         return cls(**{
-            "name": combatant.name, "weapon": combatant.weapon(weapon), "thac0": combatant.thac0,
+            "name": combatant.name, "thac0": combatant.thac0,
+            "weapon": weapon if isinstance(weapon, Weapon) else combatant.weapon(weapon),
             "strength": combatant.abilities.strength, "dexterity": combatant.abilities.dexterity,
             "agility": combatant.abilities.agility, "level": combatant.level,
             "role": Role.from_class(combatant.char_class), "size": combatant.size, **changes,
@@ -483,6 +490,12 @@ class Defender:
     """Casting a spell this round (no defensive stance)."""
     conditions: tuple[Condition, ...] = ()
     """Conditions now on the defender (stunned: +4 to AC)."""
+    dexterity: int = 10
+    """DEX (its AGI under 000 Part 4's split, which sets the Defensive Adjustment), 1..25. Its Defensive
+    Adjustment is already in ``armor_class``; a defender that loses its Dexterity bonus gives it back."""
+    defenseless: bool = False
+    """Stationary and defenseless (000 §2 C): unable to move out of the way of a blow, as a spellcaster
+    invoking somatic components is: +4 to be hit and no Dexterity bonus (:data:`DEFENSELESS_RULE`)."""
 
     def __post_init__(self) -> None:
         _coerce(self, "stance", Stance, STANCE_RULE)
@@ -490,14 +503,22 @@ class Defender:
         _coerce(self, "role", Role, CRITICALS_004)
         _whole(self.armor_class, -10, 10, _AC_RULE, f"{self.name}: AC")
         _whole(self.level, 0, 40, "PH 2e levels", f"{self.name}: level")
+        _whole(self.dexterity, 1, 25, _ABILITY_RULE, f"{self.name}: DEX")
         check_stance(self.stance, casting=self.casting, who=self.name)
+
+    @property
+    def is_defenseless(self) -> bool:
+        """Defenseless now: so flagged, or under a condition that makes it so (a prone fall's first phase)."""
+        return self.defenseless or any(c.defenseless for c in self.conditions)
 
     @classmethod
     def from_combatant(cls, combatant: Combatant, **changes: Any) -> Defender:
-        """A defender from a :class:`combatkit.model.Combatant`."""
+        """A defender from a :class:`combatkit.model.Combatant` (its AGI, if it has one, as its DEX)."""
+        agility = combatant.abilities.agility
         return cls(**{
             "name": combatant.name, "armor_class": combatant.armor_class, "level": combatant.level,
-            "role": Role.from_class(combatant.char_class), **changes,
+            "role": Role.from_class(combatant.char_class),
+            "dexterity": agility if agility is not None else combatant.abilities.dexterity, **changes,
         })  # fmt: skip
 
 
@@ -575,6 +596,43 @@ class AttackSetup:
         ac_terms = "".join(f" {m.value:+d} {m.label}" for m in self.armor_class)
         ac = f"AC {d.armor_class}{ac_terms} = {self.effective_ac}" if self.armor_class else f"AC {d.armor_class}"
         return f"{a.name} needs {self.needed} on d20 to hit {d.name}: THAC0 {a.thac0}{terms}, against {ac}"
+
+
+DEFENSELESS_RULE = "000 §2 C Stationary, Defenseless Target"
+"""'A defenseless target unable to move out of the way of a blow is at +4 to its AC, receives no dexterity
+bonus, and may be attacked each phase. This category includes spellcasters when invoking magicks requiring
+somatic components.'"""
+
+
+def defenseless_terms(defender: Defender, options: CriticalOptions = CriticalOptions()) -> tuple[Modifier, ...]:
+    """The AC terms of a stationary, defenseless target (000 §2 C), and of a defender whose conditions cost
+    it its Agility bonuses (000-II's natural 1): its Dexterity bonus back (a Defensive Adjustment below 0,
+    unless a term of 002's already gave it back), and for a defenseless one +4 (``options.defenseless_ac``),
+    not on top of a condition that already makes it +4 or worse to hit (prone, stunned: one helplessness).
+
+    >>> [str(m) for m in defenseless_terms(Defender("Mira", armor_class=5, dexterity=17, defenseless=True))]
+    ['+4 stationary and defenseless', '+3 no Dexterity bonus (DEX 17)']
+    >>> from combatkit.conditions import CONDITIONS
+    >>> prone = Defender("Mira", conditions=(CONDITIONS["prone"], CONDITIONS["defenseless"]))
+    >>> defenseless_terms(prone)
+    ()
+    """
+    from combatkit.modifiers import defensive_adjustment  # modifiers imports this module
+
+    terms: list[Modifier] = []
+    if defender.is_defenseless:
+        worse = sum(c.ac_modifier for c in defender.conditions if c.ac_modifier > 0 and c.id in CONDITIONS)
+        change = options.defenseless_ac
+        value = max(0, change - worse) if change > 0 else change
+        if value:
+            terms.append(Modifier("stationary and defenseless", value, DEFENSELESS_RULE))
+    loses = [c for c in defender.conditions if c.loses_agility_bonus and not c.ac_modifier]
+    given_back = any(c.loses_agility_bonus and c.ac_modifier for c in defender.conditions)
+    dex = defensive_adjustment(defender.dexterity)
+    if dex < 0 and not given_back and (defender.is_defenseless or loses):
+        rule = DEFENSELESS_RULE if defender.is_defenseless else loses[0].rule
+        terms.append(Modifier(f"no Dexterity bonus (DEX {defender.dexterity})", -dex, rule))
+    return tuple(terms)
 
 
 def setup_attack(
@@ -656,6 +714,7 @@ def setup_attack(
     add(armor, f"{defender.stance.label}{shield}", -defender.stance.ac_bonus(defender.shield), STANCE_RULE)
     for condition in defender.conditions:
         add(armor, condition.name, condition.ac_modifier, condition.rule)
+    armor += defenseless_terms(defender, options)
     return AttackSetup(
         rules, attacker, defender, options, tuple(to_hit), tuple(damage), tuple(armor), strength_damage
     )

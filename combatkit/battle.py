@@ -19,7 +19,7 @@ from importlib import resources
 from combatkit.attack import AttackForm
 from combatkit.conditions import Condition
 from combatkit.encounter import Encounter
-from combatkit.model import Combatant, SpellEffect, Weapon, WeaponKind
+from combatkit.model import FISTS, Combatant, SpellEffect, Weapon, WeaponKind
 from combatkit.modifiers import Position, WeaponUse
 from combatkit.stances import CombatManeuver, Shield, Stance
 
@@ -43,6 +43,7 @@ REACH = 5
 """Melee striking distance in feet (000 §2 D "within 5' or so"; 002 III.G "5' (1 square)")."""
 REPOSITION = 10
 """A repositioning step before an attack (000 §2 C: "max. 10'")."""
+
 
 # ----------------------------------------------------------------- figures
 
@@ -303,11 +304,17 @@ def attack_form(weapon: Weapon, extras: FigureExtras) -> AttackForm | None:
 
 def routine(c: Combatant, extras: FigureExtras = NO_EXTRAS) -> tuple[Weapon, ...]:
     """A figure's melee routine: all its natural attacks (claw/claw/bite, 000 §2 C), else its
-    first melee weapon (its first two with ``two_weapons``), else its first weapon."""
+    first melee weapon (its first two with ``two_weapons``), else its first weapon; with no weapon at
+    all, its :data:`~combatkit.model.FISTS` (002 Unarmed Combat).
+
+    >>> routine(Combatant("Ugluk", "orcs"))
+    (Weapon(name='fists', speed_factor=5, magic_bonus=0, style_bonus=0, kind=<WeaponKind.NATURAL: 'natural'>, \
+length=<Length.UNARMED: 'unarmed'>, damage='d2', rate_of_fire=Fraction(1, 1), attacks_per_round=None),)
+    """
     naturals = tuple(w for w in c.weapons if w.kind is WeaponKind.NATURAL)
     if naturals:
         return naturals
     melee = tuple(w for w in c.weapons if w.kind is WeaponKind.MELEE)
     if melee:
         return melee[:2] if extras.two_weapons and len(melee) > 1 else melee[:1]
-    return c.weapons[:1]
+    return c.weapons[:1] or (FISTS,)

@@ -92,18 +92,18 @@ specialization, magic, stances) are :mod:`combatkit.attack`'s.
 * 004's optional rules (19-20, body points, special effects) are off by default.
   "Fighting Class" is :attr:`Role.FIGHTER` or :attr:`Role.WARRIOR`; "Fighter" is
   :attr:`Role.FIGHTER`. Special-effect distances halve the damage rounding down.
-* "Stationary and defenseless" is reported as a condition; no automatic hit is applied.
+* "Stationary and defenseless" (the prone and sprawling rows) is 000 §2 C's defenseless target:
+  +4 to be hit (``defenseless_ac``) and no Dexterity bonus, not on top of the row's own AC +4
+  (:func:`combatkit.attack.defenseless_terms`); no automatic hit.
 """
 
 from __future__ import annotations
 
 import enum
-import operator
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import reduce
 from importlib import resources
 from typing import Any
 
@@ -134,7 +134,7 @@ from combatkit.conditions import (
     Who,
     phase_name,
 )
-from combatkit.dice import Dice, EnteredRollError, Roll, Roller
+from combatkit.dice import Dice, EnteredRollError, Roll, Roller, sum_of
 from combatkit.errors import RulesError
 from combatkit.stances import Role, Shield
 
@@ -1060,13 +1060,16 @@ class AttackOdds:
 
 
 def _dice_distribution(dice: Dice, mode: DamageDice, best_of_two: bool, reroll: RerollMinimum) -> dict[int, Fraction]:
+    """The damage dice's exact distribution as ``mode`` rolls them; dice of over
+    :data:`~combatkit.dice.MAX_EXACT_TOTALS` totals are refused (:class:`~combatkit.dice.ExactOddsError`)."""
+    dice.check_exact()
     if mode is DamageDice.MAXIMUM:
         total = icepool.Die([dice.maximum])
     else:
         die = icepool.d(dice.sides)
         if mode is DamageDice.REROLL_MINIMUM:
             die = die.reroll([1], depth=1 if reroll is RerollMinimum.ONCE else "inf")
-        total = reduce(operator.add, [die] * dice.count) + dice.modifier
+        total = sum_of(die, dice.count) + dice.modifier
     if best_of_two:
         total = icepool.highest(total, total)
     denominator = total.denominator()
@@ -1080,7 +1083,10 @@ def attack_odds(
     *,
     options: CriticalOptions = CriticalOptions(),
 ) -> AttackOdds:
-    """The exact odds of every outcome, table row, damage total and SF penalty of one attack."""
+    """The exact odds of every outcome, table row, damage total and SF penalty of one attack.
+
+    For damage dice of up to :data:`~combatkit.dice.MAX_EXACT_TOTALS` different totals (10d100), in
+    well under a second; larger dice raise :class:`~combatkit.dice.ExactOddsError`."""
     setup = setup_attack(attacker, defender, rule_set, options=options)
     rules = setup.rule_set
     dice = Dice.parse(attacker.weapon.damage)
@@ -1125,10 +1131,10 @@ def attack_odds(
             p = die_face * weight
             if label is not None:
                 add(hit_rows, label, p)
-            base = cache.setdefault(
-                (plan.dice, plan.best_of_two),
-                _dice_distribution(dice, plan.dice, plan.best_of_two, options.reroll_minimum),
-            )
+            if (plan.dice, plan.best_of_two) not in cache:  # once each: setdefault would work it out every time
+                cache[plan.dice, plan.best_of_two] = _dice_distribution(dice, plan.dice, plan.best_of_two,
+                                                                        options.reroll_minimum)
+            base = cache[plan.dice, plan.best_of_two]
             extras = normal if plan.extra_roll_bonus is not None else {0: Fraction(1)}
             for b, pb in base.items():
                 for e, pe in extras.items():

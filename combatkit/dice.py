@@ -26,24 +26,39 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import icepool
+
 __all__ = [
+    "MAX_EXACT_TOTALS",
     "Dice",
     "DiceNotationError",
     "EnteredRollError",
+    "ExactOddsError",
     "MissingRollError",
     "Roll",
     "Roller",
     "UnknownRollError",
     "check_entered",
+    "sum_of",
 ]
 
 _NOTATION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 _MAX_COUNT = 100
 _MAX_SIDES = 1000
+_MAX_MODIFIER = 1000
+MAX_EXACT_TOTALS = 1000
+"""The most different totals of dice whose exact distribution combatkit works out (10d100 has 991,
+100d10 has 901): each takes icepool well under a second. Larger dice are rolled, never enumerated."""
 
 
 class DiceNotationError(ValueError):
-    """A dice string that is not standard notation (``d10``, ``2d6``, ``3d4+1``)."""
+    """A dice string that is not standard notation (``d10``, ``2d6``, ``3d4+1``), or dice outside
+    the range combatkit rolls: 1..100 dice of 2..1000 sides, a modifier of -1000..+1000."""
+
+
+class ExactOddsError(ValueError):
+    """Dice with more totals than :data:`MAX_EXACT_TOTALS`: their exact distribution is refused
+    (it would take icepool seconds to minutes); roll them instead (``simulate``)."""
 
 
 class EnteredRollError(ValueError):
@@ -67,13 +82,19 @@ class Dice:
     sides: int
     """Faces on each die, 2..1000."""
     modifier: int = 0
-    """Added to the sum of the faces (may be negative)."""
+    """Added to the sum of the faces, -1000..+1000."""
 
     def __post_init__(self) -> None:
+        for name in ("count", "sides", "modifier"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise DiceNotationError(f"dice {name} is a whole number, got {value!r}")
         if not 1 <= self.count <= _MAX_COUNT:
             raise DiceNotationError(f"dice count must be 1..{_MAX_COUNT}, got {self.count} in {self}")
         if not 2 <= self.sides <= _MAX_SIDES:
             raise DiceNotationError(f"a die needs 2..{_MAX_SIDES} sides, got d{self.sides}")
+        if not -_MAX_MODIFIER <= self.modifier <= _MAX_MODIFIER:
+            raise DiceNotationError(f"a dice modifier is -{_MAX_MODIFIER}..+{_MAX_MODIFIER}, got {self.modifier:+d}")
 
     @classmethod
     def parse(cls, text: str | Dice) -> Dice:
@@ -98,6 +119,11 @@ class Dice:
                 f"{text!r} is not dice notation: write NdS or NdS+M, e.g. d10, 2d6, 3d4+1"
             )
         count_text, sides_text, sign, mod_text = match.groups()
+        for digits, what in ((count_text, "dice count"), (sides_text, "number of sides"), (mod_text, "modifier")):
+            if digits and len(digits.lstrip("0")) > 6:  # past every limit; int() refuses 4300 digits and more
+                raise DiceNotationError(f"{text[:40]!r}{'...' if len(text) > 40 else ''}: a {what} of "
+                                        f"{len(digits)} digits is out of range (1..{_MAX_COUNT} dice of "
+                                        f"2..{_MAX_SIDES} sides, a modifier of -{_MAX_MODIFIER}..+{_MAX_MODIFIER})")
         count = int(count_text) if count_text else 1
         modifier = int(mod_text or 0) * (-1 if sign == "-" else 1)
         return cls(count, int(sides_text), modifier)
@@ -115,21 +141,57 @@ class Dice:
     def maximum(self) -> int:
         return self.count * self.sides + self.modifier
 
+    @property
+    def totals(self) -> int:
+        """How many different totals the dice can roll: 11 for 2d6."""
+        return self.count * (self.sides - 1) + 1
+
+    def check_exact(self) -> None:
+        """Refuse (:class:`ExactOddsError`) dice with more than :data:`MAX_EXACT_TOTALS` totals.
+
+        >>> Dice.parse("100d1000").check_exact()
+        Traceback (most recent call last):
+        ...
+        combatkit.dice.ExactOddsError: 100d1000 rolls 99901 different totals; exact odds are worked out for dice \
+of at most 1000 (10d100, 100d10): roll them instead (combatkit exact odds)
+        """
+        if self.totals > MAX_EXACT_TOTALS:
+            raise ExactOddsError(f"{self} rolls {self.totals} different totals; exact odds are worked out for dice "
+                                 f"of at most {MAX_EXACT_TOTALS} (10d100, 100d10): roll them instead "
+                                 f"(combatkit exact odds)")
+
+    def die(self) -> icepool.Die:
+        """The total as an icepool die, for dice of at most :data:`MAX_EXACT_TOTALS` totals."""
+        self.check_exact()
+        return sum_of(icepool.d(self.sides), self.count) + self.modifier
+
     def distribution(self) -> dict[int, Fraction]:
-        """Exact probability of every total.
+        """Exact probability of every total (icepool), for dice of at most :data:`MAX_EXACT_TOTALS` totals;
+        larger dice raise :class:`ExactOddsError`. 10d100 takes about 0.1 s.
 
         >>> Dice.parse("2d6").distribution()[7]
         Fraction(1, 6)
         """
-        counts = {0: 1}
-        for _ in range(self.count):
-            step: dict[int, int] = {}
-            for total, ways in counts.items():
-                for face in range(1, self.sides + 1):
-                    step[total + face] = step.get(total + face, 0) + ways
-            counts = step
-        outcomes = self.sides**self.count
-        return {total + self.modifier: Fraction(ways, outcomes) for total, ways in sorted(counts.items())}
+        total = self.die()
+        denominator = total.denominator()
+        return {int(outcome): Fraction(quantity, denominator) for outcome, quantity in total.items()}
+
+
+def sum_of(die: icepool.Die, count: int) -> icepool.Die:
+    """The sum of ``count`` rolls of ``die`` (1 or more), by doubling: about log2(count) additions of
+    icepool dice instead of ``count`` (100d10 in 0.05 s rather than 0.12 s).
+
+    >>> sum_of(icepool.d(6), 3).equals(Dice(3, 6).die())
+    True
+    """
+    total, power = None, die
+    while count:
+        if count & 1:
+            total = power if total is None else total + power
+        count >>= 1
+        if count:
+            power = power + power
+    return total
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
 from combatkit.dice import Dice
 from combatkit.effects import effect_from_table, effect_to_table
 from combatkit.errors import EncounterFileError, RulesError
@@ -273,7 +275,7 @@ def _combatant(data: Any, path: str) -> Combatant:
     return combatant
 
 
-def _declaration(data: Any, path: str, names: set[str]) -> Declaration:
+def _declaration(data: Any, path: str, names: set[str], combatants: Mapping[str, Combatant]) -> Declaration:
     r = _Reader(data, path)
 
     def known(key: str, value: str | None) -> str | None:
@@ -281,25 +283,34 @@ def _declaration(data: Any, path: str, names: set[str]) -> Declaration:
             raise EncounterFileError(r.at(key), f"no combatant is called {value!r}; combatants: {sorted(names)}")
         return value
 
+    actor = known("actor", r.get("actor", str))
+    c = combatants[actor]  # type: ignore[index]
     weapons = r.get("weapons", list, [])
     if "weapon" in r.data:
         weapons = [r.get("weapon", str)]
     if not all(isinstance(w, str) for w in weapons):
         raise EncounterFileError(r.at("weapons"), f"expected a list of weapon names, got {weapons!r}")
+    # what the intent a declaration loads as is checked for (_intent), so that the file it saves to loads
+    for w in weapons:
+        if w not in {x.name for x in c.weapons}:
+            raise EncounterFileError(r.at("weapons"), f"{actor} has no weapon {w!r}; has {[x.name for x in c.weapons]}")
+    spell = r.get("spell", str, None)
+    if spell is not None and spell not in {x.name for x in c.spells}:
+        raise EncounterFileError(r.at("spell"), f"{actor} has no spell {spell!r}; has {[x.name for x in c.spells]}")
     declaration = Declaration(
-        actor=known("actor", r.get("actor", str)),
+        actor=actor,
         phase=r.get("phase", int, check=lambda v: 1 <= v <= 20, why="phase is a positive number"),
         kind=r.enum("action", ActionKind, ActionKind.MISC) if "action" in r.data else _missing(r, "action"),
         target=known("target", r.get("target", str, None)),
         weapons=tuple(weapons),
-        spell=r.get("spell", str, None),
+        spell=spell,
         attacks=r.get("attacks", int, 1, check=lambda v: 1 <= v <= 2, why="one or two attacks in a phase"),
         reposition=r.get("reposition", bool, False),
         retarget=r.get("retarget", bool, False),
         drop_and_draw=r.get("drop_and_draw", bool, False),
         readies_components=r.get("readies_components", bool, False),
-        hold=r.get("hold", int, 0, check=lambda v: v >= 0, why="hold is 0 or more CT units"),
-        feet=r.get("feet", int, None, check=lambda v: v >= 0, why="feet is 0 or more"),
+        hold=r.get("hold", int, 0, check=lambda v: 0 <= v <= 6, why="hold is 0..6 CT units (000 §2 A)"),
+        feet=r.get("feet", int, None, check=lambda v: 0 <= v <= 2400, why="feet is 0..2400"),
         maneuver=_maneuver(r),
         note=r.get("note", str, ""),
     )
@@ -521,14 +532,14 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
         if names.index(name) != i:
             raise EncounterFileError(f"combatants[{i}].name", f"{name!r} is used twice; names must be unique")
     known = set(names)
-    declarations = tuple(
-        _declaration(d, f"declarations[{i}]", known) for i, d in enumerate(r.get("declarations", list, []))
-    )
     by_name = {c.name: c for c in combatants}
+    declarations = tuple(
+        _declaration(d, f"declarations[{i}]", known, by_name) for i, d in enumerate(r.get("declarations", list, []))
+    )
     intents = tuple(_intent(d, f"intents[{i}]", known, by_name) for i, d in enumerate(r.get("intents", list, [])))
     refinements = tuple(_refinement(d, f"refinements[{i}]", known)
                         for i, d in enumerate(r.get("refinements", list, [])))
-    system = r.get("system", str, "phase1")
+    system = _system(r)
     if declarations:
         if intents:
             raise EncounterFileError("declarations", "a file with [[intents]] places them for a system with "
@@ -610,25 +621,79 @@ def _system_id(name: str) -> str:
         return name
 
 
+def _system(r: _Reader) -> str:
+    """The file's ``system``: a registered system's id (an alias is read as its id), or the name of one
+    combatkit lacks, kept as written (a homebrew system: the encounter still runs under the others). An
+    empty name is refused: it was dropped on save and came back as phase1."""
+    from combatkit.systems import SYSTEMS  # the systems import this module
+
+    text = r.get("system", str, "phase1")
+    if not text.strip():
+        raise EncounterFileError(r.at("system"), f"names no timing system, got {text!r}; leave it out for phase1, "
+                                                 f"or give an id: {', '.join(sorted(SYSTEMS))}")
+    return _system_id(text)
+
+
+_TOO_DEEP = ("nested too deep to read: an encounter file's values go a few levels deep at most (a list of "
+             "tables holding lists), see README 'Encounter files'")
+
+
 def load_encounter(path: str | Path) -> Encounter:
-    """Read a ``.toml`` or ``.json`` encounter file."""
+    """Read a ``.toml`` or ``.json`` encounter file: UTF-8 text (a byte-order mark is allowed), as TOML 1.0
+    and JSON (RFC 8259) files are; anything else is an :class:`~combatkit.errors.EncounterFileError`."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise EncounterFileError("file", f"{path.name} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
+                                         f"{error.start}); TOML and JSON files are UTF-8 (TOML 1.0, RFC 8259): "
+                                         f"save it as UTF-8") from None
     return loads_encounter(text, fmt=path.suffix.lstrip(".").lower())
 
 
 def loads_encounter(text: str, fmt: str = "toml") -> Encounter:
-    """Parse encounter text in ``toml`` or ``json``."""
+    """Parse encounter text in ``toml`` or ``json``. Whatever the text, the answer is an encounter or an
+    :class:`~combatkit.errors.EncounterFileError` naming what is wrong (never a ``RecursionError`` for
+    values nested thousands deep, nor Python's message for a number of 4300 digits and more)."""
+    if fmt not in ("json", "toml"):
+        raise EncounterFileError("file", f"encounter files are .toml or .json, got .{fmt}")
     try:
-        if fmt == "json":
-            data = json.loads(text)
-        elif fmt == "toml":
-            data = tomllib.loads(text)
-        else:
-            raise EncounterFileError("file", f"encounter files are .toml or .json, got .{fmt}")
+        data = json.loads(text) if fmt == "json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
         raise EncounterFileError("file", f"not valid {fmt.upper()}: {error}") from None
-    return encounter_from_dict(data)
+    except RecursionError:
+        raise EncounterFileError("file", _TOO_DEEP) from None
+    except ValueError as error:  # int(): a number of over 4300 digits
+        raise EncounterFileError("file", f"not valid {fmt.upper()} for an encounter: a number longer than any "
+                                         f"field takes ({str(error).split(':')[0]})") from None
+    if fmt == "json":
+        _no_surrogates(data)
+    try:
+        return encounter_from_dict(data)
+    except RecursionError:
+        raise EncounterFileError("file", _TOO_DEEP) from None
+
+
+def _no_surrogates(data: Any) -> None:
+    """Refuse text holding a lone surrogate (JSON can escape one, ``"\\ud800"``): it is no character, so no
+    file can be saved with it (RFC 8259 §8.2: strings of Unicode characters)."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{path}.{k}" if path else str(k), v) for k, v in value.items())
+            texts = value.keys()
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value))
+            texts = ()
+        else:
+            texts = (value,) if isinstance(value, str) else ()
+        for text in texts:
+            if any("\ud800" <= ch <= "\udfff" for ch in text):
+                raise EncounterFileError(path or "file", f"{text.encode('utf-8', 'backslashreplace').decode()!r} holds "
+                                                         f"a lone surrogate, which is no character: a file's text is "
+                                                         f"Unicode (RFC 8259 §8.2)")
 
 
 # ---------------------------------------------------------------- writing
@@ -727,48 +792,14 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
     return data
 
 
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"cannot write {value!r} as TOML")
-
-
-def _toml_key(key: str) -> str:
-    return key if key.replace("_", "").replace("-", "").isalnum() else json.dumps(key)
-
-
 def dumps_toml(encounter: Encounter) -> str:
-    """The encounter as TOML text that :func:`loads_encounter` reads back."""
-    data = encounter_to_dict(encounter)
-    lines: list[str] = []
-    tables: dict[str, Any] = {}
-    for key, value in data.items():
-        if isinstance(value, dict):
-            tables[key] = value
-        elif isinstance(value, list) and value and isinstance(value[0], dict):
-            tables[key] = value
-        else:
-            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
-    for key, value in tables.items():
-        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
-            for sub, table in value.items():  # [options.phase2]
-                lines += ["", f"[{key}.{_toml_key(sub)}]"] + [f"{_toml_key(k)} = {_toml_value(v)}"
-                                                             for k, v in table.items()]
-            continue
-        if isinstance(value, dict):
-            lines += ["", f"[{key}]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
-            continue
-        for item in value:
-            lines += ["", f"[[{key}]]"] + [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in item.items()]
-    return "\n".join(lines) + "\n"
+    """The encounter as TOML text that :func:`loads_encounter` reads back, written by tomli-w (which
+    escapes what TOML forbids in a string, such as U+007F).
+
+    >>> loads_encounter(dumps_toml(load_example("ct9-spell-vs-sword"))) == load_example("ct9-spell-vs-sword")
+    True
+    """
+    return tomli_w.dumps(encounter_to_dict(encounter))
 
 
 def save_encounter(encounter: Encounter, path: str | Path) -> None:

@@ -7,12 +7,13 @@ citation (``"000 §1 G"``) for tools that want to link to it.
 
 from __future__ import annotations
 
-from combatkit.dice import DiceNotationError, EnteredRollError, MissingRollError
+from combatkit.dice import DiceNotationError, EnteredRollError, ExactOddsError, MissingRollError
 
 __all__ = [
     "DiceNotationError",
     "EncounterFileError",
     "EnteredRollError",
+    "ExactOddsError",
     "IllegalActionError",
     "MissingRollError",
     "RulesError",

@@ -190,11 +190,11 @@ class Weapon:
     name: str
     """Shown in the timeline and used in declarations."""
     speed_factor: SpeedFactor = 5
-    """Base SF (PH weapon table). Ignored for natural attacks, whose SF comes from size."""
+    """Base SF (PH weapon table), -5..20. Ignored for natural attacks, whose SF comes from size."""
     magic_bonus: int = 0
-    """The weapon's +N; subtracted from SF (000 §1 E)."""
+    """The weapon's +N, -5..+6; subtracted from SF (000 §1 E)."""
     style_bonus: int = 0
-    """Style (two-handed) specialization bonus; subtracted from SF (000 §1 E)."""
+    """Style (two-handed) specialization bonus, 0..5; subtracted from SF (000 §1 E)."""
     kind: WeaponKind = WeaponKind.MELEE
     """Melee, missile or natural."""
     length: Length = Length.MEDIUM
@@ -208,6 +208,13 @@ class Weapon:
     specialist's favoured weapon in a two-weapon routine (000 §2 C); None: the wielder's."""
 
     def __post_init__(self) -> None:
+        for name, low, high, rule in (("speed_factor", -5, 20, "000 §1 E"), ("magic_bonus", -5, 6, "000 §1 E"),
+                                      ("style_bonus", 0, 5, "000 §1 E")):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesError(rule, f"{self.name}: {name.replace('_', ' ')} is a whole number, got {value!r}")
+            if not low <= value <= high and not (name == "speed_factor" and self.kind is WeaponKind.NATURAL):
+                raise RulesError(rule, f"{self.name}: {name.replace('_', ' ')} is {low}..{high}, got {value!r}")
         Dice.parse(self.damage)
 
 

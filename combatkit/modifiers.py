@@ -195,6 +195,9 @@ class Adjustment:
     """Damage dice replacing the weapon's (a pummel's d2)."""
     notes: tuple[str, ...] = ()
     """Effects for the referee or the resolver to apply (a grapple's hold, an overbear's save)."""
+    dexterity_term: Modifier | None = None
+    """The term of ``armor_class`` that takes the defender's Dexterity bonus away, if one does (so that a
+    rule taking it away too, 000 §2 C's defenseless target, does not take it twice)."""
 
 
 def two_weapon_modifier(hand: Hand, dexterity: int, weapon_name: str = "") -> int:
@@ -323,8 +326,10 @@ def situational_modifiers(situation: Situation, *, defender_armor_class: int = 5
     if negate_shield and shield_ac:
         ac(f"{negate_shield}: no shield bonus", shield_ac, f"{SPECIAL} I.A" if negate_shield == "flank attack"
            else f"{SPECIAL} II.B" if negate_shield == "rear attack" else "002 Breaking Off I.B")
+    dexterity_term = None
     if negate_dex and dex_ac < 0:
         rule = {"rear attack": f"{SPECIAL} II.B", "breaking off": "002 Breaking Off I.B",
                 "charging": "002 Charging II.A", "casting": "002 III.E"}[negate_dex]
         ac(f"{negate_dex}: no Dexterity bonus", -dex_ac, rule)
-    return Adjustment(tuple(to_hit), tuple(armor), automatic, multiplier, dice, tuple(notes))
+        dexterity_term = armor[-1]
+    return Adjustment(tuple(to_hit), tuple(armor), automatic, multiplier, dice, tuple(notes), dexterity_term)

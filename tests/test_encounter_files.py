@@ -127,7 +127,7 @@ def test_system_options_are_read_typed_and_written_back(tmp_path):
         guard_dice=("d4", "d8")).guard_dice
     text = dumps_toml(encounter)
     assert "[options.phase2]\ncaster_delay_by_level = true\n" in text
-    assert 'surprise_checks = ["A", "B"]' in text and 'tie_track = "loser"' in text
+    assert 'surprise_checks = [\n    "A",\n    "B",\n]' in text and 'tie_track = "loser"' in text
     assert loads_encounter(text) == encounter
     for suffix in (".toml", ".json"):
         save_encounter(encounter, tmp_path / f"e{suffix}")

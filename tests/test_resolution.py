@@ -242,8 +242,8 @@ def test_a_hit_while_casting_ruins_the_spell():
 
 
 def test_a_miss_leaves_the_spell_alone():
-    spell = Spell("magic missile", 1, 5, "V,S")
-    rolls = {**WINNER_A, "attack roll: B [round 1, tick 4]": 2, "magic missile: Mira [round 1, tick 9, 1]": 4,
+    spell = Spell("magic missile", 1, 5, "V,S")  # casting with S, Mira is defenseless (000 §2 C): only a 1 misses
+    rolls = {**WINNER_A, "attack roll: B [round 1, tick 4]": 1, "magic missile: Mira [round 1, tick 9, 1]": 4,
              "magic missile: Mira [round 1, tick 9, 2]": 3}
     result = play([mage(spells=(spell,)), fighter("B", "b")],
                   [Declaration("Mira", 1, C, target="B", spell="magic missile"),

@@ -23,6 +23,14 @@ Aldric: THAC0 must be a whole number 1..20, got 0 (rule PH 2e THAC0 tables)
 >>> explorer.entered_d20.value = "20"
 >>> explorer.error, explorer.result.outcome.value
 ('', 'critical hit')
+
+A defender can be stationary and defenseless (000 §2 C): +4 to be hit and no Dexterity bonus.
+
+>>> explorer.defender_dexterity.value = 16
+>>> explorer.defenseless.value = True
+>>> explorer.odds.setup.explain()
+'Aldric needs 1 on d20 to hit orc: THAC0 15, +2 STR 18/91-99, against AC 6 +4 stationary and defenseless +2 no \
+Dexterity bonus (DEX 16) = 12'
 """
 
 from __future__ import annotations
@@ -39,9 +47,10 @@ from typing import Any
 import ipywidgets as widgets
 import pandas as pd
 
-from combatkit.attack import AttackForm, Attacker, CriticalOptions, Defender, find_rule_set
+from combatkit.abilities import thief_adjustments
+from combatkit.attack import DEFENSELESS_RULE, AttackForm, Attacker, CriticalOptions, Defender, find_rule_set
 from combatkit.criticals import AttackOdds, AttackResult, attack_odds, resolve_attack
-from combatkit.dice import Dice, Roller
+from combatkit.dice import MAX_EXACT_TOTALS, Dice, Roller
 from combatkit.errors import RulesError
 from combatkit.model import Weapon, WeaponKind
 from combatkit.stances import Role, Shield, Stance
@@ -76,10 +85,10 @@ DEFAULT_ATTACKER = Attacker("Aldric", Weapon("long sword", 5, damage="d8"), thac
 DEFAULT_DEFENDER = Defender("orc", armor_class=6)
 """An orc, AC 6, no shield."""
 
-MAX_DAMAGE_TOTALS = 1000
-"""The largest number of different totals the damage dice may roll (a 20d50 has 981): the
-exact odds of bigger dice take the engine seconds to minutes, during which the page would
-not answer. Rolling one attack has no such limit, but the explorer shows both together."""
+MAX_DAMAGE_TOTALS = MAX_EXACT_TOTALS
+"""The largest number of different totals the damage dice may roll (a 20d50 has 981): the engine's
+:data:`~combatkit.dice.MAX_EXACT_TOTALS`, past which it refuses exact odds. Rolling one attack has no
+such limit, but the explorer shows both together."""
 
 RULE_SETS = (
     ("000 I: critical tables", "000-I"),
@@ -92,6 +101,7 @@ OPTION_GROUPS: dict[str, dict[str, str]] = {
     "Every rule set": {
         "natural_20_always_hits": "a natural 20 always hits (DMG 2e)",
         "minimum_damage": "least damage of a hit",
+        "defenseless_ac": "a defenseless target's AC change (000 §2 C; -4 reads it as an AC bonus)",
     },
     "000 I: critical tables": {
         "severe_hit_with_critical": "a natural 20 also 10 over rolls damage twice (rows 1-4)",
@@ -275,6 +285,14 @@ class CriticalExplorer(widgets.VBox):
                                    "defender-stance")
         self.defender_shield = tag(widgets.Dropdown(options=_SHIELDS, value=defender.shield, description="carries",
                                                     style=_SMALL, layout=_width(190)), "defender-shield")
+        self.defender_dexterity = tag(widgets.IntText(defender.dexterity, description="DEX", continuous_update=False,
+                                                      style=_SMALL, layout=_width(100)), "defender-dexterity")
+        self.defenseless = tag(widgets.Checkbox(
+            value=defender.defenseless, indent=False, layout=_width(300),
+            description="stationary and defenseless: +4 to be hit, no DEX bonus",
+            tooltip=f"{DEFENSELESS_RULE}: a target unable to move out of the way of a blow, such as a "
+                    f"spellcaster invoking somatic components"), "defenseless")
+        self.thief_skills = tag(widgets.HTML(layout=widgets.Layout(max_width="580px")), "thief-skills")
         self.option_controls: dict[str, widgets.ValueWidget] = {
             name: _option_control(name, getattr(options, name), label)
             for group in OPTION_GROUPS.values() for name, label in group.items()
@@ -319,12 +337,14 @@ class CriticalExplorer(widgets.VBox):
             widgets.HBox([self.stance, self.shield], layout=widgets.Layout(**row)),
             widgets.HBox([self.weapon_name, self.damage], layout=widgets.Layout(**row)),
             widgets.HBox([self.speed_factor, self.magic, self.kind, self.form], layout=widgets.Layout(**row)),
+            self.thief_skills,
         ], layout=widgets.Layout(**_BOX, width="600px")), "attacker")
         defender_box = tag(widgets.VBox([
             widgets.HTML("<b>Defender</b>"),
             widgets.HBox([self.defender_name, self.armor_class], layout=widgets.Layout(**row)),
             self.defender_role,
             widgets.HBox([self.defender_stance, self.defender_shield], layout=widgets.Layout(**row)),
+            widgets.HBox([self.defender_dexterity, self.defenseless], layout=widgets.Layout(**row)),
         ], layout=widgets.Layout(**_BOX, width="420px")), "defender")
         options_box = widgets.Accordion([widgets.HBox([
             widgets.VBox([widgets.HTML(f"<b>{html.escape(group)}</b>"),
@@ -386,7 +406,7 @@ class CriticalExplorer(widgets.VBox):
             "sf": self.speed_factor, "magic": self.magic, "kind": self.kind, "form": self.form,
             "defender": self.defender_name, "ac": self.armor_class, "defender_role": self.defender_role,
             "defender_stance": self.defender_stance, "defender_shield": self.defender_shield,
-            **self.option_controls, "seed": self.seed, "d20": self.entered_d20, "d10": self.entered_d10,
+            "defender_dex": self.defender_dexterity, "defenseless": self.defenseless, **self.option_controls, "seed": self.seed, "d20": self.entered_d20, "d10": self.entered_d10,
             "dmg": self.entered_damage,
         }.items()]
 
@@ -407,7 +427,8 @@ class CriticalExplorer(widgets.VBox):
             self.rule_set, self.attacker_name, self.role, self.thac0, self.strength, self.dexterity,
             self.specialization_slots, self.stance, self.shield, self.weapon_name, self.damage, self.speed_factor,
             self.magic, self.kind, self.form, self.defender_name, self.armor_class, self.defender_role,
-            self.defender_stance, self.defender_shield, *self.option_controls.values(), self.seed,
+            self.defender_stance, self.defender_shield, self.defender_dexterity, self.defenseless,
+            *self.option_controls.values(), self.seed,
             self.entered_d20, self.entered_d10, self.entered_damage,
         )  # fmt: skip
 
@@ -434,7 +455,8 @@ class CriticalExplorer(widgets.VBox):
         )
         defender = replace(self.defender, name=self.defender_name.value, armor_class=self.armor_class.value,
                            role=self.defender_role.value, stance=self.defender_stance.value,
-                           shield=self.defender_shield.value)
+                           shield=self.defender_shield.value, dexterity=self.defender_dexterity.value,
+                           defenseless=self.defenseless.value)
         options = replace(self.options, **{name: c.value for name, c in self.option_controls.items()})
         return attacker, defender, options
 
@@ -461,6 +483,7 @@ class CriticalExplorer(widgets.VBox):
             self._show_errors([_describe(error)])
             return
         self.attacker, self.defender, self.options, self.odds = attacker, defender, options, odds
+        self.thief_skills.value = _thief_skills_html(attacker)
         self._draw_odds(odds)
         try:
             entries = self._entries(attacker.name)
@@ -502,6 +525,18 @@ class CriticalExplorer(widgets.VBox):
         show_alert(self.message, "" if not lines else (
             f"<b>Not applied:</b>{bullets(lines)}{kept} the last attack that worked; your input is kept so you "
             "can fix it."), max_width=980)
+
+
+def _thief_skills_html(attacker: Attacker) -> str:
+    """The attacker's thief skill adjustments, were it a thief: DEX's three and AGI's three (000 Part 4's split;
+    DEX for all without an AGI score), from PH Table 28, or why there are none."""
+    try:
+        rows = thief_adjustments(dexterity=attacker.dexterity, agility=attacker.agility)
+    except RulesError as error:
+        text = f"{error.message} ({error.rule})"
+    else:
+        text = "; ".join(row.text() for row in rows) + " (000 Part 4 Thief Adjustments, PH Table 28)"
+    return f"<div style='color:#4d5656;font-size:12px'><b>As a thief:</b> {html.escape(text)}</div>"
 
 
 def _fraction(p: Fraction) -> str:

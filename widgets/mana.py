@@ -36,6 +36,7 @@ import altair as alt
 import ipywidgets as widgets
 import pandas as pd
 
+from combatkit.abilities import perception_text
 from combatkit.errors import RulesError
 from combatkit.mana import (
     BaseManaSource,
@@ -398,10 +399,12 @@ class ManaPoolCalculator(_ManaView):
         caster, options, state = self.caster, self.options, self.state
         who = html.escape(str(caster))
         system = "Mana System I (points)" if options.system is ManaSystem.POINTS else "Mana System II (slots)"
+        perception = perception_text(intelligence=caster.intelligence, wisdom=caster.wisdom, level=caster.level,
+                                     char_class=caster.caster_class.value) + "."
         if not state.pools:
             return (f"<h4 style='margin:6px 0'>{who}: no spells yet</h4><div>The PH progression gives a "
                     f"{html.escape(caster.caster_class.value)} of this level no spells, so there is no mana "
-                    "(000 §5 Mana System I).</div>")
+                    f"(000 §5 Mana System I).</div><div class='ck-perception'>{html.escape(perception)}</div>")
         rows = [(pool.label, str(pool.available), str(pool.maximum), _comes_back(pool)) for pool in state.pools]
         notes = [f"Spells by the PH progression: {_spells_text(caster.spells)}; highest spell level "
                  f"{ordinal(state.highest_spell_level)}."]
@@ -426,6 +429,7 @@ class ManaPoolCalculator(_ManaView):
             notes.append(bonus + " They come back after 4+ hours' sleep without study (000 §5 Bonus Spell Points).")
         elif caster.caster_class is CasterClass.PRIEST:
             notes.append(f"No free spells: WIS {caster.wisdom} gives none (PH Table 5 starts at 13).")
+        notes.append(perception)
         items = "".join(f"<li>{html.escape(note)}</li>" for note in notes)
         if self.spends:
             spent = "".join(f"<li>{html.escape(spend.cause)}</li>" for spend in self.spends)

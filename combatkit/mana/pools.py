@@ -159,7 +159,7 @@ class Caster:
     """A priest, wizard, ranger or paladin, with the abilities the mana rules read."""
 
     caster_class: CasterClass
-    """Which PH spell progression applies."""
+    """Which PH spell progression applies (its value, ``"wizard"``, will do)."""
     level: int
     """Character level, 1..20 (the base-mana table's rows)."""
     constitution: int = 10
@@ -172,6 +172,13 @@ class Caster:
     """A specialist wizard: one extra spell per castable spell level, in a separate pool."""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.caster_class, CasterClass):  # given by value: Caster("wizard", 5)
+            try:
+                object.__setattr__(self, "caster_class", CasterClass(self.caster_class))
+            except (ValueError, TypeError):
+                allowed = ", ".join(repr(c.value) for c in CasterClass)
+                raise RulesError("000 §5 Mana System I", f"the base-mana table has columns for {allowed}; "
+                                                         f"got the caster class {self.caster_class!r}") from None
         check_caster_level(self.level)
         check_ability(self.constitution, "CON", _RULE_CON)
         check_ability(self.wisdom, "WIS", "PH Table 5")

@@ -52,6 +52,7 @@ from combatkit.mana.pools import MAX_SPELL_LEVEL, ManaState, Pool, RecoveryRate,
 
 __all__ = [
     "DAY",
+    "PLAN_MINUTES",
     "Cast",
     "DayPlan",
     "Minute",
@@ -70,7 +71,7 @@ __all__ = [
 ]
 
 Minute: TypeAlias = int
-"""Minutes from the start of a plan, 0 or more."""
+"""Minutes from the start of a plan, 0..10080 (:data:`PLAN_MINUTES`: a week)."""
 
 DAY = 24 * 60
 """Minutes in the Recovery Limit's 24-hour period."""
@@ -82,6 +83,10 @@ FLAT_MINUTES_PER_POINT = 10
 """The flat rate, as PH p. 81 (000 §5 Mana Recovery)."""
 MAX_INTERRUPTION = 2 * 60
 """The one interruption a recovery session survives (000 §5 Recovery Limit)."""
+PLAN_MINUTES = 7 * DAY
+"""The last minute a plan may reach: a week, four times the 27 hours of study a 20th-level mage needs to
+refill (000 §5). :func:`plan_day` plays study minute by minute, so a week takes it a few hundredths of a
+second; a later minute is refused by name."""
 
 _RULE = "000 §5 Mana Recovery"
 _RULE_BONUS = "000 §5 Bonus Spell Points"
@@ -89,8 +94,9 @@ _RULE_LIMIT = "000 §5 Recovery Limit"
 
 
 def _check_minute(value: object, what: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RulesError(_RULE, f"{what} is a whole number of minutes from the plan's start, 0 or more, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= PLAN_MINUTES:
+        raise RulesError(_RULE, f"{what} is a whole number of minutes from the plan's start, at most {PLAN_MINUTES} "
+                                f"(a plan covers a week) and 0 or more, got {value!r}")
 
 
 def _check_rest(rest_minutes: int) -> None:
@@ -398,6 +404,7 @@ def plan_day(
 
     ``prior_rest_minutes`` is the rest taken before the plan starts (it sets the rate of
     any study before the first :class:`Rest`). ``end`` extends the plan past its last event.
+    Every minute is 0..:data:`PLAN_MINUTES` (a week), so the longest plan plays in well under a second.
 
     >>> from combatkit.mana.pools import Caster, mana_state
     >>> from combatkit.mana.tables import CasterClass

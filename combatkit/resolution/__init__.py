@@ -88,6 +88,11 @@ Readings this module takes (options where they are a real choice):
   (002 Unarmed Combat III.B-C): a grapple holds its victim until the round ends (-2 AC, -2 to
   hit, no movement); an overbear fells a victim that fails its save vs. petrification (+4 to be
   hit, no spellcasting), for the phase and the next (its getting up is not timed).
+* 000 §2 C: a defenseless target (the critical miss table's prone and sprawling rows, or a caster
+  whose spell has somatic components, from the phase it begins until it goes off) is +4 to be hit and
+  loses its Dexterity bonus (:func:`~combatkit.attack.defenseless_terms`). "May be attacked each phase"
+  gives no blow beyond a figure's own (any target may be attacked in any phase);
+  ``defenseless_each_phase=True`` is the other reading.
 * 000: a spell with a material component uses it up (000 §2 A "components must be in-hand at the
   beginning of a casting phase"): the next one needs them readied again.
 """
@@ -150,6 +155,11 @@ class ResolutionOptions:
     (:attr:`Spell.effect <combatkit.model.Spell.effect>`, from the encounter file) wins over both."""
     missile_ranges: Mapping[str, tuple[int, int, int]] = field(default_factory=dict, hash=False)
     """Short, medium, long range in tens of feet by weapon name, added to ``missile_ranges_ph2e.toml``."""
+    defenseless_each_phase: bool = False
+    """000 §2 C, the other reading of "may be attacked each phase": at the end of every phase each foe in
+    reach of a defenseless figure (a critical miss's condition, or a caster invoking somatic components)
+    that struck no blow that phase strikes it once. Default: the phrase gives no blow beyond a figure's
+    own; any foe may aim its blows of any phase at it, as at any target."""
 
     def __post_init__(self) -> None:
         if self.criticals is not None:

@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from combatkit.attack import Attacker, Defender, RuleSet, setup_attack
+from combatkit.attack import DEFENSELESS_RULE, Attacker, Defender, RuleSet, setup_attack
 from combatkit.battle import REACH, REPOSITION, FigureExtras, FigureStatus, attack_form, missile_range, routine
 from combatkit.conditions import CONDITIONS, Condition, Duration, Imposed, Until, Who
 from combatkit.criticals import resolve_attack
 from combatkit.dice import Dice
 from combatkit.effects import saving_throw
-from combatkit.model import Combatant, Declaration, Length, Maneuver, Weapon, WeaponKind
+from combatkit.model import Combatant, Declaration, Length, Maneuver, Size, Weapon, WeaponKind
 from combatkit.modifiers import (
     Hand,
     RangeBand,
@@ -86,6 +86,11 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     situation = action.situation or situation_of(walk, live, target, span, decl, missile, weapons)
     if situation is None:
         return
+    if situation.unarmed is not None and walk.options.modifiers_002 and _outsized(live.c, target.c):
+        walk.cancel(live, span, t, "002 Unarmed Combat",
+                    f"{live.name} ({live.c.size.value}) may fight unarmed only a creature of its own size or smaller, "
+                    f"and {target.name} is {target.c.size.value}: no {situation.unarmed.value}.")
+        return
     terms = _system_terms(walk, live, target, span, decl, action)
     if action.damage_multiplier != 1:
         terms = replace(terms, multiplier=terms.multiplier * action.damage_multiplier)
@@ -115,10 +120,11 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
 
 def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
     """The weapons a blow strikes with: those its span names (a system may split a routine
-    into several spans), else the declaration's, else the first weapon (as every system does)."""
+    into several spans), else the declaration's, else the first weapon (as every system does); a
+    figure with no weapon strikes with its :data:`~combatkit.model.FISTS` (002 Unarmed Combat)."""
     c = live.c
     if span.kind is SpanKind.OPPORTUNITY:
-        return routine(c, walk.options.extras(c.name)) or (c.weapon(None),)
+        return routine(c, walk.options.extras(c.name))
     declared = tuple(c.weapon(n) for n in decl.weapons) if decl is not None and decl.weapons else (c.weapon(None),)
     pool = list(declared)
     chosen = []
@@ -209,6 +215,12 @@ def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declara
     return Situation(**fields)  # type: ignore[arg-type]
 
 
+def _outsized(attacker: Combatant, defender: Combatant) -> bool:
+    """002 Unarmed Combat: "A creature may only use unarmed combat on a creature of its own size or smaller"."""
+    sizes = list(Size)
+    return sizes.index(defender.size) > sizes.index(attacker.size)
+
+
 def _unarmed(decl: Declaration | None) -> Maneuver | None:
     """The unarmed attack a blow is declared as (002 Unarmed Combat I: pummel, grapple or overbear), or None."""
     return decl.maneuver if decl is not None and decl.maneuver is not None and decl.maneuver.unarmed else None
@@ -261,21 +273,26 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     defender_terms: tuple[Condition, ...] = ()
     if adjustment is not None:
         attacker_terms += tuple(_term(m.label, m.value, m.rule) for m in adjustment.to_hit)
-        defender_terms += tuple(_term(m.label, m.value, m.rule, armor=True) for m in adjustment.armor_class)
+        defender_terms += tuple(_term(m.label, m.value, m.rule, armor=True, dexterity=m is adjustment.dexterity_term)
+                                for m in adjustment.armor_class)
         multiplier *= adjustment.damage_multiplier
     if target.name in walk.charging_now:
         dex = defensive_adjustment(foe.abilities.dexterity)
         if dex < 0:
-            defender_terms += (_term("charging: no Dexterity bonus", -dex, "000 §2 D Charging", armor=True),)
+            defender_terms += (_term("charging: no Dexterity bonus", -dex, "000 §2 D Charging", armor=True,
+                                     dexterity=True),)
         if theirs.mounted:
             defender_terms += (_term("charging mounted", -2, "000 §2 D Charging", armor=True),)
     thac0 = min(20, max(1, c.thac0))
     if thac0 != c.thac0:
         attacker_terms += (_term(f"THAC0 {c.thac0}", thac0 - c.thac0, "PH 2e THAC0"),)
+    somatic = walk.somatic_spell(foe.name, t)  # 000 §2 C: a caster invoking somatic components is defenseless
     akey = (c.name, weapon.name, walk.conditions_on(live, t) + attacker_terms)
-    dkey = (foe.name, walk.conditions_on(target, t) + defender_terms)
+    dkey = (foe.name, walk.conditions_on(target, t) + defender_terms, somatic is not None)
     attacker = _attacker(walk, akey, live, weapon, extras, thac0)
     defender = _defender(walk, dkey, target, theirs)
+    defenseless = f" {foe.name} is casting {somatic} with its somatic components: a stationary, defenseless " \
+                  f"target ({DEFENSELESS_RULE})." if somatic is not None and walk.explain else ""
     automatic = adjustment is not None and adjustment.automatic_hit
     dice_text = adjustment.damage_dice if adjustment is not None and adjustment.damage_dice else None
     holds = situation.unarmed if adjustment is not None and situation.unarmed in _HOLDS else None
@@ -299,6 +316,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
         why = ""
         if walk.explain:
             why = f"{c.name} attacks {foe.name} with the {weapon.name}: " + "; ".join(str(s) for s in result.steps)
+            why += "." + defenseless if defenseless else ""
             for item in result.items:
                 walk.event(t, c.name, EventKind.NOTE, item.rule, f"{c.name}'s {item}.")
         _land(walk, live, target, damage if result.hit else 0, t, outcome, why, span_rule)
@@ -332,6 +350,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
         why = f"{c.name} attacks {foe.name} with the {weapon.name}: {roll_text}: {'hit' if hit else 'miss'}{dmg_text}."
         if hit and not automatic and adjustment is not None and adjustment.notes:
             why += " " + " ".join(adjustment.notes)  # what 002 says of the hit: a grapple holds, an overbear fells
+        why += defenseless
     _land(walk, live, target, damage, t, "hit" if hit else "miss", why, span_rule)
     if hit and holds is not None:
         _hold(walk, live, target, holds, t, key)
@@ -392,7 +411,7 @@ def _attacker(walk: Walk, key: tuple, live: Live, weapon: Weapon, extras: Figure
     attacker = walk.cache.get(("att", key))
     if attacker is None:
         attacker = walk.cache[("att", key)] = Attacker.from_combatant(
-            live.c, weapon.name, thac0=thac0, exceptional=extras.exceptional_strength,
+            live.c, weapon, thac0=thac0, exceptional=extras.exceptional_strength,
             specialization_slots=extras.specialization_slots, form=attack_form(weapon, extras),
             listed_damage_bonus=extras.listed_damage_bonus, stance=extras.stance, shield=extras.shield,
             maneuver=extras.maneuver, conditions=key[2])
@@ -404,7 +423,7 @@ def _defender(walk: Walk, key: tuple, live: Live, extras: FigureExtras) -> Defen
     defender = walk.cache.get(("def", key))
     if defender is None:
         defender = walk.cache[("def", key)] = Defender.from_combatant(
-            live.c, stance=extras.stance, shield=extras.shield, conditions=key[1])
+            live.c, stance=extras.stance, shield=extras.shield, conditions=key[1], defenseless=key[2])
     return defender
 
 
@@ -450,8 +469,9 @@ _PLAIN = Situation()
 _PLAIN_FIELDS = {name: getattr(_PLAIN, name) for name in Situation.__dataclass_fields__}
 
 
-def _term(label: str, value: int, rule: str, armor: bool = False) -> Condition:
-    """A situational to-hit (or AC) term, carried to :func:`combatkit.criticals.setup_attack` as a condition."""
+def _term(label: str, value: int, rule: str, armor: bool = False, dexterity: bool = False) -> Condition:
+    """A situational to-hit (or AC) term, carried to :func:`combatkit.criticals.setup_attack` as a condition;
+    ``dexterity``: the AC term that takes the defender's Dexterity bonus away (so no other rule takes it again)."""
     if armor:
-        return Condition("situational", label, f"{value:+d} AC", rule, ac_modifier=value)
+        return Condition("situational", label, f"{value:+d} AC", rule, ac_modifier=value, loses_agility_bonus=dexterity)
     return Condition("situational", label, f"{value:+d} to hit", rule, attack_modifier=value)

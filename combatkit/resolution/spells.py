@@ -54,7 +54,7 @@ def held_later(walk: Walk, name: str, span: Span) -> bool:
 def not_done(walk: Walk, live: Live, span: Span, t: Tick) -> None:
     """A cast the timing system ruined or cancelled: it is reported, and a ruined spell is used up."""
     live.tally["spells_attempted"] += 1
-    name = _spell_name(live.c, span)
+    name = spell_name(live.c, span)
     if span.status is Status.RUINED:
         if name and name not in live.spells_used:
             live.spells_used.append(name)
@@ -71,7 +71,7 @@ def cast(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     """A completed cast goes off at tick t (unless its caster cannot cast), then takes effect."""
     span = action.span
     c = live.c
-    name = _spell_name(c, span)
+    name = spell_name(c, span)
     for condition in walk.conditions_on(live, t):
         if condition.id in _CANNOT_CAST or not condition.can_cast:
             live.tally["spells_attempted"] += 1
@@ -395,6 +395,7 @@ def _spell_target(walk: Walk, caster: Live, effect: SpellEffect, t: Tick) -> Liv
     return min(foes, key=lambda f: (abs(f.position - caster.position), order.index(f.name)), default=None)
 
 
-def _spell_name(c: Combatant, span: Span) -> str | None:
+def spell_name(c: Combatant, span: Span) -> str | None:
+    """The spell a cast span casts: the longest of ``c``'s spell names in its action (None: none)."""
     names = sorted((s.name for s in c.spells), key=len, reverse=True)
     return next((n for n in names if n in span.action), None)

@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from combatkit.attack import find_rule_set
-from combatkit.battle import ActiveCondition, Figure, FigureStatus
+from combatkit.attack import DEFENSELESS_RULE, find_rule_set
+from combatkit.battle import REACH, ActiveCondition, Figure, FigureStatus, routine
 from combatkit.conditions import Condition, Duration, Imposed, Until, Who
 from combatkit.dice import Dice, Roller
 from combatkit.effects import saving_throw
@@ -85,8 +85,10 @@ class Walk:
         self.seq = 0
         self.wants_reschedule = False
         self.charging_now: set[str] = set()  # 000: "loses AC bonus from Dexterity while charging"
+        self.held_past_end: set[str] = set()  # a completed hold running past the round's end (000 §2 A)
         self.readied: dict[str, list[Span]] = {}
         self.cast_windows: dict[str, list[tuple[Tick, Tick]]] = {}
+        self.somatic_windows: dict[str, list[tuple[Tick, Tick, str]]] = {}  # defenseless while casting (000 §2 C)
         self.touchy: dict[str, int] = {}
         self.rule_set = find_rule_set(options.criticals) if options.criticals is not None else None
         self.by_actor: dict[tuple[str, SpanKind], list[Declaration]] = {}
@@ -174,12 +176,29 @@ class Walk:
             elif span.kind in _CASTS and span.actor in ruined_now and span.status is not Status.DONE:
                 self.push(Action(after, span, self._declaration(span, k)))  # a spell under way, ruined now
         self.cast_windows = {}
+        self.somatic_windows = {}
         self.touchy = {}
         for _, _, _, a in self.queue:
             if a.span.kind is SpanKind.CAST and a.span.status is Status.DONE:
                 self.cast_windows.setdefault(a.span.actor, []).append((a.span.start, a.tick))
+                somatic = self._somatic(a.span)
+                if somatic is not None:
+                    self.somatic_windows.setdefault(a.span.actor, []).append((a.span.start, a.tick, somatic))
             if self.is_touchy(a):
                 self.touchy[a.span.actor] = self.touchy.get(a.span.actor, 0) + 1
+
+    def _somatic(self, span: Span) -> str | None:
+        """The spell a cast span invokes, if it has somatic components: its caster is then a stationary,
+        defenseless target until it goes off (000 §2 C)."""
+        live = self.live.get(span.actor)
+        name = spells.spell_name(live.c, span) if live is not None else None
+        if name is None or "S" not in live.c.spell(name).component_set:  # type: ignore[union-attr]
+            return None
+        return name
+
+    def somatic_spell(self, name: str, t: Tick) -> str | None:
+        """The somatic spell ``name`` is casting at t, if any (000 §2 C: it is then defenseless)."""
+        return next((spell for start, end, spell in self.somatic_windows.get(name, ()) if start <= t < end), None)
 
     def _declaration(self, span: Span, k: int) -> Declaration | None:
         """The declaration behind a span: the k-th span of its actor and kind answers the
@@ -194,14 +213,24 @@ class Walk:
 
     def run(self) -> RoundResult:
         spells.round_starts(self)  # damage a spell goes on doing (Melf's acid arrow, flaming sphere)
-        while self.queue:
-            t = self.queue[0][0]
-            while self.queue and self.queue[0][0] == t:
-                _, _, _, action = heapq.heappop(self.queue)
-                if self.is_touchy(action):
-                    self.touchy[action.span.actor] -= 1
-                self._do(action, t)
-            self._after(t)
+        ended = 0  # phases whose end the walk has passed
+        while True:
+            while self.queue:
+                t = self.queue[0][0]
+                if ended < len(self.grid) and self.grid[ended][1] < t:
+                    self._phase_end(ended)
+                    ended += 1
+                    continue
+                while self.queue and self.queue[0][0] == t:
+                    _, _, _, action = heapq.heappop(self.queue)
+                    if self.is_touchy(action):
+                        self.touchy[action.span.actor] -= 1
+                    self._do(action, t)
+                self._after(t)
+            if ended >= len(self.grid):
+                break
+            self._phase_end(ended)
+            ended += 1
         self._after(_FOREVER)
         spells.round_ends(self)  # a spell's sleep, hold or fear that ends with this round
         for live in self.live.values():
@@ -210,13 +239,41 @@ class Walk:
         rolls = self.timeline.rolls + tuple(self.roller.log[self.rolled_before:])
         resolved = replace(self.timeline, spans=spans, rolls=rolls)
         return RoundResult(self.round, self.system, resolved, tuple(self.events),
-                           tuple(replace(live.figure(), holding=self._held_over(live, spans))
+                           tuple(replace(live.figure(), holding=self._held_over(live))
                                  for live in self.live.values()), self.declarations)
 
-    def _held_over(self, live: Live, spans: Sequence[Span]) -> str | None:
-        """The spell ``live`` holds past the round's end, unspoilt: the next round's casting (000 §2 A)."""
-        if not live.status.acts or not any(s.actor == live.name and s.kind is SpanKind.HOLD and s.status is Status.DONE
-                                           and s.end > self.timeline.clock.ticks for s in spans):
+    def _phase_end(self, index: int) -> None:
+        """The end of phase ``index``: with ``defenseless_each_phase`` (000 §2 C, "may be attacked each
+        phase"), each foe in reach of a defenseless figure that struck no blow this phase strikes it now."""
+        if not self.options.defenseless_each_phase:
+            return
+        t = self.grid[index][1]
+        for target in self.live.values():
+            if not target.present_at(t):
+                continue
+            spell = self.somatic_spell(target.name, t)
+            if spell is None and not any(c.defenseless for c in self.conditions_on(target, t)):
+                continue
+            why = f"casting {spell} with its somatic components" if spell else "stationary and defenseless"
+            for foe in self.live.values():
+                if (foe.fig.side == target.fig.side or not foe.acts_at(t) or index in foe.struck_phases
+                        or abs(foe.position - target.position) > REACH):
+                    continue
+                weapons = routine(foe.c, self.options.extras(foe.name))
+                span = Span(foe.name, foe.fig.side, SpanKind.ATTACK,
+                            f"{' + '.join(w.name for w in weapons)} -> {target.name} (defenseless)", t, t, "",
+                            DEFENSELESS_RULE, f"{target.name} is {why}: it may be attacked each phase.",
+                            target=target.name)
+                self.event(t, foe.name, EventKind.NOTE, DEFENSELESS_RULE,
+                           f"{target.name} is {why} and {foe.name} has struck no blow this phase: it strikes "
+                           f"now (the option that reads 'may be attacked each phase' as a blow a phase).",
+                           target=target.name)
+                self.push(Action(t, span, None, "a blow on a defenseless target", weapons, target.name))
+
+    def _held_over(self, live: Live) -> str | None:
+        """The spell ``live`` holds past the round's end, unspoilt: the next round's casting (000 §2 A).
+        Read from :attr:`held_past_end`, which the fast path keeps too (it records no spans)."""
+        if not live.status.acts or live.name not in self.held_past_end:
             return None
         return next((d.spell for d in self.by_actor.get((live.name, SpanKind.CAST), ()) if d.hold), None)
 
@@ -267,6 +324,11 @@ class Walk:
 
     def record(self, span: Span, status: Status | None = None, rule: str | None = None, why: str | None = None,
                **changes: object) -> None:
+        """Keep ``span`` as resolved (explained path only), noting on both paths a hold that runs past the
+        round's end (its spell goes off next round, :meth:`_held_over`)."""
+        if (span.kind is SpanKind.HOLD and (status or span.status) is Status.DONE
+                and span.end > self.timeline.clock.ticks):
+            self.held_past_end.add(span.actor)
         if not self.explain:
             return
         if status is not None:

@@ -139,9 +139,18 @@ def _ways(dice: Dice) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     return tuple(distribution), tuple(int(chance * outcomes) for chance in distribution.values()), outcomes
 
 
+MAX_FACE_BRANCHES = 100_000
+"""The most ways a roll's dice may fall for :meth:`EnumeratingRoller.roll` to branch on each (3d20: 8000)."""
+
+
 @cache
 def _faces(dice: Dice) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
-    """Every face of every die of ``dice``, each with its chance."""
+    """Every face of every die of ``dice``, each with its chance; more than :data:`MAX_FACE_BRANCHES`
+    ways are refused by name, before a single one is listed."""
+    if dice.sides**dice.count > MAX_FACE_BRANCHES:
+        raise RulesError("combatkit odds", f"{dice} falls {dice.sides}^{dice.count} ways, and exact odds branch on "
+                                           f"every face of at most {MAX_FACE_BRANCHES:,} ways: give the roll "
+                                           f"smaller dice, or simulate")
     chance = Fraction(1, dice.sides**dice.count)
     return tuple((faces, chance) for faces in itertools.product(range(1, dice.sides + 1), repeat=dice.count))
 
