@@ -605,8 +605,9 @@ class SystemComparison(widgets.VBox):
 
     def _not_in_encounter(self, name: str) -> RulesError | None:
         names = [c.name for c in self.encounter.combatants]
-        return None if name in names else RulesError("combatkit odds",
-                                                     f"{name!r} is not in the encounter; combatants: {names}")
+        return None if name in names else RulesError(
+            "a matchup names two of the encounter's combatants",
+            f"{name!r} is not in \"{self.encounter.title}\": its combatants are {_join(names)}")
 
     def _on_seed(self, _change) -> None:
         if not self._quiet:
