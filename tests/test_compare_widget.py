@@ -403,3 +403,9 @@ def test_an_encounter_file_s_options_reach_its_system_s_panel_and_odds():
     a, b = comparison.a.value, comparison.b.value
     assert comparison.odds["segments"] == segments.odds(encounter, a, b, SegmentsOptions(speed_bands=True))
     assert comparison.odds["segments"] != segments.odds(encounter, a, b, SegmentsOptions())
+
+
+def test_each_panel_names_the_options_in_force():
+    comparison = SystemComparison("segments-speed-bands-dagger-vs-two-handed-sword")
+    assert "Options in force: speed bands: on" in comparison.panels["segments"].options.value
+    assert "Options in force: the seed&#x27;s defaults" in comparison.panels["phase1"].options.value

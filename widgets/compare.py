@@ -44,6 +44,8 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
+
 import ipywidgets as widgets
 
 from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
@@ -58,6 +60,7 @@ from combatkit.widgets.editor import EncounterEditor, describe_error, download_h
 from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import bullets, show_alert
+from combatkit.widgets.options_view import in_force_words
 from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param, text_param
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import tag
@@ -348,12 +351,17 @@ class SystemPanel(widgets.VBox):
                                     embed_options=_EMBED), "panel-chart")
         self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "panel-message")
         self.odds = tag(widgets.HTML(), "panel-odds")
-        super().__init__([self.heading, self.message, self.chart, self.odds],
+        self.options = tag(widgets.HTML(), "panel-options")
+        super().__init__([self.heading, self.options, self.message, self.chart, self.odds],
                          layout=widgets.Layout(border="1px solid #d5d8dc", padding="4px", margin="2px",
                                                width="490px", overflow="hidden"))
         tag(self, "panel", f"panel-{system.id}")
 
-    def show(self, run: SystemRun, order: Sequence[str]) -> None:
+    def show(self, run: SystemRun, order: Sequence[str], options: Any = None) -> None:
+        """Draw ``run`` with lanes in ``order``; ``options`` (the system's options in force) are named above."""
+        if options is not None:
+            self.options.value = (f"<span style='font-size:90%;color:#566573'>Options in force: "
+                                  f"{html.escape(in_force_words(options, self.system.options()))}</span>")
         if run.timeline is None:
             show_alert(self.message, html.escape(f"Cannot run this encounter: {run.error}"), max_width=440)
             self.chart.layout.display = "none"
@@ -588,7 +596,7 @@ class SystemComparison(widgets.VBox):
         self.download.value = download_html(self.saved)
         order = [c.name for c in self.encounter.combatants]
         for sid, run in self.runs.items():
-            self.panels[sid].show(run, order)
+            self.panels[sid].show(run, order, run.system.encounter_options(encounter))
         self.dice.show((roll, short_title(run.system)) for run in self.runs.values() if run.timeline is not None
                        for roll in run.timeline.rolls)
         self._show_matchup()
