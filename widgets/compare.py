@@ -354,7 +354,7 @@ class SystemPanel(widgets.VBox):
         self.options = tag(widgets.HTML(), "panel-options")
         super().__init__([self.heading, self.options, self.message, self.chart, self.odds],
                          layout=widgets.Layout(border="1px solid #d5d8dc", padding="4px", margin="2px",
-                                               width="490px", overflow="hidden"))
+                                               min_width="0", overflow="hidden"))
         tag(self, "panel", f"panel-{system.id}")
 
     def show(self, run: SystemRun, order: Sequence[str], options: Any = None) -> None:
@@ -363,7 +363,7 @@ class SystemPanel(widgets.VBox):
             self.options.value = (f"<span style='font-size:90%;color:#566573'>Options in force: "
                                   f"{html.escape(in_force_words(options, self.system.options()))}</span>")
         if run.timeline is None:
-            show_alert(self.message, html.escape(f"Cannot run this encounter: {run.error}"), max_width=440)
+            show_alert(self.message, html.escape(f"Cannot run this encounter: {run.error}"))
             self.chart.layout.display = "none"
             return
         show_alert(self.message, "")
@@ -424,11 +424,13 @@ class SystemComparison(widgets.VBox):
         self.words = tag(widgets.HTML(layout=widgets.Layout(max_width="1400px")), "words")
         self.jobs = OddsJobs(self._show_odds)
 
-        grid = tag(widgets.GridBox(list(self.panels.values()),
-                                   layout=widgets.Layout(grid_template_columns="repeat(2, 494px)")), "panels")
+        grid = tag(widgets.GridBox(list(self.panels.values()), layout=widgets.Layout(
+            grid_template_columns="repeat(auto-fill, minmax(380px, 1fr))", width="100%")), "panels")
         odds_box = tag(widgets.VBox([widgets.HTML("<h4 style='margin:4px 0'>Exact odds of the matchup</h4>"),
-                                     self.odds_table, self.odds_chart],
-                                    layout=widgets.Layout(width="440px", margin="0 0 0 8px")), "odds")
+                                     widgets.HBox([self.odds_table, self.odds_chart],
+                                                  layout=widgets.Layout(flex_flow="row wrap",
+                                                                        align_items="flex-start"))],
+                                    layout=widgets.Layout(width="100%", margin="6px 0 0 0")), "odds")
         super().__init__([
             self.heading,
             self.picker,
@@ -689,7 +691,7 @@ class SystemComparison(widgets.VBox):
                     if k in odds[sid] else f"<td style='{cell}'>—</td>" for k in keys)
                 seconds = self.jobs.seconds.get((sid, self.encounter, self.a.value, self.b.value), 0.0)
                 rows.append(f"<tr class='ck-odds-row ck-odds-{sid}'>{name}{values}"
-                            f"<td style='{cell};color:#7f8c8d'>{seconds:.2f} s</td></tr>")
+                            f"<td style='{cell};color:#7f8c8d;white-space:nowrap'>{seconds:.2f} s</td></tr>")
                 continue
             if sid in errors:
                 why = f"no odds: {errors[sid]}"

@@ -155,3 +155,19 @@ def test_a_link_reopens_the_matchup_and_the_seed(server, browser, page):
         expect(other.locator(".ck-b select")).to_have_value(B)
     finally:
         other.context.close()
+
+
+def test_at_1280_px_every_panel_fills_its_width_no_label_is_cut_and_the_odds_read_whole(server, page, readability):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{server}/voila/render/{DASHBOARD}")
+    check_panels(page, expected(1))
+    expect(page.locator(".ck-odds-phase2")).to_contain_text(" s", timeout=120_000)  # its odds: a few ms
+    for sid in expected(1)["marks"]:
+        expect(page.locator(f".ck-panel-{sid} .ck-panel-chart svg g.labels_marks text").first).to_be_visible()
+    page.screenshot(path=ARTIFACTS / "compare-dashboard-1280.png", full_page=True)
+    assert readability(page, ".ck-panel-chart") == []
+    lines = page.evaluate("""() => Array.from(document.querySelectorAll('.ck-odds-row td:last-child'))
+        .filter(td => td.textContent.endsWith(' s')).map(td => {
+        const range = document.createRange(); range.selectNodeContents(td);
+        return [td.textContent, range.getClientRects().length, td.scrollWidth <= td.clientWidth]; })""")
+    assert lines and all(count == 1 and whole for _, count, whole in lines), lines  # "0.02 s" on one line

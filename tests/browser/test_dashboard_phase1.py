@@ -80,3 +80,15 @@ def test_query_string_opens_another_example(server, page):
     expect(marks(page, "ruins")).to_have_count(expected["ruins"])
     expect(page.locator(f"{CHART} g.labels_marks text").filter(has_text="RUINED")).to_have_count(1)
     page.screenshot(path=ARTIFACTS / "phase1-dashboard-ct9.png", full_page=True)
+
+
+def test_at_1280_px_the_chart_fills_its_width_and_no_label_is_cut(server, browser, readability):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(f"{server}/voila/render/{MAIN_DASHBOARD}")
+        expect(marks(page, "points")).to_have_count(expected_marks("fighter-and-mage-vs-orc-archer")["points"])
+        expect(page.locator(f"{CHART} g.labels_marks text").filter(has_text="short bow -> Brienne")).to_have_count(1)
+        page.screenshot(path=ARTIFACTS / "phase1-dashboard-1280.png")
+        assert readability(page, ".ck-chart") == []
+    finally:
+        page.close()
