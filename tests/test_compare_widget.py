@@ -427,3 +427,19 @@ def test_panels_label_their_marks_and_their_legends_name_every_kind_and_status()
     drawn = [html.unescape(t) for t in re.findall(r">([^<]+)</text>", labels)]
     assert drawn and set(drawn) <= set(frame["label"]) | set(frame["short"])
     assert not any(t.endswith("…") for t in re.findall(r">([^<]+)</text>", svg))
+
+
+def test_stepping_through_the_comparison_puts_each_panel_on_its_own_next_moment():
+    comparison = SystemComparison()
+    player = comparison.player
+    assert player.play.max == max(len(t.moments) for t in comparison.timelines.values())
+    player.forward.click()
+    player.forward.click()
+    for sid, timeline in comparison.timelines.items():
+        panel = comparison.panels[sid]
+        assert panel.chart.params.tick == timeline.moments[1]
+        assert timeline.clock.describe(timeline.moments[1]) in html.unescape(panel.now.value)
+    assert comparison.panels["phase1"].now.value == ""  # it cannot run this encounter
+    comparison.seed.value = 2  # a redraw keeps the step, baked into each panel's new spec
+    assert all(comparison.panels[sid].chart.spec["params"][0]["value"] == t.moments[1]
+               for sid, t in comparison.timelines.items())

@@ -377,3 +377,21 @@ def test_ticking_an_option_that_has_an_effect_changes_the_round_and_the_line_in_
     viewer.options["speed_bands"].value = False
     assert "Options in force</b>: the seed&#x27;s defaults<" in viewer.options_in_force.value
     assert "ck-description-replaced" in viewer.heading.value  # the file's prose was written with speed bands on
+
+
+@pytest.mark.parametrize("system", ["segments", "phase2", "short_form", "strike_speed", "five_phase"])
+def test_each_system_s_round_steps_moment_by_moment_on_its_own_clock(system):
+    viewer = SystemTimeline(system)
+    player, timeline = viewer.player, viewer.timeline
+    for moment in timeline.moments:
+        player.forward.click()
+        assert player.tick == moment and viewer.chart.params.tick == moment
+        assert player.highlighted == timeline.acting_at(moment) != ()
+        text = html.unescape(re.sub(r"<[^>]+>", "", player.now.value))
+        assert timeline.clock.describe(moment) in text
+        for span in timeline.spans:
+            if span.end == moment:
+                assert timeline.why_line(span) in text
+    player.forward.click()  # the last moment stays
+    assert player.tick == timeline.moments[-1]
+    assert player.play.max == max(timeline.clock.ticks, *(s.end for s in timeline.spans))

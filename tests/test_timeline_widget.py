@@ -421,3 +421,31 @@ def test_an_option_that_changes_nothing_in_this_round_says_so(explorer):
     assert "SF 9 strikes on the 10+ row" in notes["phase2_literal_sf_band"]  # worded from the option's doc
     explorer.option_controls.controls["phase2_literal_sf_band"].value = True
     assert explorer.error == "" and "phase2 literal sf band: on" in explorer.options_in_force.value
+
+
+# ---------------------------------------------------------------- playing the round step by step (#17)
+
+
+def test_play_moves_a_cursor_over_the_clock_highlights_what_is_under_way_and_says_why(explorer):
+    player = explorer.player
+    assert player.tick == 0 and explorer.chart.params.tick == 0 and "Press play" in player.now.value
+    player.play.value = 4  # Play's own button sets the value each tick, as here
+    assert explorer.chart.params.tick == 4  # the chart's parameter: the page moves the cursor, no rebuild
+    assert [(s.actor, s.action) for s in player.highlighted] == [("Ugluk", "short bow -> Mira")]
+    landing = next(s for s in explorer.timeline.spans if s.end == 4)
+    assert html_text(player.now.value).count(explorer.timeline.why_line(landing)) == 1
+    player.forward.click()  # the next moment something begins or lands: Brienne's move ends at 6
+    assert player.tick == 6 and player.where == "half-segment 6 (phase 1)"
+    assert "Brienne moves 30' toward Ugluk" in html_text(player.now.value)
+    player.back.click()
+    assert player.tick == 4
+    explorer.seed.value = 2  # a redraw keeps the cursor, in the new spec too
+    assert player.tick == 4 and explorer.chart.spec["params"] == [{"name": "tick", "value": 4}]
+    player.play.value = 0
+    assert player.highlighted == () and explorer.chart.params.tick == 0
+
+
+def html_text(value: str) -> str:
+    import html as html_module
+
+    return html_module.unescape(re.sub(r"<[^>]+>", "", value))

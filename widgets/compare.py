@@ -61,6 +61,7 @@ from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import bullets, show_alert
 from combatkit.widgets.options_view import in_force_words
+from combatkit.widgets.player import MomentPlayer
 from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param, text_param
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import tag
@@ -352,13 +353,16 @@ class SystemPanel(widgets.VBox):
         self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "panel-message")
         self.odds = tag(widgets.HTML(), "panel-odds")
         self.options = tag(widgets.HTML(), "panel-options")
-        super().__init__([self.heading, self.options, self.message, self.chart, self.odds],
+        self.now = tag(widgets.HTML(), "panel-now")
+        """What happens at the step-through cursor's tick (see :class:`~combatkit.widgets.player.MomentPlayer`)."""
+        super().__init__([self.heading, self.options, self.message, self.chart, self.now, self.odds],
                          layout=widgets.Layout(border="1px solid #d5d8dc", padding="4px", margin="2px",
                                                min_width="0", overflow="hidden"))
         tag(self, "panel", f"panel-{system.id}")
 
-    def show(self, run: SystemRun, order: Sequence[str], options: Any = None) -> None:
-        """Draw ``run`` with lanes in ``order``; ``options`` (the system's options in force) are named above."""
+    def show(self, run: SystemRun, order: Sequence[str], options: Any = None, tick: int = 0) -> None:
+        """Draw ``run`` with lanes in ``order`` and the cursor on ``tick``; ``options`` (the system's options in
+        force) are named above."""
         if options is not None:
             self.options.value = (f"<span style='font-size:90%;color:#566573'>Options in force: "
                                   f"{html.escape(in_force_words(options, self.system.options()))}</span>")
@@ -368,7 +372,8 @@ class SystemPanel(widgets.VBox):
             return
         show_alert(self.message, "")
         self.chart.layout.display = None
-        self.chart.spec = panel_spec(panel_frame(run.timeline, order), run.timeline.clock, self.system.title)
+        self.chart.spec = panel_spec(panel_frame(run.timeline, order), run.timeline.clock, self.system.title,
+                                     tick=tick)
 
 
 class SystemComparison(widgets.VBox):
@@ -423,6 +428,9 @@ class SystemComparison(widgets.VBox):
                               "odds-chart")
         self.words = tag(widgets.HTML(layout=widgets.Layout(max_width="1400px")), "words")
         self.jobs = OddsJobs(self._show_odds)
+        self.player = MomentPlayer(lambda: [(self.runs[sid].timeline if sid in self.runs else None, panel.chart,
+                                             panel.now) for sid, panel in self.panels.items()])
+        """Step through every system's round at once, each on its own clock."""
 
         grid = tag(widgets.GridBox(list(self.panels.values()), layout=widgets.Layout(
             grid_template_columns="repeat(auto-fill, minmax(380px, 1fr))", width="100%")), "panels")
@@ -439,6 +447,7 @@ class SystemComparison(widgets.VBox):
             dice_box,
             self.edit_box,
             self.message,
+            self.player.controls,
             widgets.HBox([grid, odds_box], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
             widgets.HTML("<h4 style='margin:6px 0'>What differs, in words</h4>"),
             self.words,
@@ -597,8 +606,9 @@ class SystemComparison(widgets.VBox):
         self.saved = dataclasses.replace(encounter, seed=self.seed.value, rolls=rolls)
         self.download.value = download_html(self.saved)
         order = [c.name for c in self.encounter.combatants]
+        self.player.refresh()
         for sid, run in self.runs.items():
-            self.panels[sid].show(run, order, run.system.encounter_options(encounter))
+            self.panels[sid].show(run, order, run.system.encounter_options(encounter), self.player.tick_of(run.timeline))
         self.dice.show((roll, short_title(run.system)) for run in self.runs.values() if run.timeline is not None
                        for roll in run.timeline.rolls)
         self._show_matchup()

@@ -43,6 +43,7 @@ from combatkit.widgets.editor import EncounterEditor, describe_error, download_h
 from combatkit.widgets.encounter_picker import EncounterPicker, example_options
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import bullets, show_alert
+from combatkit.widgets.player import RoundPlayer
 from combatkit.widgets.options_view import OptionControls, description_html, in_force_words, inert_options
 from combatkit.widgets.urlstate import Param, bool_param, control_param, dice_param, int_param
 from combatkit.widgets.hush import Hush
@@ -111,6 +112,8 @@ class SystemTimeline(widgets.VBox):
         frame = timeline_frame(shown)
         self.chart = tag(chart_view(timeline_chart(frame, shown.clock), embed_options=_EMBED), "chart")
         """The chart widget; each redraw replaces its ``spec`` in place."""
+        self.player = RoundPlayer(lambda: self.timeline, [self.chart])
+        """Play or step through the round: a cursor on the chart, what happens at its tick under it."""
 
         accordions = [widgets.Accordion([self.dice], titles=("Dice (enter what was rolled at the table)",),
                                         selected_index=None)]
@@ -125,7 +128,9 @@ class SystemTimeline(widgets.VBox):
             self.options_in_force,
             *accordions,
             self.message,
+            self.player.controls,
             self.chart,
+            self.player.now,
             self.editor,
             self.why,
         ])
@@ -244,7 +249,8 @@ class SystemTimeline(widgets.VBox):
                                   self.system, options)
         self.download.value = download_html(self.saved, f"Save this round (.toml, for {short_title(self.system)})")
         if hasattr(self, "chart"):
-            self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock)
+            self.player.refresh()
+            self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock, tick=self.player.tick)
         self.why.value = _why_html(timeline)
         self.dice.show((roll, short_title(self.system)) for roll in timeline.rolls)
         self._show_error(None)

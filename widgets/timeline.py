@@ -35,6 +35,7 @@ from combatkit.widgets.draft import EncounterDraft
 from combatkit.widgets.editor import NONE, EncounterEditor, PhaseRow, describe_error, download_html, with_options
 from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
+from combatkit.widgets.player import RoundPlayer
 from combatkit.widgets.options_view import OptionControls, description_html, in_force_words, inert_options
 from combatkit.widgets.urlstate import Param, control_param, int_list_param, int_param, options_params
 from combatkit.widgets.messages import bullets, show_alert
@@ -131,6 +132,8 @@ class TimelineExplorer(widgets.VBox):
         self.chart = tag(chart_view(timeline_chart(frame, shown.clock)), "chart")
         """The chart widget. Each redraw replaces its ``spec`` in place (``timeline_spec``, a few ms, where
         setting ``.chart`` would rebuild and revalidate the whole chart); ``.chart`` keeps the first round."""
+        self.player = RoundPlayer(lambda: self.timeline, [self.chart])
+        """Play or step through the round: a cursor on the chart, what happens at its tick under it."""
 
         super().__init__([
             self.heading,
@@ -141,7 +144,9 @@ class TimelineExplorer(widgets.VBox):
             self.options_in_force,
             self.options_box,
             self.message,
+            self.player.controls,
             self.chart,
+            self.player.now,
             self.editor,
             self.why,
         ])
@@ -318,7 +323,8 @@ class TimelineExplorer(widgets.VBox):
         self.in_force = system.options(self.options if self.options is not None else written_for)
         self.saved = with_options(encounter, system, self.options)
         if hasattr(self, "chart"):
-            self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock)
+            self.player.refresh()
+            self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock, tick=self.player.tick)
         self._show_options(system, encounter, rolls, timeline)
         self.heading.value = _heading_html(encounter, system.title,
                                            description_html(encounter.description, self.in_force, written_for,

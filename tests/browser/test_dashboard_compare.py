@@ -171,3 +171,21 @@ def test_at_1280_px_every_panel_fills_its_width_no_label_is_cut_and_the_odds_rea
         const range = document.createRange(); range.selectNodeContents(td);
         return [td.textContent, range.getClientRects().length, td.scrollWidth <= td.clientWidth]; })""")
     assert lines and all(count == 1 and whole for _, count, whole in lines), lines  # "0.02 s" on one line
+
+
+def test_stepping_moves_every_panel_s_cursor_to_its_own_next_moment(server, page):
+    encounter = load_example(EXAMPLE)
+    runs = run_systems(encounter, 1, *file_entries(encounter, 1))
+    page.goto(f"{server}/voila/render/{DASHBOARD}")
+    check_panels(page, expected(1))
+    page.locator(".ck-step").click()
+    page.locator(".ck-step").click()
+    expect(page.locator(".ck-where")).to_contain_text("moment 2 of")
+    for sid, run in runs.items():
+        cursor = page.locator(f".ck-panel-{sid} .ck-panel-chart svg g.cursor_marks line")
+        if run.timeline is None:
+            continue
+        expect(cursor).to_have_count(1)
+        expect(page.locator(f".ck-panel-{sid} .ck-panel-now")).to_contain_text(
+            run.timeline.clock.describe(run.timeline.moments[1]))
+    page.screenshot(path=ARTIFACTS / "compare-dashboard-stepping.png", full_page=True)

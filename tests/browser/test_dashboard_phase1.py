@@ -92,3 +92,36 @@ def test_at_1280_px_the_chart_fills_its_width_and_no_label_is_cut(server, browse
         assert readability(page, ".ck-chart") == []
     finally:
         page.close()
+
+
+def test_stepping_moves_the_cursor_outlines_what_is_under_way_and_says_why(server, page):
+    timeline = find_system("phase1").schedule(load_example("fighter-and-mage-vs-orc-archer"))
+    page.goto(f"{server}/voila/render/{MAIN_DASHBOARD}")
+    cursor = page.locator(f"{CHART} g.cursor_marks line")
+    expect(marks(page, "points")).to_have_count(expected_marks("fighter-and-mage-vs-orc-archer")["points"])
+    expect(cursor).to_have_count(0)  # the whole round: no cursor
+    step = page.locator(".ck-step")
+    positions = []
+    for moment in timeline.moments[:3]:
+        step.click()
+        expect(page.locator(".ck-where")).to_have_text(timeline.clock.describe(moment))
+        expect(cursor).to_have_count(1)
+        expect(page.locator(".ck-now")).to_contain_text(timeline.clock.describe(moment))
+        positions.append(cursor.get_attribute("transform") or cursor.get_attribute("d"))
+    assert len(set(positions)) == 3  # the cursor moved each step
+    landing = next(s for s in timeline.spans if s.end == timeline.moments[2])
+    expect(page.locator(".ck-now")).to_contain_text(timeline.why_line(landing))
+    selector = f"{CHART} g.points_marks path, {CHART} g.bars_marks path"
+    outlined = page.evaluate("(selector) => Array.from(document.querySelectorAll(selector))"
+                             ".filter(p => parseFloat(p.getAttribute('stroke-width')) >= 3).length", selector)
+    assert outlined == len(timeline.acting_at(timeline.moments[2]))
+    page.screenshot(path=ARTIFACTS / "phase1-dashboard-stepping.png")
+
+    # an edit redraws with the cursor where it was; stepping on still works (no console error: see conftest)
+    page.locator(".ck-init-party input").fill("3")
+    page.locator(".ck-init-party input").press("Enter")
+    expect(page.locator(".ck-where")).to_have_text(timeline.clock.describe(timeline.moments[2]))
+    step.click()
+    expect(cursor).to_have_count(1)
+    page.locator(".ck-step-back").click()
+    expect(cursor).to_have_count(1)
