@@ -401,10 +401,10 @@ def test_a_link_opens_the_setup_it_names_and_follows_the_controls():
     assert prep.results is None  # a link sets the run up; Run plays it
 
 
-def test_a_link_the_view_cannot_read_opens_the_default_view_with_the_reasons():
+def test_a_link_with_a_value_the_view_cannot_read_applies_the_rest_and_names_it():
     prep = EncounterPrep(QUICK, systems=("phase1",))
     view = shareable(prep, "fights=0&seed=2")
-    assert (prep.fights.value, prep.seed.value) == (prep_widgets.DEFAULT_FIGHTS, 1)
+    assert (prep.fights.value, prep.seed.value) == (prep_widgets.DEFAULT_FIGHTS, 2)  # the seed is read
     assert 'fights: must be a whole number 1..2000, got "0"' in shown(view.children[0])
     view = shareable(prep, "precision=3")
     assert prep.precision.value == 0 and 'precision: must be one of 0, 5, 2, 1, got "3"' in shown(view.children[0])
