@@ -368,7 +368,8 @@ class EncounterPrep(widgets.VBox):
         self.system_boxes: dict[str, widgets.Checkbox] = {
             sid: tag(widgets.Checkbox(value=sid in ticked, description=f"{SYSTEMS[sid].title} ({sid})",
                                       tooltip=f"{SYSTEMS[sid].title} ({sid})", indent=False,
-                                      layout=widgets.Layout(width="410px")), "system", f"system-{sid}")
+                                      layout=widgets.Layout(width="auto", margin="0 16px 0 0")),
+                     "system", f"system-{sid}")
             for sid in SYSTEM_ORDER
         }
         small = {"description_width": "initial"}
@@ -394,7 +395,7 @@ class EncounterPrep(widgets.VBox):
         self.run_button = tag(widgets.Button(description="Run", icon="play", button_style="primary"), "run")
         self.stop_button = tag(widgets.Button(description="Stop", icon="stop", button_style="warning",
                                               layout=widgets.Layout(display="none")), "stop")
-        self.progress = tag(widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="420px")),
+        self.progress = tag(widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="300px")),
                             "progress")
         self.status = tag(widgets.HTML("No fights run yet: tick the systems to compare and press <b>Run</b>."),
                           "status")
@@ -440,15 +441,15 @@ class EncounterPrep(widgets.VBox):
             widgets.HBox(list(self.system_boxes.values()), layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.fights, self.precision, self.seed, self.max_rounds, self.gap],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            widgets.HBox([self.flee, self.declarations, self.run_button, self.stop_button],
+            widgets.HBox([self.flee, self.declarations, self.run_button, self.stop_button, self.progress],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            self.status,  # beside Run, where the eye is when it is pressed: not below the note
+            self.message,
             widgets.HTML("<div style='color:#4d5656;max-width:980px'>Every fight is played to the end by "
                          "combatkit's default policy: each figure goes for the nearest foe, casters use their spells "
                          "first, archers shoot while foes are out of reach (see <code>combatkit.policy</code>). Tick "
                          "<i>round 1 as the file declares it</i> to play the file's own declarations first; "
                          "they are written for one system and others may refuse them.</div>"),
-            widgets.HBox([self.progress, self.status], layout=widgets.Layout(align_items="center")),
-            self.message,
             self.stale,
             self.summary,
             self.downloads,

@@ -125,3 +125,18 @@ def test_stepping_moves_the_cursor_outlines_what_is_under_way_and_says_why(serve
     expect(cursor).to_have_count(1)
     page.locator(".ck-step-back").click()
     expect(cursor).to_have_count(1)
+
+
+def test_the_open_file_button_reads_open_file_before_and_after_a_file_is_read(server, page):
+    from combatkit.encounter import dumps_toml
+
+    page.goto(f"{server}/voila/render/{MAIN_DASHBOARD}")
+    button = page.locator(".ck-upload button")
+    expect(button).to_have_text("Open file")  # no count beside it
+    encounter = load_example("ct9-spell-vs-sword")
+    page.locator(".ck-upload input[type=file]").set_input_files(
+        files=[{"name": "ct9.toml", "mimeType": "application/toml", "buffer": dumps_toml(encounter).encode()}])
+    expect(page.locator(".ck-heading")).to_contain_text(encounter.title)
+    expect(marks(page, "ruins")).to_have_count(expected_marks("ct9-spell-vs-sword")["ruins"])
+    expect(button).to_have_text("Open file")  # not "Open file (0)"
+    expect(page.locator(".ck-link-caveat")).to_contain_text("not this encounter")
