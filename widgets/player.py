@@ -37,6 +37,7 @@ import ipywidgets as widgets
 
 from combatkit.timeline import Span, Tick, Timeline
 from combatkit.widgets.classes import tag
+from combatkit.widgets.render import ChartSizer
 
 __all__ = ["MomentPlayer", "RoundPlayer", "now_html"]
 
@@ -100,10 +101,10 @@ class RoundPlayer:
             width="90px"), tooltip="On to the next moment an action begins or lands"), "step")
         self.label = tag(widgets.HTML(), "where")
         self.controls = tag(widgets.HBox([widgets.HTML("<b>Step through</b>:"), self.play, self.slider, self.back,
-                                          self.forward, self.label],
+                                          self.forward, self.label, ChartSizer()],
                                          layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
                             "player")
-        """The controls, in a row."""
+        """The controls, in a row (with the page's :class:`~combatkit.widgets.render.ChartSizer`)."""
         self.now = tag(widgets.HTML(layout=widgets.Layout(max_width="1100px")), "now")
         """What happens at the cursor's tick."""
         self.play.observe(lambda _change: self._show(), "value")
@@ -181,7 +182,7 @@ class MomentPlayer:
         self.label = tag(widgets.HTML(), "where")
         self.controls = tag(widgets.HBox([
             widgets.HTML("<b>Step through</b> (each system on its own clock, moment by moment):"), self.play,
-            self.slider, self.back, self.forward, self.label,
+            self.slider, self.back, self.forward, self.label, ChartSizer(),
         ], layout=widgets.Layout(align_items="center", flex_flow="row wrap")), "player")
         self.play.observe(lambda _change: self._show(), "value")
         self.back.on_click(lambda _button: setattr(self.play, "value", max(0, self.play.value - 1)))

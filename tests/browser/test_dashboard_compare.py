@@ -6,6 +6,7 @@ Fails on any page error, any console error and any request that leaves 127.0.0.1
 must work offline). Screenshots go to ``artifacts/``.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -143,16 +144,20 @@ def test_a_link_reopens_the_matchup_and_the_seed(server, browser, page):
     words = matchup_sentences(run_systems(encounter, 2, *file_entries(encounter, 2)), encounter, "Mira", "Grishnak")
     expect(page.locator(".ck-words")).to_contain_text(words[1])
 
-    # the link opens the same comparison in a new visit; a name the encounter lacks is named over the default view
+    # the link opens the same comparison in a new visit; a name the encounter lacks is named, the rest applied
     other = browser.new_context(viewport=VIEWPORT).new_page()
     try:
         other.goto(link.input_value(), timeout=60_000)
         expect(other.locator(".ck-words")).to_contain_text(words[1], timeout=60_000)
         expect(other.locator(".ck-b select")).to_have_value("Grishnak")
         other.goto(f"{server}/voila/render/{DASHBOARD}?seed=2&a=Mira&b=Gandalf", timeout=60_000)
-        expect(other.locator(".ck-url-message")).to_contain_text("b: 'Gandalf' is not in the encounter")
-        expect(other.locator(".ck-seed input")).to_have_value("1")
+        expect(other.locator(".ck-url-message")).to_contain_text(
+            "b: 'Gandalf' is not in \"Five phases: Erik the Bold's second round\": its combatants are Erik the Bold, "
+            "Mira, Tam, Grishnak and Snaga")
+        expect(other.locator(".ck-seed input")).to_have_value("2")
+        expect(other.locator(".ck-a select")).to_have_value("Mira")
         expect(other.locator(".ck-b select")).to_have_value(B)
+        expect(other.locator(".ck-link-url")).to_have_value(re.compile(r"seed=2&a=Mira&b=Grishnak$"))
     finally:
         other.context.close()
 
