@@ -654,3 +654,10 @@ def test_the_dashboard_has_parameters_and_reads_the_query_string(monkeypatch):
     assert len([o for o in outputs if WIDGET_VIEW in o.get("data", {})]) == 1
     printed = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     assert printed.startswith("Segment of Action: fighters A, B and C battle Giant X; Orcs Y and Z attack A and B 50 None")
+
+
+def test_the_heading_names_the_timing_options_the_file_sets():
+    prep = EncounterPrep("segments-speed-bands-dagger-vs-two-handed-sword", systems=("segments",))
+    assert "Timing options in force</b>: Segment of Action (Lakofka, 1980): speed bands: on" in prep.heading.value
+    prep.show_example(QUICK)
+    assert "every system&#x27;s own defaults (the file sets none)" in prep.heading.value

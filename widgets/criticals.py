@@ -57,6 +57,7 @@ from combatkit.widgets.criticals_charts import (
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Applied, Param, control_param
 from combatkit.widgets.messages import bullets, show_alert
+from combatkit.widgets.options_view import in_force_words
 from combatkit.widgets.classes import slug, tag
 
 __all__ = [
@@ -335,6 +336,7 @@ class CriticalExplorer(widgets.VBox):
         ], layout=widgets.Layout(flex_flow="row wrap"))], titles=("Options: the seeds' readings and optional rules",),
             selected_index=None)
         tag(options_box, "options")
+        self.options_box = options_box
         super().__init__([
             self.heading,
             self.rule_set,
@@ -464,6 +466,8 @@ class CriticalExplorer(widgets.VBox):
             return
         self.attacker, self.defender, self.options, self.odds = attacker, defender, options, odds
         self._applied.commit(self._inputs[:-4])  # all but the roll's: the seed and the dice entered
+        self.options_box.set_title(0, "Options: the seeds' readings and optional rules (in force: "
+                                      f"{in_force_words(options, CriticalOptions())})")
         self._draw_odds(odds)
         try:
             entries = self._entries(attacker.name)

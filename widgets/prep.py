@@ -89,6 +89,7 @@ from combatkit.widgets.prep_charts import (
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param
 from combatkit.widgets.messages import show_alert
+from combatkit.widgets.options_view import in_force_words
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import slug, tag
 
@@ -790,9 +791,14 @@ class EncounterPrep(widgets.VBox):
 
 def _heading_html(encounter: Encounter) -> str:
     description = html.escape(" ".join(encounter.description.split()))
+    set_by_file = [f"{_system_title(sid)}: "
+                   f"{in_force_words(SYSTEMS[sid].encounter_options(encounter), SYSTEMS[sid].options())}"
+                   for sid in encounter.options if sid in SYSTEMS]
+    in_force = ("; ".join(set_by_file) if set_by_file else "every system's own defaults (the file sets none)")
     return (f"<h3 style='margin:4px 0'>{html.escape(encounter.title)}</h3>"
             f"<div style='color:#4d5656;max-width:980px'>Written for {html.escape(_system_title(encounter.system))}. "
-            f"{description}</div>")
+            f"{description}</div><div class='ck-options-in-force' style='color:#4d5656'><b>Timing options in force"
+            f"</b>: {html.escape(in_force)}</div>")
 
 
 def _data_link(text: str, filename: str, mime: str, label: str) -> str:
