@@ -232,7 +232,7 @@ def _chart(clock: Clock, title: str, kinds: tuple[str, ...], last_tick: int, lan
         title=alt.Title(title, anchor="start", fontSize=13, subtitle=subtitle, subtitleFontSize=10,
                         subtitleColor="#566573", offset=26),
         datasets=datasets,
-    ).configure_view(stroke=None).configure_legend(labelLimit=0, layout=_LEGENDS_STACKED)
+    ).configure_view(stroke=None).configure_legend(labelLimit=0, layout=_LEGENDS_STACKED, offset=22)
 
 
 def _shape_of(frame: pd.DataFrame, clock: Clock, title: str, width: int) -> tuple[Hashable, ...]:
