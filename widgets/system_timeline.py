@@ -165,7 +165,8 @@ class SystemTimeline(widgets.VBox):
         dice entered over the example's own."""
         return [
             control_param("example", self.picker.example),
-            int_param("seed", lambda: self.seed.value, self._set_seed, low=-(2**31), high=2**31 - 1),
+            int_param("seed", lambda: self.saved.seed if self.saved is not None else self.seed.value, self._set_seed,
+                      low=-(2**31), high=2**31 - 1),
             *(bool_param(name, lambda name=name: self._option_change(name),
                          lambda value, box=box: setattr(box, "value", value)) for name, box in self.options.items()),
             dice_param("dice", lambda: self.dice.changes, self.dice.enter),
