@@ -205,16 +205,26 @@ class Timeline:
         """Spans whose action lands on ``tick``: simultaneous with each other."""
         return tuple(s for s in self.spans if s.end == tick and s.status is not Status.CANCELLED)
 
+    def acting_at(self, tick: Tick) -> tuple[Span, ...]:
+        """Spans under way at ``tick``: begun at or before it and landing at or after it (a blow or an
+        arrival on its own tick, a spell from its first casting unit to its release)."""
+        return tuple(s for s in self.spans if s.start <= tick <= s.end)
+
+    @property
+    def moments(self) -> tuple[Tick, ...]:
+        """The ticks at which some action begins or lands, in order: where a referee walking the table
+        through the round stops."""
+        return tuple(sorted({t for s in self.spans for t in (s.start, s.end)}))
+
+    def why_line(self, span: Span) -> str:
+        """The plain-language line for ``span``: when it lands, who does what, why, who acts at the same
+        moment, and the rule (one line of :meth:`why`)."""
+        when = self.clock.describe(span.end)
+        together = [s.actor for s in self.landing_at(span.end) if s is not span and s.actor != span.actor]
+        also = f" Simultaneous with {', '.join(together)}." if together else ""
+        return f"{when}: {span.actor} {span.action}. {span.why}{also} [{span.rule}]"
+
     def why(self) -> list[str]:
         """Plain-language lines in time order: the notes, how each intent was placed, then one line per span."""
-        lines = list(self.notes)
-        if self.plan is not None:
-            lines.extend(self.plan.why())
-        for span in self.spans:
-            when = self.clock.describe(span.end)
-            together = [
-                s.actor for s in self.landing_at(span.end) if s is not span and s.actor != span.actor
-            ]
-            also = f" Simultaneous with {', '.join(together)}." if together else ""
-            lines.append(f"{when}: {span.actor} {span.action}. {span.why}{also} [{span.rule}]")
-        return lines
+        return [*self.notes, *(self.plan.why() if self.plan is not None else ()),
+                *(self.why_line(span) for span in self.spans)]

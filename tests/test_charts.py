@@ -1,6 +1,7 @@
 """The round's Gantt chart, tested through ``chart.to_dict()`` (as Altair tests its own charts)
 and through the SVG that vl-convert renders from it, offline."""
 
+import html
 import re
 
 import pytest
@@ -8,7 +9,15 @@ import vl_convert as vlc
 
 from combatkit import Roller, example_encounters, find_system, load_example
 from combatkit.timeline import Clock, Period, Span, Status, Timeline
-from combatkit.widgets.charts import KIND_COLOURS, timeline_chart, timeline_frame, timeline_spec
+from combatkit.widgets.compare_charts import panel_frame
+from combatkit.widgets.charts import (
+    KIND_COLOURS,
+    merged_periods,
+    text_px,
+    timeline_chart,
+    timeline_frame,
+    timeline_spec,
+)
 
 PHASE1 = find_system("phase1")
 
@@ -66,14 +75,50 @@ def test_frame_draws_spells_as_bars_from_start_to_release_and_blows_as_points():
     assert frame.loc[("Brienne", "move", 6)]["mark"] == "point"
 
 
-def test_frame_labels_are_cut_to_fit_before_the_next_mark_and_carry_the_status():
+def test_frame_labels_carry_the_status_a_shorter_form_and_the_room_to_the_next_mark():
     frame = timeline_frame(round_of("ct9-spell-vs-sword")).set_index(["actor", "kind"])
     assert frame.loc[("Velanna", "cast")]["label"] == "casts time stop (CT 9): RUINED"
+    assert frame.loc[("Velanna", "cast")]["short"] == "casts time stop: RUINED"
     assert frame.loc[("Korg", "attack")]["label"] == "long sword -> Velanna"
     frame = timeline_frame(round_of("fighter-and-mage-vs-orc-archer")).set_index(["actor", "start"])
-    arrow = frame.loc[("Ugluk", 10)]  # the misc bar from half-segment 13 leaves room for a few characters
-    assert arrow["label"].endswith("…") and arrow["action"].startswith(arrow["label"][:-1])
-    assert frame.loc[("Ugluk", 4)]["label"] == "short bow -> Mira"
+    arrow = frame.loc[("Ugluk", 10)]  # the misc bar from half-segment 13 leaves 2.5 half-segments after it
+    assert (arrow["label"], arrow["short"], arrow["room_after"], arrow["after_x"]) == (
+        "short bow -> Brienne", "short bow", 2.5, 10)
+    web = frame.loc[("Mira", 1)]  # a bar: room inside it, and after it up to her next bar (6.5)
+    assert (web["room_in"], web["room_after"], web["after_x"]) == (3, 3.0, 3.5)
+
+
+def labels_drawn(spec: dict, width: int) -> tuple[list[tuple[str, float]], float, float]:
+    """The label texts vega draws when the chart is ``width`` pixels wide (lane names and plot together, as in
+    a container that wide), where each starts, and the pixel position of tick 0 and the pixels of one tick
+    (read from the x axis)."""
+    svg = vlc.vegalite_to_svg({**spec, "width": width})
+    text = r'<text[^>]*transform="translate\(([-\d.]+),[-\d.]+\)"[^>]*>([^<]*)</text>'
+    group = re.search(r'<g class="mark-text role-mark labels_marks"[^>]*?(?:/>|>(.*?)</g>)', svg, re.S)
+    axis = re.search(r'role-axis-label.*?</g>', svg, re.S)
+    ticks = {m[2]: float(m[1]) for m in re.finditer(text, axis[0])}
+    tick_px = (ticks["20"] - ticks["1"]) / 19
+    return [(html.unescape(m[2]), float(m[1])) for m in re.finditer(text, group[1] or "")], ticks["1"] - tick_px, \
+        tick_px
+
+
+@pytest.mark.parametrize("width", [500, 900, 1100])
+def test_labels_are_never_cut_they_are_the_full_or_short_form_and_end_before_the_next_mark(width):
+    timeline = round_of("fighter-and-mage-vs-orc-archer")
+    frame = timeline_frame(timeline)
+    spec = timeline_chart(frame, timeline.clock).to_dict()
+    drawn, zero, tick_px = labels_drawn(spec, width)
+    forms = set(frame["label"]) | set(frame["short"])
+    assert drawn and all(text in forms and not text.endswith("…") for text, _ in drawn)
+    for text, x in drawn:
+        rows = frame[(frame["label"] == text) | (frame["short"] == text)]
+        row = min((r for _, r in rows.iterrows()),  # the one it belongs to: the nearest start on its left
+                  key=lambda r: min(abs(x - zero - r["x0"] * tick_px), abs(x - zero - r["after_x"] * tick_px)))
+        inside = row["mark"] == "bar" and x < zero + row["after_x"] * tick_px
+        limit = row["x1"] if inside else row["after_x"] + row["room_after"]
+        assert x + text_px(text) <= zero + limit * tick_px + 1, (text, width)
+    if width >= 1100:  # room for every label at a dashboard's width (1212 px at 1280)
+        assert {text for text, _ in drawn} == set(frame["label"])
 
 
 def test_frame_of_an_empty_round_has_the_columns():
@@ -126,7 +171,7 @@ def test_kinds_keep_their_colours_and_status_changes_fill_and_outline():
 
 def test_the_rendered_svg_has_a_mark_per_action():
     timeline = round_of("ct9-spell-vs-sword")
-    counts = rendered_marks(timeline_chart(timeline_frame(timeline), timeline.clock).to_dict())
+    counts = rendered_marks({**timeline_chart(timeline_frame(timeline), timeline.clock).to_dict(), "width": 1000})
     # Velanna's ruined CT 9 spell is a bar with a cross at half-segment 10; Korg moves, then strikes
     assert counts["bars"] == 1
     assert counts["ruins"] == 1
@@ -176,7 +221,8 @@ def test_every_shipped_round_of_every_system_is_drawn_on_its_own_clock(name):
     x = layers(spec)["periods"]["encoding"]["x"]
     assert x["axis"]["title"] == clock.unit
     assert x["axis"]["values"][:clock.ticks] == list(range(1, clock.ticks + 1))
-    assert [p["label"] for p in spec["datasets"]["periods"]][: len(clock.periods)] == [p.label for p in clock.periods]
+    assert [p["label"] for p in spec["datasets"]["periods"]][: len(clock.periods)] == [
+        label for label, _, _ in merged_periods(clock)]
     counts = rendered_marks(spec)
     assert counts.get("bars", 0) + counts.get("points", 0) == len(timeline.spans)
     assert counts["periods"] == len(spec["datasets"]["periods"])
@@ -201,3 +247,29 @@ def test_fast_spec_is_a_fresh_copy():
     first = timeline_spec(frame, timeline.clock)
     first["layer"][0]["encoding"]["x"]["axis"]["title"] = "changed"
     assert timeline_spec(frame, timeline.clock) == timeline_chart(frame, timeline.clock).to_dict()
+
+
+def test_a_phase_system_ii_figure_whose_track_changes_has_it_in_each_label_not_in_its_lane():
+    timeline = round_of("phase2-tenth-level-caster")
+    frame = timeline_frame(timeline)
+    grulk = frame[frame["actor"] == "Grulk"]
+    assert set(grulk["lane"]) == {"Grulk (ogre)"}  # not "Grulk (ogre, loser)": he wins cycle 2
+    assert [(label.rsplit(" · ", 1)[1], track) for label, track in zip(grulk["label"], grulk["track"])] == [
+        ("loser", "loser"), ("winner", "winner")]
+    spec = timeline_chart(frame, timeline.clock).to_dict()
+    assert "a figure whose track changes has it in each label" in spec["title"]["subtitle"]
+    panel = panel_frame(timeline, ["Sir Hadrek", "Finchfingle", "Grulk"])
+    assert set(panel[panel["actor"] == "Grulk"]["lane"]) == {"Grulk"}
+
+
+def test_five_phase_steps_make_one_band_each_phase_and_the_subtitle_names_them():
+    timeline = round_of("five-phase-erik-the-bold")
+    spec = timeline_chart(timeline_frame(timeline), timeline.clock).to_dict()
+    bands = spec["datasets"]["periods"]
+    assert [b["label"] for b in bands] == ["phase 1", "phase 2", "phase 3", "phase 4", "phase 5", "last actions",
+                                           "morale"]
+    assert "each phase: delays & distractions, movement, missiles & magic, melee" in spec["title"]["subtitle"]
+    svg = vlc.vegalite_to_svg({**spec, "width": 1200})
+    written = re.findall(r'period_labels_\d_marks".*?</g>', svg, re.S)
+    texts = [t for group in written for t in re.findall(r">([^<]+)</text>", group)]
+    assert set(texts) == {b["label"] for b in bands} and not any(t.endswith("…") for t in texts)

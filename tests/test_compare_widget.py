@@ -1,6 +1,7 @@
 """SystemComparison, headless: set a control, then check the panels' chart specs, the odds shown and the words."""
 
 import asyncio
+import html
 import re
 from dataclasses import replace
 from datetime import datetime, timezone
@@ -315,7 +316,7 @@ def test_panel_chart_spec_says_what_a_tick_is_and_reuses_its_shape():
                                          "counted from the first phase A shown)."]
     assert spec["layer"][0]["encoding"]["x"]["axis"]["title"] == "half-segments"
     names = [layer["name"] for layer in spec["layer"]]
-    assert names == ["bands", "band_labels_0", "band_labels_1", "bars", "points", "ruins"]
+    assert names == ["bands", "band_labels_0", "band_labels_1", "bars", "points", "ruins", "labels", "cursor"]
     assert panel_spec(frame, timeline.clock, "Phase System II") == spec
 
 
@@ -325,7 +326,8 @@ def test_periods_of_one_phase_make_one_band():
     assert [b["label"] for b in bands] == ["phase 1", "phase 2", "phase 3", "phase 4", "phase 5", "last actions",
                                            "morale"]
     assert (bands[0]["x0"], bands[0]["x1"]) == (0.5, 8.5)
-    assert [b["text"] for b in bands[:5]] == [f"phase {n}" for n in range(1, 6)]
+    assert [(b["short"], b["room"]) for b in bands[:5]] == [(str(n), 8) for n in range(1, 6)]
+    assert bands[5]["level"] == 1  # "last actions", one tick wide, goes on the upper line
 
 
 def test_an_order_of_battle_names_its_moments_on_the_axis():
@@ -335,7 +337,7 @@ def test_an_order_of_battle_names_its_moments_on_the_axis():
     axis = spec["layer"][0]["encoding"]["x"]["axis"]
     assert axis["title"] == "moments, in order"
     assert "'strike speed 13'" in axis["labelExpr"] and "'before initiative'" in axis["labelExpr"]
-    assert all(b["text"] == "" for b in spec["datasets"]["bands"])
+    assert all(b["room"] == 0 for b in spec["datasets"]["bands"])  # nothing over the bands: the axis names them
 
 
 def test_odds_chart_stacks_who_acts_first_and_shows_spells_beside():
@@ -422,3 +424,41 @@ def test_an_encounter_file_s_options_reach_its_system_s_panel_and_odds():
     a, b = comparison.a.value, comparison.b.value
     assert comparison.odds["segments"] == segments.odds(encounter, a, b, SegmentsOptions(speed_bands=True))
     assert comparison.odds["segments"] != segments.odds(encounter, a, b, SegmentsOptions())
+
+
+def test_each_panel_names_the_options_in_force():
+    comparison = SystemComparison("segments-speed-bands-dagger-vs-two-handed-sword")
+    assert "Options in force: speed bands: on" in comparison.panels["segments"].options.value
+    assert "Options in force: the seed&#x27;s defaults" in comparison.panels["phase1"].options.value
+
+
+def test_panels_label_their_marks_and_their_legends_name_every_kind_and_status():
+    import vl_convert
+
+    comparison = SystemComparison()
+    timeline = comparison.timelines["segments"]
+    frame = panel_frame(timeline, [c.name for c in comparison.encounter.combatants])
+    spec = panel_chart(frame, timeline.clock, "Segment of Action").to_dict()
+    svg = vl_convert.vegalite_to_svg({**spec, "width": 400})
+    legends = " ".join(re.findall(r'aria-label="(Symbol legend[^"]*)"', svg))
+    assert "attack, move, cast" in legends and "done, ruined, cancelled" in legends
+    labels = re.search(r'labels_marks"[^>]*>(.*?)</g>', svg, re.S)[1]
+    drawn = [html.unescape(t) for t in re.findall(r">([^<]+)</text>", labels)]
+    assert drawn and set(drawn) <= set(frame["label"]) | set(frame["short"])
+    assert not any(t.endswith("…") for t in re.findall(r">([^<]+)</text>", svg))
+
+
+def test_stepping_through_the_comparison_puts_each_panel_on_its_own_next_moment():
+    comparison = SystemComparison()
+    player = comparison.player
+    assert player.play.max == max(len(t.moments) for t in comparison.timelines.values())
+    player.forward.click()
+    player.forward.click()
+    for sid, timeline in comparison.timelines.items():
+        panel = comparison.panels[sid]
+        assert panel.chart.params.tick == timeline.moments[1]
+        assert timeline.clock.describe(timeline.moments[1]) in html.unescape(panel.now.value)
+    assert comparison.panels["phase1"].now.value == ""  # it cannot run this encounter
+    comparison.seed.value = 2  # a redraw keeps the step, baked into each panel's new spec
+    assert all(comparison.panels[sid].chart.spec["params"][0]["value"] == t.moments[1]
+               for sid, t in comparison.timelines.items())

@@ -456,3 +456,10 @@ def test_entered_rolls_are_a_total_or_faces():
     assert read_entered("2 5", "damage") == (2, 5)
     with pytest.raises(ValueError, match="damage '2d6'"):
         read_entered("2d6", "damage")
+
+
+def test_the_options_box_names_the_options_in_force():
+    explorer = CriticalExplorer()
+    assert explorer.options_box.get_title(0).endswith("(in force: the seed's defaults)")
+    explorer.option_controls["body_points"].value = True
+    assert "in force: body points: on; the rest as the seed reads it" in explorer.options_box.get_title(0)

@@ -20,7 +20,7 @@ from combatkit.mana import (
     mana_state,
     plan_day,
 )
-from combatkit.widgets.mana import DEFAULT_DAY, DayPlanner, ManaPoolCalculator, RecoveryCalculator
+from combatkit.widgets.mana import DEFAULT_DAY, DayPlanner, ManaCalculators, ManaPoolCalculator, RecoveryCalculator
 from combatkit.widgets.mana_charts import (
     base_mana_chart,
     base_mana_frame,
@@ -211,12 +211,13 @@ def test_a_calculator_opened_with_input_the_engine_rejects_says_why_and_still_dr
     assert_no_error(calc)
     assert calc.state.maximum_points == 12 and "slots 3rd" in shown(calc.summary)
 
-    planner = DayPlanner(Caster(WIZARD, 1))  # the default day casts 3rd-level spells
-    assert_error_shown(planner, "minute 60 (1:00): a 1st-level wizard may not cast a 3rd-level spell")
-    assert planner.plan is None and rows(planner.chart.spec, layers(planner.chart.spec)["pools"]) == []
+    planner = DayPlanner(Caster(WIZARD, 1))  # the default day casts 3rd-level spells: they are not played
+    assert_no_error(planner)
+    assert planner.plan.start.who == "1st-level wizard" and len(planner.set_aside) == 4  # every cast
+    assert "a 1st-level wizard may not cast a 3rd-level spell" in shown(planner.aside)
     planner.level.value = 5
     assert_no_error(planner)
-    assert planner.plan.start.who == "5th-level wizard"
+    assert planner.plan.start.who == "5th-level wizard" and planner.set_aside == {}
 
 
 # ---------------------------------------------------------------- DayPlanner
@@ -296,15 +297,19 @@ def test_planner_a_time_it_cannot_read_is_named():
     assert planner.events == DEFAULT_DAY
 
 
-def test_planner_a_level_change_that_breaks_the_day_keeps_the_events_and_the_last_day():
+def test_planner_a_level_change_plays_the_day_without_the_casts_it_cannot_cast_and_keeps_them():
     planner = DayPlanner()
-    plan = planner.plan
-    planner.level.value = 2
-    assert_error_shown(planner, "minute 60 (1:00): a 2nd-level priest may not cast a 3rd-level spell")
-    assert planner.events == DEFAULT_DAY and planner.plan is plan
+    planner.level.value = 3
+    assert_no_error(planner)
+    assert planner.events == DEFAULT_DAY and planner.plan.start.who == "3rd-level priest"
+    assert [DEFAULT_DAY[i] for i in planner.set_aside] == [Cast(60, 3), Cast(120, 3)]
+    assert "1:00 cast a 3rd-level spell: a 3rd-level priest may not cast a 3rd-level spell" in shown(planner.aside)
+    assert [label for label, _ in planner.event_list.options][:2] == [
+        "1:00 cast a 3rd-level spell (not played)", "2:00 cast a 3rd-level spell (not played)"]
     planner.level.value = 9
     assert_no_error(planner)
-    assert planner.plan.start.who == "9th-level priest"
+    assert planner.plan.start.who == "9th-level priest" and planner.planned == DEFAULT_DAY
+    assert planner.aside.layout.display == "none"
 
 
 def test_planner_remove_and_clear():
@@ -449,3 +454,31 @@ def test_plan_blocks_frame_splits_a_rest_around_its_interruptions():
     assert frame[["kind", "when"]].values.tolist() == [
         ["awake", "0:00-0:30"], ["asleep", "0:30-2:00"], ["awake", "2:00-3:00"], ["asleep", "3:00-9:00"],
         ["cast", "2:30"]]
+
+
+# ---------------------------------------------------------------- one caster, whole numbers (#17)
+
+
+def test_the_tabs_share_one_caster():
+    tabs = ManaCalculators()
+    pool, planner, recovery = tabs.calculators
+    pool.caster_class.value = WIZARD
+    pool.level.value = 1
+    for calculator in tabs.calculators:
+        assert (calculator.caster_class.value, calculator.level.value) == (WIZARD, 1)
+        assert_no_error(calculator)
+    assert planner.plan.start.who == recovery.state.who == pool.caster.__str__() == "1st-level wizard"
+    assert "1st-level wizard" in shown(recovery.answer) or recovery.estimate is not None
+    recovery.recovery_rate.value = RecoveryRate.BY_SPELL_LEVEL  # an option set in any tab holds in every tab
+    assert pool.options.recovery_rate is RecoveryRate.BY_SPELL_LEVEL
+
+
+def test_a_fraction_typed_as_a_level_is_refused_by_name_and_kept():
+    calc = ManaPoolCalculator()
+    calc.level.value = 2.5  # what a number box sends for "2.5" (a whole-number box would have made it 25)
+    assert_error_shown(calc, "caster level must be a whole number, got 2.5", "000 §5 Mana System I")
+    assert calc.level.value == 2.5 and calc.caster.level == 5
+    calc.wisdom.value = 13.5
+    assert calc.level.value == 2.5 and "got 2.5" in calc.error
+    calc.level.value = 3
+    assert_error_shown(calc, "WIS must be a whole number, got 13.5")

@@ -420,10 +420,10 @@ def test_a_link_opens_the_setup_it_names_and_follows_the_controls():
     assert prep.results is None  # a link sets the run up; Run plays it
 
 
-def test_a_link_the_view_cannot_read_opens_the_default_view_with_the_reasons():
+def test_a_link_with_a_value_the_view_cannot_read_applies_the_rest_and_names_it():
     prep = EncounterPrep(QUICK, systems=("phase1",))
     view = shareable(prep, "fights=0&seed=2")
-    assert (prep.fights.value, prep.seed.value) == (prep_widgets.DEFAULT_FIGHTS, 1)
+    assert (prep.fights.value, prep.seed.value) == (prep_widgets.DEFAULT_FIGHTS, 2)  # the seed is read
     assert 'fights: must be a whole number 1..2000, got "0"' in shown(view.children[0])
     view = shareable(prep, "precision=3")
     assert prep.precision.value == 0 and 'precision: must be one of 0, 5, 2, 1, got "3"' in shown(view.children[0])
@@ -674,3 +674,10 @@ def test_the_dashboard_has_parameters_and_reads_the_query_string(monkeypatch):
     assert len([o for o in outputs if WIDGET_VIEW in o.get("data", {})]) == 1
     printed = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     assert printed.startswith("Segment of Action: fighters A, B and C battle Giant X; Orcs Y and Z attack A and B 50 None")
+
+
+def test_the_heading_names_the_timing_options_the_file_sets():
+    prep = EncounterPrep("segments-speed-bands-dagger-vs-two-handed-sword", systems=("segments",))
+    assert "Timing options in force</b>: Segment of Action (Lakofka, 1980): speed bands: on" in prep.heading.value
+    prep.show_example(QUICK)
+    assert "every system&#x27;s own defaults (the file sets none)" in prep.heading.value

@@ -1,6 +1,7 @@
 """SystemTimeline, headless: one system's round, its dice and its optional rules; and the dice entry it shares."""
 
 import doctest
+import html
 import re
 from dataclasses import replace
 
@@ -365,3 +366,54 @@ def test_edits_are_not_in_a_link_and_it_says_so():
     viewer.editor.rows[0].note.value = "swings high"
     assert viewer.url_caveat().startswith('This link opens the shipped example "Segment of Action: fighters A, B')
     assert "not your edits" in viewer.url_caveat()
+
+
+# ---------------------------------------------------------------- options that change nothing (#17)
+
+
+@pytest.mark.parametrize("system", ["segments", "phase2", "short_form", "strike_speed", "five_phase"])
+def test_a_checkbox_that_changes_nothing_in_this_round_says_so_and_why(system):
+    import dataclasses
+
+    viewer = SystemTimeline(system)
+    docs = {switch.name: switch.doc for switch in find_system(system).switches()}
+    for name, box in viewer.options.items():
+        other = dataclasses.replace(viewer.chosen_options, **{name: not box.value})
+        encounter = viewer.encounter
+        by_dice, left = file_entries(encounter, viewer.seed.value)
+        flipped = find_system(system).schedule(encounter, TableRoller(seed=viewer.seed.value, entered=dict(left),
+                                                                      by_dice=by_dice), other)
+        same = [(s.actor, s.action, s.start, s.end, s.status, s.track) for s in flipped.spans] == \
+            [(s.actor, s.action, s.start, s.end, s.status, s.track) for s in viewer.timeline.spans]
+        note = viewer.option_controls.notes[name]
+        assert ("No effect on this round" in note.value) is same, name
+        assert (note.layout.display is None) is same
+        if same:
+            assert html.escape(docs[name][1:40]) in note.value  # its why, in the option's own words
+
+
+def test_ticking_an_option_that_has_an_effect_changes_the_round_and_the_line_in_force():
+    viewer = SystemTimeline("segments", "segments-speed-bands-dagger-vs-two-handed-sword")
+    assert "speed bands: on" in viewer.options_in_force.value
+    assert viewer.option_controls.notes["speed_bands"].value == ""
+    viewer.options["speed_bands"].value = False
+    assert "Options in force</b>: the seed&#x27;s defaults<" in viewer.options_in_force.value
+    assert "ck-description-replaced" in viewer.heading.value  # the file's prose was written with speed bands on
+
+
+@pytest.mark.parametrize("system", ["segments", "phase2", "short_form", "strike_speed", "five_phase"])
+def test_each_system_s_round_steps_moment_by_moment_on_its_own_clock(system):
+    viewer = SystemTimeline(system)
+    player, timeline = viewer.player, viewer.timeline
+    for moment in timeline.moments:
+        player.forward.click()
+        assert player.tick == moment and viewer.chart.params.tick == moment
+        assert player.highlighted == timeline.acting_at(moment) != ()
+        text = html.unescape(re.sub(r"<[^>]+>", "", player.now.value))
+        assert timeline.clock.describe(moment) in text
+        for span in timeline.spans:
+            if span.end == moment:
+                assert timeline.why_line(span) in text
+    player.forward.click()  # the last moment stays
+    assert player.tick == timeline.moments[-1]
+    assert player.play.max == max(timeline.clock.ticks, *(s.end for s in timeline.spans))

@@ -382,3 +382,75 @@ def test_a_new_encounter_starts_from_two_figures_and_saves_its_options(explorer)
     saved = loads_encounter(explorer.toml)
     assert saved == explorer.saved and saved.options == {"phase1": {"tie_track": Track.LOSER}}
     assert find_system("phase1").schedule(saved).spans == explorer.timeline.spans
+
+
+# ---------------------------------------------------------------- options (#17)
+
+
+def test_every_phase_system_i_option_a_link_can_set_has_a_control(explorer):
+    from dataclasses import fields
+
+    from combatkit.systems.phase1 import Phase1Options
+    from combatkit.widgets.urlstate import shareable
+
+    link_keys = {p.key for p in explorer.url_params()} - {"example", "seed", "init"}
+    assert set(explorer.option_controls.controls) == {f.name for f in fields(Phase1Options)} == link_keys
+    view = shareable(explorer, "tie_track=loser&incremental_movement=1&double_attack_above=4")
+    controls = explorer.option_controls.controls
+    assert (controls["tie_track"].value.value, controls["incremental_movement"].value,
+            controls["double_attack_above"].value) == ("loser", True, 4)
+    assert "tie track: loser; double attack above: 4; incremental movement: on" in explorer.options_in_force.value
+    controls["incremental_movement"].value = False  # a control the page changes: the round and the link follow
+    assert explorer.in_force.incremental_movement is False and explorer.error == ""
+    assert view.children[1].query == "seed=1&init=6,4&tie_track=loser&double_attack_above=4"
+
+
+def test_the_description_follows_the_options_in_force(explorer):
+    from combatkit.timeline import Track
+
+    assert "Mira's DEX 17 pulls her onto the winner track" in explorer.heading.value.replace("&#x27;", "'")
+    explorer.option_controls.controls["tie_track"].value = Track.LOSER
+    heading = explorer.heading.value.replace("&#x27;", "'")
+    assert "pulls her onto the winner track" not in heading  # the prose no longer holds: the engine's notes do
+    assert "ties the best opposing roll 4, and a tie stays on the loser track (option tie_track=loser" in heading
+    assert "a tie stays on the loser track" in why_text(explorer)  # the why list says it too, not silently
+    assert [s.track.value for s in explorer.timeline.spans if s.actor == "Mira"][0] == "loser"
+    explorer.option_controls.controls["tie_track"].value = Track.WINNER
+    assert "Mira's DEX 17 pulls her onto the winner track" in explorer.heading.value.replace("&#x27;", "'")
+
+
+def test_an_option_that_changes_nothing_in_this_round_says_so(explorer):
+    notes = {name: note.value for name, note in explorer.option_controls.notes.items()}
+    assert notes["incremental_movement"] == "" and notes["tie_track"] == ""  # each moves something here
+    assert "No effect on this round" in notes["phase2_literal_sf_band"]
+    assert "SF 9 strikes on the 10+ row" in notes["phase2_literal_sf_band"]  # worded from the option's doc
+    explorer.option_controls.controls["phase2_literal_sf_band"].value = True
+    assert explorer.error == "" and "phase2 literal sf band: on" in explorer.options_in_force.value
+
+
+# ---------------------------------------------------------------- playing the round step by step (#17)
+
+
+def test_play_moves_a_cursor_over_the_clock_highlights_what_is_under_way_and_says_why(explorer):
+    player = explorer.player
+    assert player.tick == 0 and explorer.chart.params.tick == 0 and "Press play" in player.now.value
+    player.play.value = 4  # Play's own button sets the value each tick, as here
+    assert explorer.chart.params.tick == 4  # the chart's parameter: the page moves the cursor, no rebuild
+    assert [(s.actor, s.action) for s in player.highlighted] == [("Ugluk", "short bow -> Mira")]
+    landing = next(s for s in explorer.timeline.spans if s.end == 4)
+    assert html_text(player.now.value).count(explorer.timeline.why_line(landing)) == 1
+    player.forward.click()  # the next moment something begins or lands: Brienne's move ends at 6
+    assert player.tick == 6 and player.where == "half-segment 6 (phase 1)"
+    assert "Brienne moves 30' toward Ugluk" in html_text(player.now.value)
+    player.back.click()
+    assert player.tick == 4
+    explorer.seed.value = 2  # a redraw keeps the cursor, in the new spec too
+    assert player.tick == 4 and explorer.chart.spec["params"] == [{"name": "tick", "value": 4}]
+    player.play.value = 0
+    assert player.highlighted == () and explorer.chart.params.tick == 0
+
+
+def html_text(value: str) -> str:
+    import html as html_module
+
+    return html_module.unescape(re.sub(r"<[^>]+>", "", value))

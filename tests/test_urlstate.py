@@ -193,7 +193,7 @@ DICE_PROBLEMS = [
 @pytest.mark.parametrize("query, problem", [
     *DICE_PROBLEMS,
     ("speed_bands=yes", "speed_bands: must be 1 (yes) or 0 (no)"),
-    ("seed=3&ticks=1", '"ticks" is not a setting of this dashboard'),
+    ("ticks=1", '"ticks" is not a setting of this dashboard'),
     ("example=segments-fighters-vs-giant-and-orcs&example=ct9-spell-vs-sword", "example: given more than once"),
 ])
 def test_a_bad_system_timeline_link_changes_nothing_and_says_why(query, problem):
@@ -215,9 +215,8 @@ def default_comparison() -> tuple:
 
 
 @pytest.mark.parametrize("query, problem", [
-    ("a=Gandalf", "a: 'Gandalf' is not in the encounter; combatants: ['Erik the Bold', 'Mira', 'Tam', 'Grishnak',"),
-    # the name is judged against the encounter the link opens; the view is put back as it was built
-    ("example=ct9-spell-vs-sword&seed=5&b=Grishnak", "b: 'Grishnak' is not in the encounter; combatants: ['Velanna'"),
+    ("a=Gandalf", "a: 'Gandalf' is not in \"Five phases: Erik the Bold's second round\": its combatants are Erik the "
+                  "Bold, Mira, Tam, Grishnak and Snaga (a matchup names two of the encounter's combatants)"),
     ("a=<b>Erik</b>", "a: must be at most 40 letters"),
     ("dice=ordering:+orcs~d6~11", "dice: ordering: orcs: d6 rolls 1..6, so 11 cannot have been rolled"),
 ])
@@ -255,3 +254,56 @@ def test_each_dashboard_s_example_link_opens_without_a_problem(notebook):
     shown = shareable(view, query)
     assert shown.children[0].layout.display == "none" and view.error == ""
     assert link_of(shown).query == query
+
+
+# ------------------------------------------------ a link carries only what the page applied (#17)
+
+
+def test_a_refused_initiative_stays_out_of_the_link_and_the_address_bar():
+    explorer = TimelineExplorer()
+    link = link_of(shareable(explorer, ""))
+    assert link.query == "seed=1&init=6,4"
+    explorer.initiative["party"].value = 11  # no d10 rolls 11: "Not applied"
+    assert "Not applied" in explorer.message.value
+    assert link.query == "seed=1&init=6,4"  # what the chart shows, not what the box holds
+    explorer.initiative["party"].value = 3
+    assert link.query == "seed=1&init=3,4"
+
+
+def test_a_refused_mana_level_stays_out_of_the_link():
+    calculators = ManaCalculators()
+    link = link_of(shareable(calculators, "level=7"))
+    pool = calculators.calculators[0]
+    pool.level.value = 41  # the base-mana table has rows 1..20
+    assert pool.error and link.query == "level=7"
+    pool.level.value = 9
+    assert link.query == "level=9"
+
+
+@pytest.mark.parametrize("control, typed", [("strength", "abc"), ("armor_class", -12)])
+def test_a_refused_critical_input_stays_out_of_the_link(control, typed):
+    explorer = CriticalExplorer()
+    link = link_of(shareable(explorer, "ac=4"))
+    setattr(getattr(explorer, control), "value", typed)
+    assert explorer.error and link.query == "ac=4"
+    second = CriticalExplorer()
+    assert link_of(shareable(second, link.query)).query == "ac=4" and second.error == ""
+
+
+def test_a_link_with_one_bad_value_applies_the_rest_and_names_the_bad_one():
+    comparison = SystemComparison()
+    view = shareable(comparison, "example=ct9-spell-vs-sword&seed=5&a=Nobody&b=Velanna")
+    message = view.children[0]
+    assert comparison.encounter.title == "A CT 9 spell against a sword" and comparison.seed.value == 5
+    assert comparison.b.value == "Velanna"
+    assert "Applied: example, seed, b" in message.value
+    assert html.escape("a: 'Nobody' is not in \"A CT 9 spell against a sword\": its combatants are Velanna and "
+                       "Korg") in message.value
+    assert "[" not in message.value.split("left out:")[1]  # no Python list in a reader's face
+    assert link_of(view).query == f"example=ct9-spell-vs-sword&seed=5&a={comparison.a.value}&b=Velanna"
+
+    viewer = SystemTimeline("segments")
+    view = shareable(viewer, "seed=3&ticks=1&speed_bands=1")
+    assert viewer.seed.value == 3 and viewer.options["speed_bands"].value
+    assert html.escape('"ticks" is not a setting of this dashboard') in view.children[0].value
+    assert link_of(view).query == "seed=3&speed_bands=1"

@@ -44,6 +44,8 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
+
 import ipywidgets as widgets
 
 from combatkit.comparison import first_difference, groups_alike, why_alike
@@ -59,6 +61,8 @@ from combatkit.widgets.editor import EncounterEditor, describe_error, download_h
 from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import bullets, show_alert
+from combatkit.widgets.options_view import in_force_words
+from combatkit.widgets.player import MomentPlayer
 from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param, text_param
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import tag
@@ -383,19 +387,28 @@ class SystemPanel(widgets.VBox):
                                     embed_options=_EMBED), "panel-chart")
         self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "panel-message")
         self.odds = tag(widgets.HTML(), "panel-odds")
-        super().__init__([self.heading, self.message, self.chart, self.odds],
+        self.options = tag(widgets.HTML(), "panel-options")
+        self.now = tag(widgets.HTML(), "panel-now")
+        """What happens at the step-through cursor's tick (see :class:`~combatkit.widgets.player.MomentPlayer`)."""
+        super().__init__([self.heading, self.options, self.message, self.chart, self.now, self.odds],
                          layout=widgets.Layout(border="1px solid #d5d8dc", padding="4px", margin="2px",
-                                               width="490px", overflow="hidden"))
+                                               min_width="0", overflow="hidden"))
         tag(self, "panel", f"panel-{system.id}")
 
-    def show(self, run: SystemRun, order: Sequence[str]) -> None:
+    def show(self, run: SystemRun, order: Sequence[str], options: Any = None, tick: int = 0) -> None:
+        """Draw ``run`` with lanes in ``order`` and the cursor on ``tick``; ``options`` (the system's options in
+        force) are named above."""
+        if options is not None:
+            self.options.value = (f"<span style='font-size:90%;color:#566573'>Options in force: "
+                                  f"{html.escape(in_force_words(options, self.system.options()))}</span>")
         if run.timeline is None:
-            show_alert(self.message, html.escape(f"Cannot run this encounter: {run.error}"), max_width=440)
+            show_alert(self.message, html.escape(f"Cannot run this encounter: {run.error}"))
             self.chart.layout.display = "none"
             return
         show_alert(self.message, "")
         self.chart.layout.display = None
-        self.chart.spec = panel_spec(panel_frame(run.timeline, order), run.timeline.clock, self.system.title)
+        self.chart.spec = panel_spec(panel_frame(run.timeline, order), run.timeline.clock, self.system.title,
+                                     tick=tick)
 
 
 class SystemComparison(widgets.VBox):
@@ -452,12 +465,17 @@ class SystemComparison(widgets.VBox):
         self.parting = tag(widgets.HTML(layout=widgets.Layout(max_width="1400px")), "parting")
         """Which systems time the round alike, and why; where each other pair parts first."""
         self.jobs = OddsJobs(self._show_odds)
+        self.player = MomentPlayer(lambda: [(self.runs[sid].timeline if sid in self.runs else None, panel.chart,
+                                             panel.now) for sid, panel in self.panels.items()])
+        """Step through every system's round at once, each on its own clock."""
 
-        grid = tag(widgets.GridBox(list(self.panels.values()),
-                                   layout=widgets.Layout(grid_template_columns="repeat(2, 494px)")), "panels")
+        grid = tag(widgets.GridBox(list(self.panels.values()), layout=widgets.Layout(
+            grid_template_columns="repeat(auto-fill, minmax(380px, 1fr))", width="100%")), "panels")
         odds_box = tag(widgets.VBox([widgets.HTML("<h4 style='margin:4px 0'>Exact odds of the matchup</h4>"),
-                                     self.odds_table, self.odds_chart],
-                                    layout=widgets.Layout(width="440px", margin="0 0 0 8px")), "odds")
+                                     widgets.HBox([self.odds_table, self.odds_chart],
+                                                  layout=widgets.Layout(flex_flow="row wrap",
+                                                                        align_items="flex-start"))],
+                                    layout=widgets.Layout(width="100%", margin="6px 0 0 0")), "odds")
         super().__init__([
             self.heading,
             self.picker,
@@ -466,6 +484,7 @@ class SystemComparison(widgets.VBox):
             dice_box,
             self.edit_box,
             self.message,
+            self.player.controls,
             widgets.HBox([grid, odds_box], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
             widgets.HTML("<h4 style='margin:6px 0'>Where the systems part</h4>"),
             self.parting,
@@ -626,8 +645,9 @@ class SystemComparison(widgets.VBox):
         self.saved = dataclasses.replace(encounter, seed=self.seed.value, rolls=rolls)
         self.download.value = download_html(self.saved)
         order = [c.name for c in self.encounter.combatants]
+        self.player.refresh()
         for sid, run in self.runs.items():
-            self.panels[sid].show(run, order)
+            self.panels[sid].show(run, order, run.system.encounter_options(encounter), self.player.tick_of(run.timeline))
         self.parting.value = _parting_html(*parting_sentences(self.runs, encounter))
         mine = self.runs.get(self.editor.system.id)
         self.editor.show_plan(mine.timeline.plan if mine is not None and mine.timeline is not None else None)
@@ -647,8 +667,9 @@ class SystemComparison(widgets.VBox):
 
     def _not_in_encounter(self, name: str) -> RulesError | None:
         names = [c.name for c in self.encounter.combatants]
-        return None if name in names else RulesError("combatkit odds",
-                                                     f"{name!r} is not in the encounter; combatants: {names}")
+        return None if name in names else RulesError(
+            "a matchup names two of the encounter's combatants",
+            f"{name!r} is not in \"{self.encounter.title}\": its combatants are {_join(names)}")
 
     def _on_seed(self, _change) -> None:
         if not self._quiet:
@@ -722,7 +743,7 @@ class SystemComparison(widgets.VBox):
                     if k in odds[sid] else f"<td style='{cell}'>—</td>" for k in keys)
                 seconds = self.jobs.seconds.get((sid, self.encounter, self.a.value, self.b.value), 0.0)
                 rows.append(f"<tr class='ck-odds-row ck-odds-{sid}'>{name}{values}"
-                            f"<td style='{cell};color:#7f8c8d'>{seconds:.2f} s</td></tr>")
+                            f"<td style='{cell};color:#7f8c8d;white-space:nowrap'>{seconds:.2f} s</td></tr>")
                 continue
             if sid in errors:
                 why = f"no odds: {errors[sid]}"

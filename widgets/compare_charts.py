@@ -40,7 +40,19 @@ import altair as alt
 import pandas as pd
 
 from combatkit.timeline import Clock, Status, Timeline
-from combatkit.widgets.charts import KIND_COLOURS, KIND_SHAPES, STATUS_STYLE, timeline_frame
+from combatkit.widgets.charts import (
+    ACTIVE,
+    DIMMED,
+    KIND_COLOURS,
+    KIND_SHAPES,
+    STATUS_STYLE,
+    band_records,
+    fitted_text,
+    label_placement,
+    merged_periods,
+    steps_words,
+    timeline_frame,
+)
 
 __all__ = [
     "OUTCOME_COLOURS",
@@ -54,13 +66,18 @@ __all__ = [
 ]
 
 PANEL_WIDTH = 300
-"""Plot width of one panel in pixels (lane labels come on top of it)."""
+"""The plot width of one panel, in pixels, that band labels are laid out for (one line or two): each panel
+fills its container (``width="container"``), and each label's text is chosen in the page for the width it
+gets."""
 LANE_STEP = 22
 """Pixels per combatant lane."""
 _SPARE_COLOURS = ("#16a085", "#a04000", "#5b2c6f", "#1b4f72", "#7d6608")
 _BAND_CHAR_PX = 5.8  # average width of a character of the 10 px band labels
 _UNIT_LINE = 58  # characters per subtitle line
 _RIGHT_SLACK_PX = 40  # how far a band label may run past the plot's ends
+
+_LEGENDS_STACKED = alt.ExprRef(expr="{bottom: {anchor: 'start', direction: 'vertical', margin: 4}}")
+"""The kinds' legend above the statuses', so both fit a narrow panel."""
 
 OUTCOMES = ("a first", "simultaneous", "b first", "neither")
 """The four exclusive outcomes of a matchup, in the order the bars stack."""
@@ -75,14 +92,17 @@ def _unit(clock: Clock) -> str:
 
 def panel_frame(timeline: Timeline, order: Sequence[str]) -> pd.DataFrame:
     """:func:`~combatkit.widgets.charts.timeline_frame`'s rows, with lanes for a small panel:
-    the lane is the combatant's name (and its initiative track, where the system has tracks),
-    and lanes run in ``order`` (the encounter's combatants), so every panel lists them alike."""
+    the lane is the combatant's name (and its initiative track, where the system has tracks and the
+    figure keeps one all round; a track that changes, as Phase System II's does each cycle, is in each
+    label instead), and lanes run in ``order`` (the encounter's combatants), so every panel lists them
+    alike."""
     frame = timeline_frame(timeline)
     if frame.empty:
         return frame
     rank = {name: n for n, name in enumerate(order)}
-    frame["lane"] = [f"{actor} ({track})" if track else actor for actor, track in zip(frame["actor"], frame["track"],
-                                                                                      strict=True)]
+    steady = frame.groupby("actor")["track"].nunique() <= 1
+    frame["lane"] = [f"{actor} ({track})" if track and steady[actor] else actor
+                     for actor, track in zip(frame["actor"], frame["track"], strict=True)]
     frame["lane_order"] = [rank.get(actor, len(rank)) for actor in frame["actor"]]
     return frame
 
@@ -97,57 +117,22 @@ def _ordinal(clock: Clock) -> bool:
     return 4 * len(clock.periods) >= 3 * clock.ticks
 
 
-def _merged(clock: Clock) -> list[list[Any]]:
-    """``[label, start, end]`` bands: consecutive periods sharing the words before a colon make one."""
-    bands: list[list[Any]] = []
-    for p in clock.periods:
-        name = p.label.split(": ")[0]
-        if bands and bands[-1][0] == name and bands[-1][2] == p.start - 1:
-            bands[-1][2] = p.end
-        else:
-            bands.append([name, p.start, p.end])
-    return bands
-
-
-def _cut(text: str, pixels: float) -> str:
-    chars = int(pixels / _BAND_CHAR_PX)
-    if len(text) <= chars:
-        return text
-    return text[: chars - 1].rstrip() + "…" if chars > 3 else ""
-
-
 def panel_bands(clock: Clock, last_tick: int, width: int = PANEL_WIDTH) -> list[dict[str, Any]]:
     """The shaded bands of a panel: consecutive periods sharing the words before a colon
     (``"phase 2: movement"``, ``"phase 2: melee"``) make one band; past the clock's end, one band
-    for the next round. ``label`` is the band's name; ``text`` is what is written above it: the
-    name, on the upper line (``level`` 1) when its neighbour's is crowded too, spreading into what
-    the neighbours leave free and cut short if it still does not fit; nothing for an order of
-    battle, whose ticks are named on the axis instead."""
-    bands = _merged(clock)
-    if last_tick > clock.ticks:
-        bands.append(["next round", clock.ticks + 1, last_tick])
-    tick_px = width / last_tick
-    widths = [(end - start + 1) * tick_px for _, start, end in bands]
-    needs = [len(label) * _BAND_CHAR_PX for label, _, _ in bands]
-    crowded = [need > room for need, room in zip(needs, widths, strict=True)]
-    spare = [room / 2 if crowd else (room - need) / 2 for room, need, crowd in zip(widths, needs, crowded, strict=True)]
-    ordinal = _ordinal(clock)
-    out = []
-    run = 0
-    for i, (label, start, end) in enumerate(bands):
-        run = run + 1 if crowded[i] else 0
-        room = widths[i]
-        if crowded[i]:
-            room += 2 * min(spare[j] if 0 <= j < len(bands) else _RIGHT_SLACK_PX for j in (i - 1, i + 1))
-        out.append({"label": label, "text": "" if ordinal else _cut(label, room - 2), "x0": start - 0.5,
-                    "x1": end + 0.5, "mid": (start + end) / 2, "shade": 2 if start > clock.ticks else i % 2,
-                    "level": 1 if run and run % 2 == 0 else 0})
-    return out
+    for the next round (:func:`~combatkit.widgets.charts.band_records`: ``label``, ``short``, the
+    ``room`` a label may take and its ``level``). An order of battle names its ticks on the axis instead:
+    its bands carry no text (``room`` 0)."""
+    bands = band_records(merged_periods(clock), clock, last_tick, width, _BAND_CHAR_PX, _RIGHT_SLACK_PX)
+    if _ordinal(clock):
+        for band in bands:
+            band["room"] = 0
+    return bands
 
 
 def _axis_names(clock: Clock, last_tick: int) -> tuple[list[float], str]:
     """For an order of battle: the axis values (each band's middle) and a label expression naming them."""
-    bands = [(label, (start + end) / 2) for label, start, end in _merged(clock)]
+    bands = [(label, (start + end) / 2) for label, start, end in merged_periods(clock)]
     if last_tick > clock.ticks:
         bands.append(("next round", (clock.ticks + 1 + last_tick) / 2))
     expr = "".join(f"datum.value == {mid!r} ? {label!r} : " for label, mid in bands) + "''"
@@ -167,12 +152,12 @@ def _chart(clock: Clock, title: str, kinds: tuple[str, ...], last_tick: int, lan
     if ordinal:
         values, names = _axis_names(clock, last_tick)
         x_axis = alt.Axis(title=f"{unit}s, in order", values=values, grid=False, labelAngle=-35,
-                          labelAlign="right", labelOverlap=False, labelLimit=110, labelExpr=names)
+                          labelAlign="right", labelOverlap=False, labelLimit=0, labelExpr=names)
     else:
         x_axis = alt.Axis(title=f"{unit}s", values=list(range(1, last_tick + 1)), format="d", grid=False,
                           labelOverlap=True)
     y = alt.Y("lane:N", sort=alt.EncodingSortField("lane_order", op="min"), title=None,
-              axis=alt.Axis(labelLimit=150, labelFontSize=11, ticks=False, domain=False, labelPadding=6))
+              axis=alt.Axis(labelLimit=0, labelFontSize=11, ticks=False, domain=False, labelPadding=6))
     spare = iter(_SPARE_COLOURS * (1 + len(kinds)))
     legend = alt.Legend(orient="bottom", direction="horizontal", title=None, labelFontSize=10, symbolSize=70) \
         if kinds else None  # vega cannot size a legend with no entries
@@ -181,12 +166,16 @@ def _chart(clock: Clock, title: str, kinds: tuple[str, ...], last_tick: int, lan
                        legend=legend)
     statuses = list(STATUS_STYLE)
     styles = list(STATUS_STYLE.values())
+    status_legend = alt.Legend(orient="bottom", direction="horizontal", title=None, labelFontSize=10,
+                               symbolType="square", symbolSize=90, symbolStrokeColor="#1c2833",
+                               symbolFillColor="#5d6d7e") if kinds else None
     tooltip = [alt.Tooltip("action:N", title="action"), alt.Tooltip("actor:N", title="who"),
                alt.Tooltip("side:N", title="side"), alt.Tooltip("when:N", title="when"),
                alt.Tooltip("status:N", title="status"), alt.Tooltip("why:N", title="why"),
                alt.Tooltip("rule:N", title="rule")]
     actions = alt.Data(name="actions")
     bands_data = alt.Data(name="bands")
+    tick = alt.param(name="tick", value=0)
 
     bands = alt.Chart(bands_data).mark_rect().encode(
         x=alt.X("x0:Q", scale=x_scale, axis=x_axis),
@@ -198,37 +187,52 @@ def _chart(clock: Clock, title: str, kinds: tuple[str, ...], last_tick: int, lan
     band_labels = [
         alt.Chart(bands_data).mark_text(baseline="bottom", fontSize=10, fontWeight="bold", color="#4d5656").encode(
             x=alt.X("mid:Q", scale=x_scale), y=alt.value(-3 - 12 * level), text="text:N",
-        ).transform_filter(f"datum.level == {level}").properties(name=f"band_labels_{level}")
+        ).transform_filter(f"datum.level == {level}").transform_calculate(
+            text=fitted_text("datum.room", last_tick)).properties(name=f"band_labels_{level}")
         for level in (0, 1)
     ]
-    bars = alt.Chart(actions).mark_bar(height={"band": 0.6}, cornerRadius=2, stroke="#1c2833",
-                                       strokeWidth=1).encode(
+    bars = alt.Chart(actions).mark_bar(height={"band": 0.6}, cornerRadius=2, stroke="#1c2833").encode(
         x=alt.X("x0:Q", scale=x_scale), x2="x1:Q", y=y, color=colour,
-        fillOpacity=alt.FillOpacity("status:O", sort=statuses, legend=None,
-                                    scale=alt.Scale(domain=statuses, range=[s[0] for s in styles])),
-        strokeDash=alt.StrokeDash("status:O", sort=statuses, legend=None,
+        fillOpacity=alt.condition(DIMMED, alt.value(0.1), alt.FillOpacity(
+            "status:O", sort=statuses, legend=status_legend,
+            scale=alt.Scale(domain=statuses, range=[s[0] for s in styles]))),
+        strokeDash=alt.StrokeDash("status:O", sort=statuses, legend=status_legend,
                                   scale=alt.Scale(domain=statuses, range=[s[2] for s in styles])),
+        strokeWidth=alt.condition(ACTIVE, alt.value(3), alt.value(1)),
         tooltip=tooltip,
     ).transform_filter("datum.mark == 'bar'").properties(name="bars")
-    points = alt.Chart(actions).mark_point(filled=True, size=110, stroke="#1c2833", strokeWidth=1).encode(
+    points = alt.Chart(actions).mark_point(filled=True, size=110, stroke="#1c2833").encode(
         x=alt.X("end:Q", scale=x_scale), y=y, color=colour,
         shape=alt.Shape("kind:N", legend=legend,
                         scale=alt.Scale(domain=list(kinds), range=[KIND_SHAPES.get(k, "circle") for k in kinds])),
-        opacity=alt.Opacity("status:O", sort=statuses, legend=None,
-                            scale=alt.Scale(domain=statuses, range=[s[1] for s in styles])),
+        opacity=alt.condition(DIMMED, alt.value(0.15), alt.Opacity(
+            "status:O", sort=statuses, legend=status_legend,
+            scale=alt.Scale(domain=statuses, range=[s[1] for s in styles]))),
+        strokeWidth=alt.condition(ACTIVE, alt.value(3), alt.value(1)),
         tooltip=tooltip,
     ).transform_filter("datum.mark == 'point'").properties(name="points")
     ruins = alt.Chart(actions).mark_point(shape="cross", size=140, filled=True, color="#7b241c", angle=45).encode(
         x=alt.X("end:Q", scale=x_scale), y=y, tooltip=tooltip,
     ).transform_filter(f"datum.status == '{Status.RUINED.value}'").properties(name="ruins")
-    subtitle = textwrap.wrap(f"One tick = one {clock.unit}.", _UNIT_LINE)
-    return alt.layer(bands, *band_labels, bars, points, ruins).properties(
-        width=width,
-        height=alt.Step(LANE_STEP) if lanes else 30,
+    labels = alt.Chart(actions).mark_text(align="left", baseline="middle", fontSize=9, color="#17202a").encode(
+        x=alt.X("label_at:Q", scale=x_scale), y=y, text="label_text:N", tooltip=tooltip,
+        opacity=alt.condition(DIMMED, alt.value(0.25), alt.value(1)),
+    ).transform_calculate(**label_placement(last_tick)).transform_filter("datum.label_text != ''").properties(
+        name="labels")
+    cursor = alt.Chart(alt.InlineData(values=[{"cursor": 0}])).mark_rule(color="#b03a2e", strokeWidth=2).encode(
+        x=alt.X("at:Q", scale=x_scale),
+    ).transform_calculate(at="tick").transform_filter("tick > 0").properties(name="cursor")
+    steps = steps_words(clock)
+    subtitle = textwrap.wrap(f"One tick = one {clock.unit}." + (f" Phases run {steps}." if steps else ""),
+                             _UNIT_LINE)
+    return alt.layer(bands, *band_labels, bars, points, ruins, labels, cursor).add_params(tick).properties(
+        width="container",
+        autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
+        height=LANE_STEP * lanes if lanes else 30,  # a number, not a step: "fit-x" then sizes only the width
         title=alt.Title(title, anchor="start", fontSize=13, subtitle=subtitle, subtitleFontSize=10,
                         subtitleColor="#566573", offset=26),
         datasets=datasets,
-    ).configure_view(stroke=None)
+    ).configure_view(stroke=None).configure_legend(labelLimit=0, layout=_LEGENDS_STACKED, offset=22)
 
 
 def _shape_of(frame: pd.DataFrame, clock: Clock, title: str, width: int) -> tuple[Hashable, ...]:
@@ -240,31 +244,41 @@ def _datasets(frame: pd.DataFrame, clock: Clock, width: int) -> dict[str, list[d
     return {"actions": frame.to_dict("records"), "bands": panel_bands(clock, _last_tick(clock, frame), width)}
 
 
-def panel_chart(frame: pd.DataFrame, clock: Clock, title: str, width: int = PANEL_WIDTH) -> alt.LayerChart:
-    """A small timeline of ``frame`` (from :func:`panel_frame`) on ``clock``, titled ``title``.
+def panel_chart(frame: pd.DataFrame, clock: Clock, title: str, width: int = PANEL_WIDTH,
+                tick: int = 0) -> alt.LayerChart:
+    """A small timeline of ``frame`` (from :func:`panel_frame`) on ``clock``, titled ``title``, as wide as its
+    container.
 
     Layers (each named, so its SVG group is ``g.<name>_marks``): ``bands`` (the clock's
     periods, :func:`panel_bands`) with their labels (``band_labels_0``, and ``band_labels_1`` above
     them for crowded neighbours); ``bars`` for actions that take
     time; ``points`` for instants (a diamond where a blow lands, an arrowhead where a move
-    ends); ``ruins``, a cross where a spell was ruined. The subtitle says what one tick is;
-    every action mark has a tooltip with when, why and the rule.
+    ends); ``ruins``, a cross where a spell was ruined; ``labels``, each action's label where it has room
+    (the full one, else a shorter one, never cut); and the ``cursor`` at the chart's ``tick`` parameter
+    (0: none), where the marks acting are outlined and the others dimmed. The subtitle says what one tick
+    is; the legends name every kind and every status drawn; every action mark has a tooltip with when, why
+    and the rule.
     """
-    return _chart(*_shape_of(frame, clock, title, width), datasets=_datasets(frame, clock, width))
+    chart = _chart(*_shape_of(frame, clock, title, width), datasets=_datasets(frame, clock, width))
+    if tick:
+        chart.params[0].value = tick
+    return chart
 
 
 @lru_cache(maxsize=128)
 def _spec_without_rows(shape: tuple[Hashable, ...]) -> dict[str, Any]:
     spec = _chart(*shape, datasets={"actions": [], "bands": []}).to_dict(validate=False)
-    del spec["datasets"]
+    for name in ("actions", "bands"):  # the rows; the cursor's own one-row dataset stays
+        del spec["datasets"][name]
     return spec
 
 
-def panel_spec(frame: pd.DataFrame, clock: Clock, title: str, width: int = PANEL_WIDTH) -> dict[str, Any]:
-    """``panel_chart(frame, clock, title).to_dict()``, fast: the spec without its rows is built
+def panel_spec(frame: pd.DataFrame, clock: Clock, title: str, width: int = PANEL_WIDTH, tick: int = 0) -> dict[str, Any]:
+    """``panel_chart(frame, clock, title, width, tick).to_dict()``, fast: the spec without its rows is built
     and validated once per clock, title, set of kinds, axis length and lane count, then reused."""
     spec = copy.deepcopy(_spec_without_rows(_shape_of(frame, clock, title, width)))
-    spec["datasets"] = _datasets(frame, clock, width)
+    spec["datasets"].update(_datasets(frame, clock, width))
+    spec["params"][0]["value"] = tick
     return spec
 
 

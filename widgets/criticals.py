@@ -64,8 +64,9 @@ from combatkit.widgets.criticals_charts import (
     sf_penalty_spec,
 )
 from combatkit.widgets.render import chart_view
-from combatkit.widgets.urlstate import Param, control_param
+from combatkit.widgets.urlstate import Applied, Param, control_param
 from combatkit.widgets.messages import bullets, show_alert
+from combatkit.widgets.options_view import in_force_words
 from combatkit.widgets.classes import slug, tag
 
 __all__ = [
@@ -239,6 +240,7 @@ class CriticalExplorer(widgets.VBox):
         """What is wrong with the current input, or ``""``."""
         self.entered: dict[str, int | tuple[int, ...]] = {}
         """The numbers the referee entered for the last attack rolled, by the purpose of the roll."""
+        self._applied = Applied()
 
         weapon = attacker.weapon
         self.heading = tag(widgets.HTML(), "heading")
@@ -354,6 +356,7 @@ class CriticalExplorer(widgets.VBox):
         ], layout=widgets.Layout(flex_flow="row wrap"))], titles=("Options: the seeds' readings and optional rules",),
             selected_index=None)
         tag(options_box, "options")
+        self.options_box = options_box
         super().__init__([
             self.heading,
             self.rule_set,
@@ -398,8 +401,9 @@ class CriticalExplorer(widgets.VBox):
 
     def url_params(self) -> list[Param]:
         """The keys this explorer's URL carries (see :mod:`combatkit.widgets.urlstate`): the rule set,
-        every attacker and defender field, every offered option, the seed and the dice entered."""
-        return [control_param(key, control, low=-30, high=2**31 - 1) for key, control in {
+        every attacker and defender field, every offered option, the seed and the dice entered, each as the
+        explorer last applied it (a value it refused stays out of the link)."""
+        return [control_param(key, control, low=-30, high=2**31 - 1, applied=self._applied) for key, control in {
             "rules": self.rule_set, "attacker": self.attacker_name, "role": self.role, "thac0": self.thac0,
             "str": self.strength, "dex": self.dexterity, "spec": self.specialization_slots,
             "stance": self.stance, "shield": self.shield, "weapon": self.weapon_name, "damage": self.damage,
@@ -484,6 +488,9 @@ class CriticalExplorer(widgets.VBox):
             return
         self.attacker, self.defender, self.options, self.odds = attacker, defender, options, odds
         self.thief_skills.value = _thief_skills_html(attacker)
+        self._applied.commit(self._inputs[:-4])  # all but the roll's: the seed and the dice entered
+        self.options_box.set_title(0, "Options: the seeds' readings and optional rules (in force: "
+                                      f"{in_force_words(options, CriticalOptions())})")
         self._draw_odds(odds)
         try:
             entries = self._entries(attacker.name)
@@ -497,6 +504,7 @@ class CriticalExplorer(widgets.VBox):
         used = {r.purpose for r in result.rolls}
         unused = [box for box, (value, purposes) in entries.items() if value is not None and not used & set(purposes)]
         self.result, self.entered = result, entered
+        self._applied.commit(self._inputs[-4:])
         self.explanation.value = _explanation_html(result, unused, self.seed.value)
         self.download.value = _download_html(self)
         self._show_errors([])

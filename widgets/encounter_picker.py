@@ -24,15 +24,18 @@ save the encounter as TOML and send it too.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
+import anywidget
 import ipywidgets as widgets
+import traitlets
 
 from combatkit.encounter import Encounter, example_encounters, load_example, loads_encounter
 from combatkit.errors import EncounterFileError
 from combatkit.systems import find_system
 from combatkit.widgets.hush import Hush
 
-__all__ = ["EncounterPicker", "example_options"]
+__all__ = ["EncounterPicker", "OpenFileButton", "example_options"]
 
 
 def example_options(first_for: str | None = None, only: str | None = None) -> list[tuple[str, str]]:
@@ -47,6 +50,74 @@ def example_options(first_for: str | None = None, only: str | None = None) -> li
         elif system == only:
             out.append((False, title, name))
     return [(label, name) for _, label, name in sorted(out, key=lambda item: item[0])]
+
+
+_OPEN_FILE_ESM = """
+function render({ model, el }) {
+  const button = document.createElement("button");
+  button.className = "jupyter-widgets jupyter-button widget-button";
+  button.title = model.get("tooltip");
+  const icon = document.createElement("i");
+  icon.className = "fa fa-upload";
+  const label = document.createElement("span");
+  label.style.marginLeft = "4px";
+  const input = document.createElement("input");
+  input.type = "file";
+  input.style.display = "none";
+  const update = () => {
+    label.textContent = model.get("description");
+    input.accept = model.get("accept");
+    button.disabled = model.get("disabled");
+  };
+  model.on("change:description", update);
+  model.on("change:accept", update);
+  model.on("change:disabled", update);
+  update();
+  button.addEventListener("click", () => input.click());
+  input.addEventListener("click", () => { input.value = ""; });
+  input.addEventListener("change", async () => {
+    const file = input.files && input.files[0];
+    if (!file) return;
+    const content = await file.arrayBuffer();
+    model.send({ event: "file", name: file.name, type: file.type, size: file.size,
+                 last_modified: file.lastModified }, undefined, [content]);
+  });
+  button.append(icon, label);
+  el.append(button, input);
+}
+export default { render };
+"""
+
+
+class OpenFileButton(anywidget.AnyWidget):
+    """A button that reads one file from the reader's disk: it always reads ``description`` ("Open file"),
+    where ipywidgets' FileUpload writes its count beside it ("Open file (0)" after a file was read).
+
+    :attr:`value` is what FileUpload's would be, so code and tests use it alike: a tuple holding one
+    ``{"name", "type", "size", "last_modified", "content"}`` (``content`` a memoryview of the bytes) once a
+    file is read; setting it to ``()`` forgets it.
+    """
+
+    _esm = _OPEN_FILE_ESM
+    description = traitlets.Unicode("Open file").tag(sync=True)
+    """The button's label."""
+    tooltip = traitlets.Unicode("Open an encounter file (.toml or .json) from your disk").tag(sync=True)
+    accept = traitlets.Unicode(".toml,.json").tag(sync=True)
+    """The file types offered."""
+    disabled = traitlets.Bool(False).tag(sync=True)
+    value = traitlets.Tuple()
+    """The file read, as FileUpload gives it (kept in Python only: the page sends it once, as a message)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.on_msg(self._on_message)
+
+    def _on_message(self, _widget: Any, content: dict, buffers: list) -> None:
+        if not isinstance(content, dict) or content.get("event") != "file" or not buffers:
+            return
+        data = memoryview(buffers[0])
+        self.value = ({"name": str(content.get("name", "")), "type": str(content.get("type", "")),
+                       "size": data.nbytes, "last_modified": content.get("last_modified"), "content": data},)
 
 
 class EncounterPicker(widgets.VBox):
@@ -66,7 +137,8 @@ class EncounterPicker(widgets.VBox):
         self.example = widgets.Dropdown(options=example_options(first_for, only), value=None, description="Example",
                                         layout=widgets.Layout(width="640px"))
         self.example.add_class("ck-example")
-        self.upload = widgets.FileUpload(accept=".toml,.json", multiple=False, description="Open file")
+        self.upload = OpenFileButton()
+        """Open a file (``value``: as ipywidgets' FileUpload gives it)."""
         self.upload.add_class("ck-upload")
         self.paste: widgets.Textarea | None = None
         """The paste box (None with ``paste=False``)."""

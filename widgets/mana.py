@@ -21,7 +21,7 @@ keeps the last good values and every control keeps what was typed.
 >>> print(calc.error)
 caster level must be 1..20 (the rows of the base-mana table), got 0 (000 §5 Mana System I)
 >>> calc.level.value, calc.state.points
-(0, 12)
+(0.0, 12)
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ from combatkit.widgets.mana_charts import (
     plan_frame,
 )
 from combatkit.widgets.render import chart_view
-from combatkit.widgets.urlstate import Param, choice_param, control_param
+from combatkit.widgets.urlstate import Applied, Param, choice_param, control_param, int_param
 from combatkit.widgets.messages import show_alert
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import tag
@@ -145,6 +145,25 @@ def _parse_awake(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
+_LEVEL_RULE = "000 §5 Mana System I"
+_ABILITY_RULE = "PH ability scores"
+
+
+def _whole(value: float, what: str, rule: str) -> int:
+    """``value`` as a whole number; a fraction typed in a number box is refused by name, not rounded.
+
+    >>> _whole(5.0, "caster level", _LEVEL_RULE)
+    5
+    >>> _whole(2.5, "caster level", _LEVEL_RULE)
+    Traceback (most recent call last):
+    ...
+    combatkit.errors.RulesError: caster level must be a whole number, got 2.5 (000 §5 Mana System I)
+    """
+    if value != int(value):
+        raise RulesError(rule, f"{what} must be a whole number, got {value:g}")
+    return int(value)
+
+
 def _rest_minutes(hours: float) -> int:
     return round(hours * 60)
 
@@ -196,19 +215,23 @@ class _ManaView(widgets.VBox):
         self.error = ""
         """What is wrong with the current input (the engine's message), or ``""``."""
         self._quiet = Hush()
+        self.applied = Applied()
+        """What the caster and option controls held when the engine last took them."""
         self.caster_class = tag(widgets.Dropdown(
             options=[(c.value, c) for c in CasterClass], value=caster.caster_class, description="class",
             style=_SMALL, layout=widgets.Layout(width="150px")), "class")
-        self.level = tag(widgets.IntText(value=caster.level, description="level", continuous_update=False,
-                                         style=_SMALL, layout=widgets.Layout(width="105px")), "level")
-        self.constitution = tag(widgets.IntText(value=caster.constitution, description="CON",
-                                                continuous_update=False, style=_SMALL,
-                                                layout=widgets.Layout(width="95px")), "con")
-        self.wisdom = tag(widgets.IntText(value=caster.wisdom, description="WIS", continuous_update=False,
-                                          style=_SMALL, layout=widgets.Layout(width="95px")), "wis")
-        self.intelligence = tag(widgets.IntText(value=caster.intelligence, description="INT",
-                                                continuous_update=False, style=_SMALL,
-                                                layout=widgets.Layout(width="95px")), "int")
+        # number boxes that take what is typed: "2.5" is refused by name, not read as 25 (a whole-number box
+        # drops the point as it is typed)
+        self.level = tag(widgets.FloatText(value=caster.level, description="level", continuous_update=False,
+                                           style=_SMALL, layout=widgets.Layout(width="105px")), "level")
+        self.constitution = tag(widgets.FloatText(value=caster.constitution, description="CON",
+                                                  continuous_update=False, style=_SMALL,
+                                                  layout=widgets.Layout(width="95px")), "con")
+        self.wisdom = tag(widgets.FloatText(value=caster.wisdom, description="WIS", continuous_update=False,
+                                            style=_SMALL, layout=widgets.Layout(width="95px")), "wis")
+        self.intelligence = tag(widgets.FloatText(value=caster.intelligence, description="INT",
+                                                  continuous_update=False, style=_SMALL,
+                                                  layout=widgets.Layout(width="95px")), "int")
         self.specialist = tag(widgets.Checkbox(value=caster.specialist, description="specialist wizard",
                                                indent=False, layout=widgets.Layout(width="140px")), "specialist")
         self.system = tag(widgets.Dropdown(options=[
@@ -288,14 +311,20 @@ class _ManaView(widgets.VBox):
 
     def _read(self) -> tuple[Caster, ManaOptions]:
         """The engine's values for the controls; raises the engine's error for a value it rejects."""
-        caster = Caster(self.caster_class.value, self.level.value, constitution=self.constitution.value,
-                        wisdom=self.wisdom.value, intelligence=self.intelligence.value,
+        caster = Caster(self.caster_class.value, _whole(self.level.value, "caster level", _LEVEL_RULE),
+                        constitution=_whole(self.constitution.value, "CON", _ABILITY_RULE),
+                        wisdom=_whole(self.wisdom.value, "WIS", _ABILITY_RULE),
+                        intelligence=_whole(self.intelligence.value, "INT", _ABILITY_RULE),
                         specialist=self.specialist.value)
         options = ManaOptions(system=self.system.value, base=self.base.value, wisdom_bonus=self.wisdom_bonus.value,
                               constitution=self.constitution_rule.value,
                               constitution_with_prime_requisite=self.prime_requisite.value,
                               recovery_rate=self.recovery_rate.value)
         return caster, options
+
+    def _applied_now(self) -> None:
+        """The engine took the caster and options: what a link carries from now on."""
+        self.applied.commit(self._caster_controls)
 
     def _on_change(self, _change) -> None:
         if not self._quiet:
@@ -381,6 +410,7 @@ class ManaPoolCalculator(_ManaView):
                 self.chart = chart_view(chart)
             else:
                 self.chart.chart = chart
+        self._applied_now()
         self._show_error(None)
         return True
 
@@ -511,6 +541,10 @@ class DayPlanner(_ManaView):
         """The last day that the engine could play: what the chart and the notes show."""
         self.planned: tuple[PlanEvent, ...] = ()
         """The events of :attr:`plan`."""
+        self.set_aside: dict[int, str] = {}
+        """Casts of the day this caster cannot cast at all (by their place in :attr:`events`), and the engine's
+        reason: kept in the day, left out of the plan until the caster can cast them."""
+        self.aside = tag(widgets.HTML(layout=widgets.Layout(display="none")), "set-aside")
         self.start_empty = tag(widgets.Checkbox(value=start_empty, description="start with every pool spent",
                                                 indent=False, layout=widgets.Layout(width="210px")), "start-empty")
         self.prior_rest = tag(widgets.FloatText(value=prior_rest_hours, description="hours slept before the plan",
@@ -558,6 +592,7 @@ class DayPlanner(_ManaView):
             widgets.HBox([self.start_empty, self.prior_rest], layout=wrap),
             form,
             widgets.HBox([self.event_list, widgets.VBox([self.remove, self.clear])]),
+            self.aside,
             self.chart,
             self.summary,
             self.notes,
@@ -576,6 +611,14 @@ class DayPlanner(_ManaView):
 
     def add_event(self, event: PlanEvent) -> bool:
         """Add ``event`` to the day if the engine can play the day with it; else show why. Returns whether added."""
+        try:
+            reason = self._cannot_cast(mana_state(*self._read()), event)
+        except ValueError:
+            reason = ""  # the caster itself is refused: _refresh says so
+        if reason:
+            self._show_error(RulesError("000 §5", _with_clock(f"minute {event.minute}: {reason}")),
+                             kept="the last day that worked")
+            return False
         self._events.append(event)
         if not self._refresh():
             self._events.pop()
@@ -622,25 +665,50 @@ class DayPlanner(_ManaView):
 
     def _show_events(self) -> None:
         order = sorted(range(len(self._events)), key=lambda i: (_event_start(self._events[i]), i))
-        self.event_list.options = [(_event_label(self._events[i]), i) for i in order]
+        aside = getattr(self, "set_aside", {})
+        self.event_list.options = [(_event_label(self._events[i]) + (" (not played)" if i in aside else ""), i)
+                                   for i in order]
         self.event_list.value = None
 
     # ------------------------------------------------------------ the engine
+
+    @staticmethod
+    def _cannot_cast(full: ManaState, event: PlanEvent) -> str:
+        """Why this caster can never cast ``event`` (a cast the engine refuses even from full pools), or ``""``."""
+        if not isinstance(event, Cast):
+            return ""
+        try:
+            cast(full, event.spell_level, specialty=event.specialty)
+        except RulesError as error:
+            return str(error)
+        return ""
 
     def _refresh(self) -> bool:
         try:
             caster, options = self._read()
             state = mana_state(caster, options)
+            aside = {i: why for i, event in enumerate(self._events) if (why := self._cannot_cast(state, event))}
             if self.start_empty.value:
                 state = state.emptied()
-            plan = plan_day(state, self._events, prior_rest_minutes=_rest_minutes(self.prior_rest.value))
+            played = [event for i, event in enumerate(self._events) if i not in aside]
+            plan = plan_day(state, played, prior_rest_minutes=_rest_minutes(self.prior_rest.value))
         except RulesError as error:
             self._show_error(RulesError(error.rule, _with_clock(error.message)), kept="the last day that worked")
             return False
         except ValueError as error:
             self._show_error(error, kept="the last day that worked")
             return False
-        self.plan, self.planned = plan, tuple(self._events)
+        self.plan, self.planned = plan, tuple(played)
+        if aside != self.set_aside:
+            self.set_aside = aside
+            self._show_events()
+        self.aside.value = "" if not aside else (
+            "<div role='note' style='border:1px solid #d68910;background:#fef5e7;padding:6px 10px;border-radius:4px;"
+            f"margin:4px 0'><b>Not played for this caster</b> (kept in the day: they play again for a caster who can "
+            "cast them):<ul style='margin:2px 0'>" + "".join(
+                f"<li>{html.escape(_event_label(self._events[i]))}: {html.escape(why)}</li>" for i, why in aside.items())
+            + "</ul></div>")
+        self.aside.layout.display = None if aside else "none"
         chart = day_plan_chart(plan_frame(plan), plan_blocks_frame(self.planned, plan))
         if self.chart is None:
             self.chart = chart_view(chart)
@@ -648,6 +716,7 @@ class DayPlanner(_ManaView):
             self.chart.chart = chart
         self.summary.value = _plan_summary_html(plan)
         self.notes.value = _plan_notes_html(plan)
+        self._applied_now()
         self._show_error(None)
         return True
 
@@ -763,6 +832,7 @@ class RecoveryCalculator(_ManaView):
             return False
         self.state, self.estimate = state, estimate
         self.answer.value = _recovery_html(state, estimate)
+        self._applied_now()
         self._show_error(None)
         return True
 
@@ -821,13 +891,17 @@ _URL_CONTROLS = {  # URL key -> the caster or option control every calculator ha
     "specialist": "specialist", "system": "system", "base": "base", "wis_bonus": "wisdom_bonus",
     "con_rule": "constitution_rule", "prime_req": "prime_requisite", "recovery": "recovery_rate",
 }
+_CASTER_CONTROLS = tuple(_URL_CONTROLS.values())
+"""The caster and rules-option controls every calculator has: linked, so the tabs share one caster."""
 _URL_RANGES = {"level": (1, 20), "con": (3, 25), "wis": (3, 25), "int": (3, 25)}
 """The base-mana table's levels and the ability scores a link may carry (the engine checks the rest)."""
 _TABS = ("pool", "day", "recovery")
 
 
 class ManaCalculators(widgets.Tab):
-    """The three calculators in tabs, for one caster: what the mana dashboard shows.
+    """The three calculators in tabs, for one caster: what the mana dashboard shows. The caster and its
+    options are one: set wizard level 1 in "Mana pool" and the day planner and "How long until full?" show
+    that wizard too.
 
     Its URL (see :mod:`combatkit.widgets.urlstate`) carries the open tab and the open tab's
     caster and options; a link opens every calculator with them.
@@ -839,20 +913,29 @@ class ManaCalculators(widgets.Tab):
         super().__init__(self.calculators, titles=("Mana pool", "Day planner", "How long until full?"),
                          selected_index=0)
         self.add_class("ck-mana-tabs")
+        first, *others = self.calculators
+        for attr in _CASTER_CONTROLS:  # one caster and one set of options for every tab
+            for other in others:
+                widgets.link((getattr(first, attr), "value"), (getattr(other, attr), "value"))
 
     def url_params(self) -> list[Param]:
         def shown() -> _ManaView:
             return self.calculators[self.selected_index or 0]
 
         def bound(key: str, attr: str) -> Param:
-            low, high = _URL_RANGES.get(key, (0, 0))
-            param = control_param(key, getattr(shown(), attr), low=low, high=high)
+            control = getattr(shown(), attr)
 
-            def set_all(value) -> None:
-                for calculator in self.calculators:
-                    getattr(calculator, attr).value = value
+            def set_all(value) -> None:  # the tabs share the caster: setting one sets them all
+                control.value = value
 
-            return replace(param, get=lambda: getattr(shown(), attr).value, set=set_all)
+            def applied():  # what the open tab's engine last took, never a value it refused
+                value = shown().applied.value(getattr(shown(), attr))
+                return int(value) if key in _URL_RANGES else value
+
+            if key in _URL_RANGES:
+                low, high = _URL_RANGES[key]
+                return int_param(key, applied, set_all, low=low, high=high, default=int(control.value))
+            return replace(control_param(key, control), get=applied, set=set_all)
 
         def open_tab(name: str) -> None:
             self.selected_index = _TABS.index(name)

@@ -90,6 +90,7 @@ from combatkit.widgets.prep_charts import (
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.urlstate import Param, control_param
 from combatkit.widgets.messages import show_alert
+from combatkit.widgets.options_view import in_force_words
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import slug, tag
 
@@ -402,7 +403,8 @@ class EncounterPrep(widgets.VBox):
         self.system_boxes: dict[str, widgets.Checkbox] = {
             sid: tag(widgets.Checkbox(value=sid in ticked, description=f"{SYSTEMS[sid].title} ({sid})",
                                       tooltip=f"{SYSTEMS[sid].title} ({sid})", indent=False,
-                                      layout=widgets.Layout(width="410px")), "system", f"system-{sid}")
+                                      layout=widgets.Layout(width="auto", margin="0 16px 0 0")),
+                     "system", f"system-{sid}")
             for sid in SYSTEM_ORDER
         }
         small = {"description_width": "initial"}
@@ -430,7 +432,7 @@ class EncounterPrep(widgets.VBox):
         self.run_button = tag(widgets.Button(description="Run", icon="play", button_style="primary"), "run")
         self.stop_button = tag(widgets.Button(description="Stop", icon="stop", button_style="warning",
                                               layout=widgets.Layout(display="none")), "stop")
-        self.progress = tag(widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="420px")),
+        self.progress = tag(widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="300px")),
                             "progress")
         self.status = tag(widgets.HTML("No fights run yet: tick the systems to compare and press <b>Run</b>."),
                           "status")
@@ -478,16 +480,16 @@ class EncounterPrep(widgets.VBox):
             widgets.HBox(list(self.system_boxes.values()), layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.fights, self.precision, self.seed, self.max_rounds, self.gap],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            widgets.HBox([self.flee, self.declarations, self.run_button, self.stop_button],
+            widgets.HBox([self.flee, self.declarations, self.run_button, self.stop_button, self.progress],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            self.status,  # beside Run, where the eye is when it is pressed: not below the note
+            self.message,
             widgets.HTML("<div style='color:#4d5656;max-width:980px'>Round 1 plays what the encounter says each "
                          "figure means to do, placed by every system in its own terms (untick <i>round 1: the "
                          "encounter's intents</i> to leave it to the policy). Every later round, and every figure the "
                          "encounter gives no intents, follows combatkit's default policy: each figure goes for the "
                          "nearest foe, casters use their spells first, archers shoot while foes are out of reach, a "
                          "figure with no weapon fights with its fists (see <code>combatkit.policy</code>).</div>"),
-            widgets.HBox([self.progress, self.status], layout=widgets.Layout(align_items="center")),
-            self.message,
             self.stale,
             self.summary,
             self.findings,
@@ -831,9 +833,14 @@ class EncounterPrep(widgets.VBox):
 
 def _heading_html(encounter: Encounter) -> str:
     description = html.escape(" ".join(encounter.description.split()))
+    set_by_file = [f"{_system_title(sid)}: "
+                   f"{in_force_words(SYSTEMS[sid].encounter_options(encounter), SYSTEMS[sid].options())}"
+                   for sid in encounter.options if sid in SYSTEMS]
+    in_force = ("; ".join(set_by_file) if set_by_file else "every system's own defaults (the file sets none)")
     return (f"<h3 style='margin:4px 0'>{html.escape(encounter.title)}</h3>"
             f"<div style='color:#4d5656;max-width:980px'>Written for {html.escape(_system_title(encounter.system))}. "
-            f"{description}</div>")
+            f"{description}</div><div class='ck-options-in-force' style='color:#4d5656'><b>Timing options in force"
+            f"</b>: {html.escape(in_force)}</div>")
 
 
 def _data_link(text: str, filename: str, mime: str, label: str) -> str:

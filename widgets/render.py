@@ -21,9 +21,10 @@ import os
 from pathlib import Path
 
 import altair as alt
+import anywidget
 
-__all__ = ["BUNDLE_ENV", "EMBED_OPTIONS", "bundle_loader", "bundle_path", "chart_view", "enable_offline_charts",
-           "write_bundle"]
+__all__ = ["BUNDLE_ENV", "EMBED_OPTIONS", "ChartSizer", "bundle_loader", "bundle_path", "chart_view",
+           "enable_offline_charts", "write_bundle"]
 
 BUNDLE_ENV = "COMBATKIT_CHART_BUNDLE"
 """Names the bundle's file in the voila template's static folder, for kernels started by the server."""
@@ -96,3 +97,49 @@ def chart_view(chart: alt.TopLevelMixin, **kwargs) -> alt.JupyterChart:
     :data:`EMBED_OPTIONS` unless ``embed_options`` are given."""
     enable_offline_charts()
     return alt.JupyterChart(chart, **{"embed_options": EMBED_OPTIONS, **kwargs})
+
+
+_SIZER_ESM = """
+function render({ el }) {
+  el.style.display = "none";
+  if (window.__combatkitChartSizer) return;
+  window.__combatkitChartSizer = true;
+  const widths = new WeakMap();
+  let pending = false;
+  const resized = (entries) => {
+    let changed = false;
+    for (const entry of entries) {
+      const width = Math.round(entry.contentRect.width);
+      if (widths.get(entry.target) !== width) { widths.set(entry.target, width); changed = true; }
+    }
+    if (changed && !pending) {
+      pending = true;
+      requestAnimationFrame(() => { pending = false; window.dispatchEvent(new Event("resize")); });
+    }
+  };
+  const sizes = new ResizeObserver(resized);
+  const seen = new WeakSet();
+  let scanning = false;
+  const scan = () => {  // vega-embed marks a widget's own element: look again whenever the page changes
+    scanning = false;
+    document.querySelectorAll(".vega-embed").forEach((e) => { if (!seen.has(e)) { seen.add(e); sizes.observe(e); } });
+  };
+  scan();
+  new MutationObserver(() => {
+    if (!scanning) { scanning = true; requestAnimationFrame(scan); }
+  }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["class"] });
+}
+export default { render };
+"""
+
+
+class ChartSizer(anywidget.AnyWidget):
+    """Invisible; keeps every chart of the page as wide as its container.
+
+    A chart with ``width="container"`` measures its container when it is first drawn and again only when
+    the window is resized: drawn before its widget is in the page (or inside a closed accordion), it would
+    stay 0 px wide. This widget, once per page, watches every chart's container and tells the charts to
+    measure again when one changes size. Every view with a container-wide chart shows one.
+    """
+
+    _esm = _SIZER_ESM

@@ -43,6 +43,8 @@ from combatkit.widgets.editor import EncounterEditor, describe_error, download_h
 from combatkit.widgets.encounter_picker import EncounterPicker, example_options
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import bullets, show_alert
+from combatkit.widgets.player import RoundPlayer
+from combatkit.widgets.options_view import OptionControls, description_html, in_force_words, inert_options
 from combatkit.widgets.urlstate import Param, bool_param, control_param, dice_param, int_param
 from combatkit.widgets.hush import Hush
 from combatkit.widgets.classes import tag
@@ -88,16 +90,15 @@ class SystemTimeline(widgets.VBox):
         self.reroll = tag(widgets.Button(description="Roll again", icon="dice",
                                          tooltip="Next seed: every die nobody entered is rolled again"), "reroll")
         self.dice = DiceEntry(self._refresh)
-        self.options: dict[str, widgets.Checkbox] = {}
+        self.option_controls = OptionControls(self.system.options(), lambda: self._on_option(None),
+                                              [switch.name for switch in self.system.switches()])
+        """The yes/no options' checkboxes, each with its doc and, when it changes nothing in the round shown,
+        a note saying so and why."""
+        self.options: dict[str, widgets.Checkbox] = self.option_controls.controls
         """One checkbox per yes/no option of the system (:meth:`~combatkit.systems.TimingSystem.switches`), by
         option name."""
-        for switch in self.system.switches():
-            box = widgets.Checkbox(value=switch.default, description=switch.name.replace("_", " "), indent=False,
-                                   tooltip=switch.doc, layout=widgets.Layout(width="auto"))
-            self.options[switch.name] = tag(box, "option", f"option-{switch.name.replace('_', '-')}")
-        option_rows = [widgets.HBox([box, widgets.HTML(f"<span style='color:#566573;font-size:90%'>"
-                                                       f"{html.escape(box.tooltip)}</span>")],
-                                    layout=widgets.Layout(align_items="center")) for box in self.options.values()]
+        self._applied_options: Any = None
+        self.options_in_force = tag(widgets.HTML(), "options-in-force")
         self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
         self.why = tag(widgets.HTML(), "why")
         self.editor = EncounterEditor(self._on_edit, self.system, on_new=self.show_encounter)
@@ -111,28 +112,31 @@ class SystemTimeline(widgets.VBox):
         frame = timeline_frame(shown)
         self.chart = tag(chart_view(timeline_chart(frame, shown.clock), embed_options=_EMBED), "chart")
         """The chart widget; each redraw replaces its ``spec`` in place."""
+        self.player = RoundPlayer(lambda: self.timeline, [self.chart])
+        """Play or step through the round: a cursor on the chart, what happens at its tick under it."""
 
         accordions = [widgets.Accordion([self.dice], titles=("Dice (enter what was rolled at the table)",),
                                         selected_index=None)]
-        if option_rows:
-            accordions.append(widgets.Accordion([widgets.VBox(option_rows)],
+        if self.options:
+            accordions.append(widgets.Accordion([self.option_controls],
                                                 titles=(f"Optional rules of {self.system.source} "
                                                         "(off: the seed's default)",), selected_index=None))
         super().__init__([
             self.heading,
             self.picker,
             widgets.HBox([self.seed, self.reroll], layout=widgets.Layout(align_items="center")),
+            self.options_in_force,
             *accordions,
             self.message,
+            self.player.controls,
             self.chart,
+            self.player.now,
             self.editor,
             self.why,
         ])
         tag(self, "system-timeline", f"system-{self.system.id}")
         self.seed.observe(self._on_seed, "value")
         self.reroll.on_click(lambda _: setattr(self.seed, "value", self.seed.value + 1))
-        for box in self.options.values():
-            box.observe(self._on_option, "value")
 
     # ------------------------------------------------------------ public
 
@@ -161,7 +165,8 @@ class SystemTimeline(widgets.VBox):
         dice entered over the example's own."""
         return [
             control_param("example", self.picker.example),
-            int_param("seed", lambda: self.seed.value, self._set_seed, low=-(2**31), high=2**31 - 1),
+            int_param("seed", lambda: self.saved.seed if self.saved is not None else self.seed.value, self._set_seed,
+                      low=-(2**31), high=2**31 - 1),
             *(bool_param(name, lambda name=name: self._option_change(name),
                          lambda value, box=box: setattr(box, "value", value)) for name, box in self.options.items()),
             dice_param("dice", lambda: self.dice.changes, self.dice.enter),
@@ -195,9 +200,10 @@ class SystemTimeline(widgets.VBox):
         return getattr(self.system.encounter_options(self.loaded), name)
 
     def _option_change(self, name: str) -> bool | None:
-        """A checkbox's value where it differs from what the encounter as opened sets, else None (a link leaves
-        it out: the example sets it)."""
-        value = self.options[name].value
+        """The option in force in the round shown where it differs from what the encounter as opened sets, else
+        None (a link leaves it out: the example sets it)."""
+        applied = self._applied_options if self._applied_options is not None else self.chosen_options
+        value = getattr(applied, name)
         return value if value != self._file_option(name) else None
 
     def _load(self, encounter: Encounter, _name: str | None) -> None:
@@ -227,25 +233,41 @@ class SystemTimeline(widgets.VBox):
         """Schedule the round and redraw; on a rules error show it and keep the last round that worked."""
         encounter = self.encounter
         left = self._left if encounter.system == self.system.id else {}
-        roller = TableRoller(seed=self.seed.value, entered=dict(left), by_dice=dict(self.dice.entries))
+
+        def roller() -> TableRoller:
+            return TableRoller(seed=self.seed.value, entered=dict(left), by_dice=dict(self.dice.entries))
+
         try:
             options = self.chosen_options
-            timeline = self.system.schedule(encounter, roller, options)
+            timeline = self.system.schedule(encounter, roller(), options)
         except ValueError as error:
             self.editor.show_plan(None)
             self._show_error(error)
             return
-        self.timeline = timeline
+        self.timeline, self._applied_options = timeline, options
+        self._show_options(lambda given: self.system.schedule(encounter, roller(), given), options, timeline)
         self.editor.show_plan(timeline.plan)
         self.saved = with_options(dataclasses.replace(encounter, system=self.system.id, seed=self.seed.value,
                                                       rolls=saved_rolls(timeline, self.dice.entries, left)),
                                   self.system, options)
         self.download.value = download_html(self.saved, f"Save this round (.toml, for {short_title(self.system)})")
         if hasattr(self, "chart"):
-            self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock)
+            self.player.refresh()
+            self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock, tick=self.player.tick)
         self.why.value = _why_html(timeline)
         self.dice.show((roll, short_title(self.system)) for roll in timeline.rolls)
         self._show_error(None)
+
+    def _show_options(self, schedule, options: Any, timeline: Timeline) -> None:
+        """The options in force in a line, the description only where they are the ones it was written for,
+        and beside each checkbox whether it changes this round (one more schedule per checkbox)."""
+        written_for = self.system.encounter_options(self.encounter)
+        self.options_in_force.value = (f"<div style='color:#4d5656'><b>Options in force</b>: "
+                                       f"{html.escape(in_force_words(options, self.system.options()))}</div>")
+        self.heading.value = _heading_html(self.encounter, self.system,
+                                           description_html(self.encounter.description, options, written_for,
+                                                            timeline.notes))
+        self.option_controls.show_inert(inert_options(schedule, options, list(self.options), timeline.clock))
 
     def _show_load_error(self, error: ValueError) -> None:
         """A file or pasted text that could not be read: its own field paths, not the draft's."""
@@ -260,15 +282,18 @@ class SystemTimeline(widgets.VBox):
             "worked; your input is kept so you can fix it."))
 
 
-def _heading_html(encounter: Encounter, system: TimingSystem) -> str:
+def _heading_html(encounter: Encounter, system: TimingSystem, description: str | None = None) -> str:
+    """The title, the system and ``description`` (HTML; default: the encounter's own, escaped)."""
     try:
         written = find_system(encounter.system).title
     except ValueError:
         written = encounter.system
     note = "" if encounter.system == system.id else f" Written for {html.escape(written)}."
+    if description is None:
+        description = html.escape(" ".join(encounter.description.split()))
     return (f"<h3 style='margin:4px 0'>{html.escape(encounter.title)}</h3>"
-            f"<div style='color:#4d5656;max-width:1000px'><b>{html.escape(system.title)}</b> "
-            f"({html.escape(system.source)}).{note} {html.escape(' '.join(encounter.description.split()))}</div>")
+            f"<div class='ck-description' style='color:#4d5656;max-width:1000px'><b>{html.escape(system.title)}</b> "
+            f"({html.escape(system.source)}).{note} {description}</div>")
 
 
 def _why_html(timeline: Timeline) -> str:

@@ -35,6 +35,8 @@ from combatkit.widgets.draft import EncounterDraft
 from combatkit.widgets.editor import NONE, EncounterEditor, IntentRow, describe_error, download_html, with_options
 from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
+from combatkit.widgets.player import RoundPlayer
+from combatkit.widgets.options_view import OptionControls, description_html, in_force_words, inert_options
 from combatkit.widgets.urlstate import Param, control_param, int_list_param, int_param, options_params
 from combatkit.widgets.messages import bullets, show_alert
 from combatkit.widgets.hush import Hush
@@ -76,6 +78,10 @@ class TimelineExplorer(widgets.VBox):
     def __init__(self, example: str | None = DEFAULT_EXAMPLE, *, encounter: Encounter | None = None, seed: int = 1,
                  options: Any = None) -> None:
         self.options = options
+        """The options chosen in the page (or given), or None: the encounter's own."""
+        self._applied_options = options
+        self.in_force: Any = None
+        """The options of the round shown: :attr:`options`, or the encounter's own."""
         self.encounter: Encounter | None = None
         """The last encounter that passed the engine's checks."""
         self.saved: Encounter | None = None
@@ -89,7 +95,7 @@ class TimelineExplorer(widgets.VBox):
 
         self.heading = tag(widgets.HTML(), "heading")
         self.download = tag(widgets.HTML(), "download")
-        self.picker = EncounterPicker(lambda encounter, _name: self._load(encounter),
+        self.picker = EncounterPicker(lambda encounter, _name: self._pick(encounter),
                                       lambda error: self._show_error(error, in_draft=False),
                                       only=PHASE1.id, beside=[self.download])
         self.example = self.picker.example
@@ -104,6 +110,13 @@ class TimelineExplorer(widgets.VBox):
                                        tooltip="Roll initiative for every side with this seed"), "roll")
         self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
         self.why = tag(widgets.HTML(), "why")
+        self.option_controls = OptionControls(options or Phase1Options(), self._on_option)
+        """One control per :class:`~combatkit.Phase1Options` field (``ck-option-<name>``), each saying when it
+        changes nothing in this round."""
+        self.options_in_force = tag(widgets.HTML(), "options-in-force")
+        self.options_box = tag(widgets.Accordion([self.option_controls], titles=(
+            "Options: Phase System I's readings of 000 where it is ambiguous (the seed's default unless set)",),
+            selected_index=None), "options-box")
         self.editor = EncounterEditor(self._on_edit, PHASE1, on_new=self.show_encounter)
         """The encounter editor: combatants, weapons, spells, hits and declarations."""
         for name in _EDITOR_CONTROLS:
@@ -119,6 +132,8 @@ class TimelineExplorer(widgets.VBox):
         self.chart = tag(chart_view(timeline_chart(frame, shown.clock)), "chart")
         """The chart widget. Each redraw replaces its ``spec`` in place (``timeline_spec``, a few ms, where
         setting ``.chart`` would rebuild and revalidate the whole chart); ``.chart`` keeps the first round."""
+        self.player = RoundPlayer(lambda: self.timeline, [self.chart])
+        """Play or step through the round: a cursor on the chart, what happens at its tick under it."""
 
         super().__init__([
             self.heading,
@@ -126,8 +141,12 @@ class TimelineExplorer(widgets.VBox):
             widgets.HBox([widgets.HTML(f"<b>Initiative</b> ({INITIATIVE_DICE} per side, low wins):"),
                           self.initiative_box, self.seed, self.roll],
                          layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
+            self.options_in_force,
+            self.options_box,
             self.message,
+            self.player.controls,
             self.chart,
+            self.player.now,
             self.editor,
             self.why,
         ])
@@ -164,19 +183,40 @@ class TimelineExplorer(widgets.VBox):
     def url_params(self) -> list[Param]:
         """The keys this explorer's URL carries (see :mod:`combatkit.widgets.urlstate`): the example, the
         seed and each side's initiative d10 (always written: an example file brings its own), and the
-        Phase System I options."""
+        Phase System I options. Each is read from the round shown (the last one the engine accepted), so a
+        value the explorer refused ("Not applied") never goes into a link."""
         return [
             control_param("example", self.example),
-            int_param("seed", lambda: self.seed.value, self._set_seed, low=-(2**31), high=2**31 - 1),
-            int_list_param("init", lambda: [box.value for box in self.initiative.values()], self._set_initiative,
-                           low=1, high=10, most=12),
-            *options_params(lambda: self.options or Phase1Options(), self.set_options),
+            int_param("seed", self._applied_seed, self._set_seed, low=-(2**31), high=2**31 - 1),
+            int_list_param("init", self._applied_initiative, self._set_initiative, low=1, high=10, most=12),
+            *options_params(lambda: self._applied_options or Phase1Options(), self.set_options),
         ]
 
+    def _applied_seed(self) -> int:
+        return self.encounter.seed if self.encounter is not None and self.encounter.seed is not None \
+            else self.seed.value
+
+    def _applied_initiative(self) -> list[int]:
+        if self.encounter is None:
+            return [box.value for box in self.initiative.values()]
+        sides = dict.fromkeys(c.side for c in self.encounter.combatants)
+        return [self.encounter.rolls.get(f"initiative: {side}") for side in sides]
+
     def set_options(self, options: Phase1Options) -> None:
-        """Schedule the round with ``options`` from now on."""
+        """Schedule the round with ``options`` from now on (the option controls show them)."""
         self.options = options
+        self.option_controls.show(options)
         self._refresh()
+
+    def _on_option(self) -> None:
+        """An option control changed: every option as the controls show them, from now on."""
+        self.options = self.option_controls.value
+        self._refresh()
+
+    def _pick(self, encounter: Encounter) -> None:
+        """An example, a file or pasted text was opened: its own options apply until one is changed."""
+        self.options = None
+        self._load(encounter)
 
     def _set_seed(self, seed: int) -> None:
         self.seed.value = seed
@@ -280,13 +320,35 @@ class TimelineExplorer(widgets.VBox):
             return
         self.encounter, self.timeline = encounter, timeline
         self.editor.show_plan(timeline.plan)
+        self._applied_options = self.options
+        written_for = system.encounter_options(encounter)
+        self.in_force = system.options(self.options if self.options is not None else written_for)
         self.saved = with_options(encounter, system, self.options)
         if hasattr(self, "chart"):
-            self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock)
-        self.heading.value = _heading_html(encounter, system.title)
+            self.player.refresh()
+            self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock, tick=self.player.tick)
+        self._show_options(system, encounter, rolls, timeline)
+        self.heading.value = _heading_html(encounter, system.title,
+                                           description_html(encounter.description, self.in_force, written_for,
+                                                            timeline.notes))
         self.why.value = _why_html(timeline)
         self.download.value = download_html(self.saved)
         self._show_error(None)
+
+    def _show_options(self, system: TimingSystem, encounter: Encounter, rolls: dict, timeline: Timeline) -> None:
+        """The options in force, in a line and in the controls, each control saying whether it changes this
+        round (Phase System I's options only: a file written for another system hides them)."""
+        own = system is PHASE1
+        self.options_box.layout.display = None if own else "none"
+        self.options_in_force.layout.display = None if own else "none"
+        if not own:
+            return
+        self.option_controls.show(self.in_force)
+        self.option_controls.show_inert(inert_options(
+            lambda options: system.schedule(encounter, Roller(seed=encounter.seed, entered=rolls), options),
+            self.in_force, list(self.option_controls.controls), timeline.clock))
+        self.options_in_force.value = (f"<div style='color:#4d5656'><b>Options in force</b>: "
+                                       f"{html.escape(in_force_words(self.in_force, Phase1Options()))}</div>")
 
     def _show_error(self, error: ValueError | None, in_draft: bool = True) -> None:
         """Show ``error`` (and any entry that could not be read) above the chart, or hide the message."""
@@ -312,10 +374,10 @@ def _system_or_phase1(system_id: str) -> TimingSystem:
         return PHASE1
 
 
-def _heading_html(encounter: Encounter, system_title: str) -> str:
-    description = html.escape(" ".join(encounter.description.split()))
+def _heading_html(encounter: Encounter, system_title: str, description: str) -> str:
+    """The title, the system and ``description`` (HTML: :func:`~combatkit.widgets.options_view.description_html`)."""
     return (f"<h3 style='margin:4px 0'>{html.escape(encounter.title)}</h3>"
-            f"<div style='color:#4d5656'>{html.escape(system_title)}. {description}</div>")
+            f"<div class='ck-description' style='color:#4d5656'>{html.escape(system_title)}. {description}</div>")
 
 
 def _why_html(timeline: Timeline) -> str:

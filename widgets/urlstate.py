@@ -3,12 +3,15 @@
 A dashboard declares the keys its URL may carry, each bound to what it shows (a control, or a
 value the view holds) with a type: a whole number in a range, a yes/no, one of a closed set of
 choices, a short plain text, a short list of whole numbers. :func:`parse_query` reads a query
-string against that whitelist: it never evaluates anything, and any key it does not know, any
-value of the wrong type or out of range, a repeated key or an overlong query makes it return
-*no* values and a list of plain-language problems, so the dashboard opens its default view
-under a visible message rather than half of a link it could not read. :func:`shareable` wraps a
-view with that message and a "copy link" control whose URL always reproduces what is shown,
-and says under the link what the link cannot carry (an encounter opened from a file).
+string against that whitelist: it never evaluates anything. A key it does not know, a value of
+the wrong type or out of range, or a repeated key is named in a plain-language problem and left
+out, and every other value of the link is still read, so a link with one bad value opens all it
+can and says which value it dropped; a query that is not ``key=value`` pairs or is overlong is not
+read at all. :func:`shareable` wraps a view with that message and a "copy link" control whose URL
+carries only what the view applies: a value a control holds but the view refused ("Not
+applied") never goes into the link or the address bar, so whoever opens it sees what the
+sender saw. It also says under the link what the link cannot carry (an encounter opened from a
+file).
 
 >>> from ipywidgets import IntText
 >>> level = IntText(5)
@@ -20,12 +23,16 @@ level: must be a whole number 1..20, got "__import__('os')"
 >>> level.value = 9
 >>> build_query(current_state(params), params)
 'level=9'
+>>> parsed = parse_query("level=7&colour=red", params)
+>>> parsed.values, parsed.problems
+({'level': 7}, ['"colour" is not a setting of this dashboard (it knows level)'])
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +46,8 @@ import traitlets
 from combatkit.dice import Dice, DiceNotationError, Roller
 from combatkit.widgets.messages import alert_html, bullets
 
-__all__ = ["MAX_DICE", "MAX_QUERY", "CopyLink", "Param", "ParsedQuery", "bool_param", "build_query", "choice_param",
+__all__ = ["MAX_DICE", "MAX_QUERY", "Applied", "CopyLink", "Param", "ParsedQuery", "bool_param", "build_query",
+           "choice_param",
            "control_param", "current_state", "dice_param", "int_list_param", "int_param",
            "options_params", "parse_query", "shareable", "text_param"]
 
@@ -67,11 +75,12 @@ class Param:
     format: Callable[[Any], str]
     """Writes a value as the URL's text (the inverse of ``parse``)."""
     get: Callable[[], Any]
-    """The value the view shows now."""
+    """The value the view applies now: what it shows. A value a control holds that the view refused (it says
+    "Not applied") is not it: the link keeps the last value the view applied."""
     set: Callable[[Any], None]
     """Shows a value read from a URL. It may refuse a value only the view can judge (a combatant's name
-    depends on the encounter the link opens) by raising ValueError: :func:`shareable` then shows the
-    problem and puts the view back as it was built."""
+    depends on the encounter the link opens) by raising ValueError, leaving the view as it was:
+    :func:`shareable` then names the problem and applies the link's other values."""
     default: Any = None
     """The value of the default view: left out of the link."""
 
@@ -81,7 +90,7 @@ class ParsedQuery:
     """What :func:`parse_query` read."""
 
     values: dict[str, Any] = field(default_factory=dict)
-    """Each key given and its value; empty when there are problems."""
+    """Each key given that was read, and its value (a key with a problem is left out)."""
     problems: list[str] = field(default_factory=list)
     """What was wrong, one line each; empty when the whole query was read."""
 
@@ -105,18 +114,20 @@ def parse_query(query: str | None, params: Sequence[Param]) -> ParsedQuery:
     known = {p.key: p for p in params}
     values: dict[str, Any] = {}
     problems: list[str] = []
+    given = [key for key, _ in pairs]
     for key, text in pairs:
         param = known.get(key)
         if param is None:
             problems.append(f"{_shown(key)} is not a setting of this dashboard (it knows {', '.join(known)})")
-        elif key in values:
-            problems.append(f"{key}: given more than once")
+        elif given.count(key) > 1:
+            if f"{key}: given more than once" not in problems:
+                problems.append(f"{key}: given more than once")
         else:
             try:
                 values[key] = param.parse(text)
             except ValueError as error:
                 problems.append(f"{key}: {error}, got {_shown(text)}")
-    return ParsedQuery(problems=problems) if problems else ParsedQuery(values=values)
+    return ParsedQuery(values=values, problems=problems)
 
 
 def current_state(params: Sequence[Param]) -> dict[str, Any]:
@@ -131,15 +142,53 @@ def build_query(values: dict[str, Any], params: Sequence[Param]) -> str:
 
 
 def apply_state(values: dict[str, Any], params: Sequence[Param]) -> list[str]:
-    """Show ``values`` (as read by :func:`parse_query`), in the order of ``params``, until a ``set`` refuses
-    its value; returns that refusal as a problem line (``[]`` when every value was shown)."""
+    """Show ``values`` (as read by :func:`parse_query`), in the order of ``params``; a value a ``set`` refuses
+    is left out and the others are still shown. Returns each refusal as a problem line (``[]`` when every
+    value was shown)."""
+    problems = []
     for param in params:
         if param.key in values:
             try:
                 param.set(values[param.key])
             except ValueError as error:
-                return [f"{param.key}: {error}"]
-    return []
+                problems.append(f"{param.key}: {error}")
+    return problems
+
+
+def _round_trips(param: Param, value: Any) -> bool:
+    """Whether ``value`` written as a link's text reads back under ``param``'s own whitelist."""
+    if value is None:
+        return True
+    try:
+        param.parse(param.format(value))
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+class Applied:
+    """The values a view's controls held when the view last applied them: what a link carries for a
+    control whose current value the view may have refused (see :func:`control_param`'s ``applied``).
+
+    >>> from ipywidgets import IntText
+    >>> ac, applied = IntText(6), Applied()
+    >>> applied.commit([ac])
+    >>> ac.value = -12  # typed, and refused by the view: not committed
+    >>> applied.value(ac), ac.value
+    (6, -12)
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[int, Any] = {}
+
+    def commit(self, controls: Sequence[widgets.ValueWidget]) -> None:
+        """Record what ``controls`` hold now: the view applied it."""
+        for control in controls:
+            self._values[id(control)] = control.value
+
+    def value(self, control: widgets.ValueWidget) -> Any:
+        """What ``control`` held when it was last applied (its value now, if never committed)."""
+        return self._values.get(id(control), control.value)
 
 
 # ------------------------------------------------------------ kinds of value
@@ -266,13 +315,16 @@ def dice_param(key: str, get: Callable[[], dict], set: Callable[[dict], None], *
                  get, set, {})
 
 
-def control_param(key: str, control: widgets.ValueWidget, *, low: int = -(2**31), high: int = 2**31 - 1) -> Param:
-    """A key bound to ``control``; its kind follows the control's, its default is the control's value now."""
+def control_param(key: str, control: widgets.ValueWidget, *, low: int = -(2**31), high: int = 2**31 - 1,
+                  applied: Applied | None = None) -> Param:
+    """A key bound to ``control``; its kind follows the control's, its default is the control's value now.
+    With ``applied``, the link carries what the control held when the view last applied it, not a value
+    it refused."""
     def set_value(value: Any) -> None:
         control.value = value
 
     def get_value() -> Any:
-        return control.value
+        return control.value if applied is None else applied.value(control)
 
     default = control.value
     if isinstance(control, widgets.Checkbox):
@@ -388,9 +440,12 @@ class CopyLink(anywidget.AnyWidget):
     """What the link cannot reproduce of the view, in a sentence; ``""``: nothing."""
 
 
-def _message_html(problems: Sequence[str]) -> str:
-    return alert_html("<b>This link's settings could not be used, so the dashboard shows its default view.</b>"
-                      + bullets(problems))
+def _message_html(problems: Sequence[str], applied: Sequence[str]) -> str:
+    if not applied:
+        return alert_html("<b>This link's settings could not be used, so the dashboard shows its default view.</b>"
+                          + bullets(problems))
+    return alert_html(f"<b>Part of this link could not be used.</b> Applied: {html.escape(', '.join(applied))}; "
+                      "left out:" + bullets(problems))
 
 
 def _value_widgets(widget: widgets.Widget) -> list[widgets.ValueWidget]:
@@ -406,31 +461,37 @@ def _value_widgets(widget: widgets.Widget) -> list[widgets.ValueWidget]:
 def shareable(view: widgets.Widget, query: str | None) -> widgets.VBox:
     """``view`` opened at what ``query`` asks for, under a "Copy link" control.
 
-    ``view`` has ``url_params()``: the :class:`Param` list of its URL. A query the whitelist
-    rejects, or a value a :attr:`Param.set` refuses, leaves ``view`` as it was built (a refused
-    value's view is put back) and shows the problems above it. ``view`` may also have
+    ``view`` has ``url_params()``: the :class:`Param` list of its URL. A value the whitelist rejects,
+    or one a :attr:`Param.set` refuses, is left out and named above the view; the link's other values
+    are applied. The link (and the address bar) is written from what the view applies
+    (:attr:`Param.get`), and a value that would not read back under the whitelist keeps the last one
+    that did, so a link never holds what the page refused. ``view`` may also have
     ``url_caveat() -> str``: what a link cannot carry of what it shows now, in a sentence (``""``:
     nothing; e.g. an encounter opened from a file), read each time the link is updated and shown
     under it.
     """
     params = view.url_params()
     parsed = parse_query(query, params)
-    problems = parsed.problems
-    if not problems:
-        built = current_state(params)
-        problems = apply_state(parsed.values, params)
-        if problems:
-            apply_state(built, params)
-    message = widgets.HTML(_message_html(problems) if problems else "",
+    refused = apply_state(parsed.values, params)
+    problems = [*parsed.problems, *refused]
+    applied = [key for key in parsed.values if not any(line.startswith(f"{key}: ") for line in refused)]
+    message = widgets.HTML(_message_html(problems, applied) if problems else "",
                            layout=widgets.Layout(display=None if problems else "none"))
     message.add_class("ck-url-message")
     link = CopyLink()
     link.add_class("ck-link")
     caveat = getattr(view, "url_caveat", lambda: "")
     watched: set[int] = set()
+    written: dict[str, Any] = {}
 
     def follow(_change: Any = None) -> None:
-        link.query = build_query(current_state(params), params)
+        state = current_state(params)
+        for param in params:
+            if _round_trips(param, state[param.key]):
+                written[param.key] = state[param.key]
+            else:  # the page refuses it too: keep what the link last held
+                state[param.key] = written.get(param.key, param.default)
+        link.query = build_query(state, params)
         link.caveat = caveat()
         for control in _value_widgets(view):  # controls a view creates later (e.g. one per side) too
             if id(control) not in watched:

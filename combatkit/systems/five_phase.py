@@ -1376,7 +1376,7 @@ class FivePhase(TimingSystem):
         (001 B): after a shift (10' or less, no delay), a half-move or a charge (a phase: the attack a
         phase later), a full move (two half-moves, no attack), or an action of the list (its cost in
         phases; a printed range counts its most)."""
-        c, name = ap.c, ap.name
+        c = ap.c
         options = ap.options if isinstance(ap.options, FivePhaseOptions) else FivePhaseOptions()
         ready = 1  # the phase the figure is free from
         i = 0

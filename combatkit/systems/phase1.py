@@ -253,6 +253,12 @@ def roll_initiative(encounter: Encounter, roller: Roller, options: Phase1Options
                 f"{c.name}: {score_name} {score} gives Reaction Adjustment {adj:+d}; {rolls[c.side]} - ({adj:+d}) = "
                 f"{own} against the best opposing roll {opposing} moves {c.name} {moved} (000 §1 B)."
             )
+        elif adj and own == opposing and track is not Track.WINNER:
+            notes.append(
+                f"{c.name}: {score_name} {score} gives Reaction Adjustment {adj:+d}; {rolls[c.side]} - ({adj:+d}) = "
+                f"{own} ties the best opposing roll {opposing}, and a tie stays on the {track.value} track "
+                f"(option tie_track={track.value}; 000 §1 B)."
+            )
     return Initiative(rolls, tracks, tuple(notes))
 
 

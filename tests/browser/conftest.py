@@ -84,3 +84,32 @@ def watched(browser, request):
 @pytest.fixture
 def page(watched):
     return watched[0]
+
+
+_READABILITY = """(selector) => {
+  const problems = [];
+  for (const chart of document.querySelectorAll(selector)) {
+    if (!chart.offsetParent) continue;  // hidden (a panel whose system cannot run the encounter)
+    const svg = chart.querySelector('svg.marks');
+    if (!svg) { problems.push(`${selector}: no chart drawn`); continue; }
+    const embed = svg.closest('.vega-embed') || chart, style = getComputedStyle(embed);  // less its actions menu
+    const room = embed.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const used = svg.getBoundingClientRect().width;
+    if (used < 0.97 * room) problems.push(`${selector}: the chart uses ${Math.round(used)} of ${Math.round(room)} px`);
+    for (const text of svg.querySelectorAll('text')) {
+      const words = text.textContent;
+      if (words.endsWith('…')) problems.push(`${selector}: a label is cut: "${words}"`);
+    }
+  }
+  return problems;
+}"""
+
+
+@pytest.fixture
+def readability():
+    """``readability(page, selector)``: what keeps the charts matching ``selector`` from reading at a glance:
+    a chart narrower than its container, a label cut short with an ellipsis."""
+    def check(page, selector: str) -> list[str]:
+        return page.evaluate(_READABILITY, selector)
+
+    return check

@@ -6,6 +6,7 @@ Fails on any page error, any console error and any request that leaves 127.0.0.1
 must work offline). Screenshots go to ``artifacts/``.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -143,15 +144,53 @@ def test_a_link_reopens_the_matchup_and_the_seed(server, browser, page):
     words = matchup_sentences(run_systems(encounter, 2, *file_entries(encounter, 2)), encounter, "Mira", "Grishnak")
     expect(page.locator(".ck-words")).to_contain_text(words[1])
 
-    # the link opens the same comparison in a new visit; a name the encounter lacks is named over the default view
+    # the link opens the same comparison in a new visit; a name the encounter lacks is named, the rest applied
     other = browser.new_context(viewport=VIEWPORT).new_page()
     try:
         other.goto(link.input_value(), timeout=60_000)
         expect(other.locator(".ck-words")).to_contain_text(words[1], timeout=60_000)
         expect(other.locator(".ck-b select")).to_have_value("Grishnak")
         other.goto(f"{server}/voila/render/{DASHBOARD}?seed=2&a=Mira&b=Gandalf", timeout=60_000)
-        expect(other.locator(".ck-url-message")).to_contain_text("b: 'Gandalf' is not in the encounter")
-        expect(other.locator(".ck-seed input")).to_have_value("1")
+        expect(other.locator(".ck-url-message")).to_contain_text(
+            "b: 'Gandalf' is not in \"Five phases: Erik the Bold's second round\": its combatants are Erik the Bold, "
+            "Mira, Tam, Grishnak and Snaga")
+        expect(other.locator(".ck-seed input")).to_have_value("2")
+        expect(other.locator(".ck-a select")).to_have_value("Mira")
         expect(other.locator(".ck-b select")).to_have_value(B)
+        expect(other.locator(".ck-link-url")).to_have_value(re.compile(r"seed=2&a=Mira&b=Grishnak$"))
     finally:
         other.context.close()
+
+
+def test_at_1280_px_every_panel_fills_its_width_no_label_is_cut_and_the_odds_read_whole(server, page, readability):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{server}/voila/render/{DASHBOARD}")
+    check_panels(page, expected(1))
+    expect(page.locator(".ck-odds-phase2")).to_contain_text(" s", timeout=120_000)  # its odds: a few ms
+    for sid in expected(1)["marks"]:
+        expect(page.locator(f".ck-panel-{sid} .ck-panel-chart svg g.labels_marks text").first).to_be_visible()
+    page.screenshot(path=ARTIFACTS / "compare-dashboard-1280.png", full_page=True)
+    assert readability(page, ".ck-panel-chart") == []
+    lines = page.evaluate("""() => Array.from(document.querySelectorAll('.ck-odds-row td:last-child'))
+        .filter(td => td.textContent.endsWith(' s')).map(td => {
+        const range = document.createRange(); range.selectNodeContents(td);
+        return [td.textContent, range.getClientRects().length, td.scrollWidth <= td.clientWidth]; })""")
+    assert lines and all(count == 1 and whole for _, count, whole in lines), lines  # "0.02 s" on one line
+
+
+def test_stepping_moves_every_panel_s_cursor_to_its_own_next_moment(server, page):
+    encounter = load_example(EXAMPLE)
+    runs = run_systems(encounter, 1, *file_entries(encounter, 1))
+    page.goto(f"{server}/voila/render/{DASHBOARD}")
+    check_panels(page, expected(1))
+    page.locator(".ck-step").click()
+    page.locator(".ck-step").click()
+    expect(page.locator(".ck-where")).to_contain_text("moment 2 of")
+    for sid, run in runs.items():
+        cursor = page.locator(f".ck-panel-{sid} .ck-panel-chart svg g.cursor_marks line")
+        if run.timeline is None:
+            continue
+        expect(cursor).to_have_count(1)
+        expect(page.locator(f".ck-panel-{sid} .ck-panel-now")).to_contain_text(
+            run.timeline.clock.describe(run.timeline.moments[1]))
+    page.screenshot(path=ARTIFACTS / "compare-dashboard-stepping.png", full_page=True)

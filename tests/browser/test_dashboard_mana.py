@@ -5,6 +5,7 @@ Fails on any page error, any console error and any request that leaves 127.0.0.1
 dashboard must work offline). Screenshots go to ``artifacts/``.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,11 @@ def test_mana_dashboard_renders_redraws_and_refuses_bad_input(server, page):
     expect(chart(page, POOL, "selected_label", "text")).to_have_text("12")
     page.screenshot(path=ARTIFACTS / "mana-dashboard-bad-input.png", full_page=True)
 
-    # the day planner: rests and study shaded, the blocked recovery marked and explained
+    # the day planner, for the same caster (the tabs share one): back to the seed's priest first
+    page.locator(f"{POOL} .ck-class select").select_option("priest")
+    enter(page, f"{POOL} .ck-level", "5")
+    expect(page.locator(f"{POOL} .ck-summary")).to_contain_text("5th-level priest")
+    # rests and study shaded, the blocked recovery marked and explained
     page.get_by_role("tab", name="Day planner").click()
     expect(chart(page, PLANNER, "blocked", "line")).to_have_count(1)  # vega draws a rule as a <line>
     expect(chart(page, PLANNER, "shading")).to_have_count(6)  # asleep, awake, asleep, three study blocks
@@ -71,3 +76,23 @@ def test_mana_dashboard_renders_redraws_and_refuses_bad_input(server, page):
     enter(page, f"{RECOVERY} .ck-level", "20")
     expect(page.locator(f"{RECOVERY} .ck-answer")).to_contain_text("27 hours of study (1620 minutes)")
     page.screenshot(path=ARTIFACTS / "mana-dashboard-recovery.png", full_page=True)
+
+
+def test_a_fraction_typed_as_a_level_is_named_and_kept_and_every_tab_shares_the_caster(server, page):
+    page.goto(f"{server}/voila/render/{DASHBOARD}")
+    expect(page.locator(f"{POOL} .ck-summary")).to_contain_text("12 of 12 spell levels available")
+    enter(page, f"{POOL} .ck-level", "2.5")
+    expect(page.locator(f"{POOL} .ck-message")).to_contain_text("caster level must be a whole number, got 2.5")
+    expect(page.locator(f"{POOL} .ck-level input")).to_have_value("2.5")  # not 25
+    expect(page.locator(".ck-link-url")).not_to_have_value(re.compile("level="))  # the link keeps what applied
+    page.locator(f"{POOL} .ck-class select").select_option("wizard")
+    enter(page, f"{POOL} .ck-level", "1")
+    expect(page.locator(f"{POOL} .ck-summary")).to_contain_text("1st-level wizard")
+    page.get_by_role("tab", name="Day planner").click()
+    expect(page.locator(f"{PLANNER} .ck-summary")).to_contain_text("1st-level wizard")
+    expect(page.locator(f"{PLANNER} .ck-set-aside")).to_contain_text("a 1st-level wizard may not cast a 3rd-level")
+    page.get_by_role("tab", name="How long until full?").click()
+    expect(page.locator(f"{RECOVERY} .ck-level input")).to_have_value("1")
+    expect(page.locator(f"{RECOVERY} .ck-class select")).to_have_value(re.compile("wizard|WIZARD|[0-9]+"))
+    expect(page.locator(".ck-link-url")).to_have_value(re.compile("class=wizard&level=1"))
+    page.screenshot(path=ARTIFACTS / "mana-dashboard-one-caster.png", full_page=True)

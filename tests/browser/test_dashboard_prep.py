@@ -118,3 +118,19 @@ def test_prep_dashboard_runs_redraws_replays_and_refuses_bad_input(server, page)
     expect(page.locator(".ck-message")).to_contain_text("combatants[1].hp (Pike): hit points are 0 or more, got -3")
     expect(page.locator(".ck-combatant-row").nth(1).locator(".ck-c-hp input")).to_have_value("-3")
     page.screenshot(path=ARTIFACTS / "encounter-prep-dashboard-bad-input.png", full_page=True)
+
+
+def test_at_900_px_high_the_progress_of_a_run_shows_beside_run(server, page):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{server}/voila/render/{DASHBOARD}")
+    expect(page.locator(".ck-combatant-row")).to_have_count(5)
+    run(page)  # Playwright scrolls Run into view just as far as a reader would
+    progress = page.locator(".ck-progress")
+    expect(page.locator(".ck-status")).not_to_contain_text("No fights run yet")
+    box, button = progress.bounding_box(), page.locator("button.ck-run").bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 901, box  # in sight, not below the fold
+    assert abs((box["y"] + box["height"] / 2) - (button["y"] + button["height"] / 2)) < 20  # on Run's row
+    status = page.locator(".ck-status").bounding_box()
+    assert status["y"] + status["height"] <= 900 + 40, status
+    page.screenshot(path=ARTIFACTS / "prep-dashboard-run-900.png")
+    expect(page.locator(".ck-status")).to_contain_text("fights", timeout=120_000)

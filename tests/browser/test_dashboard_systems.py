@@ -175,3 +175,16 @@ def test_a_declaration_edited_in_the_page_redraws_the_round_and_saves(server, pa
         page.wait_for_timeout(100)
     assert x_step_2() == [(2, "move", 10, Maneuver.FLEE)]
     page.screenshot(path=ARTIFACTS / "segments-dashboard-maneuver.png", full_page=True)
+
+
+@pytest.mark.parametrize("system", list(EXAMPLES))
+def test_at_1280_px_each_chart_fills_its_width_and_no_label_is_cut(server, page, readability, system):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{server}/voila/render/{system}_timeline.ipynb")
+    expect(page.locator(".ck-chart svg g.points_marks path")).to_have_count(points(system, EXAMPLES[system]))
+    page.screenshot(path=ARTIFACTS / f"{system}-dashboard-1280.png")
+    assert readability(page, ".ck-chart") == []
+    if system == "phase2":  # Grulk wins cycle 2: his lane does not say "loser", his marks say which
+        expect(page.locator(".ck-chart svg.marks")).to_contain_text("Grulk (ogre)")
+        expect(page.locator(".ck-chart svg.marks")).not_to_contain_text("Grulk (ogre, loser)")
+        expect(page.locator(".ck-chart svg g.labels_marks")).to_contain_text("club -> Sir Hadrek · winner")
