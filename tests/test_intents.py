@@ -89,9 +89,9 @@ def test_a_file_in_the_older_format_plans_to_its_own_declarations_and_runs_under
     """Declarations written for one system become intents and that system's refinements; under that system the
     plan is the very declarations of the file, and every other system places the intents its own way."""
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    names = {c["name"] for c in raw["combatants"]}
-    given = [_declaration(d, f"declarations[{i}]", names) for i, d in enumerate(raw["declarations"])]
     encounter = load_encounter(path)
+    names = {c.name: c for c in encounter.combatants}
+    given = [_declaration(d, f"declarations[{i}]", set(names), names) for i, d in enumerate(raw["declarations"])]
     assert not encounter.declarations and encounter.intents
     own = find_system(encounter.system)
     assert sorted(map(repr, own.plan(encounter).declarations)) == sorted(map(repr, given))

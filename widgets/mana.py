@@ -704,7 +704,7 @@ class DayPlanner(_ManaView):
             self._show_events()
         self.aside.value = "" if not aside else (
             "<div role='note' style='border:1px solid #d68910;background:#fef5e7;padding:6px 10px;border-radius:4px;"
-            f"margin:4px 0'><b>Not played for this caster</b> (kept in the day: they play again for a caster who can "
+            "margin:4px 0'><b>Not played for this caster</b> (kept in the day: they play again for a caster who can "
             "cast them):<ul style='margin:2px 0'>" + "".join(
                 f"<li>{html.escape(_event_label(self._events[i]))}: {html.escape(why)}</li>" for i, why in aside.items())
             + "</ul></div>")
