@@ -27,7 +27,7 @@ from combatkit.intent import Refinement
 from combatkit.fight import FightOptions
 from combatkit.model import Weapon
 from combatkit.policy import PolicyOptions
-from combatkit.simulation import simulate
+from combatkit.simulation import replay, simulate
 from combatkit.widgets.prep import FLEE_CHOICES, MAX_FIGHTS, SYSTEM_ORDER, EncounterPrep
 from combatkit.widgets.prep_charts import (
     SYSTEM_COLOURS,
@@ -681,3 +681,20 @@ def test_the_heading_names_the_timing_options_the_file_sets():
     assert "Timing options in force</b>: Segment of Action (Lakofka, 1980): speed bands: on" in prep.heading.value
     prep.show_example(QUICK)
     assert "every system&#x27;s own defaults (the file sets none)" in prep.heading.value
+
+
+def test_round_1_intents_are_edited_in_the_shared_editor_and_reach_the_run():
+    prep = EncounterPrep(QUICK, systems=("phase1", "short_form"), fights=6)
+    edit = prep.editor
+    edit.pick("Mira")
+    assert [row.do.value for row in edit.rows][:2] == ["cast", "action"]
+    assert "Mira means to cast web at Ugluk: a cast in phase 1" in edit.rows[0].placement.value
+    edit.rows[0].using.value = dict(edit.rows[0].using.options)["magic missile"]
+    assert [(i.kind.value, i.spell) for i in prep.encounter.intents if i.actor == "Mira"][0] == ("cast",
+                                                                                               "magic missile")
+    assert 'spell = "magic missile"' in prep.file_text.value
+    ran(prep)
+    first = replay(prep.encounter, 0, "short_form", seed=1, options=prep.results.setup.options)
+    assert any(e.actor == "Mira" and "magic missile" in e.why for e in first.rounds[0].events)
+    prep.rows[1].fields["name"].value = "Mirabel"  # the roster's edit reaches the editor
+    assert [c.name for c in edit.draft.encounter().combatants][1] == "Mirabel"

@@ -100,7 +100,7 @@ LANE_STEP = 34
 _LABEL_PAD = 4  # pixels between a bar's edge (or a point's edge) and its label
 _POINT_HALF = 8  # half a point mark's width, in pixels
 _SPAN_COLUMNS = ("actor", "side", "kind", "action", "start", "end", "period", "rule", "why", "track", "target",
-                 "status")
+                 "status", "placed")
 _CHART_COLUMNS = ("lane", "lane_order", "x0", "x1", "mark", "when", "label", "short", "label_px", "short_px",
                   "room_in", "room_after", "after_x")
 COLUMNS = _SPAN_COLUMNS + _CHART_COLUMNS
@@ -371,6 +371,7 @@ def _chart(clock: Clock, title: str | None, kinds: tuple[str, ...], last_tick: i
         alt.Tooltip("status:N", title="status"),
         alt.Tooltip("why:N", title="why"),
         alt.Tooltip("rule:N", title="rule"),
+        alt.Tooltip("placed:N", title="the intent behind it"),
     ]
     actions = alt.Data(name="actions")
     periods = alt.Data(name="periods")

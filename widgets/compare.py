@@ -1,8 +1,9 @@
 """SystemComparison: one encounter under all six timing systems, side by side, with exact odds.
 
-The encounter can be edited in the page (:class:`~combatkit.widgets.editor.EncounterEditor`,
-its declarations in the terms of the system it is written for, which a dropdown sets) and
-saved as TOML: every panel, the odds and the words follow each edit.
+The encounter can be edited in the page (:class:`~combatkit.widgets.editor.EncounterEditor`:
+what each figure means to do, once for every system, and the refinements of the system it is
+written for, which a dropdown sets) and saved as TOML: every panel, the odds and the words follow
+each edit.
 
 Each system schedules the same encounter with the same seed and the same entered dice
 (:mod:`combatkit.widgets.dice_entry`: a number entered for a purpose and its dice is used
@@ -451,9 +452,9 @@ class SystemComparison(widgets.VBox):
                                      selected_index=None)
         self.editor = EncounterEditor(self._on_edit, find_system("phase1"), on_new=self.show_encounter,
                                       choose_system=True)
-        """The encounter editor: its declarations in the terms of the system the encounter is written for."""
+        """The encounter editor: what each figure means to do, and the refinements of the system it is written for."""
         self.edit_box = tag(widgets.Accordion([self.editor], titles=(
-            "Edit the encounter (each declaration in the terms of the system it is written for)",),
+            "Edit the encounter (what each figure means to do, once for every system)",),
             selected_index=None), "edit")
         self.a = tag(widgets.Dropdown(description="Matchup", layout=widgets.Layout(width="260px")), "a")
         self.b = tag(widgets.Dropdown(description="against", layout=widgets.Layout(width="240px")), "b")

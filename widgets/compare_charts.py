@@ -172,7 +172,7 @@ def _chart(clock: Clock, title: str, kinds: tuple[str, ...], last_tick: int, lan
     tooltip = [alt.Tooltip("action:N", title="action"), alt.Tooltip("actor:N", title="who"),
                alt.Tooltip("side:N", title="side"), alt.Tooltip("when:N", title="when"),
                alt.Tooltip("status:N", title="status"), alt.Tooltip("why:N", title="why"),
-               alt.Tooltip("rule:N", title="rule")]
+               alt.Tooltip("rule:N", title="rule"), alt.Tooltip("placed:N", title="the intent behind it")]
     actions = alt.Data(name="actions")
     bands_data = alt.Data(name="bands")
     tick = alt.param(name="tick", value=0)

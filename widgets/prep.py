@@ -2,7 +2,8 @@
 
 A thin view over :mod:`combatkit.simulation`. Load a shipped example, an uploaded file or
 edited file text; change the combatants in the compact editor (the fields that decide a
-simulated fight and each one's first weapon; anything else in the file text); tick the timing
+simulated fight and each one's first weapon), or anything, what each figure means to do in round 1
+included, in the encounter editor every view shares; tick the timing
 systems, the number of fights and the seed; press **Run**. The fights are played from a
 background thread, one :func:`~combatkit.simulation.simulate` per system on every core of the
 machine (worker processes; the rows are the same as on one core), feeding the progress bar
@@ -23,8 +24,10 @@ played and why it stopped. Then:
 
 A shared link carries the setup (example, systems, fights, precision, seed, options:
 :meth:`EncounterPrep.url_params`).
-Nothing is played when the view opens. Every fight is declared by combatkit's default
-policy (:mod:`combatkit.policy`) unless "round 1 as the file declares it" is ticked. Bad input
+Nothing is played when the view opens. Round 1 plays what the encounter says each figure means to
+do (its intents, edited in the shared :class:`~combatkit.widgets.editor.EncounterEditor`), each system
+placing them in its own terms; later rounds follow combatkit's default policy
+(:mod:`combatkit.policy`). Bad input
 never raises out of a callback: the engine's message, naming the field or rule and the value,
 is shown above the results; the results stay those of the last complete run and every control
 keeps what was typed.
@@ -73,6 +76,7 @@ from combatkit.resolution import system_rules
 from combatkit.simulation import CHUNK, Simulation, StopReason, replay, simulate
 from combatkit.systems import SYSTEMS, find_system
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
+from combatkit.widgets.editor import EncounterEditor
 from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.prep_charts import (
     UNDECIDED,
@@ -190,7 +194,7 @@ class PrepSetup:
     seed: int
     """The master seed: fight ``k`` of every system is played from ``fight_seed(seed, k)``."""
     options: FightOptions
-    """Round limit, opening gap, round-1 declarations, morale."""
+    """Round limit, opening gap, round 1 from the encounter's intents, morale."""
     precision: float | None = None
     """Stop a system's fights once every side's win rate is known to this (0.02: ±2%); None: play them all."""
 
@@ -377,6 +381,9 @@ class EncounterPrep(widgets.VBox):
         self._failure: BaseException | None = None
         self.rows: list[CombatantRow] = []
         """The compact editor's rows, one per combatant."""
+        self.editor = EncounterEditor(self._on_intents, find_system("phase1"), choose_system=True)
+        """The encounter editor every view shares: what each figure means to do in round 1, in words every system
+        reads, with the refinements of the system the encounter is written for."""
 
         first = encounter if encounter is not None else load_example(example or DEFAULT_EXAMPLE)
         own = _registered(first.system)
@@ -475,7 +482,10 @@ class EncounterPrep(widgets.VBox):
                widgets.HTML("<b>Combatants</b> (changes apply when you press Enter or leave a field; "
                             "spells and everything else are in the encounter file)"),
                _roster_header(), self.roster, self.add_combatant,
-            ], layout=widgets.Layout(border="1px solid #d5d8dc", padding="6px", margin="8px 0")), "editor"),
+            ], layout=widgets.Layout(border="1px solid #d5d8dc", padding="6px", margin="8px 0")), "roster-box"),
+            tag(widgets.Accordion([self.editor], titles=(
+                "What each figure means to do in round 1 (once for every system), and everything else",),
+                selected_index=None), "intents-box"),
             widgets.HTML("<b>Timing systems to compare</b>"),
             widgets.HBox(list(self.system_boxes.values()), layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.fights, self.precision, self.seed, self.max_rounds, self.gap],
@@ -622,8 +632,21 @@ class EncounterPrep(widgets.VBox):
         self.draft = EncounterDraft.from_encounter(encounter)
         self._file_edited = False
         self._as_loaded = self.draft.to_dict()
+        self.editor.load(encounter, find_system(_registered(encounter.system) or "phase1"))
         self._build_rows()
-        self._refresh()
+        self._refresh(editor=False)
+
+    def _on_intents(self) -> None:
+        """An edit in the encounter editor: the roster follows, then the encounter is read again."""
+        try:
+            encounter = self.editor.draft.encounter()
+        except ValueError as error:
+            self._set_problem("encounter", error)
+            return
+        self.draft = EncounterDraft.from_encounter(encounter)
+        with self._quiet():
+            self._build_rows()
+        self._refresh(editor=False)
 
     def _on_file_text(self, change) -> None:
         if not self._quiet:
@@ -674,14 +697,21 @@ class EncounterPrep(widgets.VBox):
 
     # ------------------------------------------------------------ the encounter
 
-    def _refresh(self) -> None:
-        """Rebuild the encounter from the draft; on bad input show why and keep the last good one."""
+    def _refresh(self, editor: bool = True) -> None:
+        """Rebuild the encounter from the draft; on bad input show why and keep the last good one. With ``editor``
+        (a roster edit) the encounter editor is given the encounter too."""
         try:
             encounter = self.draft.encounter()
         except ValueError as error:
             self._set_problem("encounter", error)
             return
         self.encounter = encounter
+        if editor:
+            self.editor.load(encounter, self.editor.system)
+        try:
+            self.editor.show_plan(self.editor.system.plan(encounter))
+        except ValueError:
+            self.editor.show_plan(None)
         self.heading.value = _heading_html(encounter)
         self.save_link.value = _save_html(encounter)
         if not self._file_edited:

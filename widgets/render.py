@@ -94,9 +94,20 @@ def enable_offline_charts() -> None:
 
 def chart_view(chart: alt.TopLevelMixin, **kwargs) -> alt.JupyterChart:
     """A JupyterChart for ``chart`` that renders offline (in JupyterLab and Voila), with
-    :data:`EMBED_OPTIONS` unless ``embed_options`` are given."""
+    :data:`EMBED_OPTIONS` unless ``embed_options`` are given. Shown on its own in a notebook (not inside
+    a view), it brings a :class:`ChartSizer` along, so a container-wide chart is as wide as its cell."""
     enable_offline_charts()
-    return alt.JupyterChart(chart, **{"embed_options": EMBED_OPTIONS, **kwargs})
+    return _SizedChart(chart, **{"embed_options": EMBED_OPTIONS, **kwargs})
+
+
+class _SizedChart(alt.JupyterChart):
+    """A JupyterChart that, displayed as a cell's output, is shown with a :class:`ChartSizer` (inside a view,
+    the view shows one)."""
+
+    def _repr_mimebundle_(self, **kwargs):  # type: ignore[no-untyped-def]
+        import ipywidgets as widgets
+
+        return widgets.VBox([ChartSizer(), self])._repr_mimebundle_(**kwargs)
 
 
 _SIZER_ESM = """

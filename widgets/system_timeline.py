@@ -4,8 +4,8 @@ The viewer behind each system's dashboard (``dashboards/<system>_timeline.ipynb`
 the last cell of its teaching notebook. The system is fixed; the encounter is a shipped
 example (those written for the system first), a file or pasted TOML, edited in the page
 with the encounter editor in the system's own terms
-(:class:`~combatkit.widgets.editor.EncounterEditor`: combatants, weapons, spells, hits and
-each declaration, one row per phase, step or action of the system). Each change
+(:class:`~combatkit.widgets.editor.EncounterEditor`: combatants, weapons, spells, hits, what each
+figure means to do, and this system's refinements of it, placed in its phases, steps or actions). Each change
 schedules the round with the engine and redraws the Gantt chart of
 :func:`~combatkit.widgets.charts.timeline_chart` on the system's own clock, and the
 plain-language "why" list. The dice are the ones the round rolled, each open to a number

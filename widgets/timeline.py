@@ -71,8 +71,8 @@ class TimelineExplorer(widgets.VBox):
     The example list offers Phase System I encounters and the initiative boxes are its d10
     per side. A file written for another system still opens: the engine schedules it with
     that system, the chart draws it on that system's clock and the editor
-    (:class:`~combatkit.widgets.editor.EncounterEditor`) shows its declarations in that
-    system's terms.
+    (:class:`~combatkit.widgets.editor.EncounterEditor`) shows its intents with that system's
+    refinements.
     """
 
     def __init__(self, example: str | None = DEFAULT_EXAMPLE, *, encounter: Encounter | None = None, seed: int = 1,
@@ -118,7 +118,7 @@ class TimelineExplorer(widgets.VBox):
             "Options: Phase System I's readings of 000 where it is ambiguous (the seed's default unless set)",),
             selected_index=None), "options-box")
         self.editor = EncounterEditor(self._on_edit, PHASE1, on_new=self.show_encounter)
-        """The encounter editor: combatants, weapons, spells, hits and declarations."""
+        """The encounter editor: combatants, weapons, spells, hits, intents and refinements."""
         for name in _EDITOR_CONTROLS:
             setattr(self, name, getattr(self.editor, name))
 

@@ -505,7 +505,8 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
         rule += "; 000 §3 C Table 6"
     if move is not None:
         if moves:
-            ap.add(move[0], move[1], moves, rule, f"{name} closes on {intent.target}: {ap.where(moves)}")
+            ap.add(move[0], move[1], moves, "000 §1 F: a move is up to 1/3 MV a phase",
+                   f"{name} closes on {intent.target}: {ap.where(moves)} ({allowance}' a phase)")
         else:
             ap.add(move[0], move[1], (), "000 §2 D Closing Movement",
                    f"{name} needs no move to reach {intent.target}", PlacementKind.NEAREST)

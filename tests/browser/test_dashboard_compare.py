@@ -12,9 +12,12 @@ from pathlib import Path
 import pytest
 
 from combatkit import load_example
+from combatkit.encounter import example_encounters
+from combatkit.systems import SYSTEMS
 from combatkit.widgets.compare import matchup_sentences, run_systems
 from combatkit.widgets.compare_charts import panel_frame
 from combatkit.widgets.dice_entry import file_entries
+from combatkit.widgets.encounter_picker import example_options
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect
@@ -62,7 +65,7 @@ def check_panels(page, want: dict) -> None:
 
 def test_six_timelines_odds_and_words_follow_the_controls(server, page):
     first = expected(1)
-    assert len(first["marks"]) == 5 and set(first["errors"]) == {"phase1"}
+    assert len(first["marks"]) == 6 and first["errors"] == {}  # every system places the encounter's intents
     page.goto(f"{server}/voila/render/{DASHBOARD}")
     expect(page.locator(".ck-heading")).to_contain_text("Five phases: Erik the Bold's second round")
     expect(page.locator(".ck-panel")).to_have_count(6)
@@ -77,9 +80,10 @@ def test_six_timelines_odds_and_words_follow_the_controls(server, page):
     expect(table).to_contain_text(f"{A} first")
     expect(table).not_to_contain_text("computing", timeout=90_000)
     expect(page.locator(".ck-odds-five_phase")).to_contain_text("41.7%")
-    expect(page.locator(".ck-odds-phase1")).to_contain_text("cannot run this encounter")
+    expect(page.locator(".ck-odds-phase1")).to_contain_text("%")
+    expect(page.locator(".ck-parting")).to_contain_text("the first moment they part")
     expect(page.locator(".ck-panel-segments .ck-panel-odds")).to_contain_text(f"Exact odds: {A} first")
-    expect(page.locator(".ck-odds-chart svg g.first_marks path")).to_have_count(5 * 4)  # a bar per outcome
+    expect(page.locator(".ck-odds-chart svg g.first_marks path")).to_have_count(6 * 4)  # a bar per outcome
     words = page.locator(".ck-words")
     expect(words).to_contain_text(first["words"][0])
     expect(words).to_contain_text("Over every roll (exact odds)")
@@ -116,11 +120,25 @@ def test_six_timelines_odds_and_words_follow_the_controls(server, page):
     page.screenshot(path=ARTIFACTS / "compare-dashboard-dice.png", full_page=True)
 
 
+def test_every_shipped_example_draws_six_timelines(server, page):
+    """Done when #15: the comparison shows six timelines for every shipped example, in chromium."""
+    page.goto(f"{server}/voila/render/{DASHBOARD}")
+    expect(page.locator(".ck-heading")).to_contain_text("Five phases: Erik the Bold's second round")
+    titles = example_encounters()
+    for label, name in example_options():
+        page.locator(".ck-example select").select_option(label=label)
+        expect(page.locator(".ck-heading")).to_contain_text(titles[name])
+        for sid in SYSTEMS:
+            expect(page.locator(f".ck-panel-{sid} .ck-panel-chart svg.marks")).to_be_visible()
+            expect(page.locator(f".ck-panel-{sid} .ck-panel-message")).to_be_hidden()
+    page.screenshot(path=ARTIFACTS / "compare-dashboard-last-example.png", full_page=True)
+
+
 def test_another_encounter_from_the_list(server, page):
     page.goto(f"{server}/voila/render/{DASHBOARD}?example=fighter-and-mage-vs-orc-archer")
     expect(page.locator(".ck-heading")).to_contain_text("Fighter and mage vs. orc archer")
     expect(page.locator(".ck-panel-phase1 .ck-panel-chart svg g.points_marks path")).not_to_have_count(0)
-    expect(page.locator(".ck-panel-five_phase .ck-panel-message")).to_contain_text("Cannot run this encounter")
+    expect(page.locator(".ck-panel-five_phase .ck-panel-chart svg.marks")).to_be_visible()
     expect(page.locator(".ck-odds-table")).not_to_contain_text("computing", timeout=90_000)
     expect(page.locator(".ck-odds-phase1")).to_contain_text("%")
     page.screenshot(path=ARTIFACTS / "compare-dashboard-fighter-and-mage.png", full_page=True)

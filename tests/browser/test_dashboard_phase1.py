@@ -59,7 +59,7 @@ def test_dashboard_renders_redraws_and_refuses_bad_input(server, page):
     expect(page.locator("#vg-tooltip-element")).to_contain_text("000 Table 1")
 
     # a control change redraws the chart: Brienne (shown first) spends phase 2 on something else
-    page.locator(".ck-phase-2 .ck-action select").select_option("misc")
+    page.locator(".ck-intent-2 .ck-do select").select_option("action")
     expect(marks(page, "points")).to_have_count(expected["points"] - 1)
     expect(marks(page, "bars")).to_have_count(expected["bars"] + 1)
     expect(page.locator(".ck-why")).to_contain_text("Brienne spends phase 2")

@@ -35,7 +35,7 @@ def bars(page, chart: str):
 
 def expected(fights: int, seed: int, systems: tuple[str, ...]) -> dict[str, object]:
     """What the charts should draw, from the engine directly."""
-    runs = [simulate(load_example(EXAMPLE), s, n=fights, seed=seed, options=FightOptions(declarations=False))
+    runs = [simulate(load_example(EXAMPLE), s, n=fights, seed=seed, options=FightOptions())
             for s in systems]
     wins = wins_frame(runs)
     return {"wins": len(wins), "rounds": len(rounds_frame(runs)), "falls": len(falls_frame(runs)),

@@ -1,5 +1,5 @@
 """Each timing system's own dashboard in a real browser (Debian's chromium, Playwright, voila on 127.0.0.1;
-the fixtures are in conftest.py): its round drawn on its clock, a control that redraws it, a declaration
+the fixtures are in conftest.py): its round drawn on its clock, a control that redraws it, an intent
 edited in the page and saved, no page or console error and no request off this machine. Screenshots go to
 ``artifacts/``.
 """
@@ -113,28 +113,32 @@ def test_a_link_reopens_the_round_with_its_entered_die(server, browser, page):
     page.screenshot(path=ARTIFACTS / "segments-dashboard-link-caveat.png", full_page=True)
 
 
-def test_a_declaration_edited_in_the_page_redraws_the_round_and_saves(server, page):
-    """The Segment of Action's editor: Giant X also swings at C in the same step (003 §II: one d10 for each
-    opponent), then a move of "ten" feet is refused with the entry kept; the save link holds the edit."""
+def test_an_intent_edited_in_the_page_redraws_the_round_and_saves(server, page):
+    """The Segment of Action's page: Giant X also swings at C, in the same step as its blow at A (the
+    Segment of Action's own refinement; 003 §II: one d10 for each opponent), then a move of "ten" feet is
+    refused with the entry kept; the save link holds the edit."""
     expected = SystemTimeline("segments")
     expected.editor.pick("X")
-    expected.editor.phases[0].add.click()
-    second = expected.editor.phase_box.children[0].children[1]
-    second.action.value = "attack"
+    second = expected.editor.rows[1]
+    second.do.value = "attack"
     second.target.value = dict(second.target.options)["C"]
+    second.placed.value = "1"
+    expected.editor.rows[0].placed.value = "1"
     blow = next(line for line in expected.timeline.why() if "X club -> C" in line)
     drawn = int((timeline_frame(expected.timeline)["mark"] == "point").sum())
 
     page.goto(f"{server}/voila/render/segments_timeline.ipynb")
     marks = page.locator(".ck-chart svg g.points_marks path")
     expect(marks).to_have_count(points("segments", EXAMPLES["segments"]))
-    expect(page.locator(".ck-editor .ck-phase-1 .ck-action select")).to_have_value("attack")
-    expect(page.locator(".ck-editor")).to_contain_text("Declarations, as Segment of Action (Lakofka, 1980) reads them (003 §I-VI): one row per step")
+    expect(page.locator(".ck-editor .ck-intent-1 .ck-do select")).to_have_value("attack")
+    expect(page.locator(".ck-editor")).to_contain_text("What this figure means to do")
+    expect(page.locator(".ck-editor .ck-intent-1 .ck-placement")).to_contain_text("A strikes X: an attack in step 1")
     page.locator(".ck-editor .ck-combatant select").select_option(label="X")
     expect(page.locator(".ck-editor .ck-name input")).to_have_value("X")
-    page.locator(".ck-editor .ck-phase-1 .ck-add-declaration").click()
-    page.locator(".ck-editor .ck-phase-1-2 .ck-action select").select_option("attack")
-    page.locator(".ck-editor .ck-phase-1-2 .ck-target select").select_option(label="C")
+    page.locator(".ck-editor .ck-intent-1 .ck-placed select").select_option(label="step 1")
+    page.locator(".ck-editor .ck-intent-2 .ck-do select").select_option("attack")
+    page.locator(".ck-editor .ck-intent-2 .ck-target select").select_option(label="C")
+    page.locator(".ck-editor .ck-intent-2 .ck-placed select").select_option(label="step 1")
     expect(marks).to_have_count(drawn)
     expect(page.locator(".ck-why")).to_contain_text(blow)
     expect(page.locator(".ck-message")).to_be_hidden()
@@ -143,37 +147,37 @@ def test_a_declaration_edited_in_the_page_redraws_the_round_and_saves(server, pa
     href = page.locator(".ck-download a").get_attribute("href")
     saved = loads_encounter(base64.b64decode(href.split("base64,", 1)[1]).decode("utf-8"))
     assert saved.system == "segments"
-    assert [(d.phase, d.kind.value, d.target) for d in saved.declarations if d.actor == "X"] == [
-        (1, "attack", "A"), (1, "attack", "C")]
+    assert [(i.kind.value, i.target) for i in saved.intents if i.actor == "X"] == [("attack", "A"), ("attack", "C")]
+    assert [(r.step, r.phases) for r in saved.refinements if r.actor == "X"] == [(1, (1,)), (2, (1,))]
     page.screenshot(path=ARTIFACTS / "segments-dashboard-edited.png", full_page=True)
 
     # an entry the form cannot read: named, not applied, kept; the round stays
-    page.locator(".ck-editor .ck-phase-2 .ck-action select").select_option("move")
-    feet = page.locator(".ck-editor .ck-phase-2 .ck-feet input")
+    page.locator(".ck-editor .ck-intent-3 .ck-do select").select_option("move")
+    feet = page.locator(".ck-editor .ck-intent-3 .ck-feet input")
     feet.fill("ten")
     feet.press("Enter")
-    expect(page.locator(".ck-message")).to_contain_text("X, step 2: 'ten' is not a number of feet")
+    expect(page.locator(".ck-message")).to_contain_text("X, intent 3: 'ten' is not a number")
     expect(feet).to_have_value("ten")
     page.screenshot(path=ARTIFACTS / "segments-dashboard-edited-bad-entry.png", full_page=True)
 
-    # fixed, and declared a flight: the maneuver goes into the saved round
+    # fixed, and meant as a flight: the maneuver goes into the saved encounter
     feet.fill("10")
     feet.press("Enter")
     expect(page.locator(".ck-message")).to_be_hidden()
-    maneuver = page.locator(".ck-editor .ck-phase-2 .ck-maneuver select")
-    expect(maneuver.locator("option")).to_have_text(["no maneuver", "withdraw", "flee"])  # 003 has no charge rule
+    maneuver = page.locator(".ck-editor .ck-intent-3 .ck-maneuver select")
+    expect(maneuver.locator("option")).to_have_text(["no maneuver", "charge", "withdraw", "flee"])
     maneuver.select_option("flee")
 
-    def x_step_2() -> list[tuple]:
+    def x_third() -> list[tuple]:
         link = page.locator(".ck-download a").get_attribute("href")
         saved = loads_encounter(base64.b64decode(link.split("base64,", 1)[1]).decode("utf-8"))
-        return [(d.phase, d.kind.value, d.feet, d.maneuver) for d in saved.declarations if d.actor == "X" and d.phase == 2]
+        return [(i.kind.value, i.feet, i.maneuver) for i in saved.intents if i.actor == "X"][2:]
 
     for _ in range(100):  # the link is rewritten once the kernel has the edit
-        if x_step_2() == [(2, "move", 10, Maneuver.FLEE)]:
+        if x_third() == [("move", 10, Maneuver.FLEE)]:
             break
         page.wait_for_timeout(100)
-    assert x_step_2() == [(2, "move", 10, Maneuver.FLEE)]
+    assert x_third() == [("move", 10, Maneuver.FLEE)]
     page.screenshot(path=ARTIFACTS / "segments-dashboard-maneuver.png", full_page=True)
 
 
