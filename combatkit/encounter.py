@@ -2,7 +2,9 @@
 
 The file format is documented in README.md ("Encounter files"); the shipped
 examples live in ``combatkit/data/encounters/``. Loading checks every field and
-names the one that is wrong: ``combatants[2].dex: must be 1..25, got 40``.
+names the one that is wrong: ``combatants[2].dex: DEX is 1..25, got 40``. Each field of a combatant,
+weapon and spell is declared once, on its value type in :mod:`combatkit.model` (:mod:`combatkit.fields`): the
+reader and the writer here follow those declarations.
 """
 
 from __future__ import annotations
@@ -22,22 +24,18 @@ from typing import Any
 
 import tomli_w
 
-from combatkit.dice import Dice
 from combatkit.effects import effect_from_table, effect_to_table
 from combatkit.errors import EncounterFileError, RulesError
+from combatkit.fields import declared, default_of, field_specs
 from combatkit.intent import COMPONENTS, Intent, IntentKind, Refinement, derive, named_actions
 from combatkit.model import (
-    ONE_ROUND,
     Abilities,
     ActionKind,
     Combatant,
     Declaration,
-    Length,
     Maneuver,
-    Size,
     Spell,
     Weapon,
-    WeaponKind,
 )
 
 __all__ = [
@@ -174,10 +172,6 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
-def _score(v: int) -> bool:
-    return 1 <= v <= 25
-
-
 def _fraction(reader: _Reader, key: str, default: str) -> Fraction:
     value = reader.get(key, (int, str), default)
     try:
@@ -189,53 +183,41 @@ def _fraction(reader: _Reader, key: str, default: str) -> Fraction:
     return result
 
 
-def _dice_text(reader: _Reader, key: str, default: str) -> str:
-    text = reader.get(key, str, default)
-    try:
-        Dice.parse(text)
-    except ValueError as error:
-        raise EncounterFileError(reader.at(key), str(error)) from None
-    return text
+def _fields(r: _Reader, cls: type) -> dict[str, Any]:
+    """The keyword arguments of ``cls`` that its declared fields (:mod:`combatkit.fields`) read from ``r``, each
+    checked against its declaration: ``combatants[2].dex: DEX is 1..25, got 40``."""
+    out: dict[str, Any] = {}
+    for d in declared(cls):
+        s, default = d.spec, ... if d.default is MISSING else d.default
+        if d.choice is not None:
+            out[d.name] = r.enum(s.file, d.choice, default)
+        elif d.kind == "fraction":
+            if default is None and s.file not in r.data:
+                r.used.add(s.file)
+                continue
+            out[d.name] = _fraction(r, s.file, str(default or 1))
+        else:
+            kind = {"text": str, "number": int, "flag": bool, "number text": (int, str)}[d.kind]
+            value = r.get(s.file, kind, default, check=s.fits, why=s.words())
+            problem = s.valid(value) if s.valid is not None and isinstance(value, str) else ""
+            if problem:
+                raise EncounterFileError(r.at(s.file), problem)
+            out[d.name] = value
+    return out
 
 
 def _weapon(data: Any, path: str) -> Weapon:
     r = _Reader(data, path)
-    weapon = Weapon(
-        name=r.get("name", str, check=bool, why="must not be empty"),
-        speed_factor=r.get("sf", int, 5, check=lambda v: -5 <= v <= 20, why="SF is -5..20"),
-        magic_bonus=r.get("magic", int, 0, check=lambda v: -5 <= v <= 6, why="a magic bonus is -5..+6"),
-        style_bonus=r.get("style_bonus", int, 0, check=lambda v: 0 <= v <= 5, why="is 0..5"),
-        kind=r.enum("kind", WeaponKind, WeaponKind.MELEE),
-        length=r.enum("length", Length, Length.MEDIUM),
-        damage=_dice_text(r, "damage", "d6"),
-        rate_of_fire=_fraction(r, "rate_of_fire", "1"),
-        attacks_per_round=_fraction(r, "attacks_per_round", "1") if "attacks_per_round" in r.data else None,
-    )
-    r.used.add("attacks_per_round")
+    weapon = Weapon(**_fields(r, Weapon))
     r.done()
     return weapon
 
 
 def _spell(data: Any, path: str) -> Spell:
     r = _Reader(data, path)
-    name = r.get("name", str, check=bool, why="must not be empty")
-    ct = r.get("ct", (int, str), 1)
-    if isinstance(ct, str) and ct != ONE_ROUND:
-        raise EncounterFileError(r.at("ct"), f'is a number of segments or "1 round", got {ct!r}')
-    if isinstance(ct, int) and not 1 <= ct <= 20:
-        raise EncounterFileError(r.at("ct"), f"casting time is 1..20 segments or \"1 round\", got {ct!r}")
-    components = r.get("components", str, "V,S")
-    if set(c.strip().upper() for c in components.split(",") if c.strip()) - {"V", "S", "M"}:
-        raise EncounterFileError(r.at("components"), f'components are V, S and M, e.g. "V,S,M"; got {components!r}')
-    spell = Spell(
-        name=name,
-        level=r.get("level", int, 1, check=lambda v: 0 <= v <= 9, why="spell level is 0..9"),
-        casting_time=ct,
-        components=components,
-        touch=r.get("touch", bool, False),
-        psionic=r.get("psionic", bool, False),
-        effect=effect_from_table(r.data["effect"], r.at("effect"), name) if "effect" in r.data else None,
-    )
+    kw = _fields(r, Spell)
+    spell = Spell(**kw, effect=effect_from_table(r.data["effect"], r.at("effect"), kw["name"]) if "effect" in r.data
+                  else None)
     r.used.add("effect")  # checked field by field by effect_from_table
     r.done()
     return spell
@@ -243,33 +225,15 @@ def _spell(data: Any, path: str) -> Spell:
 
 def _combatant(data: Any, path: str) -> Combatant:
     r = _Reader(data, path)
-    abilities = Abilities(
-        strength=r.get("str", int, 10, check=_score, why="must be 1..25"),
-        dexterity=r.get("dex", int, 10, check=_score, why="must be 1..25"),
-        constitution=r.get("con", int, 10, check=_score, why="must be 1..25"),
-        intelligence=r.get("int", int, 10, check=_score, why="must be 1..25"),
-        wisdom=r.get("wis", int, 10, check=_score, why="must be 1..25"),
-        charisma=r.get("cha", int, 10, check=_score, why="must be 1..25"),
-        agility=r.get("agi", int, None, check=_score, why="must be 1..25"),
-    )
+    abilities = Abilities(**_fields(r, Abilities))
+    kw = _fields(r, Combatant)
     weapons = r.get("weapons", list, [])
     spells = r.get("spells", list, [])
     combatant = Combatant(
-        name=r.get("name", str, check=bool, why="must not be empty"),
-        side=r.get("side", str, check=bool, why="must not be empty"),
-        level=r.get("level", int, 1, check=lambda v: 0 <= v <= 40, why="level is 0..40"),
-        char_class=r.get("class", str, "fighter"),
-        size=r.enum("size", Size, Size.MEDIUM),
+        **kw,
         abilities=abilities,
-        movement=r.get("mv", int, 12, check=lambda v: 0 <= v <= 240, why="MV is 0..240"),
-        armor_class=r.get("ac", int, 10, check=lambda v: -10 <= v <= 10, why="AC is -10..10"),
-        thac0=r.get("thac0", int, 20, check=lambda v: -10 <= v <= 25, why="THAC0 is -10..25"),
-        hit_points=r.get("hp", int, 1, check=lambda v: v >= 0, why="hit points are 0 or more"),
-        attacks_per_round=_fraction(r, "attacks_per_round", "1"),
         weapons=tuple(_weapon(w, f"{r.at('weapons')}[{i}]") for i, w in enumerate(weapons)),
         spells=tuple(_spell(s, f"{r.at('spells')}[{i}]") for i, s in enumerate(spells)),
-        components_ready=r.get("components_ready", bool, True),
-        surprised=r.get("surprised", bool, False),
     )
     r.done()
     return combatant
@@ -699,19 +663,15 @@ def _no_surrogates(data: Any) -> None:
 # ---------------------------------------------------------------- writing
 
 
-def _without_defaults(obj: Any, names: dict[str, str]) -> dict[str, Any]:
+def _without_defaults(obj: Any, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``obj``'s fields that differ from their defaults, by their names in a file (a declared field's
+    :attr:`~combatkit.fields.FieldSpec.file`, else ``names`` or the attribute's own)."""
+    specs = field_specs(type(obj))
     out: dict[str, Any] = {}
     for f in fields(obj):
         value = getattr(obj, f.name)
-        if f.default is not MISSING:
-            default = f.default
-        elif f.default_factory is not MISSING:
-            default = f.default_factory()
-        else:
-            default = MISSING
-        if value == default:
-            continue
-        out[names.get(f.name, f.name)] = value
+        if value != default_of(f):
+            out[specs[f.name].file if f.name in specs else (names or {}).get(f.name, f.name)] = value
     return out
 
 
@@ -728,16 +688,11 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
         return value
 
     def combatant(c: Combatant) -> dict[str, Any]:
-        out = {"name": c.name, "side": c.side}
-        out.update(_without_defaults(c, {"char_class": "class", "movement": "mv", "armor_class": "ac",
-                                          "hit_points": "hp"}))
+        out = _without_defaults(c)
         out.pop("abilities", None)
-        out.update(_without_defaults(c.abilities, {"strength": "str", "dexterity": "dex", "constitution": "con",
-                                                   "intelligence": "int", "wisdom": "wis", "charisma": "cha",
-                                                   "agility": "agi"}))
-        out["weapons"] = [_without_defaults(w, {"speed_factor": "sf", "magic_bonus": "magic"}) | {"name": w.name}
-                          for w in c.weapons]
-        out["spells"] = [_without_defaults(s, {"casting_time": "ct"}) | {"name": s.name}
+        out.update(_without_defaults(c.abilities))
+        out["weapons"] = [{"name": w.name} | _without_defaults(w) for w in c.weapons]
+        out["spells"] = [{"name": s.name} | _without_defaults(s)
                          | ({"effect": effect_to_table(s.effect)} if s.effect is not None else {}) for s in c.spells]
         for key in ("weapons", "spells"):
             if not out[key]:

@@ -12,6 +12,7 @@ from typing import TypeAlias
 
 from combatkit.dice import Dice, DiceNotationError
 from combatkit.errors import RulesError, SpellEffectError
+from combatkit.fields import check, spec
 
 __all__ = [
     "FISTS",
@@ -157,65 +158,81 @@ class Maneuver(enum.Enum):
         return self.kind is ActionKind.ATTACK
 
 
+def _named(text: str) -> str:
+    """What is wrong with a name: only that it is empty."""
+    return "" if text.strip() else f"must not be empty, got {text!r}"
+
+
+def _dice_problem(text: str) -> str:
+    """What is wrong with a damage field's dice notation, or ``""``."""
+    try:
+        Dice.parse(text)
+    except DiceNotationError as error:
+        return str(error)
+    return ""
+
+
+def _one_round(text: str) -> str:
+    """A casting time in words is ``"1 round"`` (000 Table 1)."""
+    return "" if text == ONE_ROUND else f'casting time is 1..20 segments or "1 round", got {text!r}'
+
+
+def _components(text: str) -> str:
+    """Components are V, S and M (PH)."""
+    bad = {c.strip().upper() for c in text.split(",") if c.strip()} - {"V", "S", "M"}
+    return f'components are V, S and M, e.g. "V,S,M"; got {text!r}' if bad else ""
+
+
 @dataclass(frozen=True)
 class Abilities:
     """The six abilities, plus the optional Agility split of 000 Part 4."""
 
-    strength: int = 10
-    """STR, 1..25 (exceptional strength is not needed for timing)."""
-    dexterity: int = 10
-    """DEX, 1..25. Its Reaction Adjustment moves a figure between tracks (000 §1 B)."""
-    constitution: int = 10
-    """CON, 1..25. A CON check decides a hit caster's delay (000 §2 A)."""
-    intelligence: int = 10
-    """INT, 1..25."""
-    wisdom: int = 10
-    """WIS, 1..25."""
-    charisma: int = 10
-    """CHA, 1..25."""
-    agility: int | None = None
-    """AGI, 1..25, only with the AGI/DEX split (000 Part 4): then AGI sets the track."""
+    strength: int = field(default=10, metadata=spec("str", "STR", 1, 25, rule="PH Table 1"))
+    """STR (exceptional strength is not needed for timing)."""
+    dexterity: int = field(default=10, metadata=spec("dex", "DEX", 1, 25, rule="PH Table 2", form="dex", roster=7))
+    """DEX. Its Reaction Adjustment moves a figure between tracks (000 §1 B)."""
+    constitution: int = field(default=10, metadata=spec("con", "CON", 1, 25, rule="PH Table 3", form="con"))
+    """CON. A CON check decides a hit caster's delay (000 §2 A)."""
+    intelligence: int = field(default=10, metadata=spec("int", "INT", 1, 25, rule="PH Table 4"))
+    """INT (with WIS, Perception: 000 Part 4)."""
+    wisdom: int = field(default=10, metadata=spec("wis", "WIS", 1, 25, rule="PH Table 5"))
+    """WIS."""
+    charisma: int = field(default=10, metadata=spec("cha", "CHA", 1, 25, rule="PH Table 6"))
+    """CHA."""
+    agility: int | None = field(default=None, metadata=spec("agi", "AGI", 1, 25, rule="000 Part 4"))
+    """AGI, only with the AGI/DEX split (000 Part 4): then AGI sets the track."""
 
     def __post_init__(self) -> None:
-        for name in ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"):
-            reaction_adjustment(getattr(self, name))  # validates 1..25
-        if self.agility is not None:
-            reaction_adjustment(self.agility)
+        check(self, "abilities")
 
 
 @dataclass(frozen=True)
 class Weapon:
     """A weapon or natural attack."""
 
-    name: str
-    """Shown in the timeline and used in declarations."""
-    speed_factor: SpeedFactor = 5
-    """Base SF (PH weapon table), -5..20. Ignored for natural attacks, whose SF comes from size."""
-    magic_bonus: int = 0
-    """The weapon's +N, -5..+6; subtracted from SF (000 §1 E)."""
-    style_bonus: int = 0
-    """Style (two-handed) specialization bonus, 0..5; subtracted from SF (000 §1 E)."""
-    kind: WeaponKind = WeaponKind.MELEE
+    name: str = field(metadata=spec("name", "name", form="name", roster=1, valid=_named))
+    """Shown in the timeline and used in intents; not empty."""
+    speed_factor: SpeedFactor = field(default=5, metadata=spec("sf", "SF", -5, 20, rule="000 §1 E", form="sf",
+                                                               roster=2))
+    """Base SF (PH weapon table). Ignored for natural attacks, whose SF comes from size."""
+    magic_bonus: int = field(default=0, metadata=spec("magic", "magic +", -5, 6, rule="000 §1 E", form="magic"))
+    """The weapon's +N; subtracted from SF (000 §1 E)."""
+    style_bonus: int = field(default=0, metadata=spec("style_bonus", "style bonus", 0, 5, rule="000 §1 E"))
+    """Style (two-handed) specialization bonus; subtracted from SF (000 §1 E)."""
+    kind: WeaponKind = field(default=WeaponKind.MELEE, metadata=spec("kind", "kind", form="kind"))
     """Melee, missile or natural."""
-    length: Length = Length.MEDIUM
+    length: Length = field(default=Length.MEDIUM, metadata=spec("length", "length", form="length"))
     """For strike speed (004) and closing order (002)."""
-    damage: str = "d6"
+    damage: str = field(default="d6", metadata=spec("damage", "damage", form="damage", roster=3, valid=_dice_problem))
     """Damage dice, e.g. ``"d8"`` or ``"2d4+1"``."""
-    rate_of_fire: Fraction = Fraction(1)
+    rate_of_fire: Fraction = field(default=Fraction(1), metadata=spec("rate_of_fire", "rate of fire"))
     """Missiles per round at one attack per round (PH); 000 §3 C multiplies it by APR."""
-    attacks_per_round: Fraction | None = None
+    attacks_per_round: Fraction | None = field(default=None, metadata=spec("attacks_per_round", "attacks/round"))
     """Attacks per round with this weapon when it differs from the wielder's, e.g. a
     specialist's favoured weapon in a two-weapon routine (000 §2 C); None: the wielder's."""
 
     def __post_init__(self) -> None:
-        for name, low, high, rule in (("speed_factor", -5, 20, "000 §1 E"), ("magic_bonus", -5, 6, "000 §1 E"),
-                                      ("style_bonus", 0, 5, "000 §1 E")):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError(rule, f"{self.name}: {name.replace('_', ' ')} is a whole number, got {value!r}")
-            if not low <= value <= high and not (name == "speed_factor" and self.kind is WeaponKind.NATURAL):
-                raise RulesError(rule, f"{self.name}: {name.replace('_', ' ')} is {low}..{high}, got {value!r}")
-        Dice.parse(self.damage)
+        check(self, self.name, skip=lambda name: name == "speed_factor" and self.kind is WeaponKind.NATURAL)
 
 
 FISTS = Weapon("fists", kind=WeaponKind.NATURAL, length=Length.UNARMED, damage="d2")
@@ -421,33 +438,28 @@ class SpellEffect:
 class Spell:
     """A spell or psionic power."""
 
-    name: str
-    """Shown in the timeline and used in declarations."""
-    level: int = 1
-    """Spell level, 1..9 (psionics may use 0)."""
-    casting_time: int | str = 1
-    """CT in segments (1..9 in Phase System I), or ``"1 round"``."""
-    components: str = "V,S"
+    name: str = field(metadata=spec("name", "name", form="name", valid=_named))
+    """Shown in the timeline and used in intents; not empty."""
+    level: int = field(default=1, metadata=spec("level", "level", 0, 9, rule="PH spell levels",
+                                                said="spell level is 0..9", form="level"))
+    """Spell level (0: a psionic power or a cantrip)."""
+    casting_time: int | str = field(default=1, metadata=spec(
+        "ct", "CT", 1, 20, rule="000 Table 1", said='casting time is 1..20 segments or "1 round"', form="ct",
+        valid=_one_round))
+    """CT in segments (at most 9 in Phase System I), or ``"1 round"``."""
+    components: str = field(default="V,S", metadata=spec("components", "components", rule="PH spell components",
+                                                         form="components", valid=_components))
     """Any of V, S, M, comma separated. M needs components in hand (000 §2 A)."""
-    touch: bool = False
+    touch: bool = field(default=False, metadata=spec("touch", "touch"))
     """A touch spell: the touch is an attack in a later phase (000 §2 A)."""
-    psionic: bool = False
+    psionic: bool = field(default=False, metadata=spec("psionic", "psionic"))
     """A psionic power: spellcasting with CT 1 unless given (000 §2 B)."""
     effect: SpellEffect | None = None
     """What it does when it goes off, if the encounter says (else the shipped data,
     :func:`combatkit.effects.spell_effect`)."""
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.level, int) and 0 <= self.level <= 9):
-            raise RulesError("PH spell levels", f"{self.name}: spell level is 0..9, got {self.level!r}")
-        ct = self.casting_time
-        if ct != ONE_ROUND and not (isinstance(ct, int) and not isinstance(ct, bool) and ct >= 1):
-            raise RulesError(
-                "000 Table 1", f"{self.name}: casting time is a whole number of segments or '1 round', got {ct!r}"
-            )
-        bad = set(self.component_set) - {"V", "S", "M"}
-        if bad:
-            raise RulesError("PH spell components", f"{self.name}: components are V, S, M; got {sorted(bad)}")
+        check(self, self.name)
 
     @property
     def component_set(self) -> frozenset[str]:
@@ -462,44 +474,44 @@ class Spell:
 class Combatant:
     """A figure in the fight."""
 
-    name: str
-    """Unique within an encounter."""
-    side: str
-    """The group that rolls initiative together (000 §1 A)."""
-    level: int = 1
-    """Level or hit dice, 1..40."""
-    char_class: str = "fighter"
+    name: str = field(metadata=spec("name", "name", form="name", roster=1, valid=_named))
+    """Unique within an encounter; not empty."""
+    side: str = field(metadata=spec("side", "side", form="side", roster=2, valid=_named))
+    """The group that rolls initiative together (000 §1 A); not empty."""
+    level: int = field(default=1, metadata=spec("level", "level", 0, 40, rule="PH levels", form="level", roster=3))
+    """Level or hit dice (0: a level-0 figure, a man-at-arms)."""
+    char_class: str = field(default="fighter", metadata=spec("class", "class", form="char_class"))
     """Class (fighter, mage, priest, thief, ranger, paladin, monster...)."""
-    size: Size = Size.MEDIUM
+    size: Size = field(default=Size.MEDIUM, metadata=spec("size", "size", form="size"))
     """Size, for natural-attack SF and weapon SF adjustment (000 Table 2)."""
     abilities: Abilities = field(default_factory=Abilities)
-    """Ability scores."""
-    movement: int = 12
+    """Ability scores (written in the combatant's own table of a file: ``dex = 16``)."""
+    movement: int = field(default=12, metadata=spec("mv", "MV", 0, 240, rule="000 Table 3", form="mv", roster=8))
     """MV: movement rate per round (1 = 10 feet per round indoors)."""
-    armor_class: int = 10
+    armor_class: int = field(default=10, metadata=spec("ac", "AC", -10, 10, form="ac", roster=5))
     """AC, 10 (unarmoured) down to -10."""
-    thac0: int = 20
+    thac0: int = field(default=20, metadata=spec("thac0", "THAC0", -10, 25, form="thac0", roster=6))
     """To hit armour class 0."""
-    hit_points: int = 1
+    hit_points: int = field(default=1, metadata=spec("hp", "HP", 0, None, said="hit points are 0 or more", form="hp",
+                                                     roster=4))
     """Current hit points."""
-    attacks_per_round: Fraction = Fraction(1)
+    attacks_per_round: Fraction = field(default=Fraction(1), metadata=spec("attacks_per_round", "attacks/round",
+                                                                           rule="000 §2 C", form="apr"))
     """Attacks per round; 3/2 means 1 in odd rounds and 2 in even rounds."""
     weapons: tuple[Weapon, ...] = ()
     """What it can attack with; the first is the default."""
     spells: tuple[Spell, ...] = ()
     """Spells (or psionic powers) it can cast this round."""
-    components_ready: bool = True
+    components_ready: bool = field(default=True, metadata=spec("components_ready", "components in hand",
+                                                                form="components_ready"))
     """Material components in hand at the start of the round (000 §2 A)."""
-    surprised: bool = False
+    surprised: bool = field(default=False, metadata=spec("surprised", "surprised", rule="000 §2 F", form="surprised"))
     """Surprised: loses the first phase (000 §2 F)."""
 
     def __post_init__(self) -> None:
         if not self.name or not isinstance(self.name, str):
             raise RulesError("encounter", f"a combatant needs a name, got {self.name!r}")
-        if not (isinstance(self.level, int) and 0 <= self.level <= 40):
-            raise RulesError("PH levels", f"{self.name}: level is 0..40, got {self.level!r}")
-        if not (isinstance(self.movement, int) and 0 <= self.movement <= 240):
-            raise RulesError("000 Table 3", f"{self.name}: MV is 0..240, got {self.movement!r}")
+        check(self, self.name)
         if Fraction(self.attacks_per_round) <= 0:
             raise RulesError("000 §2 C", f"{self.name}: attacks per round must be positive, got {self.attacks_per_round}")
         names = [w.name for w in self.weapons]

@@ -558,12 +558,13 @@ def test_retarget_option_overrides_the_seed():
 
 
 def _held_over_fight(hold: int, seed: int = 0):
-    """Mira casts magic missile (CT 1) in phase 3 and holds it ``hold`` CT; a sturdy B stands 5' off."""
+    """Mira casts magic missile (CT 1) in phase 3 and holds it ``hold`` CT; a sturdy B stands 5' off and cannot
+    hit her (THAC0 25 against AC -10)."""
     from combatkit.fight import FightOptions, run_fight
 
     spells = (Spell("magic missile", 1, 1, "V,S"), Spell("shocking grasp", 1, 1, "V,S", touch=True),
               Spell("blindness", 2, 2, "V"))  # not web: its 10' would take in Mira herself, so she would not cast it
-    enc = Encounter("held", (mage(spells=spells, hp=60), fighter("B", "b", hp=200, thac0=30)),
+    enc = Encounter("held", (mage(spells=spells, hp=60, armor_class=-10), fighter("B", "b", hp=200, thac0=25)),
                     (Declaration("Mira", 3, C, target="B", spell="magic missile", hold=hold),),
                     (("Mira", "B", 5),), (), {}, system="phase1")
     return run_fight(enc, "phase1", seed=seed, options=FightOptions(max_rounds=3))

@@ -262,8 +262,8 @@ def test_a_caster_class_given_by_value_is_read_and_an_unknown_one_named():
 @pytest.mark.parametrize("sf", [None, 2.5, True, "5"])
 def test_a_weapon_speed_factor_that_is_not_a_whole_number_is_named(sf):
     """``Weapon(sf=None)`` or a float went through and raised TypeError in the scheduler."""
-    with pytest.raises(RulesError, match=r"sword: speed factor is a whole number, got .* \(000 §1 E\)"):
+    with pytest.raises(RulesError, match=r"sword: SF is a whole number, got .* \(000 §1 E\)"):
         Weapon("sword", sf)
-    with pytest.raises(RulesError, match=r"sword: speed factor is -5..20, got 21"):
+    with pytest.raises(RulesError, match=r"sword: SF is -5..20, got 21"):
         Weapon("sword", 21)
     assert Weapon("claw", 99, kind=WeaponKind.NATURAL).speed_factor == 99, "a natural attack's SF is its size's"

@@ -246,13 +246,13 @@ def test_the_landing_page_lists_the_dashboards_then_every_lesson_in_order():
     assert [card.path for card in page.lessons] == [f"{LEARN}/{p.name}" for p in sorted(
         LESSONS, key=lambda p: nbformat.read(p, as_version=4).metadata.combatkit.order)]
     assert [card.order for card in page.lessons] == list(range(1, len(LESSONS) + 1))
-    assert page.lessons[0].title == "Phase System I: who acts when in a round"  # the first to learn
+    assert page.lessons[0].title == "One encounter, six systems: what each figure means to do"  # the first to learn
     assert all(card.summary and len(card.summary) <= 200 for card in page.lessons)
     served = {card.path for card in page.dashboards}
     for lesson in page.lessons:  # each lesson names its dashboard, and the dashboard names it back
         assert lesson.companion in served, lesson.path
         assert page.card(lesson.companion).companion == lesson.path
-    assert page.card("compare_systems.ipynb").companion == ""  # no lesson of its own
+    assert page.card("compare_systems.ipynb").companion == "learn/intents_teaching.ipynb"
     assert landing(serve.dashboards_dir()).lessons == []  # served without lessons: no Learn section
 
 
@@ -283,7 +283,7 @@ def test_lessons_are_served_under_learn_and_show_their_code():
     assert marks["show_code"] is True and marks["file"] == "notebooks/phase1_teaching.ipynb"
     assert marks["see_also"] == {"path": "phase1_timeline.ipynb", "kind": "dashboard",
                                  "title": "Who acts when: a Phase System I round"}
-    assert marks["order"] == 1  # the notebook's own metadata stays
+    assert marks["order"] == 2  # the notebook's own metadata stays
     assert manager.file_exists("learn/mana_teaching.ipynb") and manager.dir_exists(LEARN)
     assert not manager.file_exists("learn/phase1_timeline.ipynb") and not manager.dir_exists("learning")
     listing = manager.get(LEARN)
@@ -299,7 +299,9 @@ def test_a_dashboard_keeps_its_path_and_hides_its_code_but_links_its_lesson():
     assert "show_code" not in marks and "file" not in marks
     assert marks["see_also"] == {"path": "learn/phase1_teaching.ipynb", "kind": "lesson",
                                  "title": "Phase System I: who acts when in a round"}
-    assert "see_also" not in manager.get("compare_systems.ipynb")["content"].metadata.combatkit
+    assert manager.get("compare_systems.ipynb")["content"].metadata.combatkit["see_also"] == {
+        "path": "learn/intents_teaching.ipynb", "kind": "lesson",
+        "title": "One encounter, six systems: what each figure means to do"}
     both = {p.name for p in (ROOT / "dashboards").glob("*.ipynb")} & {p.name for p in LESSONS}
     assert both == {"encounter_prep.ipynb"}  # one name in both folders, two notebooks
     assert manager.get("encounter_prep.ipynb")["content"].cells != manager.get("learn/encounter_prep.ipynb")[

@@ -51,7 +51,8 @@ import ipywidgets as widgets
 from combatkit.encounter import Encounter, dumps_toml, load_example, option_value, plain_option
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.intent import COMPONENTS, Plan, PlacementKind, named_actions
-from combatkit.model import ActionKind, Combatant, Length, Maneuver, Size, Spell, Weapon, WeaponKind
+from combatkit.fields import Declared, declared
+from combatkit.model import Abilities, ActionKind, Combatant, Maneuver, Spell, Weapon
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
 from combatkit.widgets.classes import slug, tag
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
@@ -72,37 +73,21 @@ DOES = ("move", "attack", "cast", "ready", "hold", "action")
 _COMBATANT = Combatant("-", "-")
 _WEAPON = Weapon("-")
 _SPELL = Spell("-")
-_COMBATANT_FIELDS = {  # control attribute -> (file field, default)
-    "name": ("name", ""),
-    "side": ("side", ""),
-    "char_class": ("class", _COMBATANT.char_class),
-    "level": ("level", _COMBATANT.level),
-    "size": ("size", _COMBATANT.size.value),
-    "dex": ("dex", _COMBATANT.abilities.dexterity),
-    "con": ("con", _COMBATANT.abilities.constitution),
-    "mv": ("mv", _COMBATANT.movement),
-    "ac": ("ac", _COMBATANT.armor_class),
-    "thac0": ("thac0", _COMBATANT.thac0),
-    "hp": ("hp", _COMBATANT.hit_points),
-    "apr": ("attacks_per_round", 1),
-    "surprised": ("surprised", _COMBATANT.surprised),
-    "components_ready": ("components_ready", _COMBATANT.components_ready),
+_PANELS = {"": declared(Combatant, Abilities), "weapon_": declared(Weapon), "spell_": declared(Spell)}
+"""The fields each panel shows (a combatant's, its weapon's, its spell's), as declared once in
+:mod:`combatkit.model` (:attr:`FieldSpec.form <combatkit.fields.FieldSpec.form>`), by control prefix."""
+_CONTROLS = {prefix: {prefix + d.spec.form: d for d in fields if d.spec.form} for prefix, fields in _PANELS.items()}
+"""Each panel's controls: control attribute (``mv``, ``weapon_sf``) -> the field it edits."""
+_LOOK = {  # control -> width, placeholder: how a control looks; what it edits is its field's declaration
+    "name": ("190px", ""), "side": ("150px", ""), "char_class": ("160px", ""), "level": ("110px", ""),
+    "ac": ("90px", ""), "thac0": ("115px", ""), "hp": ("95px", ""), "apr": ("165px", "1, 2 or 3/2"),
+    "components_ready": ("160px", ""), "weapon_name": ("190px", ""), "weapon_magic": ("110px", ""),
+    "weapon_length": ("165px", ""), "spell_name": ("190px", ""), "spell_ct": ("150px", '1-9 or "1 round"'),
+    "spell_components": ("170px", "V,S,M"),
 }
-_WEAPON_FIELDS = {
-    "weapon_name": ("name", ""),
-    "weapon_sf": ("sf", _WEAPON.speed_factor),
-    "weapon_magic": ("magic", _WEAPON.magic_bonus),
-    "weapon_kind": ("kind", _WEAPON.kind.value),
-    "weapon_length": ("length", _WEAPON.length.value),
-    "weapon_damage": ("damage", _WEAPON.damage),
-}
-_SPELL_FIELDS = {
-    "spell_name": ("name", ""),
-    "spell_ct": ("ct", _SPELL.casting_time),
-    "spell_level": ("level", _SPELL.level),
-    "spell_components": ("components", _SPELL.components),
-}
-_NUMBER_TEXT = {"attacks_per_round", "ct"}
+_WIDTHS = {"number": "100px", "text": "140px", "choice": "150px", "flag": "95px", "fraction": "150px",
+           "number text": "150px"}
+_NUMBER_TEXT = {d.spec.file for fields in _PANELS.values() for d in fields if d.kind in ("fraction", "number text")}
 """Text fields that hold a number when one is typed (``2``) and text otherwise (``3/2``, ``1 round``)."""
 
 _FLAGS = {  # refinement field -> (label, width, the intents it belongs to)
@@ -168,8 +153,8 @@ def describe_error(error: ValueError, names: Sequence[str] = ()) -> str:
     """The engine's message for a reader: a rule's message and its citation, a file field's path and what is
     wrong; with the combatants' ``names``, a path like ``combatants[1].dex`` names the combatant too.
 
-    >>> describe_error(EncounterFileError("combatants[1].dex", "must be 1..25, got 40"), ["Brienne", "Mira"])
-    'combatants[1].dex (Mira): must be 1..25, got 40'
+    >>> describe_error(EncounterFileError("combatants[1].dex", "DEX is 1..25, got 40"), ["Brienne", "Mira"])
+    'combatants[1].dex (Mira): DEX is 1..25, got 40'
     """
     if isinstance(error, EncounterFileError):
         match = re.match(r"combatants\[(\d+)\]", error.field)
@@ -294,10 +279,6 @@ class EncounterEditor(widgets.VBox):
             return tag(widgets.Text(description=description, continuous_update=False, style=small,
                                     layout=lay(width=width), **kw), name)
 
-        def number(name: str, description: str, width: str) -> widgets.IntText:
-            return tag(widgets.IntText(description=description, continuous_update=False, style=small,
-                                       layout=lay(width=width)), name)
-
         self.title = text("title", "title", "520px")
         self.written_for = tag(widgets.Dropdown(description="written for", style=small, layout=lay(width="330px"),
                                                 options=[(s.title, s.id) for s in SYSTEMS.values()]), "written-for")
@@ -308,46 +289,18 @@ class EncounterEditor(widgets.VBox):
                                  "add-combatant")
         self.remove_combatant = tag(widgets.Button(description="Remove", icon="trash", layout=lay(width="95px")),
                                     "remove-combatant")
-        self.name = text("name", "name", "190px")
-        self.side = text("side", "side", "150px")
-        self.char_class = tag(widgets.Combobox(description="class", options=CLASSES, ensure_option=False,
-                                               continuous_update=False, style=small, layout=lay(width="160px")),
-                              "class")
-        self.level = number("level", "level", "110px")
-        self.size = tag(widgets.Dropdown(description="size", options=[s.value for s in Size], style=small,
-                                         layout=lay(width="150px")), "size")
-        self.dex = number("dex", "DEX", "100px")
-        self.con = number("con", "CON", "100px")
-        self.mv = number("mv", "MV", "100px")
-        self.ac = number("ac", "AC", "90px")
-        self.thac0 = number("thac0", "THAC0", "115px")
-        self.hp = number("hp", "HP", "95px")
-        self.apr = text("apr", "attacks/round", "165px", placeholder="1, 2 or 3/2")
-        self.surprised = tag(widgets.Checkbox(description="surprised", indent=False, layout=lay(width="95px")),
-                             "surprised")
-        self.components_ready = tag(widgets.Checkbox(description="components in hand", indent=False,
-                                                     layout=lay(width="160px")), "components-ready")
+        for prefix, controls in _CONTROLS.items():
+            for attr, d in controls.items():
+                setattr(self, attr, _control(attr, d))
         self.weapon = tag(widgets.Dropdown(description="Weapon", layout=lay(width="240px")), "weapon")
         self.add_weapon = tag(widgets.Button(icon="plus", tooltip="Add a weapon", layout=lay(width="36px")),
                               "add-weapon")
         self.remove_weapon = tag(widgets.Button(icon="trash", tooltip="Remove this weapon", layout=lay(width="36px")),
                                  "remove-weapon")
-        self.weapon_name = text("weapon-name", "name", "190px")
-        self.weapon_sf = number("weapon-sf", "SF", "90px")
-        self.weapon_magic = number("weapon-magic", "magic +", "110px")
-        self.weapon_kind = tag(widgets.Dropdown(description="kind", options=[k.value for k in WeaponKind],
-                                                style=small, layout=lay(width="150px")), "weapon-kind")
-        self.weapon_length = tag(widgets.Dropdown(description="length", options=[k.value for k in Length],
-                                                  style=small, layout=lay(width="165px")), "weapon-length")
-        self.weapon_damage = text("weapon-damage", "damage", "140px")
         self.spell = tag(widgets.Dropdown(description="Spell", layout=lay(width="240px")), "spell")
         self.add_spell = tag(widgets.Button(icon="plus", tooltip="Add a spell", layout=lay(width="36px")), "add-spell")
         self.remove_spell = tag(widgets.Button(icon="trash", tooltip="Remove this spell", layout=lay(width="36px")),
                                 "remove-spell")
-        self.spell_name = text("spell-name", "name", "190px")
-        self.spell_ct = text("spell-ct", "CT", "150px", placeholder='1-9 or "1 round"')
-        self.spell_level = number("spell-level", "level", "100px")
-        self.spell_components = text("spell-components", "components", "170px", placeholder="V,S,M")
         self.hits = text("hits", "hit at", "300px")
         self.rows: list[IntentRow] = []
         """The current combatant's intent rows, in order, and one empty row after them for the next."""
@@ -433,15 +386,16 @@ class EncounterEditor(widgets.VBox):
         self.combatant.observe(self._on_pick_combatant, "value")
         self.add_combatant.on_click(self._on_add_combatant)
         self.remove_combatant.on_click(self._on_remove_combatant)
-        for attr, (key, _) in _COMBATANT_FIELDS.items():
-            getattr(self, attr).observe(lambda change, key=key: self._on_combatant_field(key, change.new), "value")
+        for attr, d in _CONTROLS[""].items():
+            getattr(self, attr).observe(lambda change, key=d.spec.file: self._on_combatant_field(key, change.new),
+                                        "value")
         self.weapon.observe(lambda change: self._when_loud(lambda: self._show_item("weapons")), "value")
-        for attr, (key, _) in _WEAPON_FIELDS.items():
-            getattr(self, attr).observe(lambda change, key=key: self._on_item_field("weapons", key, change.new),
+        for attr, d in _CONTROLS["weapon_"].items():
+            getattr(self, attr).observe(lambda change, key=d.spec.file: self._on_item_field("weapons", key, change.new),
                                         "value")
         self.spell.observe(lambda change: self._when_loud(lambda: self._show_item("spells")), "value")
-        for attr, (key, _) in _SPELL_FIELDS.items():
-            getattr(self, attr).observe(lambda change, key=key: self._on_item_field("spells", key, change.new),
+        for attr, d in _CONTROLS["spell_"].items():
+            getattr(self, attr).observe(lambda change, key=d.spec.file: self._on_item_field("spells", key, change.new),
                                         "value")
         self.add_weapon.on_click(lambda _: self._on_add_item("weapons"))
         self.remove_weapon.on_click(lambda _: self._on_remove_item("weapons"))
@@ -491,11 +445,8 @@ class EncounterEditor(widgets.VBox):
         self.combatant.options = self._combatant_options()
         self.combatant.value = self._current
         cd = self.draft.combatants.get(self._current)
-        for attr, (key, default) in _COMBATANT_FIELDS.items():
-            control = getattr(self, attr)
-            value = cd.fields.get(key, default) if cd else default
-            control.value = str(value) if isinstance(control, widgets.Text) else value
-            control.disabled = cd is None
+        for attr, d in _CONTROLS[""].items():
+            _show(getattr(self, attr), d, cd.fields if cd else None)
         self.remove_combatant.disabled = cd is None
         for name in ("weapons", "spells"):
             items = getattr(cd, name) if cd else {}
@@ -510,13 +461,10 @@ class EncounterEditor(widgets.VBox):
 
     def _show_item(self, name: str) -> None:
         cd = self.draft.combatants.get(self._current)
-        picker, fields = (self.weapon, _WEAPON_FIELDS) if name == "weapons" else (self.spell, _SPELL_FIELDS)
+        picker, prefix = (self.weapon, "weapon_") if name == "weapons" else (self.spell, "spell_")
         item = getattr(cd, name).get(picker.value) if cd else None
-        for attr, (key, default) in fields.items():
-            control = getattr(self, attr)
-            value = item.get(key, default) if item else default
-            control.value = str(value) if isinstance(control, widgets.Text) else value
-            control.disabled = item is None
+        for attr, d in _CONTROLS[prefix].items():
+            _show(getattr(self, attr), d, item)
         (self.remove_weapon if name == "weapons" else self.remove_spell).disabled = item is None
         (self.add_weapon if name == "weapons" else self.add_spell).disabled = cd is None
 
@@ -854,6 +802,42 @@ def short_system(system: TimingSystem) -> str:
 def _set(d: dict[str, Any], name: str) -> bool:
     value = d.get(name)
     return value is not None and value is not False and value != 0 and not (name == "attacks" and value == 1)
+
+
+def _tag(attr: str, d: Declared) -> str:
+    """A control's class for a browser test: its field's name in a file, prefixed by its panel's
+    (``ck-mv``, ``ck-class``, ``ck-weapon-sf``)."""
+    prefix = attr[: len(attr) - len(d.spec.form)]
+    return (prefix + d.spec.file).replace("_", "-")
+
+
+def _show(control: widgets.ValueWidget, d: Declared, table: Mapping[str, Any] | None) -> None:
+    """Show the field ``d`` of a draft's ``table`` (a combatant's fields, a weapon, a spell) in its control,
+    as typed (a Text shows text); its default when the table leaves it out; disabled when there is no table."""
+    value = table.get(d.spec.file, d.shown) if table is not None else d.shown
+    control.value = str(value) if isinstance(control, widgets.Text) else value
+    control.disabled = table is None
+
+
+def _control(attr: str, d: Declared) -> widgets.ValueWidget:
+    """The panel's control ``attr`` for the declared field ``d``: labelled as declared, with its doc, its range and
+    its rule on hover."""
+    width, placeholder = _LOOK.get(attr, (_WIDTHS[d.kind], ""))
+    look: dict[str, Any] = {"description": d.spec.label, "tooltip": d.spec.tooltip(d.doc),
+                            "layout": widgets.Layout(width=width)}
+    small = {"description_width": "initial"}
+    control: widgets.ValueWidget
+    if d.kind == "flag":
+        control = widgets.Checkbox(indent=False, **look)
+    elif d.kind == "choice":
+        control = widgets.Dropdown(options=d.choices, style=small, **look)
+    elif attr == "char_class":  # any class may be typed; the list only suggests
+        control = widgets.Combobox(options=CLASSES, ensure_option=False, continuous_update=False, style=small, **look)
+    elif d.kind == "number":
+        control = widgets.IntText(continuous_update=False, style=small, **look)
+    else:
+        control = widgets.Text(continuous_update=False, style=small, placeholder=placeholder, **look)
+    return tag(control, _tag(attr, d))
 
 
 def _number_or_text(value: Any) -> Any:

@@ -32,20 +32,16 @@ import dataclasses
 import enum
 import html
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
 from typing import Any
 
 import ipywidgets as widgets
 
-from combatkit.systems.base import _field_docs
+from combatkit.fields import field_docs
 from combatkit.timeline import Clock, Span, Timeline
 from combatkit.widgets.classes import tag
 from combatkit.widgets.hush import Hush
 
 __all__ = ["OptionControls", "description_html", "in_force_words", "inert_options", "option_label"]
-
-_docs = cache(_field_docs)
-"""The doc under each field of an options class, read from its source once."""
 
 
 def option_label(name: str) -> str:
@@ -83,7 +79,7 @@ def inert_options(schedule: Callable[[Any], Timeline], options: Any, names: Sequ
     (who acts when, on which track, how it ends), else a sentence saying it has no effect and what it
     governs, from the doc under its field. ``schedule`` runs the round with given options (with the same
     dice each time). An option whose other value the engine refuses counts as having an effect."""
-    docs = _docs(type(options))
+    docs = field_docs(type(options))
     defaults = type(options)()
     unit = clock.unit.split(" (")[0]
     shown = [_timing(s) for s in schedule(options).spans]
@@ -150,7 +146,7 @@ class OptionControls(widgets.VBox):
         self._base = options
         self._on_change = on_change
         self._quiet = Hush()
-        docs = _docs(self._type)
+        docs = field_docs(self._type)
         names = list(names) if names is not None else [f.name for f in dataclasses.fields(options)]
         self.controls: dict[str, widgets.ValueWidget] = {}
         """Each option's control, by field name."""

@@ -70,7 +70,8 @@ from combatkit.comparison import why_alike
 from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.fight import Fight, FightOptions
-from combatkit.model import Combatant, Weapon
+from combatkit.fields import Declared, declared
+from combatkit.model import Abilities, Combatant, Weapon
 from combatkit.policy import PolicyOptions
 from combatkit.resolution import system_rules
 from combatkit.simulation import CHUNK, Simulation, StopReason, replay, simulate
@@ -141,24 +142,21 @@ NEW_COMBATANT: dict[str, Any] = {"level": 1, "hp": 8, "ac": 5, "thac0": 20}
 NEW_WEAPON: dict[str, Any] = {"name": "long sword", "sf": 5, "damage": "d8"}
 """Its weapon."""
 
-_COMBATANT = Combatant("-", "-")
-_WEAPON = Weapon("-")
-_ROW_FIELDS: tuple[tuple[str, str, str, Any], ...] = (  # file field, heading, width, value shown when absent
-    ("name", "name", "130px", ""),
-    ("side", "side", "100px", ""),
-    ("level", "level", "58px", _COMBATANT.level),
-    ("hp", "hp", "58px", _COMBATANT.hit_points),
-    ("ac", "AC", "52px", _COMBATANT.armor_class),
-    ("thac0", "THAC0", "58px", _COMBATANT.thac0),
-    ("dex", "DEX", "52px", _COMBATANT.abilities.dexterity),
-    ("mv", "MV", "52px", _COMBATANT.movement),
-)
-_WEAPON_FIELDS: tuple[tuple[str, str, str, Any], ...] = (
-    ("name", "first weapon", "130px", ""),
-    ("sf", "SF", "52px", _WEAPON.speed_factor),
-    ("damage", "damage", "72px", _WEAPON.damage),
-)
-_WEAPON_TAGS = {"name": "weapon", "sf": "sf", "damage": "damage"}
+_ROW_FIELDS = tuple(sorted((d for d in declared(Combatant, Abilities) if d.spec.roster), key=lambda d: d.spec.roster))
+"""The compact table's columns of a combatant, as declared once in :mod:`combatkit.model`
+(:attr:`FieldSpec.roster <combatkit.fields.FieldSpec.roster>`)."""
+_WEAPON_FIELDS = tuple(sorted((d for d in declared(Weapon) if d.spec.roster), key=lambda d: d.spec.roster))
+"""Its columns of the first weapon."""
+_WIDTHS = {"name": "130px", "side": "100px", "level": "58px", "hp": "58px", "thac0": "58px", "damage": "72px"}
+"""A column's width by file field (others: 52px); ``name`` is also the first weapon's."""
+_WEAPON_HEADINGS = {"name": "first weapon"}
+_WEAPON_TAGS = {"name": "weapon"}
+
+
+def _heading(d: Declared, weapon: bool) -> str:
+    return _WEAPON_HEADINGS.get(d.spec.file, d.spec.label) if weapon else d.spec.label
+
+
 _EMBED = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
 _MESSAGE_TITLES = {"encounter": "Not applied", "run": "Not run", "replay": "Not replayed"}
 
@@ -316,11 +314,12 @@ class CombatantRow(widgets.HBox):
         first = next(iter(combatant.weapons.values()), {})
         for table, source, columns in ((self.fields, combatant.fields, _ROW_FIELDS),
                                        (self.weapon, first, _WEAPON_FIELDS)):
-            for key, _, width, default in columns:
-                value = source.get(key, default)
-                kind = widgets.Text if isinstance(default, str) else widgets.IntText
-                control = kind(value=value, continuous_update=False, layout=widgets.Layout(width=width))
-                table[key] = tag(control, f"c-{_WEAPON_TAGS[key] if table is self.weapon else key}")
+            for d in columns:
+                key = d.spec.file
+                kind = widgets.IntText if d.kind == "number" else widgets.Text
+                control = kind(value=source.get(key, d.shown), continuous_update=False, tooltip=d.spec.tooltip(d.doc),
+                               layout=widgets.Layout(width=_WIDTHS.get(key, "52px")))
+                table[key] = tag(control, f"c-{_WEAPON_TAGS.get(key, key) if table is self.weapon else key}")
         names = ", ".join(str(s.get("name", "?")) for s in combatant.spells.values())
         self.spells = tag(widgets.HTML(f"<span style='color:#4d5656'>{html.escape(names) or '—'}</span>",
                                        layout=widgets.Layout(width="160px")), "c-spells")
@@ -336,7 +335,9 @@ class CombatantRow(widgets.HBox):
 
 
 def _roster_header() -> widgets.HBox:
-    cells = [(label, width) for _, label, width, _ in _ROW_FIELDS + _WEAPON_FIELDS] + [("spells", "160px")]
+    cells = [(_heading(d, weapon), _WIDTHS.get(d.spec.file, "52px"))
+             for columns, weapon in ((_ROW_FIELDS, False), (_WEAPON_FIELDS, True)) for d in columns]
+    cells.append(("spells", "160px"))
     return widgets.HBox([widgets.HTML(f"<b>{html.escape(label)}</b>", layout=widgets.Layout(width=width))
                          for label, width in cells])
 

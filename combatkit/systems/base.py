@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import ast
-import inspect
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
@@ -13,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from combatkit.dice import Dice, Roll, Roller, check_entered, matches_form
 from combatkit.errors import RulesError
+from combatkit.fields import field_docs
 from combatkit.intent import Placement, PlacementKind, Plan, steps_of
 from combatkit.model import Maneuver
 from combatkit.systems._exhaust import check_matchup, exhaust, matchup
@@ -306,25 +304,9 @@ class Switch:
 
 @cache
 def _switches(options_class: type) -> tuple[Switch, ...]:
-    docs = _field_docs(options_class)
+    docs = field_docs(options_class)
     return tuple(Switch(f.name, f.default, docs.get(f.name, "")) for f in fields(options_class)
                  if f.type in (bool, "bool") and isinstance(f.default, bool))
-
-
-def _field_docs(cls: type) -> dict[str, str]:
-    """The docstring written under each field of a class (as STYLE.md asks), by field name, on one line;
-    none when its source cannot be read (a class made by ``exec``)."""
-    try:
-        source = inspect.getsource(cls)
-    except (OSError, TypeError):
-        return {}
-    body = ast.parse(textwrap.dedent(source)).body[0].body  # type: ignore[attr-defined]
-    docs = {}
-    for item, after in zip(body, body[1:], strict=False):
-        if (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
-            docs[item.target.id] = " ".join(after.value.value.split())
-    return docs
 
 
 @dataclass(frozen=True)
