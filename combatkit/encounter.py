@@ -2,7 +2,7 @@
 
 The file format is documented in README.md ("Encounter files"); the shipped
 examples live in ``combatkit/data/encounters/``. Loading checks every field and
-names the one that is wrong: ``combatants[2].dex: DEX is 1..25, got 40``. Each field of a combatant,
+names the one that is wrong: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``. Each field of a combatant,
 weapon and spell is declared once, on its value type in :mod:`combatkit.model` (:mod:`combatkit.fields`): the
 reader and the writer here follow those declarations.
 """
@@ -15,7 +15,7 @@ import json
 import tomllib
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
 from fractions import Fraction
 from importlib import resources
@@ -34,6 +34,7 @@ from combatkit.model import (
     Combatant,
     Declaration,
     Maneuver,
+    Refined,
     Spell,
     Weapon,
 )
@@ -185,7 +186,7 @@ def _fraction(reader: _Reader, key: str, default: str) -> Fraction:
 
 def _fields(r: _Reader, cls: type) -> dict[str, Any]:
     """The keyword arguments of ``cls`` that its declared fields (:mod:`combatkit.fields`) read from ``r``, each
-    checked against its declaration: ``combatants[2].dex: DEX is 1..25, got 40``."""
+    checked against its declaration: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``."""
     out: dict[str, Any] = {}
     for d in declared(cls):
         s, default = d.spec, ... if d.default is MISSING else d.default
@@ -198,7 +199,7 @@ def _fields(r: _Reader, cls: type) -> dict[str, Any]:
             out[d.name] = _fraction(r, s.file, str(default or 1))
         else:
             kind = {"text": str, "number": int, "flag": bool, "number text": (int, str)}[d.kind]
-            value = r.get(s.file, kind, default, check=s.fits, why=s.words())
+            value = r.get(s.file, kind, default, check=s.fits, why=s.cited())
             problem = s.valid(value) if s.valid is not None and isinstance(value, str) else ""
             if problem:
                 raise EncounterFileError(r.at(s.file), problem)
@@ -241,26 +242,10 @@ def _combatant(data: Any, path: str) -> Combatant:
 
 def _declaration(data: Any, path: str, names: set[str], combatants: Mapping[str, Combatant]) -> Declaration:
     r = _Reader(data, path)
-
-    def known(key: str, value: str | None) -> str | None:
-        if value is not None and value not in names:
-            raise EncounterFileError(r.at(key), f"no combatant is called {value!r}; combatants: {sorted(names)}")
-        return value
-
+    known = _known(r, names)
     actor = known("actor", r.get("actor", str))
-    c = combatants[actor]  # type: ignore[index]
-    weapons = r.get("weapons", list, [])
-    if "weapon" in r.data:
-        weapons = [r.get("weapon", str)]
-    if not all(isinstance(w, str) for w in weapons):
-        raise EncounterFileError(r.at("weapons"), f"expected a list of weapon names, got {weapons!r}")
     # what the intent a declaration loads as is checked for (_intent), so that the file it saves to loads
-    for w in weapons:
-        if w not in {x.name for x in c.weapons}:
-            raise EncounterFileError(r.at("weapons"), f"{actor} has no weapon {w!r}; has {[x.name for x in c.weapons]}")
-    spell = r.get("spell", str, None)
-    if spell is not None and spell not in {x.name for x in c.spells}:
-        raise EncounterFileError(r.at("spell"), f"{actor} has no spell {spell!r}; has {[x.name for x in c.spells]}")
+    weapons, spell = _gear(r, combatants[actor])  # type: ignore[index]
     declaration = Declaration(
         actor=actor,
         phase=r.get("phase", int, check=lambda v: 1 <= v <= 20, why="phase is a positive number"),
@@ -268,18 +253,40 @@ def _declaration(data: Any, path: str, names: set[str], combatants: Mapping[str,
         target=known("target", r.get("target", str, None)),
         weapons=tuple(weapons),
         spell=spell,
-        attacks=r.get("attacks", int, 1, check=lambda v: 1 <= v <= 2, why="one or two attacks in a phase"),
-        reposition=r.get("reposition", bool, False),
-        retarget=r.get("retarget", bool, False),
-        drop_and_draw=r.get("drop_and_draw", bool, False),
-        readies_components=r.get("readies_components", bool, False),
-        hold=r.get("hold", int, 0, check=lambda v: 0 <= v <= 6, why="hold is 0..6 CT units (000 §2 A)"),
+        **_fields(r, Refined),
         feet=r.get("feet", int, None, check=lambda v: 0 <= v <= 2400, why="feet is 0..2400"),
         maneuver=_maneuver(r),
         note=r.get("note", str, ""),
     )
     r.done()
     return declaration
+
+
+def _known(r: _Reader, names: set[str]) -> Callable[[str, str | None], str | None]:
+    """A check that a field of ``r`` names a combatant of the encounter (or nobody)."""
+    def known(key: str, value: str | None) -> str | None:
+        if value is not None and value not in names:
+            raise EncounterFileError(r.at(key), f"no combatant is called {value!r}; combatants: {sorted(names)}")
+        return value
+
+    return known
+
+
+def _gear(r: _Reader, c: Combatant) -> tuple[list[str], str | None]:
+    """The weapons (``weapon`` or ``weapons``) and the spell a declaration or an intent names, each one
+    ``c`` has."""
+    weapons = r.get("weapons", list, [])
+    if "weapon" in r.data:
+        weapons = [r.get("weapon", str)]
+    if not all(isinstance(w, str) for w in weapons):
+        raise EncounterFileError(r.at("weapons"), f"expected a list of weapon names, got {weapons!r}")
+    for w in weapons:
+        if w not in {x.name for x in c.weapons}:
+            raise EncounterFileError(r.at("weapons"), f"{c.name} has no weapon {w!r}; has {[x.name for x in c.weapons]}")
+    spell = r.get("spell", str, None)
+    if spell is not None and spell not in {x.name for x in c.spells}:
+        raise EncounterFileError(r.at("spell"), f"{c.name} has no spell {spell!r}; has {[x.name for x in c.spells]}")
+    return weapons, spell
 
 
 def _maneuver(r: _Reader) -> Maneuver | None:
@@ -301,12 +308,7 @@ def _missing(r: _Reader, key: str):
 def _intent(data: Any, path: str, names: set[str], combatants: Mapping[str, Combatant]) -> Intent:
     """One ``[[intents]]`` entry: ``actor``, ``do`` (move, attack, cast, ready, hold, action) and what it names."""
     r = _Reader(data, path)
-
-    def known(key: str, value: str | None) -> str | None:
-        if value is not None and value not in names:
-            raise EncounterFileError(r.at(key), f"no combatant is called {value!r}; combatants: {sorted(names)}")
-        return value
-
+    known = _known(r, names)
     actor = known("actor", r.get("actor", str))
     assert actor is not None
     c = combatants[actor]
@@ -316,17 +318,7 @@ def _intent(data: Any, path: str, names: set[str], combatants: Mapping[str, Comb
     kind = r.enum("do", IntentKind, IntentKind.ACTION if action is not None else None)
     if kind is None:
         raise EncounterFileError(r.at("do"), f"is required: {', '.join(k.value for k in IntentKind)}")
-    weapons = r.get("weapons", list, [])
-    if "weapon" in r.data:
-        weapons = [r.get("weapon", str)]
-    if not all(isinstance(w, str) for w in weapons):
-        raise EncounterFileError(r.at("weapons"), f"expected a list of weapon names, got {weapons!r}")
-    for w in weapons:
-        if w not in {x.name for x in c.weapons}:
-            raise EncounterFileError(r.at("weapons"), f"{actor} has no weapon {w!r}; has {[x.name for x in c.weapons]}")
-    spell = r.get("spell", str, None)
-    if spell is not None and spell not in {x.name for x in c.spells}:
-        raise EncounterFileError(r.at("spell"), f"{actor} has no spell {spell!r}; has {[x.name for x in c.spells]}")
+    weapons, spell = _gear(r, c)
     item = r.get("item", str, None)
     if item is not None and item != COMPONENTS and item not in {x.name for x in c.weapons}:
         raise EncounterFileError(r.at("item"), f"an item to ready is one of {actor}'s weapons "
@@ -365,10 +357,7 @@ def _refinement(data: Any, path: str, names: set[str]) -> Refinement:
     refinement = Refinement(
         system=system, actor=actor, step=r.get("step", int, check=lambda v: v >= 1, why="step is the intent's number, from 1"),
         phases=tuple(phases),
-        attacks=r.get("attacks", int, 1, check=lambda v: 1 <= v <= 2, why="one or two attacks in a phase"),
-        reposition=r.get("reposition", bool, False), retarget=r.get("retarget", bool, False),
-        drop_and_draw=r.get("drop_and_draw", bool, False), readies_components=r.get("readies_components", bool, False),
-        hold=r.get("hold", int, 0, check=lambda v: 0 <= v <= 6, why="hold is 0..6 CT units (000 §2 A)"),
+        **_fields(r, Refined),
         note=r.get("note", str, ""))
     r.done()
     return refinement

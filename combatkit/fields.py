@@ -67,6 +67,10 @@ class FieldSpec:
             return f"{self.label} is {self.low} or more"
         return f"{self.label} is at most {self.high}"
 
+    def cited(self) -> str:
+        """The range in words with its rule, for a file's message: ``"MV is 0..240 (000 Table 3)"``."""
+        return f"{self.words()} ({self.rule})" if self.rule != "encounter" else self.words()
+
     @property
     def bounded(self) -> bool:
         """Whether it is a whole number in a range."""

@@ -38,7 +38,7 @@ from importlib import resources
 from types import MappingProxyType
 
 from combatkit.errors import RulesError
-from combatkit.model import ActionKind, Declaration, Maneuver
+from combatkit.model import ActionKind, Declaration, Maneuver, Refined
 
 __all__ = [
     "COMPONENTS",
@@ -171,8 +171,10 @@ class Intent:
 
 
 @dataclass(frozen=True)
-class Refinement:
-    """How one system places one of a figure's intents, in that system's own terms; the others ignore it."""
+class Refinement(Refined):
+    """How one system places one of a figure's intents, in that system's own terms; the others ignore it.
+    Combat II's terms (a double attack, a repositioning step, a hold...) are :class:`~combatkit.model.Refined`'s
+    (keyword arguments)."""
 
     system: str
     """The id of the system it refines for (``"phase1"``)."""
@@ -184,18 +186,6 @@ class Refinement:
     """The system's declaration phases it is done in, one per declaration (:attr:`TimingSystem.declaration_phases
     <combatkit.systems.base.TimingSystem.declaration_phases>`: phase 2 of Phase System I, a rushed or delayed
     phase or Last Actions (6) of the five-phase round...); empty: where the system's planner puts it."""
-    attacks: int = 1
-    """A double attack in one phase (000 §2 C, more attacks than opportunities)."""
-    reposition: bool = False
-    """A repositioning step first: +2 SF for an attack, +1 CT for a spell (000 §2 A, C)."""
-    retarget: bool = False
-    """A new target after the first fell: +3 SF (000 §2 C)."""
-    drop_and_draw: bool = False
-    """Drop one weapon and draw another as part of the attack: +3 SF (000 §2 E)."""
-    readies_components: bool = False
-    """Gets material components in hand (000 §2 A; 003 §IV)."""
-    hold: int = 0
-    """CT units a completed spell is held before release (000 §2 A Holding a Spell)."""
     note: str = ""
     """The system's own words for it: a named action of its list ("half-move", "rushes the shot")."""
 
@@ -220,7 +210,7 @@ class Refinement:
                 if getattr(self, name) != _REFINEMENT_DEFAULTS[name]}
 
 
-REFINEMENT_FIELDS = ("attacks", "reposition", "retarget", "drop_and_draw", "readies_components", "hold", "note")
+REFINEMENT_FIELDS = (*(f.name for f in fields(Refined)), "note")
 """The :class:`~combatkit.model.Declaration` fields a refinement sets, besides the phases."""
 _REFINEMENT_DEFAULTS = {f.name: f.default for f in fields(Refinement)}
 

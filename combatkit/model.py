@@ -24,6 +24,7 @@ __all__ = [
     "ONE_ROUND",
     "Length",
     "Maneuver",
+    "Refined",
     "SAVE_COLUMNS",
     "Save",
     "Size",
@@ -558,9 +559,34 @@ class Combatant:
         return int(apr * round_number) - int(apr * (round_number - 1))
 
 
+@dataclass(frozen=True, kw_only=True)
+class Refined:
+    """Combat II's own terms for how an action is done (000 §2), shared by a :class:`Declaration` and an intent's
+    :class:`~combatkit.intent.Refinement`: each declared once here, for the file reader, the editor and the
+    systems that read them (a system that takes a hold refuses one past its range when it schedules, naming
+    its rule; the others ignore it)."""
+
+    attacks: int = field(default=1, metadata=spec("attacks", "attacks", 1, 2, rule="000 §2 C",
+                                                  said="one or two attacks in a phase"))
+    """Attacks in one phase: 2 is a double attack (000 §2 C, more attacks than opportunities)."""
+    reposition: bool = field(default=False, metadata=spec("reposition", "reposition step", rule="000 §2 A, C"))
+    """A step of up to 10' first: +2 SF for an attack, +1 CT for a spell (000 §2 A, C)."""
+    retarget: bool = field(default=False, metadata=spec("retarget", "retarget", rule="000 §2 C"))
+    """A new target after the first fell: +3 SF (000 §2 C)."""
+    drop_and_draw: bool = field(default=False, metadata=spec("drop_and_draw", "drop & draw", rule="000 §2 E"))
+    """Drop one weapon and draw another as part of the attack: +3 SF (000 §2 E)."""
+    readies_components: bool = field(default=False, metadata=spec("readies_components", "readies components",
+                                                                  rule="000 §2 A"))
+    """Gets material components in hand for a later spell (000 §2 A; 003 §IV)."""
+    hold: int = field(default=0, metadata=spec("hold", "hold", 0, 6, rule="000 §2 A",
+                                               said="hold is 0..6 CT units"))
+    """CT units a completed spell is held before release (000 §2 A Holding a Spell)."""
+
+
 @dataclass(frozen=True)
-class Declaration:
-    """What one combatant states it will do in one phase (000 §1 C)."""
+class Declaration(Refined):
+    """What one combatant states it will do in one phase (000 §1 C); how it is done, in Combat II's terms, is
+    :class:`Refined`'s (keyword arguments)."""
 
     actor: str
     """The combatant's name."""
@@ -574,18 +600,6 @@ class Declaration:
     """Weapons used; several make a multi-part routine at the slowest SF (000 §2 C)."""
     spell: str | None = None
     """The spell begun, for a cast."""
-    attacks: int = 1
-    """Attacks in this phase: 2 is a double attack (000 §2 C, more than the opportunities)."""
-    reposition: bool = False
-    """A step of up to 10' first: +2 SF for an attack, +1 CT for a spell (000 §2 A, C)."""
-    retarget: bool = False
-    """A new target after the first fell: +3 SF (000 §2 C)."""
-    drop_and_draw: bool = False
-    """Drop one weapon and draw another as part of the attack: +3 SF (000 §2 E)."""
-    readies_components: bool = False
-    """For a misc action: gets material components in hand for a later spell (000 §2 A)."""
-    hold: int = 0
-    """CT units a completed spell is held before release, 0..6 (000 §2 A)."""
     feet: int | None = None
     """For a move: feet moved (default: the full 1/3 MV)."""
     maneuver: Maneuver | None = None

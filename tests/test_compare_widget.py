@@ -255,8 +255,8 @@ def test_pasted_toml_is_compared_and_bad_toml_is_named_with_the_text_kept():
     good = dumps_toml(load_example("strike-speed-ogre-and-goblin"))
     comparison.picker.paste.value = good.replace("dex = 15", "dex = 40")
     comparison.picker.paste_load.click()
-    assert comparison.error == "combatants[2].dex: DEX is 1..25, got 40"
-    assert "combatants[2].dex: DEX is 1..25, got 40" in text(comparison.message.value)
+    assert comparison.error == "combatants[2].dex: DEX is 1..25 (PH Table 2), got 40"
+    assert "combatants[2].dex: DEX is 1..25 (PH Table 2), got 40" in text(comparison.message.value)
     assert "dex = 40" in comparison.picker.paste.value
     assert comparison.encounter.title == "An orc closes 40' on a longbowman"
     comparison.picker.paste.value = good
@@ -408,7 +408,7 @@ def test_a_bad_edit_is_named_and_the_panels_keep_the_last_encounter():
     before = rows(comparison, "phase1")
     comparison.editor.pick("Grishnak")
     comparison.editor.dex.value = 0
-    assert comparison.error == "combatants[1].dex (Grishnak): DEX is 1..25, got 0"
+    assert comparison.error == "combatants[1].dex (Grishnak): DEX is 1..25 (PH Table 2), got 0"
     assert "Not applied" in comparison.message.value and rows(comparison, "phase1") == before
     assert comparison.editor.dex.value == 0
     comparison.editor.dex.value = 12

@@ -68,8 +68,8 @@ def test_a_maneuver_is_a_field_read_and_written_back():
 
 
 @pytest.mark.parametrize(("combatant", "field", "words"), [
-    ("dex = 40", "combatants[0].dex", "1..25, got 40"),
-    ("level = -2", "combatants[0].level", "0..40, got -2"),
+    ("dex = 40", "combatants[0].dex", "DEX is 1..25 (PH Table 2), got 40"),
+    ("level = -2", "combatants[0].level", "level is 0..40 (PH levels), got -2"),
     ("size = \"enormous\"", "combatants[0].size", "'enormous'"),
     ("hp = true", "combatants[0].hp", "True"),
     ("speed = 3", "combatants[0].speed", "not a field"),

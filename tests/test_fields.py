@@ -48,7 +48,7 @@ def test_a_bounded_field_takes_its_range_and_refuses_one_past_either_end_in_the_
     for value in _outside(d):
         with pytest.raises(EncounterFileError) as error:
             encounter_from_dict(_file_with(cls, d.spec.file, value))
-        assert str(error.value) == f"{path}.{d.spec.file}: {d.spec.words()}, got {value}"
+        assert str(error.value) == f"{path}.{d.spec.file}: {d.spec.cited()}, got {value}"
         made = {"name": "x"} if cls in (Weapon, Spell) else {"name": "x", "side": "a"} if cls is Combatant else {}
         with pytest.raises(RulesError) as refused:
             cls(**made, **{d.name: value})
@@ -101,7 +101,7 @@ def test_the_editor_shows_each_declared_form_field_as_its_control_with_its_range
                 assert d.spec.words() in control.tooltip
     editor.mv.value = 400  # the engine refuses it, naming the field; the draft keeps what was typed
     assert editor.draft.combatants[editor._current].fields["mv"] == 400
-    with pytest.raises(EncounterFileError, match=r"combatants\[0\]\.mv: MV is 0..240, got 400"):
+    with pytest.raises(EncounterFileError, match=r"combatants\[0\]\.mv: MV is 0..240 \(000 Table 3\), got 400"):
         editor.draft.encounter()
 
 

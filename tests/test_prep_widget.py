@@ -479,7 +479,7 @@ def test_the_file_text_loads_and_bad_text_is_reported_and_kept(prep):
     text = dumps_toml(load_example("ct9-spell-vs-sword"))
     prep.file_text.value = text.replace("dex = 14", "dex = 0")
     prep.file_load.click()
-    assert prep.error == "combatants[0].dex: DEX is 1..25, got 0"
+    assert prep.error == "combatants[0].dex: DEX is 1..25 (PH Table 2), got 0"
     assert "dex = 0" in prep.file_text.value and prep.encounter == load_example(QUICK)
     prep.rows[0].fields["hp"].value = 30  # an edit elsewhere does not overwrite what was typed
     assert "dex = 0" in prep.file_text.value

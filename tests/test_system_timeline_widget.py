@@ -337,7 +337,7 @@ def test_a_bad_entry_is_named_not_applied_and_kept():
     move.feet.value = "10"
     assert viewer.error == "" and [i.feet for i in viewer.encounter.intents if i.actor == "Sir Tamsin"] == [10, None]
     viewer.editor.dex.value = 40
-    assert viewer.error == "combatants[0].dex (Sir Tamsin): DEX is 1..25, got 40" and viewer.editor.dex.value == 40
+    assert viewer.error == "combatants[0].dex (Sir Tamsin): DEX is 1..25 (PH Table 2), got 40" and viewer.editor.dex.value == 40
 
 
 def test_an_encounter_file_s_options_tick_the_boxes_and_a_link_carries_only_what_differs():

@@ -120,8 +120,8 @@ def test_a_bad_value_shows_the_field_and_value_and_keeps_the_chart_and_the_input
     before = explorer.chart.spec
     why_before = explorer.why.value
     explorer.dex.value = 40
-    assert explorer.error == "combatants[1].dex (Mira): DEX is 1..25, got 40"
-    assert explorer.message.layout.display is None and "DEX is 1..25, got 40" in explorer.message.value
+    assert explorer.error == "combatants[1].dex (Mira): DEX is 1..25 (PH Table 2), got 40"
+    assert explorer.message.layout.display is None and "DEX is 1..25 (PH Table 2), got 40" in explorer.message.value
     assert explorer.chart.spec == before and explorer.why.value == why_before
     assert explorer.dex.value == 40
     explorer.rows[0].note.value = "still typing"  # other edits are kept while the error stands
@@ -241,7 +241,7 @@ def test_pasted_toml_loads_and_bad_toml_is_reported_with_the_text_kept(explorer)
     paste, load = explorer.picker.paste, explorer.picker.paste_load
     paste.value = text.replace('dex = 14', 'dex = 0')
     load.click()
-    assert explorer.error == "combatants[0].dex: DEX is 1..25, got 0"  # a field of the pasted file
+    assert explorer.error == "combatants[0].dex: DEX is 1..25 (PH Table 2), got 0"  # a field of the pasted file
     assert "dex = 0" in paste.value and explorer.encounter.title == "Fighter and mage vs. orc archer"
     paste.value = text
     load.click()

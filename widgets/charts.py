@@ -53,6 +53,7 @@ __all__ = [
     "fitted_text",
     "label_placement",
     "merged_periods",
+    "overlays",
     "short_label",
     "steps_words",
     "text_px",
@@ -321,6 +322,25 @@ def fitted_text(room: str, x_count: int) -> str:
     return (f"datum.label_px <= {px} ? datum.label : datum.short_px <= {px} ? datum.short : ''")
 
 
+def overlays(actions: alt.Data, x_scale: alt.Scale, y: Any, tooltip: list, last_tick: int, *, cross: int,
+             font: int) -> tuple[alt.Chart, alt.Chart, alt.Chart]:
+    """The layers drawn over a timeline's bars: a cross on each ruined action (``cross``: its size), each
+    action's label where it fits (``font``: its size, :func:`label_placement`) and the step-through cursor
+    at the ``tick`` parameter."""
+    ruins = alt.Chart(actions).mark_point(shape="cross", size=cross, filled=True, color="#7b241c", angle=45).encode(
+        x=alt.X("end:Q", scale=x_scale), y=y, tooltip=tooltip,
+    ).transform_filter(f"datum.status == '{Status.RUINED.value}'").properties(name="ruins")
+    labels = alt.Chart(actions).mark_text(align="left", baseline="middle", fontSize=font, color="#17202a").encode(
+        x=alt.X("label_at:Q", scale=x_scale), y=y, text="label_text:N", tooltip=tooltip,
+        opacity=alt.condition(DIMMED, alt.value(0.25), alt.value(1)),
+    ).transform_calculate(**label_placement(last_tick)).transform_filter("datum.label_text != ''").properties(
+        name="labels")
+    cursor = alt.Chart(alt.InlineData(values=[{"cursor": 0}])).mark_rule(color="#b03a2e", strokeWidth=2).encode(
+        x=alt.X("at:Q", scale=x_scale),
+    ).transform_calculate(at="tick").transform_filter("tick > 0").properties(name="cursor")
+    return ruins, labels, cursor
+
+
 def label_placement(x_count: int, *, inside: bool = True) -> dict[str, str]:
     """Vega expressions placing each action's label for the width drawn (``x_count`` ticks on the axis):
     the full label inside its bar (``inside``), else after the mark, else the short label inside, else after,
@@ -418,17 +438,7 @@ def _chart(clock: Clock, title: str | None, kinds: tuple[str, ...], last_tick: i
         strokeWidth=alt.condition(ACTIVE, alt.value(3), alt.value(1)),
         tooltip=tooltip,
     ).transform_filter("datum.mark == 'point'").properties(name="points")
-    ruins = alt.Chart(actions).mark_point(shape="cross", size=230, filled=True, color="#7b241c", angle=45).encode(
-        x=alt.X("end:Q", scale=x_scale), y=y, tooltip=tooltip,
-    ).transform_filter(f"datum.status == '{Status.RUINED.value}'").properties(name="ruins")
-    labels = alt.Chart(actions).mark_text(align="left", baseline="middle", fontSize=10, color="#17202a").encode(
-        x=alt.X("label_at:Q", scale=x_scale), y=y, text="label_text:N", tooltip=tooltip,
-        opacity=alt.condition(DIMMED, alt.value(0.25), alt.value(1)),
-    ).transform_calculate(**label_placement(last_tick)).transform_filter("datum.label_text != ''").properties(
-        name="labels")
-    cursor = alt.Chart(alt.InlineData(values=[{"cursor": 0}])).mark_rule(color="#b03a2e", strokeWidth=2).encode(
-        x=alt.X("at:Q", scale=x_scale),
-    ).transform_calculate(at="tick").transform_filter("tick > 0").properties(name="cursor")
+    ruins, labels, cursor = overlays(actions, x_scale, y, tooltip, last_tick, cross=230, font=10)
     steps = steps_words(clock)
     return alt.layer(bands, *band_labels, bars, points, ruins, labels, cursor).add_params(tick).properties(
         width="container",

@@ -39,7 +39,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from combatkit.timeline import Clock, Status, Timeline
+from combatkit.timeline import Clock, Timeline
 from combatkit.widgets.charts import (
     ACTIVE,
     DIMMED,
@@ -48,8 +48,8 @@ from combatkit.widgets.charts import (
     STATUS_STYLE,
     band_records,
     fitted_text,
-    label_placement,
     merged_periods,
+    overlays,
     steps_words,
     timeline_frame,
 )
@@ -211,17 +211,7 @@ def _chart(clock: Clock, title: str, kinds: tuple[str, ...], last_tick: int, lan
         strokeWidth=alt.condition(ACTIVE, alt.value(3), alt.value(1)),
         tooltip=tooltip,
     ).transform_filter("datum.mark == 'point'").properties(name="points")
-    ruins = alt.Chart(actions).mark_point(shape="cross", size=140, filled=True, color="#7b241c", angle=45).encode(
-        x=alt.X("end:Q", scale=x_scale), y=y, tooltip=tooltip,
-    ).transform_filter(f"datum.status == '{Status.RUINED.value}'").properties(name="ruins")
-    labels = alt.Chart(actions).mark_text(align="left", baseline="middle", fontSize=9, color="#17202a").encode(
-        x=alt.X("label_at:Q", scale=x_scale), y=y, text="label_text:N", tooltip=tooltip,
-        opacity=alt.condition(DIMMED, alt.value(0.25), alt.value(1)),
-    ).transform_calculate(**label_placement(last_tick)).transform_filter("datum.label_text != ''").properties(
-        name="labels")
-    cursor = alt.Chart(alt.InlineData(values=[{"cursor": 0}])).mark_rule(color="#b03a2e", strokeWidth=2).encode(
-        x=alt.X("at:Q", scale=x_scale),
-    ).transform_calculate(at="tick").transform_filter("tick > 0").properties(name="cursor")
+    ruins, labels, cursor = overlays(actions, x_scale, y, tooltip, last_tick, cross=140, font=9)
     steps = steps_words(clock)
     subtitle = textwrap.wrap(f"One tick = one {clock.unit}." + (f" Phases run {steps}." if steps else ""),
                              _UNIT_LINE)

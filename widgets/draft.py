@@ -9,7 +9,7 @@ instead of by name, and each intent carries its refinements by system (the file'
 Renaming a combatant (or giving two the same name for a moment) then never loses or
 mixes up who means to do what. :meth:`EncounterDraft.to_dict` writes the names back, and
 the engine's own reader checks the result, naming any bad field
-(``combatants[1].dex: DEX is 1..25, got 40``).
+(``combatants[1].dex: DEX is 1..25 (PH Table 2), got 40``).
 
 >>> from combatkit import load_example
 >>> draft = EncounterDraft.from_encounter(load_example("orc-closes-on-longbowman"))

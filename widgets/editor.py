@@ -52,7 +52,7 @@ from combatkit.encounter import Encounter, dumps_toml, load_example, option_valu
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.intent import COMPONENTS, Plan, PlacementKind, named_actions
 from combatkit.fields import Declared, declared
-from combatkit.model import Abilities, ActionKind, Combatant, Maneuver, Spell, Weapon
+from combatkit.model import Abilities, ActionKind, Combatant, Maneuver, Refined, Spell, Weapon
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
 from combatkit.widgets.classes import slug, tag
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
@@ -90,14 +90,15 @@ _WIDTHS = {"number": "100px", "text": "140px", "choice": "150px", "flag": "95px"
 _NUMBER_TEXT = {d.spec.file for fields in _PANELS.values() for d in fields if d.kind in ("fraction", "number text")}
 """Text fields that hold a number when one is typed (``2``) and text otherwise (``3/2``, ``1 round``)."""
 
-_FLAGS = {  # refinement field -> (label, width, the intents it belongs to)
-    "reposition": ("reposition step", "125px", {"attack", "cast"}),
-    "retarget": ("retarget", "85px", {"attack"}),
-    "drop_and_draw": ("drop & draw", "105px", {"attack"}),
-    "readies_components": ("readies components", "170px", {"ready", "action"}),
+_FLAGS = {  # refinement field -> (width, the intents it belongs to); its label and doc are declared on Refined
+    "reposition": ("125px", {"attack", "cast"}),
+    "retarget": ("85px", {"attack"}),
+    "drop_and_draw": ("105px", {"attack"}),
+    "readies_components": ("170px", {"ready", "action"}),
 }
+_REFINED = {d.name: d for d in declared(Refined)}
 _FIELD_INTENTS = {"attacks": {"attack"}, "hold": {"cast"}} | {
-    name: does for name, (_, _, does) in _FLAGS.items()}
+    name: does for name, (_, does) in _FLAGS.items()}
 
 
 def new_encounter(system: TimingSystem) -> Encounter:
@@ -153,8 +154,8 @@ def describe_error(error: ValueError, names: Sequence[str] = ()) -> str:
     """The engine's message for a reader: a rule's message and its citation, a file field's path and what is
     wrong; with the combatants' ``names``, a path like ``combatants[1].dex`` names the combatant too.
 
-    >>> describe_error(EncounterFileError("combatants[1].dex", "DEX is 1..25, got 40"), ["Brienne", "Mira"])
-    'combatants[1].dex (Mira): DEX is 1..25, got 40'
+    >>> describe_error(EncounterFileError("combatants[1].dex", "DEX is 1..25 (PH Table 2), got 40"), ["Brienne", "Mira"])
+    'combatants[1].dex (Mira): DEX is 1..25 (PH Table 2), got 40'
     """
     if isinstance(error, EncounterFileError):
         match = re.match(r"combatants\[(\d+)\]", error.field)
@@ -210,15 +211,17 @@ class IntentRow(widgets.VBox):
         self.placed = tag(widgets.Dropdown(options=[("as it places it", "")], layout=lay(width="170px"),
                                            tooltip="where this system places the intent; 'as it places it' lets "
                                                    "its own rules decide"), "placed")
+        attacks, hold = _REFINED["attacks"], _REFINED["hold"]
         self.double = tag(widgets.Checkbox(description="double attack", indent=False, layout=lay(width="115px"),
-                                           tooltip="two attacks in one phase (attacks = 2)"), "double")
-        self.hold = tag(widgets.IntText(description="hold", continuous_update=False, style={"description_width": "30px"},
-                                        tooltip="CT units a completed spell is held (000 §2 A)",
+                                           tooltip=f"attacks = 2: {attacks.spec.tooltip(attacks.doc)}"), "double")
+        self.hold = tag(widgets.IntText(description=hold.spec.label, continuous_update=False,
+                                        style={"description_width": "30px"}, tooltip=hold.spec.tooltip(hold.doc),
                                         layout=lay(width="95px")), "hold")
         self.flags: dict[str, widgets.Checkbox] = {}
-        for name, (text, width, _) in _FLAGS.items():
-            self.flags[name] = tag(widgets.Checkbox(description=text, indent=False, layout=lay(width=width)),
-                                   name.replace("_", "-"))
+        for name, (width, _) in _FLAGS.items():
+            d = _REFINED[name]
+            self.flags[name] = tag(widgets.Checkbox(description=d.spec.label, indent=False, layout=lay(width=width),
+                                                    tooltip=d.spec.tooltip(d.doc)), name.replace("_", "-"))
         self.reposition, self.retarget = self.flags["reposition"], self.flags["retarget"]
         self.system_note = tag(widgets.Combobox(placeholder="its own words", ensure_option=False,
                                                 continuous_update=False, layout=lay(width="180px")), "system-note")

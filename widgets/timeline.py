@@ -13,7 +13,7 @@ control keeps what was typed.
 ['attack', '']
 >>> explorer.dex.value = 40
 >>> print(explorer.error)
-combatants[0].dex (Aldric): DEX is 1..25, got 40
+combatants[0].dex (Aldric): DEX is 1..25 (PH Table 2), got 40
 >>> explorer.dex.value, explorer.timeline.spans[0].actor
 (40, 'Aldric')
 """

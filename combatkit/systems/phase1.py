@@ -42,8 +42,9 @@ from dataclasses import dataclass, field
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind, \
-    reaction_adjustment
+from combatkit.fields import field_specs
+from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Maneuver, Refined, Spell, Weapon, \
+    WeaponKind, reaction_adjustment
 from combatkit.movement import phase_allowance, withdraw_allowance
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, register
@@ -59,7 +60,7 @@ __all__ = [
 HALF_SEGMENTS = 20
 ATTACK_PHASES = (1, 2, 3)
 MAX_CT_BEGUN = {1: 9, 2: 6, 3: 3}  # 000 §1 G and Table 1's CT columns
-MAX_HOLD = 6  # 000 §2 A, Holding a Spell
+MAX_HOLD: int = field_specs(Refined)["hold"].high  # type: ignore[assignment]  # 000 §2 A, Holding a Spell: 6
 MELEE_REACH_FT = 5  # 000 §2 D, Closing Movement: "within 5' or so"
 REPOSITION_FT = 10  # 000 §2 A, §2 C: "a step or two (max. 10')"
 

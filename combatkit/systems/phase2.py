@@ -83,8 +83,8 @@ from combatkit.systems._exhaust import EnumeratingRoller
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.phase1 import (
-    COMBAT_II_RULES, Phase1Options, adjusted_speed_factor, declared_sf_penalties, retarget_half_segment, sf_band,
-    strike_half_segment,
+    COMBAT_II_RULES, MAX_HOLD, Phase1Options, adjusted_speed_factor, declared_sf_penalties, retarget_half_segment,
+    sf_band, strike_half_segment,
 )
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
@@ -109,7 +109,6 @@ HALF_SEGMENTS = 6  # per phase, 000 Table 4
 LETTERS = "ABC"
 CT_PER_PHASE = 3  # active half-segments a phase, 000 Table 4 "C" marks
 ONE_ROUND_SEGMENTS = 10  # 000 §3 B: "a one round CT (10 seg)"
-MAX_HOLD = 6  # 000 §2 A, Holding a Spell
 MELEE_REACH_FT = 5  # 000 §2 D
 REPOSITION_FT = 10  # 000 §2 A, §2 C
 BASE_CASTING_DELAY = 2  # 000 §3 B: "the caster must wait two phases"

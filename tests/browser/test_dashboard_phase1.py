@@ -68,7 +68,7 @@ def test_dashboard_renders_redraws_and_refuses_bad_input(server, page):
     dex = page.locator(".ck-dex input")
     dex.fill("40")
     dex.press("Enter")
-    expect(page.locator(".ck-message")).to_contain_text("combatants[0].dex (Brienne): DEX is 1..25, got 40")
+    expect(page.locator(".ck-message")).to_contain_text("combatants[0].dex (Brienne): DEX is 1..25 (PH Table 2), got 40")
     expect(marks(page, "points")).to_have_count(expected["points"] - 1)
     expect(dex).to_have_value("40")
     page.screenshot(path=ARTIFACTS / "phase1-dashboard-bad-input.png", full_page=True)
