@@ -359,14 +359,17 @@ def test_workers_and_an_executor_together_are_refused():
             assert "workers or executor says who plays the fights, not both" in raised.value.message
 
 
-def test_a_dask_cluster_plays_the_very_rows_of_a_serial_run():
+def test_a_dask_cluster_plays_the_very_rows_of_a_serial_run(tmp_path):
     """Two worker processes of a dask LocalCluster on 127.0.0.1 play the chunks (client.get_executor()): the rows
     and figures of a serial run; the cluster and its processes are gone afterwards."""
+    import dask
     from distributed import Client, LocalCluster
 
     serial = simulate(FOUR, "phase2", n=150, seed=4)
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with (dask.config.set({"temporary-directory": str(tmp_path)}),  # dask's scratch space, else /tmp's
+          LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                       dashboard_address=None) as cluster,
+          Client(cluster) as client):
         assert len(multiprocessing.active_children()) >= 2  # the workers are this process's children
         clustered = simulate(FOUR, "phase2", n=150, seed=4, executor=client.get_executor())
     assert clustered.fights == serial.fights and clustered.figures == serial.figures and clustered == serial
