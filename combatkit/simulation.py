@@ -39,6 +39,12 @@ cancelled and the ones being played are left to finish, their rows unused. Its w
 to import combatkit. ``workers`` and ``executor`` are two answers to one question, who plays the
 fights: give one (``workers`` other than its default 1 beside an executor is refused).
 
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> with ThreadPoolExecutor(2) as pool:
+...     sim = simulate(load_example("orc-closes-on-longbowman"), n=120, seed=7, executor=pool)
+>>> sim.fights == simulate(load_example("orc-closes-on-longbowman"), n=120, seed=7).fights
+True
+
 **Stopping early.** ``precision=0.02`` stops the run once every outcome's rate is known to
 ±2%: each side's win rate and the share of fights nobody won, by the half-width of its 95%
 Wilson interval (:func:`wilson_interval`). The check is made after every :data:`CHUNK` fights
