@@ -28,6 +28,23 @@ and be a file (not piped on stdin); the engine does not impose that on a plain c
 Voila and the REPL need nothing. Runs of fewer than :data:`PARALLEL_FROM` fights are played in this
 process whatever ``workers`` says: starting the pool would cost more than it saves.
 
+**Beyond one machine.** ``executor=`` takes any :class:`concurrent.futures.Executor` (anything whose
+``submit(fn, *args)`` returns a future with ``.result()``): a ``ThreadPoolExecutor``, a pool of your
+own, or a Dask cluster's (``distributed.Client("tcp://scheduler:8786").get_executor()``). The chunks
+are submitted to it, at most :data:`IN_FLIGHT` at a time, and gathered back in index order as a pool
+of ``workers`` is, so the rows are again the very rows of a serial run; every run is sent there, however
+short. The executor is the caller's: :func:`simulate` never shuts it down; when the run stops early
+(a precision reached, an error, a progress callback that raised) the chunks not yet begun are
+cancelled and the ones being played are left to finish, their rows unused. Its workers must be able
+to import combatkit. ``workers`` and ``executor`` are two answers to one question, who plays the
+fights: give one (``workers`` other than its default 1 beside an executor is refused).
+
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> with ThreadPoolExecutor(2) as pool:
+...     sim = simulate(load_example("orc-closes-on-longbowman"), n=120, seed=7, executor=pool)
+>>> sim.fights == simulate(load_example("orc-closes-on-longbowman"), n=120, seed=7).fights
+True
+
 **Stopping early.** ``precision=0.02`` stops the run once every outcome's rate is known to
 ±2%: each side's win rate and the share of fights nobody won, by the half-width of its 95%
 Wilson interval (:func:`wilson_interval`). The check is made after every :data:`CHUNK` fights
@@ -55,15 +72,15 @@ import numbers
 import os
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
 from combatkit.fight import Fight, FightOptions, run_fight
 
-__all__ = ["CHUNK", "PARALLEL_FROM", "Simulation", "StopReason", "available_cores", "fight_seed", "replay",
-           "simulate", "wilson_interval"]
+__all__ = ["CHUNK", "IN_FLIGHT", "PARALLEL_FROM", "Simulation", "StopReason", "available_cores", "fight_seed",
+           "replay", "simulate", "wilson_interval"]
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)``: for a progress bar."""
@@ -76,6 +93,10 @@ PARALLEL_FROM = 2 * CHUNK
 in about 0.03 s once the forkserver runs (0.5 s for the first of a session), and a 4-vs-4 fight
 takes 4-10 ms: from two whole chunks on, two cores save more than the pool costs
 (``benchmarks/parallel.py``: 100 fights in 0.90 s on one process, 0.70 s on two)."""
+IN_FLIGHT = 64
+"""Most chunks out at once on a caller's ``executor`` (3,200 fights): two for each of 32 worker threads, so
+a cluster of up to 32 is kept busy while the chunk next in index order is awaited. A run stopped early
+cancels those not begun. (A pool of ``workers`` processes has two chunks a process out.)"""
 _RULE = "combatkit simulation"
 _Rows = tuple[dict[str, object], list[dict[str, object]]]
 
@@ -247,10 +268,10 @@ def _play(encounter: Encounter, system: str | None, seed: int, index: int, optio
 
 def _play_chunk(encounter: Encounter, system: str | None, seed: int, start: int, stop: int, options: FightOptions,
                 system_options: object) -> tuple[list[_Rows], tuple[type, tuple, dict] | None]:
-    """Fights ``start`` to ``stop - 1``, in a worker process. Bad input (a ``ValueError``, e.g. a declaration
-    the system refuses) ends the chunk: the rows before it come back with the error's class, arguments and
-    attributes, for the parent to raise after them (combatkit's errors take two arguments, which pickle
-    cannot rebuild)."""
+    """Fights ``start`` to ``stop - 1``, in a worker process or wherever the caller's executor plays it. Bad
+    input (a ``ValueError``, e.g. a declaration the system refuses) ends the chunk: the rows before it come back
+    with the error's class, arguments and attributes, for the caller to raise after them (combatkit's errors
+    take two arguments, which pickle cannot rebuild)."""
     rows: list[_Rows] = []
     try:
         for index in range(start, stop):
@@ -308,7 +329,7 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _check(n: object, every: object, workers: object, precision: object) -> None:
+def _check(n: object, every: object, workers: object, precision: object, executor: object) -> None:
     def whole(value: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
 
@@ -322,29 +343,41 @@ def _check(n: object, every: object, workers: object, precision: object) -> None
                                   or not 0 < precision <= 0.5):
         raise RulesError(_RULE, f"precision is a half-width above 0 and at most 0.5 (0.02: ±2%), or None; "
                                 f"got {precision!r}")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise RulesError(_RULE, f"executor is a concurrent.futures.Executor (anything with submit), or None; "
+                                f"got {executor!r}")
+    if executor is not None and workers != 1:
+        raise RulesError(_RULE, f"workers or executor says who plays the fights, not both: an executor plays "
+                                f"them all, leave workers at 1; got workers={workers!r} with an executor")
 
 
 def simulate(encounter: Encounter, system: str | None = None, *, n: int = 1000, seed: int = 0,
              options: FightOptions = FightOptions(), system_options: object = None,
              progress: Progress | None = None, every: int | None = None, workers: int | None = 1,
-             precision: float | None = None) -> Simulation:
+             precision: float | None = None, executor: Executor | None = None) -> Simulation:
     """Play ``encounter`` ``n`` times under ``system`` (default the encounter's) from master ``seed``.
 
     ``workers`` processes play the fights (``None``: :func:`available_cores`; 1: this process,
-    also for runs under :data:`PARALLEL_FROM` fights); ``precision`` (0.02: ±2%) stops the run
+    also for runs under :data:`PARALLEL_FROM` fights); or ``executor``, any
+    :class:`concurrent.futures.Executor` (a Dask cluster's ``client.get_executor()``), plays every
+    chunk of the run, however short, and is left running: it is the caller's. Give one of the two:
+    ``workers`` other than 1 beside an executor is refused. ``precision`` (0.02: ±2%) stops the run
     after the first :data:`CHUNK` boundary at which every outcome's 95% Wilson half-width is at
-    most that. The rows are the same whatever ``workers`` is (module docstring).
+    most that. The rows are the same whoever plays them (module docstring).
 
     ``progress(done, n)`` is called in this process every ``every`` fights (default: about 100 times
-    a run) and at the end; with workers, a chunk's calls come together when the chunk is back.
-    Raising from it (a Stop button) ends the run, and the pool with it.
+    a run) and at the end; with workers or an executor, a chunk's calls come together when the chunk
+    is back. Raising from it (a Stop button) ends the run, and the pool with it (an executor's chunks
+    not yet begun are cancelled).
     """
-    _check(n, every, workers, precision)
+    _check(n, every, workers, precision, executor)
     prepared = _prepared(encounter)
     tally = _Tally(encounter, n, every if every is not None else max(1, n // 100), progress, precision)
     chunks = [(start, min(start + CHUNK, n)) for start in range(0, n, CHUNK)]
     processes = min(workers if workers is not None else available_cores(), len(chunks))
-    if processes > 1 and n >= PARALLEL_FROM:
+    if executor is not None:
+        reached = _gathered(executor, IN_FLIGHT, prepared, system, seed, options, system_options, chunks, tally)
+    elif processes > 1 and n >= PARALLEL_FROM:
         reached = _in_processes(prepared, system, seed, options, system_options, chunks, tally, processes)
     else:
         reached = _here(prepared, system, seed, options, system_options, chunks, tally)
@@ -367,20 +400,32 @@ def _here(encounter: Encounter, system: str | None, seed: int, options: FightOpt
 
 def _in_processes(encounter: Encounter, system: str | None, seed: int, options: FightOptions,
                   system_options: object, chunks: list[tuple[int, int]], tally: _Tally, processes: int) -> bool:
-    """The chunks played by a pool of ``processes``, gathered in index order with at most two chunks a
-    process in flight; True if the run stopped at the precision asked for. The pool is shut down on the
-    way out, whatever happens: chunks not begun are cancelled, the ones being played are waited for."""
+    """The chunks played by a pool of ``processes``, two chunks a process in flight (:func:`_gathered`). The
+    pool is shut down on the way out, whatever happens: chunks not begun are cancelled, the ones being played
+    are waited for."""
     pool = ProcessPoolExecutor(processes, mp_context=_context())
     try:
-        waiting = iter(chunks)
-        flight: deque[Future] = deque()
+        return _gathered(pool, 2 * processes, encounter, system, seed, options, system_options, chunks, tally)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
-        def submit() -> None:
-            chunk = next(waiting, None)
-            if chunk is not None:
-                flight.append(pool.submit(_play_chunk, encounter, system, seed, *chunk, options, system_options))
 
-        for _ in range(2 * processes):
+def _gathered(executor: Executor, width: int, encounter: Encounter, system: str | None, seed: int,
+              options: FightOptions, system_options: object, chunks: list[tuple[int, int]], tally: _Tally) -> bool:
+    """The chunks submitted to ``executor``, at most ``width`` in flight, and gathered in index order; True if
+    the run stopped at the precision asked for. A chunk's error is raised after its rows, as a serial run
+    raises it. On the way out, whatever happens, the chunks not begun are cancelled; the executor is left
+    as it was (its owner shuts it down)."""
+    waiting = iter(chunks)
+    flight: deque[Future] = deque()
+
+    def submit() -> None:
+        chunk = next(waiting, None)
+        if chunk is not None:
+            flight.append(executor.submit(_play_chunk, encounter, system, seed, *chunk, options, system_options))
+
+    try:
+        for _ in range(width):
             submit()
         while flight:
             rows, failure = flight.popleft().result()
@@ -393,7 +438,8 @@ def _in_processes(encounter: Encounter, system: str | None, seed: int, options: 
                 return True
         return False
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for future in flight:
+            future.cancel()
 
 
 def replay(encounter: Encounter, index: int, system: str | None = None, *, seed: int = 0,

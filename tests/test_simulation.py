@@ -8,6 +8,7 @@ import multiprocessing
 import pickle
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -281,26 +282,31 @@ def test_a_run_stopped_early_ends_its_progress_at_the_fights_played():
     ("precision", -0.02, "got -0.02"), ("precision", 0.6, "got 0.6"), ("precision", math.nan, "got nan"),
     ("precision", True, "got True"), ("precision", "0.02", "got '0.02'"),
     ("every", 0, "every is 1 or more fights, got 0"),
+    ("executor", "pool", "executor is a concurrent.futures.Executor (anything with submit), or None; got 'pool'"),
 ])
-def test_bad_workers_precision_and_every_are_refused(keyword, value, message):
+def test_bad_workers_precision_every_and_executor_are_refused(keyword, value, message):
     with pytest.raises(RulesError) as raised:
         simulate(FOUR, n=10, **{keyword: value})
     assert message in raised.value.message and raised.value.rule == "combatkit simulation"
 
 
 def test_a_rules_error_in_a_worker_is_raised_as_the_serial_run_raises_it():
-    """The file's own round-1 placement for the short form, refused by it in fight 0, in a worker as here."""
+    """The file's own round-1 placement for the short form, refused by it in fight 0, in a worker process or on an
+    executor as here."""
     enc = load_example("strike-speed-ogre-and-goblin")
     enc = replace(enc, refinements=enc.refinements + (Refinement("short_form", "Pike", 1, phases=(1,)),))
     options = FightOptions(declarations=True)
     errors = []
-    for workers in (1, 2):
-        with pytest.raises(RulesError) as raised:
-            simulate(enc, "short_form", n=PARALLEL_FROM, options=options, workers=workers)
-        errors.append(raised.value)
-    here, there = errors
-    assert type(there) is type(here) and (there.rule, there.message, there.args) == (here.rule, here.message, here.args)
-    assert "a melee attack needs its target within 5'" in there.message
+    with ThreadPoolExecutor(2) as pool:
+        for players in ({"workers": 1}, {"workers": 2}, {"executor": pool}):
+            with pytest.raises(RulesError) as raised:
+                simulate(enc, "short_form", n=PARALLEL_FROM, options=options, **players)
+            errors.append(raised.value)
+    here, *there = errors
+    for error in there:
+        assert type(error) is type(here)
+        assert (error.rule, error.message, error.args) == (here.rule, here.message, here.args)
+    assert "a melee attack needs its target within 5'" in here.message
 
 
 def test_a_progress_callback_that_raises_ends_the_run_and_its_pool():
@@ -312,6 +318,61 @@ def test_a_progress_callback_that_raises_ends_the_run_and_its_pool():
 
     with pytest.raises(Stop):
         simulate(QUICK, "phase1", n=1000, seed=1, workers=2, progress=stop)
+    assert multiprocessing.active_children() == []
+
+
+def test_an_executor_stops_at_the_precision_where_a_serial_run_does_and_is_left_running():
+    """Any concurrent.futures.Executor plays the chunks, a short run's too; the rows, the stop and the progress
+    calls are a serial run's; the executor is the caller's and still takes work afterwards."""
+    calls: dict[str, list[tuple[int, int]]] = {"serial": [], "pool": []}
+    serial = simulate(FOUR, "phase1", n=1000, seed=5, precision=0.08, every=30,
+                      progress=lambda done, total: calls["serial"].append((done, total)))
+    with ThreadPoolExecutor(2) as pool:
+        pooled = simulate(FOUR, "phase1", n=1000, seed=5, precision=0.08, every=30, executor=pool,
+                          progress=lambda done, total: calls["pool"].append((done, total)))
+        short = simulate(QUICK, "segments", n=7, seed=2, executor=pool)
+        assert pool.submit(abs, -3).result() == 3
+    assert pooled == serial and pooled.stopped is StopReason.PRECISION and len(pooled.fights) < 1000
+    assert calls["pool"] == calls["serial"] and calls["pool"][-1] == (len(serial.fights), 1000)
+    assert short == simulate(QUICK, "segments", n=7, seed=2)
+
+
+def test_a_progress_callback_that_raises_ends_a_run_on_an_executor_and_leaves_it_running():
+    class Stop(Exception):
+        pass
+
+    def stop(done, total):
+        raise Stop
+
+    with ThreadPoolExecutor(1) as pool:
+        with pytest.raises(Stop):
+            simulate(QUICK, "phase1", n=1000, seed=1, executor=pool, progress=stop)
+        assert pool.submit(abs, -1).result() == 1
+
+
+def test_workers_and_an_executor_together_are_refused():
+    with ThreadPoolExecutor(1) as pool:
+        for workers in (2, None):
+            with pytest.raises(RulesError) as raised:
+                simulate(FOUR, n=10, workers=workers, executor=pool)
+            assert f"got workers={workers!r} with an executor" in raised.value.message
+            assert "workers or executor says who plays the fights, not both" in raised.value.message
+
+
+def test_a_dask_cluster_plays_the_very_rows_of_a_serial_run(tmp_path):
+    """Two worker processes of a dask LocalCluster on 127.0.0.1 play the chunks (client.get_executor()): the rows
+    and figures of a serial run; the cluster and its processes are gone afterwards."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    serial = simulate(FOUR, "phase2", n=150, seed=4)
+    with (dask.config.set({"temporary-directory": str(tmp_path)}),  # dask's scratch space, else /tmp's
+          LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                       dashboard_address=None) as cluster,
+          Client(cluster) as client):
+        assert len(multiprocessing.active_children()) >= 2  # the workers are this process's children
+        clustered = simulate(FOUR, "phase2", n=150, seed=4, executor=client.get_executor())
+    assert clustered.fights == serial.fights and clustered.figures == serial.figures and clustered == serial
     assert multiprocessing.active_children() == []
 
 
