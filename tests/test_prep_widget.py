@@ -133,6 +133,10 @@ def test_the_compact_editor_shows_each_combatant_and_its_first_weapon():
         "name": "Sir Tamsin", "side": "party", "level": 5, "hp": 38, "ac": 3, "thac0": 16, "dex": 12, "mv": 12}
     assert {k: c.value for k, c in grol.weapon.items()} == {"name": "club", "sf": 4, "damage": "2d6"}
     assert wenna.weapon["name"].value == "" and "magic missile" in shown(wenna.spells)
+    # no weapon: blank boxes that say what it fights with instead, not a long sword's numbers
+    assert {k: (c.value, c.placeholder) for k, c in wenna.weapon.items()} == {
+        "name": ("", "fists"), "sf": ("", "by size"), "damage": ("", "d2")}
+    assert "fights with its fists" in wenna.weapon["sf"].tooltip
 
 
 # ---------------------------------------------------------------- running
@@ -473,6 +477,19 @@ def test_a_weapon_typed_for_a_combatant_without_one_gives_it_that_weapon():
     assert prep.error == "combatants[2].weapons[0].name (Wenna): is required"
     wenna.weapon["name"].value = "dagger"
     assert prep.error == "" and prep.encounter.combatant("Wenna").weapons == (Weapon("dagger", damage="d4"),)
+    wenna.weapon["sf"].value = "2"  # the blank box is text: a whole number typed there is the SF
+    assert prep.error == "" and prep.encounter.combatant("Wenna").weapons == (Weapon("dagger", 2, damage="d4"),)
+    wenna.weapon["sf"].value = "quick"
+    assert prep.error.startswith("combatants[2].weapons[0].sf (Wenna): ")
+    assert prep.encounter.combatant("Wenna").weapons == (Weapon("dagger", 2, damage="d4"),)  # the last good one
+
+
+def test_a_box_of_a_figure_without_a_weapon_typed_in_and_cleared_leaves_it_its_fists():
+    prep = EncounterPrep(SPELL_AND_UNDECIDED)
+    wenna = prep.rows[2]
+    wenna.weapon["sf"].value = "3"
+    wenna.weapon["sf"].value = ""
+    assert prep.encounter.combatant("Wenna").weapons == ()
 
 
 def test_the_file_text_loads_and_bad_text_is_reported_and_kept(prep):

@@ -71,7 +71,7 @@ from combatkit.encounter import Encounter, dumps_toml, load_example, save_encoun
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.fight import Fight, FightOptions
 from combatkit.fields import Declared, declared
-from combatkit.model import Abilities, Combatant, Weapon
+from combatkit.model import FISTS, Abilities, Combatant, Weapon
 from combatkit.policy import PolicyOptions
 from combatkit.resolution import system_rules
 from combatkit.simulation import CHUNK, Simulation, StopReason, replay, simulate
@@ -147,10 +147,15 @@ _ROW_FIELDS = tuple(sorted((d for d in declared(Combatant, Abilities) if d.spec.
 (:attr:`FieldSpec.roster <combatkit.fields.FieldSpec.roster>`)."""
 _WEAPON_FIELDS = tuple(sorted((d for d in declared(Weapon) if d.spec.roster), key=lambda d: d.spec.roster))
 """Its columns of the first weapon."""
+_WEAPON_KINDS = {d.spec.file: d.kind for d in _WEAPON_FIELDS}
 _WIDTHS = {"name": "130px", "side": "100px", "level": "58px", "hp": "58px", "thac0": "58px", "damage": "72px"}
 """A column's width by file field (others: 52px); ``name`` is also the first weapon's."""
 _WEAPON_HEADINGS = {"name": "first weapon"}
 _WEAPON_TAGS = {"name": "weapon"}
+_FISTS_SHOWN = {"name": "fists", "sf": "by size", "damage": FISTS.damage}
+"""What the first-weapon boxes of a figure with no weapon show, greyed: what it fights with instead."""
+_UNARMED = ("No weapon: it fights with its fists (002 Unarmed Combat: a pummel, 1d2; SF by its size, 000 Table 2). "
+            "Type a name, SF or damage to give it a first weapon.")
 
 
 def _heading(d: Declared, weapon: bool) -> str:
@@ -311,15 +316,18 @@ class CombatantRow(widgets.HBox):
         """The combatant's own fields by file field (``name``, ``hp``, ``ac``...)."""
         self.weapon: dict[str, widgets.ValueWidget] = {}
         """Its first weapon's fields (``name``, ``sf``, ``damage``)."""
-        first = next(iter(combatant.weapons.values()), {})
-        for table, source, columns in ((self.fields, combatant.fields, _ROW_FIELDS),
-                                       (self.weapon, first, _WEAPON_FIELDS)):
-            for d in columns:
-                key = d.spec.file
-                kind = widgets.IntText if d.kind == "number" else widgets.Text
-                control = kind(value=source.get(key, d.shown), continuous_update=False, tooltip=d.spec.tooltip(d.doc),
-                               layout=widgets.Layout(width=_WIDTHS.get(key, "52px")))
-                table[key] = tag(control, f"c-{_WEAPON_TAGS.get(key, key) if table is self.weapon else key}")
+        first = next(iter(combatant.weapons.values()), None)
+        for d in _ROW_FIELDS:
+            self.fields[d.spec.file] = _roster_control(d, combatant.fields, d.spec.file)
+        for d in _WEAPON_FIELDS:
+            if first is None:  # its fists, shown as such: blank boxes that take a first weapon
+                control = tag(widgets.Text(value="", placeholder=_FISTS_SHOWN[d.spec.file], continuous_update=False,
+                                           tooltip=f"{_UNARMED} {d.spec.tooltip(d.doc)}",
+                                           layout=widgets.Layout(width=_WIDTHS.get(d.spec.file, "52px"))),
+                              f"c-{_WEAPON_TAGS.get(d.spec.file, d.spec.file)}")
+            else:
+                control = _roster_control(d, first, _WEAPON_TAGS.get(d.spec.file, d.spec.file))
+            self.weapon[d.spec.file] = control
         names = ", ".join(str(s.get("name", "?")) for s in combatant.spells.values())
         self.spells = tag(widgets.HTML(f"<span style='color:#4d5656'>{html.escape(names) or '—'}</span>",
                                        layout=widgets.Layout(width="160px")), "c-spells")
@@ -332,6 +340,13 @@ class CombatantRow(widgets.HBox):
     @property
     def controls(self) -> tuple[widgets.DOMWidget, ...]:
         return (*self.fields.values(), *self.weapon.values(), self.remove)
+
+
+def _roster_control(d: Declared, source: dict[str, Any], name: str) -> widgets.ValueWidget:
+    """One box of the compact table: ``d``'s value in ``source`` (a draft's table), or its default."""
+    kind = widgets.IntText if d.kind == "number" else widgets.Text
+    return tag(kind(value=source.get(d.spec.file, d.shown), continuous_update=False, tooltip=d.spec.tooltip(d.doc),
+                    layout=widgets.Layout(width=_WIDTHS.get(d.spec.file, "52px"))), f"c-{name}")
 
 
 def _roster_header() -> widgets.HBox:
@@ -677,10 +692,14 @@ class EncounterPrep(widgets.VBox):
         if self._quiet:
             return
         combatant = self.draft.combatants[ident]
+        if isinstance(value, str) and _WEAPON_KINDS[key] == "number" and re.fullmatch(r"[+-]?\d{1,6}", value.strip()):
+            value = int(value)  # typed in a blank box of a figure that had no weapon: a number read as one
         if combatant.weapons:
             next(iter(combatant.weapons.values()))[key] = value
-        else:
+        elif value != "":  # a blank box typed in and cleared again leaves the figure with its fists
             self.draft.add_weapon(ident, {key: value})
+        else:
+            return
         self._refresh()
 
     def _on_add_combatant(self, _button) -> None:
