@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 import icepool
 
@@ -113,20 +114,7 @@ class Dice:
             return text
         if not isinstance(text, str):
             raise DiceNotationError(f"dice notation must be a string like '2d6', got {text!r}")
-        match = _NOTATION.match(text)
-        if not match:
-            raise DiceNotationError(
-                f"{text!r} is not dice notation: write NdS or NdS+M, e.g. d10, 2d6, 3d4+1"
-            )
-        count_text, sides_text, sign, mod_text = match.groups()
-        for digits, what in ((count_text, "dice count"), (sides_text, "number of sides"), (mod_text, "modifier")):
-            if digits and len(digits.lstrip("0")) > 6:  # past every limit; int() refuses 4300 digits and more
-                raise DiceNotationError(f"{text[:40]!r}{'...' if len(text) > 40 else ''}: a {what} of "
-                                        f"{len(digits)} digits is out of range (1..{_MAX_COUNT} dice of "
-                                        f"2..{_MAX_SIDES} sides, a modifier of -{_MAX_MODIFIER}..+{_MAX_MODIFIER})")
-        count = int(count_text) if count_text else 1
-        modifier = int(mod_text or 0) * (-1 if sign == "-" else 1)
-        return cls(count, int(sides_text), modifier)
+        return _parsed(text)
 
     def __str__(self) -> str:
         count = "" if self.count == 1 else str(self.count)
@@ -192,6 +180,28 @@ def sum_of(die: icepool.Die, count: int) -> icepool.Die:
         if count:
             power = power + power
     return total
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str) -> Dice:
+    """``text`` read as standard notation (:meth:`Dice.parse`), once per string: the fast path reads the same few
+    dice (a weapon's damage, an options object's referee dice) tens of thousands of times, and a :class:`Dice` is
+    immutable, so one value serves every caller. Bounded; a refused string raises each time (exceptions are not
+    cached)."""
+    match = _NOTATION.match(text)
+    if not match:
+        raise DiceNotationError(
+            f"{text!r} is not dice notation: write NdS or NdS+M, e.g. d10, 2d6, 3d4+1"
+        )
+    count_text, sides_text, sign, mod_text = match.groups()
+    for digits, what in ((count_text, "dice count"), (sides_text, "number of sides"), (mod_text, "modifier")):
+        if digits and len(digits.lstrip("0")) > 6:  # past every limit; int() refuses 4300 digits and more
+            raise DiceNotationError(f"{text[:40]!r}{'...' if len(text) > 40 else ''}: a {what} of "
+                                    f"{len(digits)} digits is out of range (1..{_MAX_COUNT} dice of "
+                                    f"2..{_MAX_SIDES} sides, a modifier of -{_MAX_MODIFIER}..+{_MAX_MODIFIER})")
+    count = int(count_text) if count_text else 1
+    modifier = int(mod_text or 0) * (-1 if sign == "-" else 1)
+    return Dice(count, int(sides_text), modifier)
 
 
 @dataclass(frozen=True)

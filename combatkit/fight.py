@@ -214,10 +214,16 @@ def _over(figures: list[Figure]) -> bool:
 
 def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | None = None,
               options: FightOptions = FightOptions(), system_options: object = None,
-              explain: bool = True) -> Fight:
+              explain: bool = True, cache: dict | None = None) -> Fight:
     """Play ``encounter`` out under ``system`` (default the encounter's) from ``seed`` (default
     the encounter's, else 0). ``explain=False`` is the fast path: the same fight, without
     events, explanations or per-round records.
+
+    ``cache`` holds what is worked out once and then looked up (a figure's combatant in a given state, an
+    attack's number needed), each keyed on the figures' names and states it depends on. Default: a new one for
+    this fight. Fights of the same encounter under the same system and options may share one (as
+    :func:`~combatkit.simulation.simulate` does: one a run in its own process, one a chunk elsewhere): the same
+    fights, each value worked out once for all of them.
 
     >>> from combatkit import load_example
     >>> fight = run_fight(load_example("orc-closes-on-longbowman"), seed=4)
@@ -237,7 +243,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     surprised = frozenset(c.name for c in encounter.combatants if c.surprised)
     rounds: list[RoundResult] = []
     refused_total = 0
-    cache: dict = {}
+    cache = cache if cache is not None else {}
     carried: dict[str, list[Intent]] = {}
     carry: Mapping[str, object] = {}
     quiet = 0

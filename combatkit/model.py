@@ -471,6 +471,18 @@ class Spell:
         return self.casting_time == ONE_ROUND
 
 
+def _ratio(value: Fraction | int) -> tuple[int, int]:
+    """``value`` as whole numerator and (positive) denominator: attacks per round and rates of fire are counted in
+    integers on the fast path, where building a :class:`~fractions.Fraction` each time was slow."""
+    exact = value if isinstance(value, (int, Fraction)) else Fraction(value)
+    return exact.numerator, exact.denominator
+
+
+def _truncated(num: int, den: int) -> int:
+    """``int(Fraction(num, den))`` for a positive ``den``: rounded toward zero."""
+    return num // den if num >= 0 else -(-num // den)
+
+
 @dataclass(frozen=True)
 class Combatant:
     """A figure in the fight."""
@@ -551,12 +563,14 @@ class Combatant:
         >>> Combatant("x", "a").attacks_in_round(1, Weapon("long bow", 8, kind=WeaponKind.MISSILE, rate_of_fire=2))
         2
         """
-        apr = Fraction(self.attacks_per_round)
+        apr = self.attacks_per_round
         if weapon is not None and weapon.attacks_per_round is not None:
-            apr = Fraction(weapon.attacks_per_round)
+            apr = weapon.attacks_per_round
+        num, den = _ratio(apr)
         if weapon is not None and weapon.kind is WeaponKind.MISSILE:
-            apr *= Fraction(weapon.rate_of_fire)
-        return int(apr * round_number) - int(apr * (round_number - 1))
+            fire_num, fire_den = _ratio(weapon.rate_of_fire)
+            num, den = num * fire_num, den * fire_den
+        return _truncated(num * round_number, den) - _truncated(num * (round_number - 1), den)
 
 
 @dataclass(frozen=True, kw_only=True)

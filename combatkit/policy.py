@@ -65,7 +65,6 @@ from combatkit.effects import EffectKind, spell_effect, takes
 from combatkit.intent import COMPONENTS, Intent, IntentKind
 from combatkit.model import Declaration, Maneuver, Size, Spell, Weapon, WeaponKind
 from combatkit.resolution import ResolutionOptions
-from combatkit.systems._plan import attacks_in_round
 from combatkit.systems.base import TimingSystem, find_system
 from combatkit.systems.rules import ChargeRule
 
@@ -200,7 +199,7 @@ def _weapon_intents(f: Figure, target: Figure, gap: int, round: int, system: Tim
     missiles = [w for w in c.weapons if w.kind is WeaponKind.MISSILE]
     most = system.rules.max_missiles  # 003 §III times one, two or three missiles a round, no more
     if most is not None:
-        missiles = [w for w in missiles if attacks_in_round(Fraction(c.attacks_per_round), w, round) <= most]
+        missiles = [w for w in missiles if c.attacks_in_round(round, w) <= most]
     melee = routine(c) if any(w.kind is not WeaponKind.MISSILE for w in c.weapons) else ()
     if missiles and (gap > REACH or not melee):
         ranges = missile_range(missiles[0])

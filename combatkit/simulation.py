@@ -256,10 +256,10 @@ def _prepared(encounter: Encounter) -> Encounter:
 
 
 def _play(encounter: Encounter, system: str | None, seed: int, index: int, options: FightOptions,
-          system_options: object) -> _Rows:
-    """Fight ``index``'s row and its figures' rows."""
+          system_options: object, cache: dict) -> _Rows:
+    """Fight ``index``'s row and its figures' rows (``cache``: the chunk's, :func:`~combatkit.fight.run_fight`)."""
     fight = run_fight(encounter, system, seed=fight_seed(seed, index), options=options,
-                      system_options=system_options, explain=False)
+                      system_options=system_options, explain=False, cache=cache)
     figures = fight.figure_rows()
     for row, figure in zip(figures, fight.figures, strict=True):
         row["no_effect_data"] = ";".join(figure.no_effect_data)
@@ -273,9 +273,10 @@ def _play_chunk(encounter: Encounter, system: str | None, seed: int, start: int,
     with the error's class, arguments and attributes, for the caller to raise after them (combatkit's errors
     take two arguments, which pickle cannot rebuild)."""
     rows: list[_Rows] = []
+    cache: dict = {}
     try:
         for index in range(start, stop):
-            rows.append(_play(encounter, system, seed, index, options, system_options))
+            rows.append(_play(encounter, system, seed, index, options, system_options, cache))
     except ValueError as error:
         return rows, (type(error), error.args, dict(vars(error)))
     return rows, None
@@ -389,10 +390,11 @@ def simulate(encounter: Encounter, system: str | None = None, *, n: int = 1000, 
 
 def _here(encounter: Encounter, system: str | None, seed: int, options: FightOptions, system_options: object,
           chunks: list[tuple[int, int]], tally: _Tally) -> bool:
-    """The chunks played in this process; True if the run stopped at the precision asked for."""
+    """The chunks played in this process, sharing one cache; True if the run stopped at the precision asked for."""
+    cache: dict = {}
     for start, stop in chunks:
         for index in range(start, stop):
-            tally.add(_play(encounter, system, seed, index, options, system_options))
+            tally.add(_play(encounter, system, seed, index, options, system_options, cache))
         if tally.precise():
             return True
     return False

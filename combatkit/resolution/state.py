@@ -58,10 +58,11 @@ class Live:
             return True
         return self.down_at is not None and t <= self.down_at
 
-    def figure(self) -> Figure:
+    def figure(self, holding: str | None) -> Figure:
+        """The figure as the round leaves it, ``holding`` the spell it holds into the next round (if any)."""
         tally = self.tally
         return replace(
-            self.fig, hit_points=self.hp, position=self.position, status=self.status,
+            self.fig, holding=holding, hit_points=self.hp, position=self.position, status=self.status,
             spells_used=tuple(self.spells_used), components_ready=self.components, conditions=tuple(self.conditions),
             fell=self.fell, attacks=self.fig.attacks + tally["attacks"], hits=self.fig.hits + tally["hits"],
             damage_dealt=self.fig.damage_dealt + tally["damage_dealt"],

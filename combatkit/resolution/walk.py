@@ -239,8 +239,7 @@ class Walk:
         rolls = self.timeline.rolls + tuple(self.roller.log[self.rolled_before:])
         resolved = replace(self.timeline, spans=spans, rolls=rolls)
         return RoundResult(self.round, self.system, resolved, tuple(self.events),
-                           tuple(replace(live.figure(), holding=self._held_over(live))
-                                 for live in self.live.values()), self.declarations)
+                           tuple(live.figure(self._held_over(live)) for live in self.live.values()), self.declarations)
 
     def _phase_end(self, index: int) -> None:
         """The end of phase ``index``: with ``defenseless_each_phase`` (000 §2 C, "may be attacked each

@@ -18,27 +18,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from combatkit.battle import REACH, REPOSITION, missile_range, routine
 from combatkit.errors import RulesError
 from combatkit.intent import COMPONENTS, Intent, IntentKind, Placement, PlacementKind, Refinement, find_action
-from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind
+from combatkit.model import FISTS, ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind
 
 if TYPE_CHECKING:
     from combatkit.encounter import Encounter
     from combatkit.systems.base import TimingSystem
 
-__all__ = ["ActorPlan", "attacks_in_round", "chain", "combat_ii", "routines", "weapon_names"]
+__all__ = ["ActorPlan", "chain", "combat_ii", "routines", "weapon_names"]
 
 MOVE, ATTACK, CAST, MISC, READY = ActionKind.MOVE, ActionKind.ATTACK, ActionKind.CAST, ActionKind.MISC, ActionKind.READY
-
-
-@cache
-def attacks_in_round(apr: Fraction, weapon: Weapon, round: int) -> int:
-    """:meth:`~combatkit.model.Combatant.attacks_in_round`, remembered (Fraction arithmetic is slow)."""
-    return Combatant("x", "x", attacks_per_round=apr).attacks_in_round(round, weapon)
 
 
 def routines(c: Combatant, weapons: tuple[Weapon, ...], round: int) -> int:
@@ -48,8 +41,8 @@ def routines(c: Combatant, weapons: tuple[Weapon, ...], round: int) -> int:
     if len(naturals) > 1 and Fraction(c.attacks_per_round) <= len(naturals):
         return 1
     if not weapons:
-        return max(1, attacks_in_round(Fraction(c.attacks_per_round), Weapon("fists"), round))
-    return min(attacks_in_round(Fraction(c.attacks_per_round), w, round) for w in weapons)
+        return max(1, c.attacks_in_round(round, FISTS))
+    return min(c.attacks_in_round(round, w) for w in weapons)
 
 
 def weapon_names(weapons: tuple[Weapon, ...]) -> tuple[str, ...]:

@@ -91,9 +91,9 @@ from __future__ import annotations
 import enum
 import math
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 
 from combatkit.dice import Dice, Roller
@@ -180,7 +180,13 @@ class Facility(enum.IntEnum):
         >>> Facility.for_speed_factor(5).label, Facility.for_speed_factor(10).label
         ('Moderate', 'Very Slow')
         """
-        return next(cls(row["phase"]) for row in _data()["facility"] if sf <= row.get("sf_max", sf))
+        return _band(sf)
+
+
+@lru_cache(maxsize=256)
+def _band(sf: int) -> Facility:
+    """:meth:`Facility.for_speed_factor`, read from the table once per speed factor."""
+    return next(Facility(row["phase"]) for row in _data()["facility"] if sf <= row.get("sf_max", sf))
 
 
 class Routine(enum.Enum):
@@ -519,7 +525,25 @@ class PhaseLayout:
         return Clock("turn (a side's go at one step of a phase)", self.ticks, tuple(periods))
 
 
-CLOCK = PhaseLayout(2).clock
+@lru_cache(maxsize=5)
+def _layout(slots: int) -> PhaseLayout:
+    """The layout of a round with ``slots`` sides (2..6), built once, and so its :attr:`~PhaseLayout.clock`."""
+    return PhaseLayout(slots)
+
+
+_STEP_TICKS: dict[str, Callable[[PhaseLayout, int, int], Tick]] = {
+    "distractions": lambda layout, phase, slot: layout.distractions(phase),
+    "phase start": lambda layout, phase, slot: layout.distractions(phase),
+    "movement": lambda layout, phase, slot: layout.movement(phase, slot),
+    "missiles & magic": lambda layout, phase, slot: layout.missiles(phase, slot),
+    "effects": lambda layout, phase, slot: layout.effects(phase),
+    "melee": lambda layout, phase, slot: layout.melee(phase, slot),
+    "second": lambda layout, phase, slot: layout.melee(phase, 2),
+    "phase end": lambda layout, phase, slot: layout.end(phase),
+}
+"""The tick of each step a span is placed at, in a phase, for a side's slot (:meth:`_Round._tick`)."""
+
+CLOCK = _layout(2).clock
 
 
 # ----------------------------------------------------------------- positions
@@ -596,7 +620,7 @@ class _Round:
         self.extras: list[tuple[Combatant, Declaration]] = []
         self.distance = {frozenset((a, b)): feet for a, b, feet in encounter.distances}
         sides = len(encounter.sides)
-        self.layout = PhaseLayout(min(max(2, sides), 6))
+        self.layout = _layout(min(max(2, sides), 6))
 
     # ------------------------------------------------------------ ordering (001 B)
 
@@ -1173,17 +1197,7 @@ class _Round:
             rounds, phase = rounds + 1, phase + 1
         if self.collapse and rounds == 0 and step != "second":
             return layout.melee(phase, 1)
-        tick = {
-            "distractions": layout.distractions(phase),
-            "phase start": layout.distractions(phase),
-            "movement": layout.movement(phase, slot),
-            "missiles & magic": layout.missiles(phase, slot),
-            "effects": layout.effects(phase),
-            "melee": layout.melee(phase, slot),
-            "second": layout.melee(phase, 2),
-            "phase end": layout.end(phase),
-        }[step]
-        return tick + rounds * layout.ticks
+        return _STEP_TICKS[step](layout, phase, slot) + rounds * layout.ticks
 
     def _timeline(self) -> Timeline:
         self.collapse = self.options.tied_phase_simultaneous and self.all_tied and len(self.encounter.sides) > 1

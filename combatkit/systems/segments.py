@@ -1011,6 +1011,8 @@ class SegmentOfAction(TimingSystem):
     def timing_options(self, options: SegmentsOptions | None) -> SegmentsOptions:
         """Timing only (``kills=False``); the dying blow is the resolver's (``ResolutionOptions.dying_blow``)."""
         base = options if isinstance(options, SegmentsOptions) else SegmentsOptions()
+        if not base.kills and not base.dying_blow:
+            return base  # timing only already (the fight's round options): not built and checked again
         return replace(base, kills=False, dying_blow=False)
 
     def round_options(self, options: SegmentsOptions | None, fight: FightRound) -> SegmentsOptions:
@@ -1018,7 +1020,8 @@ class SegmentOfAction(TimingSystem):
         flagged surprised (unless ``SurpriseOptions.check`` is off); no surprise after round 1."""
         base = self.timing_options(options)
         checks = frozenset(fight.names) if fight.first and fight.surprise_check and not fight.flagged else frozenset()
-        return replace(base, surprise_checks=(base.surprise_checks | checks) if fight.first else frozenset())
+        surprise_checks = (base.surprise_checks | checks) if fight.first else frozenset()
+        return base if surprise_checks == base.surprise_checks else replace(base, surprise_checks=surprise_checks)
 
     def _odds_round(self, encounter: Encounter, a: str, b: str,
                     options: SegmentsOptions) -> Callable[[Roller], Timeline]:

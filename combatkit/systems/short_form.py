@@ -267,11 +267,23 @@ def _fits(needs: dict[str, int]) -> bool:
     >>> _fits({"standard": 0, "move": 2, "minor": 1}), _fits({"standard": 1, "move": 1, "minor": 2})
     (True, False)
     """
+    taken = 0
+    for k, kind in enumerate(_becoming(), 1):
+        taken += needs.get(kind, 0)
+        if taken > k:
+            return False
+    return True
+
+
+@cache
+def _becoming() -> tuple[str, ...]:
+    """The action types from standard down, each the one the type before it ``becomes`` (002 Action Types):
+    the first k of them fit in k actions. Read once from the table (:func:`_fits` asks thousands of times a run)."""
     types = action_types()
     chain = ["standard"]
     while types[chain[-1]].becomes is not None:
         chain.append(str(types[chain[-1]].becomes))
-    return all(sum(needs.get(t, 0) for t in chain[:k]) <= k for k in range(1, len(chain) + 1))
+    return tuple(chain)
 
 
 def misc_type(d: Declaration) -> str:
