@@ -303,6 +303,33 @@ def test_odds_arrive_later_when_an_event_loop_runs():
     asyncio.run(scenario())
 
 
+def test_settle_works_the_odds_out_in_the_cell_so_the_page_is_sent_with_them():
+    """The dashboard's last cell settles: odds that arrived while voila's page was still building its widgets
+    could be lost to it, and its table stayed at "computing…" (the browser test of a linked example)."""
+    async def scenario():
+        comparison = SystemComparison("fighter-and-mage-vs-orc-archer")
+        assert comparison.pending and "computing…" in comparison.odds_table.value  # threads, not yet begun
+        comparison.settle()
+        assert comparison.pending == [] and "computing…" not in comparison.odds_table.value
+        assert comparison.odds["segments"] == segments.odds(comparison.encounter, "Ugluk", "Mira")
+        await asyncio.sleep(0.05)  # the threads begin, find their jobs done and leave them as they are
+        assert comparison.odds["segments"] == segments.odds(comparison.encounter, "Ugluk", "Mira")
+
+    asyncio.run(scenario())
+
+
+def test_settle_begins_no_job_after_its_time_and_leaves_the_rest_to_their_threads():
+    async def scenario():
+        comparison = SystemComparison("fighter-and-mage-vs-orc-archer")
+        comparison.settle(0)
+        assert len(comparison.pending) == 6 and "computing…" in comparison.odds_table.value
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in comparison.pending), return_exceptions=True)
+        await asyncio.sleep(0.01)
+        assert comparison.pending == [] and "computing…" not in comparison.odds_table.value
+
+    asyncio.run(scenario())
+
+
 # ----------------------------------------------------------------- the charts, pure
 
 

@@ -356,8 +356,26 @@ class OddsJobs:
         """Jobs not finished yet."""
         return [f for f in self._futures.values() if not f.done()]
 
+    def settle(self, keys: Sequence[OddsKey], seconds: float) -> None:
+        """Work out here and now, one after another, the jobs of ``keys`` not begun yet, starting none after
+        ``seconds``; a job another thread is playing is waited for within that time. What is left goes on in
+        its thread. A page's first view is then whole when it is sent: odds that arrive while the page is
+        still building its widgets can be lost to it (the table stayed at "computing…")."""
+        deadline = time.monotonic() + seconds
+        for key in keys:
+            future = self._futures.get(key)
+            left = deadline - time.monotonic()
+            if future is None or future.done() or left <= 0:
+                continue
+            lock = self._locks.setdefault(key[0], threading.Lock())
+            if lock.acquire(timeout=left):
+                try:
+                    self._run(key, future)
+                finally:
+                    lock.release()
+
     def _run(self, key: OddsKey, future: Future) -> None:
-        if not future.set_running_or_notify_cancel():
+        if future.done() or not future.set_running_or_notify_cancel():  # done: settled before its thread began
             return
         start = time.perf_counter()
         system, encounter, a, b = key
@@ -588,6 +606,15 @@ class SystemComparison(widgets.VBox):
     def pending(self) -> list[Future]:
         """Odds still being computed for the current matchup."""
         return [f for f in self._futures().values() if not f.done()]
+
+    def settle(self, seconds: float = 2.0) -> None:
+        """Work out the current matchup's odds in this cell, system by system, beginning none after ``seconds``
+        (the rest go on in their threads), and show them: a dashboard calls it last, so the page it sends has
+        them (:meth:`OddsJobs.settle`)."""
+        if self.encounter is None or self.a.value is None or self.b.value is None:
+            return
+        self.jobs.settle([(sid, self.encounter, self.a.value, self.b.value) for sid in self._futures()], seconds)
+        self._show_odds()
 
     # ------------------------------------------------------------ loading and running
 
