@@ -20,7 +20,9 @@ Exact odds can take from milliseconds to tens of seconds (the number of dice out
 that matter): :class:`OddsJobs` computes each system's odds once per encounter and
 matchup and caches them, off the kernel's main thread when an event loop is running (in
 Jupyter and Voila), so the timelines stay responsive and each system's odds appear as
-they are ready; outside one (a script, a test) they are computed at once. A link carries the
+they are ready; outside one (a script, a test) they are computed at once. The dashboard calls
+:meth:`SystemComparison.settle` last, so the page voila sends already has the odds that take a
+second or two. A link carries the
 example, the seed, the matchup and the entered dice (:meth:`SystemComparison.url_params`), not edits: it
 says so under itself. Options an encounter file sets (``[options.<system>]``) apply to that system's
 timeline and odds.
