@@ -48,8 +48,8 @@ class PageWatch:
 def pytest_collection_modifyitems(items):
     """A browser test that fails is run once more, and fails if it fails again. Rarely (1 of 4 clean CI runs
     here), a voila page stalls for a minute on the stack beneath it, not on anything it shows: the server logs
-    "Timeout waiting for IOPub output" and the page never finishes loading (jupyter_client's late IOPub
-    subscription, jupyter_client #593). Each rerun is named in the run's summary (``-ra``: "R")."""
+    "Timeout waiting for IOPub output" and the page never finishes loading (most likely a late IOPub
+    subscription, as in jupyter_client #593; not proven here). Each rerun is named in the run's summary (``-ra``: "R")."""
     for item in items:
         if item.get_closest_marker("browser") and not item.get_closest_marker("flaky"):
             item.add_marker(pytest.mark.flaky(reruns=1))
