@@ -319,15 +319,9 @@ class CombatantRow(widgets.HBox):
         first = next(iter(combatant.weapons.values()), None)
         for d in _ROW_FIELDS:
             self.fields[d.spec.file] = _roster_control(d, combatant.fields, d.spec.file)
-        for d in _WEAPON_FIELDS:
-            if first is None:  # its fists, shown as such: blank boxes that take a first weapon
-                control = tag(widgets.Text(value="", placeholder=_FISTS_SHOWN[d.spec.file], continuous_update=False,
-                                           tooltip=f"{_UNARMED} {d.spec.tooltip(d.doc)}",
-                                           layout=widgets.Layout(width=_WIDTHS.get(d.spec.file, "52px"))),
-                              f"c-{_WEAPON_TAGS.get(d.spec.file, d.spec.file)}")
-            else:
-                control = _roster_control(d, first, _WEAPON_TAGS.get(d.spec.file, d.spec.file))
-            self.weapon[d.spec.file] = control
+        for d in _WEAPON_FIELDS:  # no weapon: its fists, shown as such in blank boxes that take a first weapon
+            self.weapon[d.spec.file] = _roster_control(d, first or {}, _WEAPON_TAGS.get(d.spec.file, d.spec.file),
+                                                       unarmed=first is None)
         names = ", ".join(str(s.get("name", "?")) for s in combatant.spells.values())
         self.spells = tag(widgets.HTML(f"<span style='color:#4d5656'>{html.escape(names) or '—'}</span>",
                                        layout=widgets.Layout(width="160px")), "c-spells")
@@ -342,11 +336,18 @@ class CombatantRow(widgets.HBox):
         return (*self.fields.values(), *self.weapon.values(), self.remove)
 
 
-def _roster_control(d: Declared, source: dict[str, Any], name: str) -> widgets.ValueWidget:
-    """One box of the compact table: ``d``'s value in ``source`` (a draft's table), or its default."""
-    kind = widgets.IntText if d.kind == "number" else widgets.Text
-    return tag(kind(value=source.get(d.spec.file, d.shown), continuous_update=False, tooltip=d.spec.tooltip(d.doc),
-                    layout=widgets.Layout(width=_WIDTHS.get(d.spec.file, "52px"))), f"c-{name}")
+def _roster_control(d: Declared, source: dict[str, Any], name: str, unarmed: bool = False) -> widgets.ValueWidget:
+    """One box of the compact table: ``d``'s value in ``source`` (a draft's table), or its default; ``unarmed``:
+    a first-weapon box of a figure with none, blank text that says what it fights with instead."""
+    look: dict[str, Any] = {"continuous_update": False, "tooltip": d.spec.tooltip(d.doc),
+                            "layout": widgets.Layout(width=_WIDTHS.get(d.spec.file, "52px"))}
+    if unarmed:
+        look["tooltip"] = f"{_UNARMED} {look['tooltip']}"
+        control = widgets.Text(value="", placeholder=_FISTS_SHOWN[d.spec.file], **look)
+    else:
+        kind = widgets.IntText if d.kind == "number" else widgets.Text
+        control = kind(value=source.get(d.spec.file, d.shown), **look)
+    return tag(control, f"c-{name}")
 
 
 def _roster_header() -> widgets.HBox:
@@ -696,10 +697,10 @@ class EncounterPrep(widgets.VBox):
             value = int(value)  # typed in a blank box of a figure that had no weapon: a number read as one
         if combatant.weapons:
             next(iter(combatant.weapons.values()))[key] = value
-        elif value != "":  # a blank box typed in and cleared again leaves the figure with its fists
-            self.draft.add_weapon(ident, {key: value})
-        else:
+        elif value == "":  # a blank box typed in and cleared again leaves the figure with its fists
             return
+        else:
+            self.draft.add_weapon(ident, {key: value})
         self._refresh()
 
     def _on_add_combatant(self, _button) -> None:
