@@ -613,9 +613,8 @@ class SystemComparison(widgets.VBox):
         """Work out the current matchup's odds in this cell, system by system, beginning none after ``seconds``
         (the rest go on in their threads), and show them: a dashboard calls it last, so the page it sends has
         them (:meth:`OddsJobs.settle`)."""
-        if self.encounter is None or self.a.value is None or self.b.value is None:
-            return
-        self.jobs.settle([(sid, self.encounter, self.a.value, self.b.value) for sid in self._futures()], seconds)
+        self._futures()  # started, or found
+        self.jobs.settle(self._keys(), seconds)
         self._show_odds()
 
     # ------------------------------------------------------------ loading and running
@@ -711,16 +710,20 @@ class SystemComparison(widgets.VBox):
 
     # ------------------------------------------------------------ odds and words
 
-    def _futures(self) -> dict[str, Future]:
+    def _keys(self) -> list[OddsKey]:
+        """The current matchup's odds jobs: one for every system that ran the encounter."""
         if self.encounter is None or self.a.value is None or self.b.value is None:
-            return {}
-        return {sid: self.jobs.get(sid, self.encounter, self.a.value, self.b.value)
-                for sid, run in self.runs.items() if run.timeline is not None}
+            return []
+        return [(sid, self.encounter, self.a.value, self.b.value)
+                for sid, run in self.runs.items() if run.timeline is not None]
+
+    def _futures(self) -> dict[str, Future]:
+        return {key[0]: self.jobs.get(*key) for key in self._keys()}
 
     def _show_matchup(self) -> None:
         """Start (or find) the matchup's odds under every system that ran, drop stale jobs, show what is known."""
-        futures = self._futures()
-        self.jobs.drop_waiting({(sid, self.encounter, self.a.value, self.b.value) for sid in futures})
+        self._futures()
+        self.jobs.drop_waiting(set(self._keys()))
         self._show_odds()
 
     def _show_odds(self) -> None:
