@@ -265,7 +265,7 @@ def figures_from(encounter: Encounter, opening_gap: int = 30) -> tuple[Figure, .
 @cache
 def _ranges() -> dict[str, tuple[int, int, int]]:
     text = resources.files("combatkit.data").joinpath("missile_ranges_ph2e.toml").read_text(encoding="utf-8")
-    return {k: tuple(v) for k, v in tomllib.loads(text).items()}  # type: ignore[misc]
+    return {k: tuple(v) for k, v in tomllib.loads(text).items()}
 
 
 def missile_range(weapon: Weapon, extra: Mapping[str, tuple[int, int, int]] | None = None) -> tuple[int, int, int] | None:

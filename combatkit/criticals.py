@@ -1047,7 +1047,7 @@ class AttackOdds:
 
     def rows(self) -> list[dict[str, Any]]:
         """Long-form rows for a chart: measure, value, probability (float) and exact (str)."""
-        tables = {
+        tables: dict[str, Mapping[Any, Fraction]] = {
             "outcome": self.outcomes, "critical hit row": self.critical_hit_rows,
             "critical miss row": self.critical_miss_rows, "damage": self.damage,
             "SF penalty": self.sf_penalty, "body points": self.body_points,

@@ -285,8 +285,7 @@ class Roller:
                     f"{purpose}: {spec} rolls {spec.minimum}..{spec.maximum}, "
                     f"so {value} cannot have been rolled"
                 )
-            faces = (value - spec.modifier,) if spec.count == 1 else None
-            return Roll(spec, purpose, value, faces, entered=True)
+            return Roll(spec, purpose, value, (value - spec.modifier,) if spec.count == 1 else None, entered=True)
         faces = tuple(value)
         if len(faces) != spec.count or not all(
             isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= spec.sides for f in faces

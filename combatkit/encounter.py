@@ -15,7 +15,7 @@ import json
 import tomllib
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
 from fractions import Fraction
 from importlib import resources
@@ -151,7 +151,7 @@ class _Reader:
             raise EncounterFileError(self.at(key), f"{why}, got {value!r}")
         return value
 
-    def enum(self, key: str, enum_type: type, default: Any) -> Any:
+    def enum(self, key: str, enum_type: type[enum.Enum], default: Any) -> Any:
         text = self.get(key, str, None if default is None else default.value)
         if text is None:
             return None
@@ -198,7 +198,8 @@ def _fields(r: _Reader, cls: type) -> dict[str, Any]:
                 continue
             out[d.name] = _fraction(r, s.file, str(default or 1))
         else:
-            kind = {"text": str, "number": int, "flag": bool, "number text": (int, str)}[d.kind]
+            kinds: dict[str, type | tuple[type, ...]] = {"text": str, "number": int, "flag": bool, "number text": (int, str)}
+            kind = kinds[d.kind]
             value = r.get(s.file, kind, default, check=s.fits, why=s.cited())
             problem = s.valid(value) if s.valid is not None and isinstance(value, str) else ""
             if problem:
@@ -243,9 +244,10 @@ def _combatant(data: Any, path: str) -> Combatant:
 def _declaration(data: Any, path: str, names: set[str], combatants: Mapping[str, Combatant]) -> Declaration:
     r = _Reader(data, path)
     known = _known(r, names)
-    actor = known("actor", r.get("actor", str))
+    actor: str = r.get("actor", str)
+    known("actor", actor)
     # what the intent a declaration loads as is checked for (_intent), so that the file it saves to loads
-    weapons, spell = _gear(r, combatants[actor])  # type: ignore[index]
+    weapons, spell = _gear(r, combatants[actor])
     declaration = Declaration(
         actor=actor,
         phase=r.get("phase", int, check=lambda v: 1 <= v <= 20, why="phase is a positive number"),
@@ -636,7 +638,7 @@ def _no_surrogates(data: Any) -> None:
         path, value = stack.pop()
         if isinstance(value, dict):
             stack.extend((f"{path}.{k}" if path else str(k), v) for k, v in value.items())
-            texts = value.keys()
+            texts: Iterable[str] = value.keys()
         elif isinstance(value, list):
             stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value))
             texts = ()
@@ -655,7 +657,7 @@ def _no_surrogates(data: Any) -> None:
 def _without_defaults(obj: Any, names: Mapping[str, str] | None = None) -> dict[str, Any]:
     """``obj``'s fields that differ from their defaults, by their names in a file (a declared field's
     :attr:`~combatkit.fields.FieldSpec.file`, else ``names`` or the attribute's own)."""
-    specs = field_specs(type(obj))
+    specs = field_specs(obj.__class__)
     out: dict[str, Any] = {}
     for f in fields(obj):
         value = getattr(obj, f.name)

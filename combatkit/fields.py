@@ -121,7 +121,7 @@ def check(obj: Any, who: str, skip: Callable[[str], bool] = lambda name: False) 
     ...
     combatkit.errors.RulesError: sword: SF is a whole number, got 2.5 (000 §1 E)
     """
-    for name, s, none_ok in _checked(type(obj)):
+    for name, s, none_ok in _checked(obj.__class__):
         value = getattr(obj, name)
         if (value is None and none_ok) or skip(name):
             continue

@@ -254,7 +254,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
         played = r
         first = r == 1
         schedule_rng = random.Random(master.getrandbits(64))
-        entered: dict[str, object] = dict(table_rolls) if first else {}
+        entered: dict[str, int | tuple[int, ...]] = dict(table_rolls) if first else {}
         extra_events: list[Event] = []
         asked: list[str] = []
         if first and options.surprise.standard_roll and found.rules.own_surprise is None and not flagged:

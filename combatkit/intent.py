@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
+from typing import Any
 
 from combatkit.errors import RulesError
 from combatkit.model import ActionKind, Declaration, Maneuver, Refined
@@ -204,7 +205,7 @@ class Refinement(Refined):
                 out.append(f.name.replace("_", " ") if value is True else f"{f.name.replace('_', ' ')} {value}")
         return out
 
-    def declaration_fields(self) -> dict[str, object]:
+    def declaration_fields(self) -> dict[str, Any]:
         """Its fields a :class:`~combatkit.model.Declaration` takes, the defaults left out."""
         return {name: getattr(self, name) for name in REFINEMENT_FIELDS
                 if getattr(self, name) != _REFINEMENT_DEFAULTS[name]}

@@ -74,6 +74,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import TypeGuard, cast
 
 from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
@@ -190,7 +191,8 @@ class Simulation:
         """
         counts: dict[str | None, int] = dict.fromkeys(self.sides, 0) | {None: 0}
         for row in self.fights:
-            counts[row["winner"]] = counts.get(row["winner"], 0) + 1  # type: ignore[index]
+            winner = cast("str | None", row["winner"])
+            counts[winner] = counts.get(winner, 0) + 1
         return _widest(counts, len(self.fights))
 
     def no_effect_data(self) -> dict[str, int]:
@@ -304,7 +306,8 @@ class _Tally:
         index = len(self.fights)
         self.fights.append({"fight": index, **fight})
         self.figures.extend({"fight": index, **row} for row in figures)
-        self.wins[fight["winner"]] = self.wins.get(fight["winner"], 0) + 1  # type: ignore[index]
+        winner = cast("str | None", fight["winner"])
+        self.wins[winner] = self.wins.get(winner, 0) + 1
         done = index + 1
         if self.progress is not None and (done % self.step == 0 or done == self.n):
             self.progress(done, self.n)
@@ -331,17 +334,17 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def _check(n: object, every: object, workers: object, precision: object, executor: object) -> None:
-    def whole(value: object) -> bool:
+    def whole(value: object) -> TypeGuard[int]:
         return isinstance(value, int) and not isinstance(value, bool)
 
-    if not whole(n) or n < 0:  # type: ignore[operator]
+    if not whole(n) or n < 0:
         raise RulesError(_RULE, f"n is the number of fights, 0 or more; got {n!r}")
-    if every is not None and (not whole(every) or every < 1):  # type: ignore[operator]
+    if every is not None and (not whole(every) or every < 1):
         raise RulesError(_RULE, f"every is 1 or more fights, got {every!r}")
-    if workers is not None and (not whole(workers) or workers < 1):  # type: ignore[operator]
+    if workers is not None and (not whole(workers) or workers < 1):
         raise RulesError(_RULE, f"workers is 1 or more processes (None: every core), got {workers!r}")
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, numbers.Real)
-                                  or not 0 < precision <= 0.5):
+                                  or not 0 < float(precision) <= 0.5):
         raise RulesError(_RULE, f"precision is a half-width above 0 and at most 0.5 (0.02: ±2%), or None; "
                                 f"got {precision!r}")
     if executor is not None and not callable(getattr(executor, "submit", None)):

@@ -609,8 +609,7 @@ def innate_state(
     options = ManaOptions(system=system)
     if system is ManaSystem.POINTS:
         total = sum(spell.level * (spell.per_day or 0) for spell in daily)
-        pools = (Pool(PoolKind.POINTS, None, total, total, total),) if total else ()
-        return ManaState(who, highest, pools, options)
+        return ManaState(who, highest, (Pool(PoolKind.POINTS, None, total, total, total),) if total else (), options)
     per_level: dict[int, int] = {}
     for spell in daily:
         per_level[spell.level] = per_level.get(spell.level, 0) + (spell.per_day or 0)

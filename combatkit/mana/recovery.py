@@ -523,6 +523,7 @@ class _Player:
             self.state, spend = cast(self.state, event.spell_level, specialty=event.specialty, pool=event.pool)
         except RulesError as error:
             raise RulesError(error.rule, f"minute {event.minute}: {error.message}") from error
+        assert spend.pool is not None, "cast() always draws from a pool; only an innate spell at will does not"
         self.sample(event.minute, self.state.pool(spend.pool), spend.cause)
 
     def rest(self, event: Rest) -> None:

@@ -336,17 +336,17 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
         damage = max(0, damage + damage_bonus + _half_die(walk, terms, weapon, c.name, key))
     why = ""
     if walk.explain:
-        terms = "".join(f", {m}" for m in setup.to_hit)
+        to_hit_terms = "".join(f", {m}" for m in setup.to_hit)
         ac_terms = "".join(f", {m.value:+d} AC {m.label}" for m in setup.armor_class)
         if automatic:
             roll_text = "hit automatically (" + "; ".join(adjustment.notes) + ")"  # type: ignore[union-attr]
         else:
-            roll_text = f"needs {needed} (THAC0 {thac0}{terms} against AC {foe.armor_class}{ac_terms}); d20 = {natural}"
+            roll_text = f"needs {needed} (THAC0 {thac0}{to_hit_terms} against AC {foe.armor_class}{ac_terms}); d20 = {natural}"
         dmg_text = ""
         if hit and holds is None:
             bonus = "".join(f" {m}" for m in setup.damage)
-            extra = (f" x{multiplier}" if multiplier != 1 else "") + (f" {damage_bonus:+d}" if damage_bonus else "")
-            dmg_text = f", {dice} rolled {base}{bonus}{extra} = {damage} damage"
+            scaled = (f" x{multiplier}" if multiplier != 1 else "") + (f" {damage_bonus:+d}" if damage_bonus else "")
+            dmg_text = f", {dice} rolled {base}{bonus}{scaled} = {damage} damage"
         why = f"{c.name} attacks {foe.name} with the {weapon.name}: {roll_text}: {'hit' if hit else 'miss'}{dmg_text}."
         if hit and not automatic and adjustment is not None and adjustment.notes:
             why += " " + " ".join(adjustment.notes)  # what 002 says of the hit: a grapple holds, an overbear fells

@@ -169,7 +169,7 @@ def _area(walk: Walk, caster: Live, effect: SpellEffect, target: Live, t: Tick) 
 def _amount(walk: Walk, effect: SpellEffect, level: int, caster: str, spell: str, key: str) -> int:
     """Damage or healing: the dice once per unit, plus the bonus."""
     dice = Dice.parse(effect.dice)
-    total = sum(walk.roll(dice, lambda i=i: f"{spell}: {caster} [{key}, {i + 1}]") for i in range(effect.units(level)))
+    total = sum(walk.roll(dice, lambda: f"{spell}: {caster} [{key}, {i + 1}]") for i in range(effect.units(level)))
     return total + effect.bonus(level)
 
 

@@ -65,7 +65,8 @@ class Walk:
         self.rules = self.found.rules
         self.options = options
         self.roller = roller
-        self.fast = not explain and not roller.entered and roller.rng is not None
+        self.fast_rng = roller.rng if not explain and not roller.entered else None
+        """The fast path's generator: dice drawn straight from it, no roll logged or explained."""
         self.explain = explain
         self.round = round
         self.encounter_round = encounter_round
@@ -403,9 +404,9 @@ class Walk:
     # -- dice
 
     def roll(self, dice: Dice, purpose: Callable[[], str]) -> int:
-        if self.fast:
-            rng = self.roller.rng
-            return sum(rng.randint(1, dice.sides) for _ in range(dice.count)) + dice.modifier  # type: ignore[union-attr]
+        rng = self.fast_rng
+        if rng is not None:
+            return sum(rng.randint(1, dice.sides) for _ in range(dice.count)) + dice.modifier
         return self.roller.roll(dice, purpose()).total
 
     # -- conditions

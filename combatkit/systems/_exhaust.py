@@ -229,8 +229,8 @@ def matchup(outcomes: Sequence[tuple[Fraction, Timeline]], a: str, b: str) -> di
             if casts:
                 key = f"{who} spell interrupted"
                 result[key] = result.get(key, Fraction(0)) + (weight if casts[0].status is Status.RUINED else 0)
-            blows = sorted((s for s in spans if s.kind is SpanKind.ATTACK and s.status is Status.DONE), key=lambda s: s.end)
-            for number, blow in enumerate(blows, 1):
+            done = sorted((s for s in spans if s.kind is SpanKind.ATTACK and s.status is Status.DONE), key=lambda s: s.end)
+            for number, blow in enumerate(done, 1):
                 key = f"{who} blow {number} @ {blow.end}"
                 result[key] = result.get(key, Fraction(0)) + weight
     head = ["a first", "simultaneous", "b first", "neither", "a spell interrupted", "b spell interrupted"]

@@ -963,13 +963,13 @@ class _Round:
                     whole = f"{slowest[1]}, the listed Attack Facility used unaltered" + (" for every part" if n > 1 else "")
                     out.append([(phases[i], whole, slowest[0])] * n)
                 else:
-                    out.append([(phases[i + j], *reversed(facilities[i + j])) for j in range(n)])
+                    out.append([(phases[i + j], facilities[i + j][1], facilities[i + j][0]) for j in range(n)])
                 i += n
             return out
-        slowest = [max((weapon_facility(c, w, self.options) for w in _weapons(c, d)), key=lambda fw: fw[0])
-                   for d in state.regular]
-        phases = attack_phases(slowest[0][0], len(state.regular))
-        return [[(phases[k], slowest[k][1], slowest[k][0])] for k in range(len(state.regular))]
+        slowest_each = [max((weapon_facility(c, w, self.options) for w in _weapons(c, d)), key=lambda fw: fw[0])
+                        for d in state.regular]
+        phases = attack_phases(slowest_each[0][0], len(state.regular))
+        return [[(phases[k], slowest_each[k][1], slowest_each[k][0])] for k in range(len(state.regular))]
 
     def _cast(self, c: Combatant, d: Declaration, spec: ActionSpec, state: _Plan) -> None:
         spell = c.spell(d.spell)
@@ -1051,9 +1051,10 @@ class _Round:
                 item.why.append("001 asks [what sort of check?]: the referee rules whether it works "
                                 "(option distraction_check rolls one).")
                 continue
+            succeeds_on = check.succeeds_on
             total = self.roller.roll_total(check.dice, f"{item.spec.name.lower()}: {item.c.name}, phase {item.start}",
-                                           classify=lambda t, need=check.succeeds_on: t >= need).total
-            if total < check.succeeds_on:
+                                           classify=lambda t: t >= succeeds_on).total
+            if total < succeeds_on:
                 item.why.append(f"The check ({check.dice}, {check.succeeds_on}+) rolls {total}: it fails.")
                 continue
             item.why.append(f"The check ({check.dice}, {check.succeeds_on}+) rolls {total}: it works.")
@@ -1086,7 +1087,7 @@ class _Round:
             foe = self.people[str(item.target)]
             need = item.c.thac0 - foe.armor_class
             roll = self.roller.roll_total("d20", f"to hit: {item.c.name} -> {foe.name}, {_name(item.land)}",
-                                          classify=lambda t, need=need: t - need >= 5).total
+                                          classify=lambda t: t - need >= 5).total
             if roll - need < 5:
                 continue
             at = _following(item.land)
@@ -1457,7 +1458,7 @@ class FivePhase(TimingSystem):
             how = "half-move" if feet is None or feet <= c.movement * 10 // 2 else "full move"
         else:
             how = "shift"
-        if how == "full move":
+        if how == "full move" and feet is not None:
             feet = min(feet, c.movement * 10)
         out = [ap.declaration(intent, min(ready, 5), ActionKind.MOVE, feet=feet,
                               note=intent.note or how if intent.maneuver is None else intent.note)]

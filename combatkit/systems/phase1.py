@@ -231,8 +231,9 @@ def roll_initiative(encounter: Encounter, roller: Roller, options: Phase1Options
             notes.append(f"Initiative d10 per side (low wins): {shown}. {' and '.join(winners)} tie (000 §1 A).")
     tracks: dict[str, Track] = {}
     for c in encounter.combatants:
-        score_name = "AGI" if options.agility_split and c.abilities.agility is not None else "DEX"
-        score = c.abilities.agility if score_name == "AGI" else c.abilities.dexterity
+        agility = c.abilities.agility if options.agility_split else None
+        score_name = "DEX" if agility is None else "AGI"
+        score = c.abilities.dexterity if agility is None else agility
         adj = reaction_adjustment(score)
         own = rolls[c.side] - adj
         others = [rolls[s] for s in sides if s != c.side]

@@ -328,7 +328,7 @@ def fits(c: Combatant, declarations: Sequence[Declaration]) -> bool:
     return _fits(action_budget(c, declarations)[0])
 
 
-def layers(nodes: list[Hashable], hard: list[tuple[Hashable, Hashable]],
+def layers(nodes: Sequence[Hashable], hard: list[tuple[Hashable, Hashable]],
            soft: list[tuple[Hashable, Hashable]]) -> dict[Hashable, int]:
     """Order the moments inside one count: each node's layer (0 first), the longest chain of
     "goes before" edges leading to it. ``hard`` edges are rules that must hold (closing, II.E);
@@ -572,7 +572,7 @@ class _Round:
                 ranges = [_data()["surprise_range"] + bonus
                           + sum(m.is_surprised for m in surprise_modifiers(c, self.options)) for c in members]
                 roll = self.roller.roll_total(_data()["surprise_die"], f"surprise: {side}",
-                                              classify=lambda t, mods=mods, ranges=ranges: tuple(
+                                              classify=lambda t: tuple(
                                                   t + mod <= top for mod, top in zip(mods, ranges, strict=True))).total
                 for c, mod, top in zip(members, mods, ranges, strict=True):
                     surprised[c.name] = roll + mod <= top
@@ -594,10 +594,12 @@ class _Round:
     def _initiative(self) -> dict[str, int]:
         """002 II.A: a d12 per side; each figure adds its Dexterity modifier."""
         rolls = {side: self.roller.roll_total("d12", f"initiative: {side}").total for side in self.encounter.sides}
+        parts = []
         for f in self.figures.values():
-            mod = dex_modifier(f.c, self.options)
-            f.die, f.count = rolls[f.c.side], rolls[f.c.side] + mod
-        shown = "; ".join(f"{f.c.name} {f.die} {f.count - f.die:+d} = {f.count}" for f in self.figures.values())
+            die, mod = rolls[f.c.side], dex_modifier(f.c, self.options)
+            f.die, f.count = die, die + mod
+            parts.append(f"{f.c.name} {die} {mod:+d} = {die + mod}")
+        shown = "; ".join(parts)
         self.notes.append(f"Initiative, d12 per side plus each figure's Dexterity modifier, high to low (002 II.A): "
                           f"{shown}.")
         return rolls
@@ -806,8 +808,8 @@ class _Round:
                 self._tie_edges(group, hard, soft)
             level = layers(keys, [e for e in hard if e[0] in keys and e[1] in keys],
                            [e for e in soft if e[0] in keys and e[1] in keys])
-            for key in keys:
-                groups[key] = Moment((1, -count, level[key]), self._label(count))
+            for node in keys:
+                groups[node] = Moment((1, -count, level[node]), self._label(count))
         return self._spans(groups)
 
     def _pulled(self, name: str, d: Declaration) -> bool:
