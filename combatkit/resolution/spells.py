@@ -19,6 +19,7 @@ haste, protection, stinking cloud, scare and bless end with the phase the walk c
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING
 
 from combatkit.battle import ActiveCondition, FigureStatus, Lasting
@@ -169,8 +170,10 @@ def _area(walk: Walk, caster: Live, effect: SpellEffect, target: Live, t: Tick) 
 def _amount(walk: Walk, effect: SpellEffect, level: int, caster: str, spell: str, key: str) -> int:
     """Damage or healing: the dice once per unit, plus the bonus."""
     dice = Dice.parse(effect.dice)
-    total = sum(walk.roll(dice, lambda: f"{spell}: {caster} [{key}, {i + 1}]") for i in range(effect.units(level)))
-    return total + effect.bonus(level)
+    total = effect.bonus(level)
+    for i in range(effect.units(level)):
+        total += walk.roll(dice, partial("{}: {} [{}, {}]".format, spell, caster, key, i + 1))
+    return total
 
 
 def _save(walk: Walk, effect: SpellEffect, figure: Live, key: str, t: Tick) -> tuple[bool, str]:
