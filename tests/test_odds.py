@@ -134,3 +134,18 @@ def test_too_many_outcomes_to_enumerate_are_refused_not_run_for_ever(monkeypatch
     monkeypatch.setattr(find_system("phase1"), "odds_limit", limit - 1)  # the system's own default
     with pytest.raises(RulesError, match=f"limit={limit - 1} runs"):
         find_system("phase1").odds(encounter, "A", "X")
+
+
+def test_the_faces_kept_between_runs_stay_bounded():
+    """Exact odds keep a roll's list of faces for the next run only up to KEPT_FACES ways and 64 lists, so a
+    kernel that is asked for many big dice does not grow without end."""
+    from combatkit.systems import _exhaust
+
+    big = Dice(3, 30)  # 27,000 ways: listed, not kept
+    before = _exhaust._kept_faces.cache_info().currsize
+    assert _exhaust._faces(big) == _exhaust._faces(big)
+    assert len(_exhaust._faces(big)) == 27_000
+    assert _exhaust._kept_faces.cache_info().currsize == before
+    for sides in range(2, 80):  # more small dice than the cache holds
+        _exhaust._faces(Dice(2, sides))
+    assert _exhaust._kept_faces.cache_info().currsize == _exhaust._kept_faces.cache_info().maxsize == 64

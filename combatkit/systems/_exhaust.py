@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from combatkit.dice import Dice, Roll, Roller
@@ -131,7 +131,7 @@ def _parse(dice: str | Dice) -> Dice:
     return Dice.parse(dice)
 
 
-@cache
+@lru_cache(maxsize=256)
 def _ways(dice: Dice) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """Every total of ``dice``, lowest first, the number of ways to roll each, and the number of ways in all."""
     outcomes = dice.sides**dice.count
@@ -141,9 +141,11 @@ def _ways(dice: Dice) -> tuple[tuple[int, ...], tuple[int, ...], int]:
 
 MAX_FACE_BRANCHES = 100_000
 """The most ways a roll's dice may fall for :meth:`EnumeratingRoller.roll` to branch on each (3d20: 8000)."""
+KEPT_FACES = 10_000
+"""The most ways of a roll whose list of faces is kept for the next run (a kernel's memory stays bounded:
+at most 64 such lists, about 1 MB each); bigger ones are listed again each time."""
 
 
-@cache
 def _faces(dice: Dice) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """Every face of every die of ``dice``, each with its chance; more than :data:`MAX_FACE_BRANCHES`
     ways are refused by name, before a single one is listed."""
@@ -151,8 +153,15 @@ def _faces(dice: Dice) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
         raise RulesError("combatkit odds", f"{dice} falls {dice.sides}^{dice.count} ways, and exact odds branch on "
                                            f"every face of at most {MAX_FACE_BRANCHES:,} ways: give the roll "
                                            f"smaller dice, or simulate")
+    return _kept_faces(dice) if dice.sides**dice.count <= KEPT_FACES else _listed_faces(dice)
+
+
+def _listed_faces(dice: Dice) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     chance = Fraction(1, dice.sides**dice.count)
     return tuple((faces, chance) for faces in itertools.product(range(1, dice.sides + 1), repeat=dice.count))
+
+
+_kept_faces = lru_cache(maxsize=64)(_listed_faces)
 
 
 def exhaust(run: Callable[[EnumeratingRoller], R], limit: int, what: str = "this matchup") -> list[tuple[Fraction, R]]:
