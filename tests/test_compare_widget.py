@@ -330,6 +330,33 @@ def test_settle_begins_no_job_after_its_time_and_leaves_the_rest_to_their_thread
     asyncio.run(scenario())
 
 
+def test_a_bug_in_computing_odds_is_shown_as_one_not_left_at_computing(monkeypatch):
+    """Odds that fail with anything but the engine's refusal (a ValueError) arrive in a done callback: the
+    page says the odds failed and asks for a report, where it used to stay at "computing…" and say nothing."""
+    import combatkit.widgets.compare as compare
+
+    def broken(system, encounter, a, b, options):
+        if system == "segments":
+            raise TypeError("unsupported operand")
+        return matchup_odds(system, encounter, a, b, options)
+
+    monkeypatch.setattr(compare, "matchup_odds", broken)
+
+    async def scenario():
+        comparison = SystemComparison("fighter-and-mage-vs-orc-archer")
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in comparison.pending), return_exceptions=True)
+        await asyncio.sleep(0.01)  # the done-callbacks redraw on the loop
+        assert comparison.pending == [] and "computing…" not in comparison.odds_table.value
+        shown = text(comparison.panels["segments"].odds.value)
+        assert "combatkit failed to work these odds out (TypeError: unsupported operand)" in shown
+        assert "please report it" in shown
+        assert "phase1" in comparison._finished()[0]  # the others are shown
+        with pytest.raises(TypeError):  # read as data, a bug still raises
+            comparison.odds
+
+    asyncio.run(scenario())
+
+
 # ----------------------------------------------------------------- the charts, pure
 
 

@@ -604,6 +604,24 @@ class SystemComparison(widgets.VBox):
                 out[sid] = describe_error(future.exception())
         return out
 
+    def _finished(self) -> tuple[dict[str, dict[str, Fraction]], dict[str, str]]:
+        """What the page shows of the finished odds: :attr:`odds`, and :attr:`odds_errors` with a bug in
+        computing them (any other exception) said as one, where :attr:`odds` raises it. The page is told
+        from a done callback, where a raise would leave its table at "computing…" and say nothing."""
+        odds, errors = {}, {}
+        for sid, future in self._futures().items():
+            if not future.done() or future.cancelled():
+                continue
+            error = future.exception()
+            if error is None:
+                odds[sid] = future.result()
+            elif isinstance(error, ValueError):
+                errors[sid] = describe_error(error)
+            else:
+                errors[sid] = (f"combatkit failed to work these odds out ({type(error).__name__}: {error}); "
+                               f"this is a bug in combatkit, please report it with the encounter")
+        return odds, errors
+
     @property
     def pending(self) -> list[Future]:
         """Odds still being computed for the current matchup."""
@@ -733,7 +751,7 @@ class SystemComparison(widgets.VBox):
         if self.encounter is None or a is None or b is None:
             return
         futures = self._futures()
-        odds, errors = self.odds, self.odds_errors
+        odds, errors = self._finished()
         titles = {s.id: short_title(s) for s in self.systems}
         for sid, panel in self.panels.items():
             if sid in odds:
