@@ -1489,13 +1489,14 @@ class FivePhase(TimingSystem):
         gap = ap.gap(intent.target)
         shoot = ap.shoots(weapons)
         close = gap - REACH if not shoot and gap is not None and gap > REACH else 0
-        mover = move[1] if move is not None else replace(intent, kind=IntentKind.MOVE, weapons=(), blows=None,
-                                                         maneuver=None)
         moved: list[Declaration] = []
         if move is not None and move[1].maneuver is Maneuver.CHARGE:
-            moved = [ap.declaration(mover, min(ready, 5), ActionKind.MOVE, target=intent.target)]
+            moved = [ap.declaration(move[1], min(ready, 5), ActionKind.MOVE, target=intent.target)]
             ready, attacks = ready + 1, 1
         elif close:
+            # the move that closes: the intent's own, else one made of the attack (only when there is ground to close)
+            mover = move[1] if move is not None else replace(intent, kind=IntentKind.MOVE, weapons=(), blows=None,
+                                                             maneuver=None)
             if close <= 10 and ready == 1:
                 moved = [ap.declaration(mover, 1, ActionKind.MOVE, target=intent.target, feet=close, note="shift")]
             elif close <= c.movement * 10 // 2:
