@@ -49,6 +49,14 @@ def weapon_names(weapons: tuple[Weapon, ...]) -> tuple[str, ...]:
     return tuple(w.name for w in weapons)
 
 
+_WORDS = {MOVE: "a move", ATTACK: "an attack", CAST: "a cast", MISC: "a miscellaneous action",
+          READY: "a readied weapon"}
+_MANEUVER_WORDS = {Maneuver.CHARGE: "a charge", Maneuver.WITHDRAW: "a withdrawal", Maneuver.FLEE: "a flight",
+                   Maneuver.PUMMEL: "a pummel", Maneuver.GRAPPLE: "a grapple",
+                   Maneuver.OVERBEAR: "an overbearing attack"}
+"""What :meth:`ActorPlan.where` calls a declaration: by its maneuver when it has one, else by its kind."""
+
+
 @dataclass
 class ActorPlan:
     """One figure's intents on their way into one system's declarations."""
@@ -96,8 +104,9 @@ class ActorPlan:
         closed), else None."""
         if other is None:
             return None
-        for a, b, feet in self.encounter.distances:
-            if {a, b} == {self.name, other}:
+        me = self.c.name
+        for a, b, feet in self.encounter.distances:  # the pair either way round (no set built for each)
+            if (a == me and b == other) or (a == other and b == me):
                 return max(0, feet - self.closed.get(other, 0))
         return None
 
@@ -125,17 +134,8 @@ class ActorPlan:
 
     def where(self, declarations: Sequence[Declaration]) -> str:
         """``"a move in phase 1, an attack in phase 2"``."""
-        words = {MOVE: "a move", ATTACK: "an attack", CAST: "a cast", MISC: "a miscellaneous action",
-                 READY: "a readied weapon"}
-        parts = []
-        for d in declarations:
-            what = words[d.kind]
-            if d.maneuver is not None:
-                what = {Maneuver.CHARGE: "a charge", Maneuver.WITHDRAW: "a withdrawal", Maneuver.FLEE: "a flight",
-                        Maneuver.PUMMEL: "a pummel", Maneuver.GRAPPLE: "a grapple",
-                        Maneuver.OVERBEAR: "an overbearing attack"}[d.maneuver]
-            parts.append(f"{what} in {self.label(d.phase)}")
-        return ", ".join(parts)
+        return ", ".join(f"{_WORDS[d.kind] if d.maneuver is None else _MANEUVER_WORDS[d.maneuver]} in "
+                         f"{self.label(d.phase)}" for d in declarations)
 
     # ---------------------------------------------------------------- what the intent names
 
