@@ -220,8 +220,10 @@ def _data() -> dict:
     return tomllib.loads(text)
 
 
+@cache
 def surprise_table() -> tuple[SurpriseModifier, ...]:
-    """002's Surprise Modifiers, from ``short_form_002.toml``."""
+    """002's Surprise Modifiers, from ``short_form_002.toml`` (read once: a surprise check asks for them for
+    every figure)."""
     return tuple(
         SurpriseModifier(row["who"], row.get("surprises", 0), row.get("is_surprised", 0), row.get("class"),
                          tuple(row.get("levels", (0, 40))), row.get("option"))
