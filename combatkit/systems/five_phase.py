@@ -338,9 +338,11 @@ def action_for(c: Combatant, d: Declaration) -> ActionSpec:
     return _action_for(d.kind, weapon, d.maneuver, d.note, d.phase, d.feet, c.movement * 5)
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _action_for(kind: ActionKind, weapon: str | None, maneuver: Maneuver | None, note: str, phase: int,
                 feet: int | None, half_move: int) -> ActionSpec:
+    """:func:`action_for` from what it reads of the declaration, worked out once for the same: the fast path asks
+    for every declaration of every round. Bounded: the note is the encounter's free text."""
     fits = [a for a in action_list() if a.kind is kind and (a.weapon is None or a.weapon == weapon)
             and a.answers(maneuver)]
     if not fits:  # a pummel, grapple or overbear with a missile weapon
