@@ -248,6 +248,9 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     carry: Mapping[str, object] = {}
     quiet = 0
     played = 0
+    # The system's options timed only, worked out once a fight, not each round (003's are built and their dice
+    # checked each time); each round's own (round_options) start from them, as from the options given.
+    timed = found.timing_options(system_options)
     for r in range(1, options.max_rounds + 1):
         if _over(figures):
             break
@@ -266,7 +269,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
         number = encounter.round + r - 1
         combatants = tuple(_as_now(f, f.name in round_surprised, cache) for f in present)
         names = tuple(f.name for f in present)
-        sys_opts = found.round_options(system_options, FightRound(r, names, options.surprise.check,
+        sys_opts = found.round_options(timed, FightRound(r, names, options.surprise.check,
                                                                   flagged or bool(round_surprised),
                                                                   options.resolution.figures))
         planned = _round_intents(encounter, names, first and options.declarations, carried)

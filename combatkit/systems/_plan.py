@@ -49,6 +49,14 @@ def weapon_names(weapons: tuple[Weapon, ...]) -> tuple[str, ...]:
     return tuple(w.name for w in weapons)
 
 
+_WORDS = {MOVE: "a move", ATTACK: "an attack", CAST: "a cast", MISC: "a miscellaneous action",
+          READY: "a readied weapon"}
+_MANEUVER_WORDS = {Maneuver.CHARGE: "a charge", Maneuver.WITHDRAW: "a withdrawal", Maneuver.FLEE: "a flight",
+                   Maneuver.PUMMEL: "a pummel", Maneuver.GRAPPLE: "a grapple",
+                   Maneuver.OVERBEAR: "an overbearing attack"}
+"""What :meth:`ActorPlan.where` calls a declaration: by its maneuver when it has one, else by its kind."""
+
+
 @dataclass
 class ActorPlan:
     """One figure's intents on their way into one system's declarations."""
@@ -96,8 +104,9 @@ class ActorPlan:
         closed), else None."""
         if other is None:
             return None
-        for a, b, feet in self.encounter.distances:
-            if {a, b} == {self.name, other}:
+        me = self.c.name
+        for a, b, feet in self.encounter.distances:  # the pair either way round (no set built for each)
+            if (a == me and b == other) or (a == other and b == me):
                 return max(0, feet - self.closed.get(other, 0))
         return None
 
@@ -125,17 +134,8 @@ class ActorPlan:
 
     def where(self, declarations: Sequence[Declaration]) -> str:
         """``"a move in phase 1, an attack in phase 2"``."""
-        words = {MOVE: "a move", ATTACK: "an attack", CAST: "a cast", MISC: "a miscellaneous action",
-                 READY: "a readied weapon"}
-        parts = []
-        for d in declarations:
-            what = words[d.kind]
-            if d.maneuver is not None:
-                what = {Maneuver.CHARGE: "a charge", Maneuver.WITHDRAW: "a withdrawal", Maneuver.FLEE: "a flight",
-                        Maneuver.PUMMEL: "a pummel", Maneuver.GRAPPLE: "a grapple",
-                        Maneuver.OVERBEAR: "an overbearing attack"}[d.maneuver]
-            parts.append(f"{what} in {self.label(d.phase)}")
-        return ", ".join(parts)
+        return ", ".join(f"{_WORDS[d.kind] if d.maneuver is None else _MANEUVER_WORDS[d.maneuver]} in "
+                         f"{self.label(d.phase)}" for d in declarations)
 
     # ---------------------------------------------------------------- what the intent names
 
@@ -302,7 +302,7 @@ _ONE_A_PHASE = "000 §1 C: one action a phase (move, attack, cast or a miscellan
 
 
 def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, int], str | None],
-              table6: Callable[[Fraction], tuple[int, ...]] | None = None,
+              table6: Callable[[Fraction | int], tuple[int, ...]] | None = None,
               cast_rule: str = "000 §1 G: a spell is begun in a phase that takes its casting time") -> None:
     """000 §1-2 (Phase System I) and §3 (Phase System II, one A/B/C cycle): one action a phase.
 
@@ -421,7 +421,7 @@ def _move(ap: ActorPlan, step: int, intent: Intent, free: list[int], allowance: 
 
 
 def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tuple[int, Intent], free: list[int],
-                      allowance: int, table6: Callable[[Fraction], tuple[int, ...]] | None) -> list[int]:
+                      allowance: int, table6: Callable[[Fraction | int], tuple[int, ...]] | None) -> list[int]:
     """Moves until in reach, then one attack a phase while the round gives blows (000 §1 C, F; §2 C, D, F)."""
     c, name = ap.c, ap.name
     step, intent = attack
@@ -440,12 +440,13 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
     pattern: tuple[int, ...] = (1,)
     if table6 is not None:
         naturals = len([w for w in weapons if w.kind is WeaponKind.NATURAL])
-        rate = Fraction(weapons[0].attacks_per_round or c.attacks_per_round) if weapons else Fraction(
-            c.attacks_per_round)
+        # table6 takes the rate as a Fraction or a whole number: none is built here (#18)
+        rate: Fraction | int = (weapons[0].attacks_per_round or c.attacks_per_round) if weapons else \
+            c.attacks_per_round
         if shoot:
-            rate *= Fraction(weapons[0].rate_of_fire)
-        elif naturals > 1 and Fraction(c.attacks_per_round) <= naturals:
-            rate = Fraction(1)
+            rate = rate * weapons[0].rate_of_fire
+        elif naturals > 1 and c.attacks_per_round <= naturals:
+            rate = 1
         pattern, left = table6(rate), len(free)
         if intent.blows is not None:
             left = min(left, intent.blows)

@@ -260,8 +260,9 @@ class TimingSystem:
 
     def round_options(self, options: Any, fight: FightRound) -> Any:
         """The options for one round of a fight (:func:`combatkit.fight.run_fight`): ``options`` as the
-        caller gave them (None: the seed's defaults), with what the fight decides this round (the seed's
-        own surprise roll in round 1, the figures' stances...). Default: :meth:`timing_options`."""
+        caller gave them (None: the seed's defaults; the fight passes them through :meth:`timing_options` once,
+        so this must give the same for both), with what the fight decides this round (the seed's own surprise
+        roll in round 1, the figures' stances...). Default: :meth:`timing_options`."""
         return self.timing_options(options)
 
     def castable(self, spell: Spell, *, surprised: bool, ready_first: bool) -> bool:

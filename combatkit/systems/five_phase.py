@@ -309,11 +309,14 @@ def action_list() -> tuple[ActionSpec, ...]:
 
 
 def _weapons(c: Combatant, d: Declaration) -> tuple[Weapon, ...]:
-    return tuple(c.weapon(name) for name in d.weapons) or (c.weapon(None),)
+    """The weapons a declaration names, or its figure's first."""
+    return tuple(c.weapon(name) for name in d.weapons or (None,))
 
 
 def _is_missile(c: Combatant, d: Declaration) -> bool:
-    return all(w.kind is WeaponKind.MISSILE for w in _weapons(c, d))
+    """Whether every weapon of the declaration is a missile weapon (asked for every attack's action, no tuple
+    of its weapons built)."""
+    return all(c.weapon(name).kind is WeaponKind.MISSILE for name in d.weapons or (None,))
 
 
 def action_for(c: Combatant, d: Declaration) -> ActionSpec:
@@ -335,9 +338,11 @@ def action_for(c: Combatant, d: Declaration) -> ActionSpec:
     return _action_for(d.kind, weapon, d.maneuver, d.note, d.phase, d.feet, c.movement * 5)
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _action_for(kind: ActionKind, weapon: str | None, maneuver: Maneuver | None, note: str, phase: int,
                 feet: int | None, half_move: int) -> ActionSpec:
+    """:func:`action_for` from what it reads of the declaration, worked out once for the same: the fast path asks
+    for every declaration of every round. Bounded: the note is the encounter's free text."""
     fits = [a for a in action_list() if a.kind is kind and (a.weapon is None or a.weapon == weapon)
             and a.answers(maneuver)]
     if not fits:  # a pummel, grapple or overbear with a missile weapon
@@ -358,28 +363,34 @@ def _spec(action_id: str) -> ActionSpec:
     return next(a for a in action_list() if a.id == action_id)
 
 
-def weapon_facility(c: Combatant, w: Weapon, options: FivePhaseOptions = FivePhaseOptions()) -> tuple[Facility, str]:
-    """A weapon's Action Facility (001 B: "A weapon attack uses the Weapon Speed rating") and why.
+def weapon_facility(c: Combatant, w: Weapon, options: FivePhaseOptions = FivePhaseOptions(), *,
+                    explain: bool = True) -> tuple[Facility, str]:
+    """A weapon's Action Facility (001 B: "A weapon attack uses the Weapon Speed rating") and why (``""`` with
+    ``explain=False``: the planner and the extra-attack check use the facility alone).
 
     >>> weapon_facility(Combatant("Erik", "a"), Weapon("long sword", 5))
     (<Facility.MODERATE: 3>, 'long sword: adjusted SF 5 is Moderate')
+    >>> weapon_facility(Combatant("Erik", "a"), Weapon("long sword", 5), explain=False)
+    (<Facility.MODERATE: 3>, '')
     """
-    for key in (f"{c.name}/{w.name}", c.name):
-        if key in options.facilities:
-            facility, why = Facility(options.facilities[key]), f"{w.name}: {Facility(options.facilities[key]).label} (given)"
-            break
+    own = f"{c.name}/{w.name}"
+    given = options.facilities.get(own, options.facilities.get(c.name))  # one weapon's, else all the figure's
+    why = ""
+    if given is not None:
+        facility = Facility(given)
+        if explain:
+            why = f"{w.name}: {facility.label} (given)"
     else:
-        if w.kind is WeaponKind.NATURAL:
-            sf, how = c.size.natural_sf, f"a {c.size.value} creature's natural attack, SF {c.size.natural_sf}"
-        else:
-            sf = w.speed_factor - w.magic_bonus - w.style_bonus
-            how = f"adjusted SF {sf}"
+        natural = w.kind is WeaponKind.NATURAL
+        sf = c.size.natural_sf if natural else w.speed_factor - w.magic_bonus - w.style_bonus
         facility = Facility.for_speed_factor(sf)
-        why = f"{w.name}: {how} is {facility.label}"
-    if f"{c.name}/{w.name}" in options.specialized or c.name in options.specialized:
-        quicker = Facility(max(1, facility - 1))
-        why += f"; weapon specialization quickens it to {quicker.label} (001 B [open question], option)"
-        facility = quicker
+        if explain:
+            how = f"a {c.size.value} creature's natural attack, SF {sf}" if natural else f"adjusted SF {sf}"
+            why = f"{w.name}: {how} is {facility.label}"
+    if own in options.specialized or c.name in options.specialized:
+        facility = Facility(max(1, facility - 1))
+        if explain:
+            why += f"; weapon specialization quickens it to {facility.label} (001 B [open question], option)"
     return facility, why
 
 
@@ -1008,12 +1019,12 @@ class _Round:
                                          f"attack(s) in round {self.encounter.round} and declares another")
             if d.target is None:
                 raise IllegalActionError(rule, f"{c.name}'s extra attack needs a target whose facility is slower")
-            mine = max(weapon_facility(c, w, self.options)[0] for w in _weapons(c, d))
+            mine = max(weapon_facility(c, w, self.options, explain=False)[0] for w in _weapons(c, d))
             foe = self.people[d.target]
             blows = sorted((i for i in self.items if i.c is foe and i.kind is SpanKind.ATTACK and i.status is Status.DONE),
                            key=lambda i: i.land)
             arms = blows[0].weapons if blows else foe.weapons[:1]
-            theirs = max(weapon_facility(foe, w, self.options)[0] for w in arms) if arms else None
+            theirs = max(weapon_facility(foe, w, self.options, explain=False)[0] for w in arms) if arms else None
             slower = blows[0].land if blows else int(theirs or 0)
             if theirs is None or theirs - mine < 3:
                 raise IllegalActionError(rule, f"{c.name} ({mine.label}) is not three facility steps quicker than "
@@ -1475,7 +1486,8 @@ class FivePhase(TimingSystem):
         step, intent = attack
         weapons = ap.weapons(intent)
         names = ap.named(intent, weapons)
-        facility = max((weapon_facility(c, w, options)[0] for w in weapons), default=Facility.VERY_QUICK)
+        facility = max((weapon_facility(c, w, options, explain=False)[0] for w in weapons),
+                       default=Facility.VERY_QUICK)
         attacks = (routines(c, weapons, ap.round) if c.char_class.strip().lower() != "monster" or len(weapons) == 1
                    else 1)
         attacks = min(attacks, ap.blows(intent, weapons))
@@ -1489,13 +1501,14 @@ class FivePhase(TimingSystem):
         gap = ap.gap(intent.target)
         shoot = ap.shoots(weapons)
         close = gap - REACH if not shoot and gap is not None and gap > REACH else 0
-        mover = move[1] if move is not None else replace(intent, kind=IntentKind.MOVE, weapons=(), blows=None,
-                                                         maneuver=None)
         moved: list[Declaration] = []
         if move is not None and move[1].maneuver is Maneuver.CHARGE:
-            moved = [ap.declaration(mover, min(ready, 5), ActionKind.MOVE, target=intent.target)]
+            moved = [ap.declaration(move[1], min(ready, 5), ActionKind.MOVE, target=intent.target)]
             ready, attacks = ready + 1, 1
         elif close:
+            # the move that closes: the intent's own, else one made of the attack (only when there is ground to close)
+            mover = move[1] if move is not None else replace(intent, kind=IntentKind.MOVE, weapons=(), blows=None,
+                                                             maneuver=None)
             if close <= 10 and ready == 1:
                 moved = [ap.declaration(mover, 1, ActionKind.MOVE, target=intent.target, feet=close, note="shift")]
             elif close <= c.movement * 10 // 2:

@@ -127,6 +127,9 @@ TABLE_6: dict[Fraction, tuple[int, ...]] = {
     Fraction(5): (2, 2, 1),
     Fraction(6): (2, 2, 2),
 }
+_TABLE_6_TERMS = {(rate.numerator, rate.denominator): sequence for rate, sequence in TABLE_6.items()}
+"""Table 6 by the rate's numerator and denominator in lowest terms: :func:`attack_schedule` is asked thousands of
+times a run, where building, hashing and comparing a Fraction each time was slow (#18)."""
 
 # 000 §3 C Table 7: number of attack forms -> forms used each phase.
 TABLE_7: dict[int, tuple[int, ...]] = {
@@ -199,14 +202,16 @@ def attack_schedule(rate: Fraction | int) -> tuple[int, ...]:
     >>> attack_schedule(Fraction(3, 2)), attack_schedule(Fraction(1, 2))
     ((1, 0), (1, 0, 0, 0, 0, 0))
     """
-    rate = Fraction(rate)
-    if rate in TABLE_6:
-        return TABLE_6[rate]
-    if 0 < rate < 1 and (3 / rate).denominator == 1:
-        return (1,) + (0,) * int(3 / rate - 1)
+    exact = rate if isinstance(rate, (int, Fraction)) else Fraction(rate)
+    num, den = exact.numerator, exact.denominator
+    listed = _TABLE_6_TERMS.get((num, den))
+    if listed is not None:
+        return listed
+    if 0 < num < den and 3 * den % num == 0:  # 3/rate phases a whole number
+        return (1,) + (0,) * (3 * den // num - 1)
     raise IllegalActionError(
         "000 §3 C Table 6",
-        f"Table 6 has no attack/delay sequence for {rate} attacks per round (it lists 1, 3/2, 2, 5/2, 3, 4, 5 "
+        f"Table 6 has no attack/delay sequence for {exact} attacks per round (it lists 1, 3/2, 2, 5/2, 3, 4, 5 "
         f"and 6); give the figure's sequence in Phase2Options.schedules",
     )
 
@@ -587,8 +592,10 @@ class _Run:
         """Attacks (or missiles) per round with ``w``: the weapon's own rate, else the wielder's,
         times the fire rate for a missile weapon (000 §3 C; the short-sword specialist's dagger
         keeps its own, lower rate, so her routine follows the favored short sword's schedule)."""
-        rate = Fraction(c.attacks_per_round if w.attacks_per_round is None else w.attacks_per_round)
-        return rate * Fraction(w.rate_of_fire) if w.kind is WeaponKind.MISSILE else rate
+        rate = c.attacks_per_round if w.attacks_per_round is None else w.attacks_per_round
+        if w.kind is WeaponKind.MISSILE:
+            rate = rate * w.rate_of_fire
+        return rate if isinstance(rate, Fraction) else Fraction(rate)  # a Fraction already: not built again
 
     def _sequence(self, st: _Figure, p: int, schedule: tuple[int, ...]) -> tuple[int, int, bool]:
         """(attacks allowed in phase p, attacks already made in this sequence, whether it starts over)."""

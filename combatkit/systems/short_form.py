@@ -220,8 +220,10 @@ def _data() -> dict:
     return tomllib.loads(text)
 
 
+@cache
 def surprise_table() -> tuple[SurpriseModifier, ...]:
-    """002's Surprise Modifiers, from ``short_form_002.toml``."""
+    """002's Surprise Modifiers, from ``short_form_002.toml`` (read once: a surprise check asks for them for
+    every figure)."""
     return tuple(
         SurpriseModifier(row["who"], row.get("surprises", 0), row.get("is_surprised", 0), row.get("class"),
                          tuple(row.get("levels", (0, 40))), row.get("option"))
@@ -375,28 +377,6 @@ def layers(nodes: Sequence[Hashable], hard: list[tuple[Hashable, Hashable]],
 # ----------------------------------------------------------------- the round
 
 
-def _weapons(c: Combatant, d: Declaration) -> tuple[Weapon, ...]:
-    return tuple(c.weapon(name) for name in d.weapons) or (c.weapon(None),)
-
-
-def _melee(c: Combatant, d: Declaration) -> bool:
-    return d.kind is ActionKind.ATTACK and not all(w.kind is WeaponKind.MISSILE for w in _weapons(c, d))
-
-
-def _unarmed(c: Combatant, d: Declaration) -> bool:
-    return all(w.length is Length.UNARMED for w in _weapons(c, d)) or (d.maneuver is not None and d.maneuver.unarmed)
-
-
-def _length(c: Combatant, d: Declaration) -> Length:
-    """A routine's reach: its longest weapon."""
-    return max((w.length for w in _weapons(c, d)), key=_LENGTH_ORDER.index)
-
-
-def _wsf(c: Combatant, d: Declaration) -> int:
-    """Weapon Speed Factor of a routine: the slowest listed SF."""
-    return max(w.speed_factor for w in _weapons(c, d))
-
-
 def _is_charge(d: Declaration) -> bool:
     return d.maneuver is Maneuver.CHARGE
 
@@ -479,6 +459,39 @@ class _Round:
         """id(declaration) -> (rule, why) for declarations the dice made impossible."""
         self.hits: dict[str, tuple[Hit, Moment]] = {}
         """Caster -> the reported hit that disrupts its spell, and its moment (002 III.F)."""
+        self.arms: dict[int, tuple[Weapon, ...]] = {}
+        """id(declaration) -> its weapons (:meth:`_weapons`), looked up once a round (asked dozens of times)."""
+        self.melee: dict[int, bool] = {}
+        """id(declaration) -> whether it is a melee attack (:meth:`_melee`), worked out once a round."""
+
+    # ------------------------------------------------------------ a declaration's weapons
+
+    def _weapons(self, d: Declaration) -> tuple[Weapon, ...]:
+        """The weapons a declaration names, or its actor's first."""
+        arms = self.arms.get(id(d))
+        if arms is None:
+            c = self.people[d.actor]
+            arms = self.arms[id(d)] = tuple(c.weapon(name) for name in d.weapons) or (c.weapon(None),)
+        return arms
+
+    def _melee(self, d: Declaration) -> bool:
+        melee = self.melee.get(id(d))
+        if melee is None:
+            melee = self.melee[id(d)] = d.kind is ActionKind.ATTACK and not all(
+                w.kind is WeaponKind.MISSILE for w in self._weapons(d))
+        return melee
+
+    def _unarmed(self, d: Declaration) -> bool:
+        return (all(w.length is Length.UNARMED for w in self._weapons(d))
+                or (d.maneuver is not None and d.maneuver.unarmed))
+
+    def _length(self, d: Declaration) -> Length:
+        """A routine's reach: its longest weapon."""
+        return max((w.length for w in self._weapons(d)), key=_LENGTH_ORDER.index)
+
+    def _wsf(self, d: Declaration) -> int:
+        """Weapon Speed Factor of a routine: the slowest listed SF."""
+        return max(w.speed_factor for w in self._weapons(d))
 
     # ------------------------------------------------------------ checks that need no dice
 
@@ -511,7 +524,7 @@ class _Round:
                     raise IllegalActionError("002 Charging I", f"{c.name} charges at most {limit}' "
                                                                f"({self._charge_words(c)}), not {feet}'")
                 follow = [x for x in f.decls[i + 1:] if x.kind is ActionKind.ATTACK and x.target == d.target]
-                if d.target is None or not follow or not _melee(c, follow[0]):
+                if d.target is None or not follow or not self._melee(follow[0]):
                     raise IllegalActionError("002 Charging III", f"{c.name}'s charge must end in melee: declare a "
                                                                  f"melee attack on the charge's target after it")
         budget, moved = action_budget(c, f.decls)
@@ -527,16 +540,16 @@ class _Round:
                    f"casting, III.D)" if moved > rate else ""))
         attacks = [d for d in f.decls if d.kind is ActionKind.ATTACK]
         if attacks:
-            allowed = max(c.attacks_in_round(self.encounter.round, w) for d in attacks for w in _weapons(c, d))
+            allowed = max(c.attacks_in_round(self.encounter.round, w) for d in attacks for w in self._weapons(d))
             if f.attacks > allowed:
                 raise IllegalActionError("002 III.B", f"{c.name} has {allowed} attack(s) in round "
                                                       f"{self.encounter.round}, declares {f.attacks}")
 
     def _check_attack(self, c: Combatant, d: Declaration) -> None:
-        wielded = [w for w in _weapons(c, d) if w.kind is WeaponKind.MELEE]
+        wielded = [w for w in self._weapons(d) if w.kind is WeaponKind.MELEE]
         if len(wielded) > 1:
             two_weapon_modifier(Hand.SECONDARY, c.abilities.dexterity, wielded[-1].name)
-        if d.target is not None and _unarmed(c, d):
+        if d.target is not None and self._unarmed(d):
             target = self.people[d.target]
             if _SIZE_ORDER.index(target.size) > _SIZE_ORDER.index(c.size):
                 raise IllegalActionError("002 Unarmed Combat",
@@ -617,7 +630,7 @@ class _Round:
             self._initiative()
             for f in self.figures.values():
                 first = f.decls[0] if f.decls else None
-                default = first is not None and first.kind is ActionKind.ATTACK and not _melee(f.c, first)
+                default = first is not None and first.kind is ActionKind.ATTACK and not self._melee(first)
                 f.ready = self.options.missile_ready.get(f.c.name, default)
                 if any(self._early(f, d) for d in f.decls):
                     self.notes.append(f"{f.c.name} begins the round with a missile ready and target in sight: "
@@ -662,7 +675,7 @@ class _Round:
         done: set[frozenset[str]] = set()
         for f in self.figures.values():
             for d in f.decls:
-                if not (_melee(f.c, d) and d.target is not None):
+                if not (self._melee(d) and d.target is not None):
                     continue
                 pair = frozenset((f.c.name, d.target))
                 if pair in done:
@@ -692,7 +705,7 @@ class _Round:
                 return
         for name, other in ((a, b), (b, a)):
             for d in self.figures[name].decls:
-                if _melee(self.people[name], d) and d.target == other:
+                if self._melee(d) and d.target == other:
                     self.cancelled[id(d)] = ("002 I.D", f"The surprised do not move, so {name} and {other} never come "
                                                         f"within {REACH}' of each other this round.")
 
@@ -704,10 +717,10 @@ class _Round:
         entry = fc.count
         assert entry is not None
         charge = _is_charge(move)
-        blow = next((d for d in fc.decls if d.kind is ActionKind.ATTACK and d.target == other and _melee(fc.c, d)),
+        blow = next((d for d in fc.decls if d.kind is ActionKind.ATTACK and d.target == other and self._melee(d)),
                     None)
         answer = next((d for d in fo.decls if d.kind is ActionKind.ATTACK and d.target == closer
-                       and _melee(fo.c, d)), None)
+                       and self._melee(d)), None)
         set_vs = next((d for d in fo.decls if d.kind is ActionKind.READY and d.target in (None, closer)), None)
         if charge and set_vs is not None and blow is not None and not self.surprise_round:
             self.pulls.append(_Pull(other, None, closer, entry, "first", "002 Charging III.A",
@@ -718,7 +731,7 @@ class _Round:
         if charge and cast is not None and blow is not None and not self.surprise_round:
             completes = self._completion(fo)
             if fo.count >= entry and (completes is None or completes < entry):
-                ct, wsf = fo.c.spell(cast.spell).casting_time, _wsf(fc.c, blow)
+                ct, wsf = fo.c.spell(cast.spell).casting_time, self._wsf(blow)
                 if ct != "1 round" and int(ct) < wsf:
                     self.early_completion[other] = (entry, closer, f"{closer} charges the spellcaster {other}: the lower of "
                                                            f"{closer}'s WSF {wsf} and the casting time {ct} goes "
@@ -730,7 +743,7 @@ class _Round:
         if answer is None or blow is None:
             return
         own_first = fo.count >= entry
-        mine, theirs = _length(fc.c, blow), _length(fo.c, answer)
+        mine, theirs = self._length(blow), self._length(answer)
         longer = _LENGTH_ORDER.index(theirs) > _LENGTH_ORDER.index(mine)
         if self.surprise_round:
             if own_first:
@@ -759,11 +772,11 @@ class _Round:
         pulled = {(p.striker, p.closer) for p in self.pulls}
         for f in self.figures.values():
             for d in f.decls:
-                if not (_melee(f.c, d) and d.target is not None and not _unarmed(f.c, d)):
+                if not (self._melee(d) and d.target is not None and not self._unarmed(d)):
                     continue
                 other = self.figures[d.target]
                 answer = next((x for x in other.decls if x.kind is ActionKind.ATTACK and x.target == f.c.name
-                               and _unarmed(other.c, x)), None)
+                               and self._unarmed(x)), None)
                 if (answer is None or other.count is None or f.count is None or other.c.char_class == "monk"
                         or other.count < f.count or (f.c.name, d.target) in pulled or (d.target, f.c.name) in pulled):
                     continue
@@ -784,10 +797,10 @@ class _Round:
             name = f.c.name
             turn = [d for d in f.decls if not self._pulled(name, d) and not self._early(f, d)]
             if turn:
-                melee = [d for d in turn if _melee(f.c, d)]
+                melee = [d for d in turn if self._melee(d)]
                 nodes.setdefault(f.count, []).append(_Node(
-                    ("turn", name), attacks=f.attacks, wsf=max((_wsf(f.c, d) for d in melee), default=None),
-                    missile=any(d.kind is ActionKind.ATTACK and not _melee(f.c, d) for d in turn)))
+                    ("turn", name), attacks=f.attacks, wsf=max((self._wsf(d) for d in melee), default=None),
+                    missile=any(d.kind is ActionKind.ATTACK and not self._melee(d) for d in turn)))
             completes = self._completion(f) if f.cast is not None and name not in self.hits else None
             if f.cast is not None and completes is not None:
                 ct = int(f.c.spell(f.cast.spell).casting_time)
@@ -798,7 +811,7 @@ class _Round:
             if p.how == "with":
                 continue
             key = ("pull", p.striker, p.closer)
-            wsf = _wsf(self.people[p.striker], p.decl) if p.decl is not None else None
+            wsf = self._wsf(p.decl) if p.decl is not None else None
             nodes.setdefault(p.entry, []).append(_Node(key, wsf=wsf))
             hard.append((key, ("turn", p.closer)) if p.how == "first" else (("turn", p.closer), key))
         groups: dict[Hashable, Moment] = {}
@@ -817,7 +830,7 @@ class _Round:
 
     def _early(self, f: _Figure, d: Declaration) -> bool:
         """Fired before initiative (III.A)."""
-        return f.ready and d.kind is ActionKind.ATTACK and not _melee(f.c, d)
+        return f.ready and d.kind is ActionKind.ATTACK and not self._melee(d)
 
     def _tie_edges(self, group: list[_Node], hard: list[tuple[Hashable, Hashable]],
                    soft: list[tuple[Hashable, Hashable]]) -> None:
@@ -912,7 +925,7 @@ class _Round:
         c = f.c
         target = f" -> {d.target}" if d.target else ""
         if d.kind is ActionKind.ATTACK:
-            what = " + ".join(w.name for w in _weapons(c, d)) + (f" ({d.attacks} attacks)" if d.attacks > 1 else "")
+            what = " + ".join(w.name for w in self._weapons(d)) + (f" ({d.attacks} attacks)" if d.attacks > 1 else "")
         elif d.kind is ActionKind.MOVE:
             what = ("charges" if _is_charge(d) else "moves") + (f" {d.feet}'" if d.feet is not None else "")
         elif d.kind is ActionKind.CAST:
@@ -979,7 +992,7 @@ class _Round:
         gaps = dict(self.distance)
         used: set[str] = set()
         out: list[Span] = []
-        melee_on = {(f.c.name, d.target) for f in self.figures.values() for d in f.decls if _melee(f.c, d)}
+        melee_on = {(f.c.name, d.target) for f in self.figures.values() for d in f.decls if self._melee(d)}
 
         def offer(who: str, provoker: Span, rule: str, why: str) -> None:
             if who in used or not self._acting(who) or self.people[who].side == provoker.side:
@@ -1000,7 +1013,7 @@ class _Round:
                 for o in near(actor):
                     offer(o, span, "002 III.C", f"{actor} casts within melee range of {o}: "
                                                 f"{o} may make an attack of opportunity.")
-            elif d.kind is ActionKind.ATTACK and d.target is not None and not _melee(c, d):
+            elif d.kind is ActionKind.ATTACK and d.target is not None and not self._melee(d):
                 if d.target in near(actor) and (d.target, actor) in melee_on:
                     offer(d.target, span, "002 III.C",
                           f"{actor} fires at {d.target}, an adjacent opponent attacking {actor} in melee: "

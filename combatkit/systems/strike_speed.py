@@ -47,7 +47,7 @@ import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from combatkit.dice import Roller
@@ -163,22 +163,29 @@ def action_row(c: Combatant, d: Declaration) -> ActionRow | None:
     >>> action_row(archer, Declaration("Aldric", 1, ActionKind.ATTACK)).name
     'Missile Fire/Arcane Blast'
     """
-    table = action_table()
-    if d.kind not in (ActionKind.ATTACK, ActionKind.CAST):
+    if d.kind is ActionKind.CAST:
+        return _row(d.kind, d.note, ())
+    if d.kind is not ActionKind.ATTACK:
         return None
-    text = d.note
-    if d.kind is ActionKind.ATTACK:
-        weapons = _weapons(c, d)
-        text += " " + " ".join(w.name for w in weapons)
+    weapons = _weapons(c, d)
+    return _row(d.kind, d.note + " " + " ".join(w.name for w in weapons),
+                tuple((w.kind is WeaponKind.MISSILE, w.length) for w in weapons))
+
+
+@lru_cache(maxsize=1024)
+def _row(kind: ActionKind, text: str, arms: tuple[tuple[bool, Length], ...]) -> ActionRow:
+    """:func:`action_row` from what it reads: the words of the note (and of an attack's weapon names), else each
+    weapon's kind (missile or not) and length. Worked out once for the same (every declaration of every round asks,
+    each word of the table a search); bounded, the text being the encounter's own."""
+    table = action_table()
     named = [(len(word), row) for row in table for word in row.words if has_word(text, word)]
     if named:
         return max(named, key=lambda pair: pair[0])[1]
-    if d.kind is ActionKind.CAST:
+    if kind is ActionKind.CAST:
         return next(row for row in table if row.cast)
-    rows = [
-        next(row for row in table if (row.missile if w.kind is WeaponKind.MISSILE else w.length in row.lengths))
-        for w in weapons
-    ]
+    rows = []
+    for missile, length in arms:
+        rows.append(next(row for row in table if (row.missile if missile else length in row.lengths)))
     return min(rows, key=lambda row: row.strike_speed)
 
 
