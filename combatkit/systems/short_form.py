@@ -459,26 +459,30 @@ class _Round:
         """id(declaration) -> (rule, why) for declarations the dice made impossible."""
         self.hits: dict[str, tuple[Hit, Moment]] = {}
         """Caster -> the reported hit that disrupts its spell, and its moment (002 III.F)."""
-        self.arms: dict[int, tuple[Weapon, ...]] = {}
-        """id(declaration) -> its weapons (:meth:`_weapons`), looked up once a round (asked dozens of times)."""
-        self.melee: dict[int, bool] = {}
-        """id(declaration) -> whether it is a melee attack (:meth:`_melee`), worked out once a round."""
+        self.arms: dict[int, tuple[Declaration, tuple[Weapon, ...]]] = {}
+        """id(declaration) -> the declaration and its weapons (:meth:`_weapons`), looked up once a round (asked
+        dozens of times); the declaration is kept with them, so that its id is not reused within the round."""
+        self.melee: dict[int, tuple[Declaration, bool]] = {}
+        """id(declaration) -> the declaration and whether it is a melee attack (:meth:`_melee`)."""
 
     # ------------------------------------------------------------ a declaration's weapons
 
     def _weapons(self, d: Declaration) -> tuple[Weapon, ...]:
         """The weapons a declaration names, or its actor's first."""
-        arms = self.arms.get(id(d))
-        if arms is None:
-            c = self.people[d.actor]
-            arms = self.arms[id(d)] = tuple(c.weapon(name) for name in d.weapons) or (c.weapon(None),)
+        known = self.arms.get(id(d))
+        if known is not None and known[0] is d:
+            return known[1]
+        c = self.people[d.actor]
+        arms = tuple(c.weapon(name) for name in d.weapons) or (c.weapon(None),)
+        self.arms[id(d)] = (d, arms)
         return arms
 
     def _melee(self, d: Declaration) -> bool:
-        melee = self.melee.get(id(d))
-        if melee is None:
-            melee = self.melee[id(d)] = d.kind is ActionKind.ATTACK and not all(
-                w.kind is WeaponKind.MISSILE for w in self._weapons(d))
+        known = self.melee.get(id(d))
+        if known is not None and known[0] is d:
+            return known[1]
+        melee = d.kind is ActionKind.ATTACK and not all(w.kind is WeaponKind.MISSILE for w in self._weapons(d))
+        self.melee[id(d)] = (d, melee)
         return melee
 
     def _unarmed(self, d: Declaration) -> bool:
