@@ -28,6 +28,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 import icepool
+from mypy_extensions import mypyc_attr
 
 __all__ = [
     "MAX_EXACT_TOTALS",
@@ -228,6 +229,7 @@ class Roll:
 Entered = int | Sequence[int]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a seventh system, a dashboard's roller
 @dataclass
 class Roller:
     """Source of every roll: referee-entered numbers first, then the injected RNG.
@@ -277,8 +279,9 @@ class Roller:
 
     @staticmethod
     def _from_entry(spec: Dice, purpose: str, value: Entered) -> Roll:
-        if isinstance(value, bool) or not isinstance(value, int | Sequence) or isinstance(value, str):
-            raise EnteredRollError(f"{purpose}: the entered roll must be a whole number, got {value!r}")
+        given: object = value  # whatever was entered: the compiled build (setup.py) read a str here as a bool
+        if isinstance(given, (bool, str)) or not isinstance(given, (int, Sequence)):
+            raise EnteredRollError(f"{purpose}: the entered roll must be a whole number, got {given!r}")
         if isinstance(value, int):
             if not spec.minimum <= value <= spec.maximum:
                 raise EnteredRollError(

@@ -26,7 +26,7 @@ import tomli_w
 
 from combatkit.effects import effect_from_table, effect_to_table
 from combatkit.errors import EncounterFileError, RulesError
-from combatkit.fields import declared, default_of, field_specs
+from combatkit.fields import declared, default_of, field_specs, type_hints
 from combatkit.intent import COMPONENTS, Intent, IntentKind, Refinement, derive, named_actions
 from combatkit.model import (
     Abilities,
@@ -416,7 +416,7 @@ attack_forms, schedules, durations
         near = difflib.get_close_matches(name, names, n=1)
         hint = f" (did you mean {near[0]}?)" if near else ""
         raise EncounterFileError(where, f"{system.title} has no such option{hint}; it has {', '.join(names)}")
-    kind = typing.get_type_hints(cls)[name]
+    kind = type_hints(cls)[name]
     typed = _typed(kind, value, where, f"set it in code: {cls.__name__}({name}=...)")
     try:
         cls(**{name: typed})

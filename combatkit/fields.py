@@ -17,12 +17,14 @@ from __future__ import annotations
 import ast
 import enum
 import inspect
+import sys
 import textwrap
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, Field, dataclass, fields
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -145,17 +147,56 @@ def _checked(cls: type) -> tuple[tuple[str, FieldSpec, bool], ...]:
 def field_docs(cls: type) -> Mapping[str, str]:
     """The docstring written under each field of a class (as STYLE.md asks), by field name, on one line;
     none when its source cannot be read (a class made by ``exec``)."""
-    try:
-        source = inspect.getsource(cls)
-    except (OSError, TypeError):
+    body = _class_body(cls)
+    if body is None:
         return {}
-    body = ast.parse(textwrap.dedent(source)).body[0].body  # type: ignore[attr-defined]
     docs = {}
     for item, after in zip(body, body[1:], strict=False):
         if (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and isinstance(after, ast.Expr)
                 and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
             docs[item.target.id] = " ".join(after.value.value.split())
     return MappingProxyType(docs)
+
+
+@cache
+def type_hints(cls: type) -> Mapping[str, Any]:
+    """``typing.get_type_hints(cls)``; for a class of a compiled module (``setup.py``), whose annotations the
+    build keeps only as classes (``frozenset`` for ``frozenset[str]``), each field's annotation as its source
+    writes it, read as ``typing`` reads one."""
+    if _source_file(cls) is None:
+        return typing.get_type_hints(cls)
+    body = _class_body(cls) or []
+    namespace = dict(vars(sys.modules[cls.__module__]))
+    # evaluated as typing.get_type_hints evaluates a string annotation, in the module's names; the class's own
+    # fields only (no options class inherits any)
+    return {node.target.id: eval(ast.unparse(node.annotation), namespace)
+            for node in body if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
+
+
+def _source_file(cls: type) -> Path | None:
+    """The ``.py`` source of ``cls``'s module when that module is compiled (``setup.py``), else None."""
+    module = sys.modules.get(cls.__module__)
+    built = Path(getattr(module, "__file__", None) or "")
+    if not built.name or built.suffix == ".py":
+        return None
+    source = built.with_name(built.name.split(".")[0] + ".py")
+    return source if source.is_file() else None
+
+
+def _class_body(cls: type) -> list[ast.stmt] | None:
+    """The statements of ``cls``'s body in its source: from ``inspect``, or, for a class of a compiled module
+    (``setup.py``), from the module's ``.py`` file, which ships beside it; None when neither can be read."""
+    try:
+        return ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body  # type: ignore[attr-defined]
+    except (OSError, TypeError):
+        pass
+    source = _source_file(cls)
+    if source is None:
+        return None
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            return node.body
+    return None
 
 
 @dataclass(frozen=True)
@@ -201,7 +242,7 @@ def declared(*classes: type) -> tuple[Declared, ...]:
     """
     out = []
     for cls in classes:
-        hints, docs, specs = typing.get_type_hints(cls), field_docs(cls), field_specs(cls)
+        hints, docs, specs = type_hints(cls), field_docs(cls), field_specs(cls)
         for f in fields(cls):
             if f.name not in specs:
                 continue

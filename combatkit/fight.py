@@ -50,6 +50,8 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from mypy_extensions import mypyc_attr
+
 from combatkit.dice import Roller, check_entered
 from combatkit.encounter import Encounter, Hit, with_intents
 from combatkit.errors import RulesError
@@ -74,6 +76,7 @@ STALEMATE = 3
 """Rounds in a row with nobody hurt that make an undecided fight a stalemate (:attr:`Fight.undecided_why`)."""
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class SurpriseOptions:
     """How surprise is found in round 1 (module docstring)."""
@@ -84,6 +87,7 @@ class SurpriseOptions:
     """000, 001, 004 (whose seeds give no roll): the PH 2e roll, d10 a side, 1-3 surprised."""
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class FightOptions:
     """How a fight is run; defaults are the ones the module docstrings explain."""

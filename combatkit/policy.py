@@ -59,6 +59,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from mypy_extensions import mypyc_attr
+
 from combatkit.battle import REACH, Figure, missile_range, routine
 from combatkit.encounter import Encounter
 from combatkit.effects import EffectKind, spell_effect, takes
@@ -71,6 +73,7 @@ from combatkit.systems.rules import ChargeRule
 __all__ = ["PolicyOptions", "declare", "intents"]
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class PolicyOptions:
     """Choices of the default declaration policy."""

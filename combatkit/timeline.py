@@ -16,12 +16,8 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import TypeAlias
 
-from typing import TYPE_CHECKING
-
 from combatkit.dice import Roll
-
-if TYPE_CHECKING:
-    from combatkit.intent import Plan
+from combatkit.intent import Plan
 
 __all__ = ["Clock", "Period", "Span", "SpanKind", "Status", "Tick", "Timeline", "Track"]
 

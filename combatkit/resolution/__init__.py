@@ -102,6 +102,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from mypy_extensions import mypyc_attr
+
 from combatkit.attack import CriticalOptions, RuleSet, find_rule_set
 from combatkit.battle import NO_EXTRAS, Figure, FigureExtras, figures_from
 from combatkit.dice import Roller, check_entered
@@ -131,6 +133,7 @@ __all__ = [
 ]
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class ResolutionOptions:
     """How rounds are resolved; defaults are the seeds' (see the module docstring)."""

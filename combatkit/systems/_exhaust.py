@@ -24,16 +24,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from combatkit.dice import Dice, Roll, Roller
+from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
 from combatkit.timeline import Span, SpanKind, Status, Timeline
-
-if TYPE_CHECKING:
-    from combatkit.encounter import Encounter
 
 __all__ = ["ACTS", "EnumeratingRoller", "check_matchup", "exhaust", "first_act", "matchup"]
 
@@ -53,6 +52,7 @@ class _Undecided(Exception):
         self.outcomes = outcomes
 
 
+@dataclass
 class EnumeratingRoller(Roller):
     """A Roller whose rolls branch: one run of the round per outcome, for :func:`exhaust`.
 
@@ -61,9 +61,7 @@ class EnumeratingRoller(Roller):
     play no part: exact odds are over every roll.
     """
 
-    def __init__(self, decided: Mapping[Hashable, object]) -> None:
-        super().__init__()
-        self.decided = decided
+    decided: Mapping[Hashable, object] = field(default_factory=dict)
 
     def choose(self, purpose: Hashable, outcomes: Callable[[], Sequence[tuple[T, Fraction]]]) -> T:
         """The outcome decided for ``purpose``, or a branch over ``outcomes()``: (value, probability) pairs.
@@ -186,7 +184,7 @@ def exhaust(run: Callable[[EnumeratingRoller], R], limit: int, what: str = "this
             raise RulesError("combatkit odds", f"{what} needs more than limit={limit} runs of the round to "
                                                f"enumerate; give a larger limit or simplify the matchup")
         try:
-            results.append((weight, run(EnumeratingRoller(decided))))
+            results.append((weight, run(EnumeratingRoller(decided=decided))))
         except _Undecided as branch:
             for value, chance in reversed(branch.outcomes):
                 stack.append(({**decided, branch.key: value}, weight * chance))

@@ -21,13 +21,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from combatkit.battle import REACH, REPOSITION, missile_range, routine
+from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
 from combatkit.intent import COMPONENTS, Intent, IntentKind, Placement, PlacementKind, Refinement, find_action
 from combatkit.model import FISTS, ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind
 
 if TYPE_CHECKING:
-    from combatkit.encounter import Encounter
-    from combatkit.systems.base import TimingSystem
+    from combatkit.systems.base import TimingSystem  # base imports this module
 
 __all__ = ["ActorPlan", "chain", "combat_ii", "routines", "weapon_names"]
 
@@ -61,8 +61,10 @@ _MANEUVER_WORDS = {Maneuver.CHARGE: "a charge", Maneuver.WITHDRAW: "a withdrawal
 class ActorPlan:
     """One figure's intents on their way into one system's declarations."""
 
-    system: TimingSystem
-    """The system placing them."""
+    system: Any
+    """The system placing them, a :class:`~combatkit.systems.base.TimingSystem`: typed loosely because
+    base imports this module, and a compiled build (``setup.py``) looks a field's type up when the class
+    is made."""
     encounter: Encounter
     """The round: who is there, the distances known."""
     c: Combatant
@@ -82,9 +84,9 @@ class ActorPlan:
     sequence: int | None = None
     """The phase the figure's attack sequence began in (000 §3 C Table 6: a later attack keeps its spacing);
     0 or less: in an earlier round (from :attr:`carried`)."""
-    carried: object = None
+    carried: Any = None
     """What the figure's last round left it (:attr:`~combatkit.intent.Plan.carry`); None in a first round."""
-    carry: object = None
+    carry: Any = None
     """What this round leaves it for the next."""
 
     @property

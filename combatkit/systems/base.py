@@ -5,22 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from functools import cache, partial
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from combatkit.dice import Dice, Roll, Roller, check_entered, matches_form
+from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
 from combatkit.fields import field_docs
 from combatkit.intent import Placement, PlacementKind, Plan, steps_of
-from combatkit.model import Maneuver
+from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon
 from combatkit.systems._exhaust import check_matchup, exhaust, matchup
 from combatkit.systems._plan import ActorPlan, ChainRules, chain, check_refinements
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
-
-if TYPE_CHECKING:
-    from combatkit.encounter import Encounter
-    from combatkit.model import ActionKind, Combatant, Declaration, Spell, Weapon
-    from combatkit.timeline import Clock, Span, Tick, Timeline
+from combatkit.timeline import Clock, Span, Tick, Timeline
 
 __all__ = ["SYSTEMS", "FightRound", "GENERIC_CHAIN", "Switch", "TableRoller", "TimingSystem", "find_system",
            "register", "roll_words", "table_rolls"]
@@ -33,6 +32,7 @@ GENERIC_CHAIN = ChainRules(
 """The rules a system with no plan of its own cites (its :meth:`TimingSystem._plan_actor` is the chain)."""
 
 
+@mypyc_attr(native_class=False)  # a system is its class attributes, which a compiled class cannot default
 class TimingSystem:
     """A seed's way of ordering a round: one subclass per system, one instance in :data:`SYSTEMS`.
 
@@ -242,7 +242,7 @@ class TimingSystem:
         A system may narrow it to what can move the matchup (the two figures alone, timing only),
         drawing every chance outcome from the roller it is given; it never enumerates itself.
         """
-        return lambda roller: self._schedule(encounter, roller, options)
+        return partial(_scheduled, self, encounter, options)
 
     # -- hooks of a resolved fight: combatkit.resolution, combatkit.fight and combatkit.policy call
     # them, so that no code outside combatkit/systems asks which system it is. Each default is what
@@ -456,6 +456,11 @@ def _left_rolls(encounter: Encounter, system: TimingSystem, timeline: Timeline) 
         out.append(f"The numbers entered for {', '.join(repr(k) for k in left)} are {own.title}'s dice, the system "
                    f"the encounter was written for: {system.title} leaves them to it and rolls its own.")
     return tuple(out)
+
+
+def _scheduled(system: TimingSystem, encounter: Encounter, options: Any, roller: Roller) -> Timeline:
+    """:meth:`TimingSystem._odds_round`'s default round: ``encounter`` as ``system`` schedules it."""
+    return system._schedule(encounter, roller, options)
 
 
 def plan_encounter(encounter: Encounter, plan: Plan) -> Encounter:

@@ -96,6 +96,8 @@ from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
 from importlib import resources
 
+from mypy_extensions import mypyc_attr
+
 from combatkit.dice import Dice, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
@@ -204,6 +206,7 @@ class Routine(enum.Enum):
     """[bracket] Each part of the sequence has its own Action Facility."""
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class Check:
     """A check for 001's bracketed "[What sort of check?]": roll ``dice``, succeed on ``succeeds_on`` or more."""
@@ -214,6 +217,7 @@ class Check:
     """The lowest total that succeeds."""
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class FivePhaseOptions:
     """001's open questions (all off by default) and inputs the shared model has no field for."""
@@ -1342,11 +1346,12 @@ def _text(spec: ActionSpec) -> str:
     return f"{spec.name} (001 {spec.section}): {spec.text}" if spec.text else ""
 
 
+@mypyc_attr(native_class=False)  # a system is its class attributes, which a compiled class cannot default
 class FivePhase(TimingSystem):
     """001's five-phase action round as a timing system."""
 
     id = "five_phase"
-    aliases = ("five phase", "five-phase", "5-phase", "five-phase ordering", "action facility", "001")
+    aliases: tuple[str, ...] = ("five phase", "five-phase", "5-phase", "five-phase ordering", "action facility", "001")
     title = "Five-phase action rounds"
     source = "001 A-I, A LIST OF ACTIONS"
     clock = CLOCK
@@ -1355,7 +1360,7 @@ class FivePhase(TimingSystem):
     declaration_fields = frozenset({"feet", "reposition", "drop_and_draw"})
     hit_tick = "tick"
 
-    roll_keys = (
+    roll_keys: tuple[str, ...] = (
         "ordering: <side>", "<action>: <name>, phase <phase>", "<action> takes effect: <name>, phase <phase>",
         "<check>: <name>, phase <phase>", "to hit: <name> -> <target>, <phase name>",
     )

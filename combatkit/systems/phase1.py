@@ -39,6 +39,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
+
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
@@ -77,6 +79,7 @@ CLOCK = Clock(
 )
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class Phase1Options:
     """Readings of 000 where it is ambiguous; defaults are the ones the README explains."""
@@ -291,20 +294,21 @@ COMBAT_II_RULES = SystemRules(
 counts three)."""
 
 
+@mypyc_attr(native_class=False)  # a system is its class attributes, which a compiled class cannot default
 class PhaseSystemI(TimingSystem):
     """Combat II Phase System I as a timing system (000 §1-2)."""
 
     id = "phase1"
-    aliases = ("phase system i", "combat ii phase system i", "combat ii", "c2", "000")
+    aliases: tuple[str, ...] = ("phase system i", "combat ii phase system i", "combat ii", "c2", "000")
     title = "Combat II: Phase System I"
     source = "000 §1-2, Table 1"
     clock = CLOCK
     options_class = Phase1Options
-    declaration_phases = ("phase 1", "phase 2", "phase 3")  # 000 §1 C: phase 4 only completes 1-round spells
+    declaration_phases: tuple[str, ...] = ("phase 1", "phase 2", "phase 3")  # 000 §1 C: phase 4 only completes 1-round spells
     declaration_fields = frozenset({"feet", "attacks", "reposition", "retarget", "drop_and_draw", "readies_components",
                                     "hold"})
     hit_tick = "half-segment"
-    roll_keys = ('initiative: <side>', 'CON check: <name>')
+    roll_keys: tuple[str, ...] = ('initiative: <side>', 'CON check: <name>')
     odds_limit = 12_000
     """Every initiative d10 is a branch: 10**sides runs (four sides, about 5 s) and more with CON checks."""
 

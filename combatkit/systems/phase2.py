@@ -71,9 +71,11 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from typing import cast
 
 import icepool
+from mypy_extensions import mypyc_attr
 
 from combatkit.dice import Roll, Roller
 from combatkit.encounter import Encounter
@@ -254,6 +256,7 @@ def _cycle_of(phase: int) -> int:
     return (phase - 1) // 3 + 1
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class Phase2Options:
     """Readings and optional rules of 000 §3; every default is the seed's base rule."""
@@ -405,7 +408,7 @@ class _Dice:
             against_b = best(roll_a if apart else None, rest)
             return _track(roll_a, adj_a, against_a, tie).value, _track(roll_b, adj_b, against_b, tie).value
 
-        die = icepool.map(tracks, *dice)
+        die = icepool.map(tracks, *dice, star=False)  # said, not read from the signature a compiled build lacks
         total = die.denominator()
         return [((Track(ta), Track(tb)), Fraction(n, total)) for (ta, tb), n in die.items()]
 
@@ -954,11 +957,12 @@ class _Run:
                  rank=MOVEMENT_RANK)
 
 
+@mypyc_attr(native_class=False)  # a system is its class attributes, which a compiled class cannot default
 class PhaseSystemII(TimingSystem):
     """Combat II Phase System II as a timing system (000 §3, Tables 4-7)."""
 
     id = "phase2"
-    aliases = ("phase system ii", "combat ii phase system ii", "continuous combat", "000 §3")
+    aliases: tuple[str, ...] = ("phase system ii", "combat ii phase system ii", "continuous combat", "000 §3")
     title = "Combat II: Phase System II (continuous A/B/C phases)"
     source = "000 §3, Tables 4-7"
     clock = clock_for(3)
@@ -967,7 +971,7 @@ class PhaseSystemII(TimingSystem):
     declaration_fields = frozenset({"feet", "attacks", "reposition", "retarget", "drop_and_draw", "readies_components",
                                     "hold"})
     hit_tick = "half-segment"
-    roll_keys = ('initiative: <side>', 'initiative: <side>, cycle <n>', 'CON check: <name>, phase <phase>')
+    roll_keys: tuple[str, ...] = ('initiative: <side>', 'initiative: <side>, cycle <n>', 'CON check: <name>, phase <phase>')
 
     rules = replace(COMBAT_II_RULES, phases=3)
     maneuvers = frozenset(Maneuver)
@@ -980,7 +984,7 @@ class PhaseSystemII(TimingSystem):
     def _plan_actor(self, ap: ActorPlan) -> None:
         """One A/B/C cycle, one action a phase, attacks spaced by Table 6 (000 §3 C); a spell may be begun in
         any phase (000 §3 B) (:func:`~combatkit.systems._plan.combat_ii`)."""
-        combat_ii(ap, [2, 3] if ap.surprised else [1, 2, 3], lambda spell, phase: None, table6=attack_schedule,
+        combat_ii(ap, [2, 3] if ap.surprised else [1, 2, 3], _any_phase, table6=attack_schedule,
                   cast_rule="000 §3 B: a spell may be begun in any phase, its casting spilling into the next")
 
     def retarget_tick(self, attacker: Combatant, span: Span, declaration: Declaration | None,
@@ -991,10 +995,20 @@ class PhaseSystemII(TimingSystem):
 
     def _odds_round(self, encounter: Encounter, a: str, b: str, options: Phase2Options) -> Callable[[Roller], Timeline]:
         """Only a's and b's tracks (and CON checks) can move their matchup: see :class:`_Dice`."""
-        return lambda roller: _Run(encounter, _Dice(encounter, roller, options, pair=(a, b)), options).run()
+        return partial(_pair_round, encounter, options, (a, b))
 
 
 PHASE2 = register(PhaseSystemII())
 
 
 odds = PHASE2.odds
+
+
+def _any_phase(spell: Spell, phase: int) -> str | None:
+    """000 §3 B: a spell may be begun in any phase: nothing stands in its way."""
+    return None
+
+
+def _pair_round(encounter: Encounter, options: Phase2Options, pair: tuple[str, str], roller: Roller) -> Timeline:
+    """The round :meth:`PhaseSystemII._odds_round` runs: only the pair's tracks drawn (:class:`_Dice`)."""
+    return _Run(encounter, _Dice(encounter, roller, options, pair=pair), options).run()

@@ -71,7 +71,9 @@ import itertools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, partial
+
+from mypy_extensions import mypyc_attr
 
 from combatkit.dice import Dice, DiceNotationError, Roll, Roller
 from combatkit.encounter import Encounter
@@ -164,6 +166,7 @@ def save_vs_death(combatant: Combatant) -> int:
     return next(save for top, save in _SAVES[group] if combatant.level <= top)
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class MagicItem:
     """How a magic item is discharged (003 §V); its casting time is the spell's of the same name."""
@@ -174,6 +177,7 @@ class MagicItem:
     """Whether a hit spoils the discharge; "items ... are often not foiled by ... a strike"."""
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class SegmentsOptions:
     """The dice 003 leaves to the referee, and its optional rules; defaults are the text's."""
@@ -963,19 +967,20 @@ class _TimingRoller(Roller):
         return super().roll(dice, purpose)
 
 
+@mypyc_attr(native_class=False)  # a system is its class attributes, which a compiled class cannot default
 class SegmentOfAction(TimingSystem):
     """Lakofka's Segment of Action system as a timing system (003)."""
 
     id = "segments"
-    aliases = ("segment of action", "segment of action system", "lakofka", "003")
+    aliases: tuple[str, ...] = ("segment of action", "segment of action system", "lakofka", "003")
     title = "Segment of Action (Lakofka, 1980)"
     source = "003 §I-VI"
     clock = CLOCK
     options_class = SegmentsOptions
-    declaration_phases = ("step 1", "step 2", "step 3")  # same number: parallel; later: later steps (003 §III)
+    declaration_phases: tuple[str, ...] = ("step 1", "step 2", "step 3")  # same number: parallel; later: later steps (003 §III)
     declaration_fields = frozenset({"feet", "attacks", "readies_components"})
     hit_tick = "segment"
-    roll_keys = (
+    roll_keys: tuple[str, ...] = (
         "surprise: <name>", "segment: <tag>", "segment: <tag>, forms <n>", "blows: <tag>", "weapon ready: <tag>",
         "shots: <tag>", "shot 1: <tag>", "shot 2: <tag>", "shot 3: <tag>", "shot delay: <name>", "spell start: <tag>",
         "item ready: <tag>", "hit before casting: <name>", "to hit: <tag> -> <target>", "damage: <tag> -> <target>",
@@ -1037,10 +1042,15 @@ class SegmentOfAction(TimingSystem):
             hits=tuple(h for h in encounter.hits if h.target in pair),
         )
         timing = replace(options, kills=False)
-        return lambda roller: _Run(alone, roller, timing).run()
+        return partial(_alone_round, alone, timing)
 
 
 SEGMENTS = register(SegmentOfAction())
 
 
 odds = SEGMENTS.odds
+
+
+def _alone_round(encounter: Encounter, options: SegmentsOptions, roller: Roller) -> Timeline:
+    """The round :meth:`SegmentOfAction._odds_round` runs: the pair alone, nobody falling."""
+    return _Run(encounter, roller, options).run()

@@ -76,6 +76,8 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 
+from mypy_extensions import mypyc_attr
+
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import IllegalActionError, RulesError
@@ -154,6 +156,7 @@ class DexScale(enum.Enum):
         return next(mod for top, mod in ((3, -3), (5, -2), (8, -1), (12, 0), (15, 1), (17, 2), (25, 3)) if score <= top)
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class ShortFormOptions:
     """Readings of 002 where it leaves a choice, and inputs the shared model has no field for."""
@@ -1042,19 +1045,20 @@ class _Round:
         return out
 
 
+@mypyc_attr(native_class=False)  # a system is its class attributes, which a compiled class cannot default
 class ShortForm(TimingSystem):
     """002's A.D.D.I.C.T. short form as a timing system."""
 
     id = "short_form"
-    aliases = ("short form", "short-form", "a.d.d.i.c.t.", "addict", "a.d.d.i.c.t. short form", "002")
+    aliases: tuple[str, ...] = ("short form", "short-form", "a.d.d.i.c.t.", "addict", "a.d.d.i.c.t. short form", "002")
     title = "The A.D.D.I.C.T. short form"
     source = "002 I-III, Charging, Breaking Off, Unarmed Combat, Action Types"
     clock = CLOCK
     options_class = ShortFormOptions
-    declaration_phases = ("action 1", "action 2", "action 3")  # a figure's actions in order (002 Action Types)
+    declaration_phases: tuple[str, ...] = ("action 1", "action 2", "action 3")  # a figure's actions in order (002 Action Types)
     declaration_fields = frozenset({"feet", "attacks", "drop_and_draw"})
     hit_tick = "count"
-    roll_keys = ('surprise: <side>', 'initiative: <side>')
+    roll_keys: tuple[str, ...] = ('surprise: <side>', 'initiative: <side>')
 
     rules = SystemRules(
         "002", "002 II.A: equal counts are simultaneous; a figure falls after its count",

@@ -50,6 +50,8 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
 
+from mypy_extensions import mypyc_attr
+
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import IllegalActionError, RulesError
@@ -134,6 +136,7 @@ def action_table() -> tuple[ActionRow, ...]:
     )
 
 
+@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class StrikeSpeedOptions:
     """Readings of 004 where it leaves a choice; defaults are those the module docstring explains."""
@@ -402,19 +405,20 @@ class _Round:
                     target=d.target)
 
 
+@mypyc_attr(native_class=False)  # a system is its class attributes, which a compiled class cannot default
 class StrikeSpeed(TimingSystem):
     """004's Strike Speed order of battle as a timing system."""
 
     id = "strike_speed"
-    aliases = ("strike speed", "strike-speed", "order of battle", "strike speed order of battle", "004")
+    aliases: tuple[str, ...] = ("strike speed", "strike-speed", "order of battle", "strike speed order of battle", "004")
     title = "Strike Speed order of battle"
     source = "004 Strike Speed Based Order of Battle, Combat Stance"
     clock = CLOCK
     options_class = StrikeSpeedOptions
-    declaration_phases = ("action 1", "action 2", "action 3")  # a figure's actions in order
+    declaration_phases: tuple[str, ...] = ("action 1", "action 2", "action 3")  # a figure's actions in order
     declaration_fields = frozenset({"feet", "attacks"})
     hit_tick = "strike speed"
-    roll_keys = ('initiative: <side>',)
+    roll_keys: tuple[str, ...] = ('initiative: <side>',)
 
     rules = SystemRules(
         "004", "004 Strike Speed: equal strike speeds (and levels) are simultaneous; a figure falls after its moment",
