@@ -56,6 +56,14 @@ def straightforward(encounter, system: str, n: int, seed: int) -> list[dict[str,
     return rows
 
 
+def build() -> str:
+    """Which engine is measured: the pure-Python package, or the compiled variant (setup.py)."""
+    import combatkit.fight
+
+    where = Path(combatkit.fight.__file__)
+    return f"compiled with mypyc ({where.parent})" if where.suffix != ".py" else f"pure Python ({where.parent})"
+
+
 def projected(seconds_per_fight: float) -> str:
     total = seconds_per_fight * TARGET
     return f"{total / 60:.1f} min" if total < 3600 else f"{total / 3600:.1f} h"
@@ -78,6 +86,7 @@ def main() -> None:
     print(f"{encounter.title}: {len(encounter.combatants)} figures; {args.chunks} alternating chunks of {size} "
           f"fights per path, the quickest chunk counted; projected to {TARGET:,} fights on one core")
     print(f"goal {GOAL:,} fights/s on one core, aim {AIM:,}; baseline of {BASELINE['date']} on {BASELINE['machine']}")
+    print(f"engine: {build()}")
     for system in args.systems.split(","):
         loop_times, fast_times, agree, rounds, calls = [], [], True, 0, 0
         for chunk in range(args.chunks):

@@ -70,6 +70,12 @@ def test_the_wheel_builds_without_a_warning(wheel):
     assert "Warning" not in output and "!!" not in output, output
 
 
+def test_a_plain_build_is_pure_python(wheel):
+    """Without COMBATKIT_COMPILE (setup.py) nothing is compiled: any machine installs it, no compiler needed."""
+    assert wheel[0].name.endswith("-py3-none-any.whl")
+    assert not [n for n in zipfile.ZipFile(wheel[0]).namelist() if n.endswith((".so", ".pyd", ".c"))]
+
+
 def test_the_wheel_holds_the_dashboards_the_lessons_and_what_serves_them(wheel):
     names = set(zipfile.ZipFile(wheel[0]).namelist())
     expected = {f"combatkit/widgets/dashboards/{p.name}" for p in (ROOT / "dashboards").glob("*.ipynb")}
