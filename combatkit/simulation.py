@@ -74,6 +74,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TypeGuard, cast
 
 from combatkit.encounter import Encounter
@@ -325,10 +326,18 @@ class _Tally:
 
 def _context() -> multiprocessing.context.BaseContext:
     """Forkserver where the platform has it (a pool after the first starts in milliseconds, its
-    workers forked from a clean server that has imported the engine once), else spawn; never fork."""
+    workers forked from a clean server that has imported the engine once), else spawn; never fork.
+
+    The server imports the engine before it is told this process's path (Python 3.11's forkserver
+    starts with the working folder first on its path and ignores the one it is given), so from a folder
+    holding another ``combatkit`` (a checkout, run with the compiled wheel installed) it would preload
+    that one. There the workers import the engine themselves, after their path is set: the same one as
+    this process, a little slower to start."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])
+        shadow = Path.cwd() / "combatkit"
+        mine = Path(__file__).resolve().parent
+        context.set_forkserver_preload([] if shadow.is_dir() and shadow.resolve() != mine else [__name__])
         return context
     return multiprocessing.get_context("spawn")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import pickle
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -238,6 +239,32 @@ def test_workers_play_the_same_rows_in_the_same_order():
     assert runs[2] == runs[1] and [r["fight"] for r in runs[2].fights] == list(range(n))
     assert runs[2].requested == n and runs[2].stopped is StopReason.COUNT
     assert calls[2] == calls[1] == [(k, n) for k in range(7, n + 1, 7)] + [(n, n)]
+
+
+def test_workers_run_this_process_s_engine_from_a_folder_that_holds_another(tmp_path):
+    """Python 3.11's forkserver starts with the working folder first on its path: run from a checkout with the
+    compiled wheel installed, its preload took the checkout's source and every worker played pure Python. In a
+    folder whose ``combatkit`` is not this process's, the workers import the engine themselves."""
+    import combatkit
+
+    work = tmp_path / "work"
+    other = work / "combatkit"  # a copy of the engine whose fights fail, to tell it from this process's
+    shutil.copytree(Path(combatkit.__file__).parent, other, ignore=shutil.ignore_patterns("__pycache__"))
+    with (other / "__init__.py").open("a") as init:
+        init.write("\nimport combatkit.fight as _fight\n\n\ndef _other(*args, **kwargs):\n"
+                   "    raise RuntimeError('a fight played by the combatkit of the working folder')\n\n\n"
+                   "_fight.run_fight = _other\n")
+    script = tmp_path / "play.py"
+    script.write_text(
+        "from combatkit import load_example\n"
+        "from combatkit.simulation import PARALLEL_FROM, simulate\n"
+        "if __name__ == '__main__':\n"
+        "    encounter = load_example('orc-closes-on-longbowman')\n"
+        "    args = dict(n=PARALLEL_FROM, seed=3)\n"
+        "    assert simulate(encounter, 'phase1', workers=2, **args) == simulate(encounter, 'phase1', **args)\n"
+        "    print('same rows')\n")
+    run = subprocess.run([sys.executable, str(script)], cwd=work, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and "same rows" in run.stdout, run.stderr[-3000:]
 
 
 def stopped_here(sim: Simulation, fights: int) -> Simulation:
