@@ -17,7 +17,6 @@ import pytest
 
 from tests.test_packaging import BUILD, _source_tree
 
-ROOT = Path(__file__).resolve().parents[1]
 AGAINST_THE_WHEEL = [
     "tests/test_fight_digest.py",  # the recorded fights, fast and explained
     "tests/test_odds.py", "tests/test_systems.py", "tests/test_seventh_system.py", "tests/test_dice.py",
