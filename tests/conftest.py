@@ -25,3 +25,18 @@ settings.register_profile("fuzz", derandomize=False, max_examples=int(os.environ
                           deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_collection_finish(session):
+    """Start building the compiled wheel (tests/compiled_build.py) when a test of it is to run: it builds on the
+    core the rest of the suite leaves idle, at the lowest priority, and is ready when its test's turn comes."""
+    if any(item.path.name == "test_compiled.py" for item in session.items):
+        from tests import compiled_build
+
+        compiled_build.start()
+
+
+def pytest_sessionfinish(session):
+    from tests import compiled_build
+
+    compiled_build.clean()

@@ -2,9 +2,10 @@
 package, and keeps the checks a user meets: a wrong value is named with its rule, options read from a file are
 typed, a seventh system and a dashboard's roller subclass the compiled classes.
 
-The wheel is built once here, at mypyc's optimisation level 0 (the C is the same code, compiled with less
-optimisation: about 1.5 minutes on one core, where level 3 takes 2.5); the chosen tests then run against it in
-a subprocess that imports combatkit from the unpacked wheel, never from this checkout.
+The wheel is built at mypyc's optimisation level 0 (the C is the same code, compiled with less optimisation:
+about 1.5 minutes on one core, where level 3 takes 2.5), in the background from the start of the session
+(``tests/compiled_build.py``); the chosen tests then run against it in a subprocess that imports combatkit from
+the unpacked wheel, never from this checkout.
 """
 
 import os
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_packaging import BUILD, _source_tree
+from tests import compiled_build
 
 AGAINST_THE_WHEEL = [
     "tests/test_fight_digest.py",  # the recorded fights, fast and explained
@@ -28,14 +29,9 @@ AGAINST_THE_WHEEL = [
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory) -> tuple[Path, Path, Path]:
     """The compiled wheel, the folder it is unpacked in, and the source tree it was built from."""
-    folder = tmp_path_factory.mktemp("compiled")
-    source = _source_tree(folder / "source")
-    env = {**os.environ, "COMBATKIT_COMPILE": "1", "MYPYC_OPT_LEVEL": "0"}
-    built = subprocess.run([sys.executable, "-c", BUILD, str(folder)], cwd=source, env=env, capture_output=True,
-                           text=True, timeout=1200)
-    assert built.returncode == 0, built.stderr[-5000:]
-    wheel = folder / built.stdout.strip().splitlines()[-1]
-    site = folder / "site"
+    wheel, source, failed = compiled_build.wait()
+    assert not failed, failed
+    site = tmp_path_factory.mktemp("compiled") / "site"
     zipfile.ZipFile(wheel).extractall(site)
     return wheel, site, source
 
