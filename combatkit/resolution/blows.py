@@ -329,7 +329,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
         natural = walk.roll(D20, lambda: f"attack roll: {c.name} [{key}]")
         hit = natural != 1 and (natural >= needed or natural == 20)
     damage = base = 0
-    dice = Dice.parse(dice_text) if dice_text else _dice(walk, weapon)
+    dice = Dice.parse(dice_text or weapon.damage)
     if hit and holds is None:
         base = walk.roll(dice, lambda: f"damage: {c.name} [{key}]")
         damage = max(walk.options.critical_options.minimum_damage, base + setup.damage_bonus) * multiplier
@@ -384,14 +384,7 @@ def _half_die(walk: Walk, terms: BlowTerms, weapon: Weapon, name: str, key: str)
     """001 Set to Receive Charge: an extra half die of damage (the weapon's dice, halved, rounded down)."""
     if not terms.half_die:
         return 0
-    return walk.roll(_dice(walk, weapon), lambda: f"damage, extra half die: {name} [{key}]") // 2
-
-
-def _dice(walk: Walk, weapon: Weapon) -> Dice:
-    dice = walk.cache.get(("dice", weapon.damage))
-    if dice is None:
-        dice = walk.cache[("dice", weapon.damage)] = Dice.parse(weapon.damage)
-    return dice
+    return walk.roll(Dice.parse(weapon.damage), lambda: f"damage, extra half die: {name} [{key}]") // 2
 
 
 def _adjustment(walk: Walk, situation: Situation, foe: Combatant, theirs: FigureExtras, c: Combatant, weapon: Weapon):
