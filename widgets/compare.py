@@ -589,26 +589,20 @@ class SystemComparison(widgets.VBox):
     @property
     def odds(self) -> dict[str, dict[str, Fraction]]:
         """The matchup's exact odds under each system whose odds are ready (a bug in computing them raises here)."""
-        out = {}
-        for sid, future in self._futures().items():
-            if future.done() and not future.cancelled() and not isinstance(future.exception(), ValueError):
-                out[sid] = future.result()
-        return out
+        odds, _, bugs = self._finished()
+        if bugs:
+            raise next(iter(bugs.values()))
+        return odds
 
     @property
     def odds_errors(self) -> dict[str, str]:
         """Systems that ran the encounter but cannot rate the matchup, and why."""
-        out = {}
-        for sid, future in self._futures().items():
-            if future.done() and not future.cancelled() and isinstance(future.exception(), ValueError):
-                out[sid] = describe_error(future.exception())
-        return out
+        return self._finished()[1]
 
-    def _finished(self) -> tuple[dict[str, dict[str, Fraction]], dict[str, str]]:
-        """What the page shows of the finished odds: :attr:`odds`, and :attr:`odds_errors` with a bug in
-        computing them (any other exception) said as one, where :attr:`odds` raises it. The page is told
-        from a done callback, where a raise would leave its table at "computing…" and say nothing."""
-        odds, errors = {}, {}
+    def _finished(self) -> tuple[dict[str, dict[str, Fraction]], dict[str, str], dict[str, BaseException]]:
+        """The finished odds, by system: the odds, the engine's refusals (a ValueError, said) and the bugs (any
+        other exception)."""
+        odds, refused, bugs = {}, {}, {}
         for sid, future in self._futures().items():
             if not future.done() or future.cancelled():
                 continue
@@ -616,11 +610,10 @@ class SystemComparison(widgets.VBox):
             if error is None:
                 odds[sid] = future.result()
             elif isinstance(error, ValueError):
-                errors[sid] = describe_error(error)
+                refused[sid] = describe_error(error)
             else:
-                errors[sid] = (f"combatkit failed to work these odds out ({type(error).__name__}: {error}); "
-                               f"this is a bug in combatkit, please report it with the encounter")
-        return odds, errors
+                bugs[sid] = error
+        return odds, refused, bugs
 
     @property
     def pending(self) -> list[Future]:
@@ -751,7 +744,10 @@ class SystemComparison(widgets.VBox):
         if self.encounter is None or a is None or b is None:
             return
         futures = self._futures()
-        odds, errors = self._finished()
+        odds, errors, bugs = self._finished()
+        # told from a done callback, where a raise would leave the table at "computing…" and say nothing
+        errors |= {sid: f"combatkit failed to work these odds out ({type(bug).__name__}: {bug}); this is a bug in "
+                        f"combatkit, please report it with the encounter" for sid, bug in bugs.items()}
         titles = {s.id: short_title(s) for s in self.systems}
         for sid, panel in self.panels.items():
             if sid in odds:
