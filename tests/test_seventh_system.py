@@ -129,6 +129,30 @@ def test_a_fight_runs_to_an_end_and_is_the_same_from_the_same_seed():
     assert {run_fight(encounter, "toy", seed=s).winner for s in range(6)} - {None}
 
 
+def test_its_options_need_not_be_hashable():
+    """A fight looks a round's plan up by its options too; a system whose options cannot be a key (a plain,
+    unfrozen dataclass) has each plan worked out, and plays the same fights."""
+
+    @dataclass
+    class LooseOptions:
+        die: str = "d6"
+        losers_last: bool = False
+
+    class Loose(Toy):
+        id = "toy-loose"
+        aliases = ()
+        options_class = LooseOptions
+
+    loose = register(Loose())
+    try:
+        encounter = _party()
+        for seed in range(4):
+            fight = run_fight(encounter, "toy-loose", seed=seed, system_options=LooseOptions())
+            assert fight.row() | {"system": "toy"} == run_fight(encounter, "toy", seed=seed).row()
+    finally:
+        SYSTEMS.pop(loose.id, None)
+
+
 def test_the_encounters_own_rolls_are_its_dice_and_a_misspelled_key_is_refused():
     encounter = replace(_party(), rolls={"initiative: party": 6, "initiative: orcs": 1})
     fight = run_fight(encounter, seed=0)

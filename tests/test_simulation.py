@@ -85,6 +85,31 @@ def test_fast_path_is_the_explained_path(system):
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
+def test_a_plan_worked_out_once_is_the_plan_of_every_round_that_looks_the_same(system):
+    """Fights sharing one cache look each round's plan up (combatkit.fight._plan) and play, explained too, as
+    fights that each work every plan out afresh; the looked-up plans are far fewer than the rounds."""
+    shared: dict = {}
+    rounds = 0
+    for seed in range(12):
+        alone, looked_up = run_fight(FOUR, system, seed=seed), run_fight(FOUR, system, seed=seed, cache=shared)
+        assert outcome(looked_up) == outcome(alone), seed
+        assert looked_up.events == alone.events and looked_up.why() == alone.why(), seed
+        rounds += looked_up.round_count
+    assert 0 < len(shared["plans"]) < rounds
+
+
+def test_the_plans_a_cache_keeps_are_bounded(monkeypatch):
+    import combatkit.fight
+
+    monkeypatch.setattr(combatkit.fight, "PLANS", 3)
+    shared: dict = {}
+    for seed in range(6):
+        assert outcome(run_fight(FOUR, "phase2", seed=seed, explain=False, cache=shared)) == outcome(
+            run_fight(FOUR, "phase2", seed=seed, explain=False)), seed
+        assert len(shared["plans"]) <= 3
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_the_policy_declares_only_what_each_system_allows(system):
     """Every round of every fight is declared by the policy in the system's own terms: nothing refused."""
     for seed in range(8):
