@@ -53,6 +53,7 @@ from dataclasses import dataclass, field, replace
 from mypy_extensions import mypyc_attr
 
 from combatkit.dice import Roller, check_entered
+from combatkit.effects import EffectKind, spell_effect
 from combatkit.encounter import Encounter, Hit, with_intents
 from combatkit.errors import RulesError
 from combatkit.model import Combatant, Declaration
@@ -253,6 +254,44 @@ def _plan(found, now: Encounter, seen: tuple[Combatant, ...], intents: tuple[Int
     return plan
 
 
+def _policy(present: list[Figure], found, number: int, surprised: frozenset[str], options: FightOptions,
+            skip: frozenset[str], cache: dict) -> tuple[Intent, ...]:
+    """The default policy's intents for the round (:func:`combatkit.policy.intents`), worked out once for each
+    round that looks the same to the policy. It reads each figure's state as the key below holds it; its hit
+    points only to flee (``PolicyOptions.flee_below``) and to heal (the most wounded friend at half its hit
+    points or less), so they are part of the key under ``flee_below``, and for the sides with a healing
+    spell left; everything else it reads of a figure (its weapons, spells, size, level, maximum hit points) is
+    the same all run. Kept in the run's cache beside the plans (:data:`PLANS`)."""
+    flee = options.policy.flee_below is not None
+    heal = {f.side for f in present if _heals(f, options, cache) and f.status.acts}
+    key = ("policy", found.id, number, surprised, skip, options.policy, options.resolution,
+           tuple((f.name, f.status, f.holding, f.position, f.spells_used, f.components_ready,
+                  tuple(a.condition.id for a in f.conditions) if f.conditions else (),
+                  f.hit_points if flee or f.side in heal else None)
+                 for f in present))
+    policies = cache.setdefault("policies", {})
+    found_intents = policies.get(key)
+    if found_intents is None:
+        found_intents = intents(present, system=found, round=number, surprised=surprised, options=options.policy,
+                                resolution=options.resolution, skip=skip)
+        if len(policies) >= PLANS:
+            policies.clear()
+        policies[key] = found_intents
+    return found_intents
+
+
+def _heals(f: Figure, options: FightOptions, cache: dict) -> bool:
+    """Whether ``f`` has a healing spell left (:func:`_policy`: its side's hit points then steer the policy)."""
+    if not f.combatant.spells:
+        return False
+    key = ("heals", f.name, f.spells_used)
+    if key not in cache:
+        effects = [spell_effect(s, options.resolution.spell_effects) for s in f.combatant.spells
+                   if s.name not in f.spells_used]
+        cache[key] = any(e is not None and e.kind is EffectKind.HEAL for e in effects)
+    return cache[key]
+
+
 def _over(figures: list[Figure]) -> bool:
     return len({f.side for f in figures if f.status.acts}) <= 1
 
@@ -319,8 +358,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                                                                   options.resolution.figures))
         planned = _round_intents(encounter, names, first and options.declarations, carried)
         mine = frozenset(i.actor for i in planned)
-        policy = intents(present, system=found, round=number, surprised=round_surprised, options=options.policy,
-                         resolution=options.resolution, skip=mine)
+        policy = _policy(present, found, number, round_surprised, options, mine, cache)
         distances = tuple((a.name, b.name, abs(a.position - b.position))
                           for i, a in enumerate(present) for b in present[i + 1:])
         refinements = (tuple(x for x in encounter.refinements if x.actor in mine)

@@ -84,18 +84,56 @@ def test_fast_path_is_the_explained_path(system):
         assert fast.rounds == () and fast.events == ()
 
 
+LOOKED_UP = {
+    "default": FightOptions(),
+    "fleeing": FightOptions(policy=PolicyOptions(flee_below=Fraction(1, 2))),
+    "criticals": FightOptions(resolution=ResolutionOptions(criticals="000-II")),
+}
+"""Options under which a round's plan and policy are looked up: plain, hit points steering the policy for
+every figure (flight), and conditions (the critical tables' stuns and the like)."""
+
+
+@pytest.mark.parametrize("options", LOOKED_UP.values(), ids=LOOKED_UP.keys())
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_a_plan_worked_out_once_is_the_plan_of_every_round_that_looks_the_same(system):
-    """Fights sharing one cache look each round's plan up (combatkit.fight._plan) and play, explained too, as
-    fights that each work every plan out afresh; the looked-up plans are far fewer than the rounds."""
+def test_a_plan_worked_out_once_is_the_plan_of_every_round_that_looks_the_same(system, options):
+    """Fights sharing one cache look each round's policy and plan up (combatkit.fight._policy, _plan) and play,
+    explained too, as fights that each work them out afresh; the looked-up ones are far fewer than the rounds."""
     shared: dict = {}
     rounds = 0
     for seed in range(12):
-        alone, looked_up = run_fight(FOUR, system, seed=seed), run_fight(FOUR, system, seed=seed, cache=shared)
+        alone = run_fight(FOUR, system, seed=seed, options=options)
+        looked_up = run_fight(FOUR, system, seed=seed, options=options, cache=shared)
         assert outcome(looked_up) == outcome(alone), seed
         assert looked_up.events == alone.events and looked_up.why() == alone.why(), seed
         rounds += looked_up.round_count
-    assert 0 < len(shared["plans"]) < rounds
+    assert 0 < len(shared["plans"]) < rounds and 0 < len(shared["policies"]) < rounds
+
+
+def test_a_looked_up_policy_tells_a_figure_already_under_a_spell_from_one_that_is_not():
+    """The policy aims blindness at the nearest foe not blind already (combatkit.effects.takes): the same round
+    with that foe blinded is another round to the policy, and the one looked up (combatkit.fight._policy) is
+    the one worked out afresh."""
+    from combatkit.battle import ActiveCondition, figures_from
+    from combatkit.conditions import CONDITIONS
+    from combatkit.fight import _policy
+    from combatkit.policy import intents
+
+    mira = FOUR.combatant("Mira")
+    blinder = replace(mira, spells=(Spell("blindness", level=2, casting_time=2, components="V"),))
+    encounter = replace(FOUR, combatants=tuple(blinder if c.name == "Mira" else c for c in FOUR.combatants),
+                        intents=(), declarations=())
+    figures = list(figures_from(encounter, 30))
+    caster = next(f for f in figures if f.name == "Mira")
+    nearest = min((f for f in figures if f.side != caster.side), key=lambda f: abs(f.position - caster.position))
+    blinded = [replace(f, conditions=(ActiveCondition(CONDITIONS["blindness"], 0, 99, "PH 2e blindness"),))
+               if f.name == nearest.name else f for f in figures]
+    system, options, shared = find_system("phase1"), FightOptions(), {}
+    aims = []
+    for state in (figures, blinded, figures, blinded):
+        looked_up = _policy(state, system, 1, frozenset(), options, frozenset(), shared)
+        assert looked_up == intents(state, system=system, round=1)
+        aims.append(next(i.target for i in looked_up if i.actor == "Mira"))
+    assert aims[0] == nearest.name != aims[1] and aims[2:] == aims[:2]
 
 
 def test_the_plans_a_cache_keeps_are_bounded(monkeypatch):
