@@ -148,6 +148,10 @@ class Span:
     placed: str = ""
     """How the intent behind it was placed in this system's terms, with its rule (:class:`~combatkit.intent.Placement`);
     ``""`` for a declaration given in the system's own terms, or a span the system places of its own accord."""
+    marks: frozenset[str] = frozenset()
+    """What the system's placing it says that resolution reads, beside the words: ``"rushed"``, an action taken
+    one phase before it falls due (001 B: -4, :meth:`FivePhase.blow_terms
+    <combatkit.systems.five_phase.FivePhase.blow_terms>`)."""
 
     def __post_init__(self) -> None:
         try:
@@ -163,6 +167,7 @@ class Span:
         data["kind"] = self.kind.value
         data["track"] = None if self.track is None else self.track.value
         data["status"] = self.status.value
+        data["marks"] = ", ".join(sorted(self.marks))
         return data
 
 

@@ -32,6 +32,7 @@ from combatkit.model import Size
 from combatkit.modifiers import Position, WeaponUse
 from combatkit.stances import Shield, Stance
 from combatkit.systems.base import find_system
+from combatkit.timeline import SpanKind
 
 A, M, C, X, R = ActionKind.ATTACK, ActionKind.MOVE, ActionKind.CAST, ActionKind.MISC, ActionKind.READY
 SWORD = Weapon("long sword", 5, damage="d8")
@@ -179,6 +180,9 @@ def test_001_charge_and_rushing_modifiers():
     (blow,) = events(result, EventKind.ATTACK, "A")
     assert "-2 charge" in blow.why and "-4 rushed" in blow.why and "needs 16" in blow.why  # 15 + 2 + 4 - AC 5
     assert blow.amount == 3 + 2
+    # The -4 is read from the span's mark, not its words (which a fast round need not build).
+    (span,) = [s for s in result.timeline.spans if s.actor == "A" and s.kind is SpanKind.ATTACK]
+    assert span.marks == {"rushed"} and span.row()["marks"] == "rushed"
 
 
 def test_002_a_blow_at_a_fallen_target_goes_to_another_in_reach():

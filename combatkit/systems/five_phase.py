@@ -624,6 +624,11 @@ class _Item:
     closes_on: str | None = None
     """For a move: the figure it closes on."""
     feet: int = 0
+    rushed: bool = False
+    """Taken one phase before it falls due (001 B: -4 to the attack): the span's ``"rushed"`` mark."""
+
+
+_RUSHED = frozenset({"rushed"})
 
 
 class _Round:
@@ -924,6 +929,7 @@ class _Round:
         if placed is None:
             return
         land, words = placed
+        rushed = land == due - 1
         before = [i for i in self.items if i.c is c and i.kind is SpanKind.MOVE and i.status is Status.DONE and i.land < land]
         if before and before[-1].spec.id == "half_move":
             words.append(f"with a half-move: {before[-1].spec.penalty:+d} to the attack (001 Half-Move)")
@@ -944,7 +950,8 @@ class _Round:
                 self.items.append(_Item(c, d, spec, SpanKind.ATTACK, f"{names}{target}", at, at,
                                         f"001 B. Multiple attack sequences: {self.options.monster_routine.value}",
                                         words if i == 0 else [why], d.target,
-                                        weapons=(weapons[i],) if split else weapons, missile=missile))
+                                        weapons=(weapons[i],) if split else weapons, missile=missile,
+                                        rushed=rushed and i == 0))
         else:
             lands = [land]
             rule = f"001 B. Action Facility & Phases: {dues[0][2].label}"
@@ -953,7 +960,7 @@ class _Round:
                              f"the next ones late (001 B. Multiple attack sequences)")
                 rule = "001 B. Multiple attack sequences"
             self.items.append(_Item(c, d, spec, SpanKind.ATTACK, " + ".join(w.name for w in weapons) + target, land, land,
-                                    rule, words, d.target, weapons=weapons, missile=missile))
+                                    rule, words, d.target, weapons=weapons, missile=missile, rushed=rushed))
         state.ready = state.floor = _following(max(lands))
 
     def _is_monster(self, c: Combatant) -> bool:
@@ -1264,7 +1271,8 @@ class _Round:
         if self.collapse and item.land <= 5 and item.status is Status.DONE:
             label = f"phase {item.land}"
         return Span(item.c.name, item.c.side, item.kind, item.action, start, end, label, item.rule,
-                    _sentences(item.why), target=item.target, status=item.status)
+                    _sentences(item.why), target=item.target, status=item.status,
+                    marks=_RUSHED if item.rushed else frozenset())
 
     def _morale(self, spans: list[Span]) -> list[Span]:
         """001 Morale Check Due to Charge; 001 Break & Run's attacks from the rear."""
@@ -1579,7 +1587,7 @@ class FivePhase(TimingSystem):
             elif move.id in ("charge", "counter_charge"):
                 terms.append(("charge", move.penalty, "001 Movement: Charge or Counter-Charge"))
                 damage += 2
-        if "rushed one phase earlier" in span.why.lower():
+        if "rushed" in span.marks:
             terms.append(("rushed", -4, "001 B. Action Facility & Phases: rushing"))
         if set_against_charge:
             terms.append(("set to receive a charge", 2, "001 Movement: Set to Receive Charge"))
