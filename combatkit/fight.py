@@ -68,6 +68,7 @@ from combatkit.resolution import (
     RoundResult,
     resolve_round,
 )
+from combatkit.systems._memo import remembering, table
 from combatkit.systems.base import FightRound, annotate, find_system, roll_words
 from combatkit.timeline import Timeline
 
@@ -227,10 +228,6 @@ def _as_planned(f: Figure, surprised: bool, cache: dict) -> Combatant:
     return cache[key]
 
 
-PLANS = 4096
-"""Plans a fight's ``cache`` keeps (:func:`_plan`); past that it starts afresh, so a long run's memory stays bounded."""
-
-
 def _plan(found, now: Encounter, seen: tuple[Combatant, ...], intents: tuple[Intent, ...],
           refinements: tuple, options: object, carry: Mapping[str, object], cache: dict) -> Plan:
     """The system's plan of the round ``now``, its figures as the planner sees them (``seen``,
@@ -238,7 +235,7 @@ def _plan(found, now: Encounter, seen: tuple[Combatant, ...], intents: tuple[Int
     the same states, distances, intents, refinements, round, options and what the last round left them. A run's
     fights meet the same rounds again and again (400 four-vs-four fights: two rounds in three under Phase
     System II, nine in ten under Phase System I; #18), and a plan is a function of these alone."""
-    plans = cache.setdefault("plans", {})
+    plans = table(cache, "plans")
     key: tuple | None = (found.id, tuple(map(id, seen)), now.distances, intents, refinements, now.round, options,
                          tuple(carry.items()))
     try:
@@ -248,8 +245,6 @@ def _plan(found, now: Encounter, seen: tuple[Combatant, ...], intents: tuple[Int
     if plan is None:
         plan = found.plan(replace(now, combatants=seen, intents=intents, refinements=refinements), options, carry)
         if key is not None:
-            if len(plans) >= PLANS:
-                plans.clear()
             plans[key] = plan
     return plan
 
@@ -261,7 +256,7 @@ def _policy(present: list[Figure], found, number: int, surprised: frozenset[str]
     points only to flee (``PolicyOptions.flee_below``) and to heal (the most wounded friend at half its hit
     points or less), so they are part of the key under ``flee_below``, and for the sides with a healing
     spell left; everything else it reads of a figure (its weapons, spells, size, level, maximum hit points) is
-    the same all run. Kept in the run's cache beside the plans (:data:`PLANS`)."""
+    the same all run. Kept in the run's cache beside the plans (:mod:`combatkit.systems._memo`)."""
     flee = options.policy.flee_below is not None
     heal = {f.side for f in present if _heals(f, options, cache) and f.status.acts}
     key = ("policy", found.id, number, surprised, skip, options.policy, options.resolution,
@@ -269,13 +264,11 @@ def _policy(present: list[Figure], found, number: int, surprised: frozenset[str]
                   tuple(a.condition.id for a in f.conditions) if f.conditions else (),
                   f.hit_points if flee or f.side in heal else None)
                  for f in present))
-    policies = cache.setdefault("policies", {})
+    policies = table(cache, "policies")
     found_intents = policies.get(key)
     if found_intents is None:
         found_intents = intents(present, system=found, round=number, surprised=surprised, options=options.policy,
                                 resolution=options.resolution, skip=skip)
-        if len(policies) >= PLANS:
-            policies.clear()
         policies[key] = found_intents
     return found_intents
 
@@ -335,88 +328,90 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     # The system's options timed only, worked out once a fight, not each round (003's are built and their dice
     # checked each time); each round's own (round_options) start from them, as from the options given.
     timed = found.timing_options(system_options)
-    for r in range(1, options.max_rounds + 1):
-        if _over(figures):
-            break
-        played = r
-        first = r == 1
-        schedule_rng = random.Random(master.getrandbits(64))
-        entered: dict[str, int | tuple[int, ...]] = dict(table_rolls) if first else {}
-        extra_events: list[Event] = []
-        asked: list[str] = []
-        if first and options.surprise.standard_roll and found.rules.own_surprise is None and not flagged:
-            surprise_roller = Roller(rng=schedule_rng, entered=entered)
-            surprised = _standard_surprise(encounter, surprise_roller, extra_events)
-            asked.extend(roll.purpose for roll in surprise_roller.log)
-        round_surprised = surprised if first else frozenset()
-        present = [f for f in figures if f.status.present]
-        number = encounter.round + r - 1
-        combatants = tuple(_as_now(f, f.name in round_surprised, cache) for f in present)
-        names = tuple(f.name for f in present)
-        sys_opts = found.round_options(timed, FightRound(r, names, options.surprise.check,
-                                                                  flagged or bool(round_surprised),
-                                                                  options.resolution.figures))
-        planned = _round_intents(encounter, names, first and options.declarations, carried)
-        mine = frozenset(i.actor for i in planned)
-        policy = _policy(present, found, number, round_surprised, options, mine, cache)
-        distances = tuple((a.name, b.name, abs(a.position - b.position))
-                          for i, a in enumerate(present) for b in present[i + 1:])
-        refinements = (tuple(x for x in encounter.refinements if x.actor in mine)
-                       if first and options.declarations else ())
-        round_encounter = Encounter(encounter.title, combatants, (), distances, (), entered, number, None, sid,
-                                    encounter.description)
-        plan = _plan(found, round_encounter, tuple(_as_planned(f, f.name in round_surprised, cache) for f in present),
-                     planned + policy, refinements, sys_opts, carry, cache)
-        carry = plan.carry
-        carried = {p.actor: [p.intent] for p in plan.placements
-                   if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}
-        user = tuple(d for p in plan.placements if p.actor in mine for d in p.declarations)
-        policy_declarations = tuple(d for p in plan.placements if p.actor not in mine for d in p.declarations)
-        for f in present:
-            if f.holding is not None and f.status.acts:
-                extra_events.append(Event(r, 1, f.name, EventKind.NOTE, "000 §2 A: Holding a Spell",
-                                          f"{f.name}'s {f.holding}, held over from round {r - 1}, goes off this round "
-                                          f"and counts as its casting: {f.name} begins no new spell and does not "
-                                          f"attack." if explain else ""))
-        sits_out = found.rules.surprised_sits_out
-        for name in sorted(round_surprised):
-            if sits_out is not None and name in names:
-                extra_events.append(Event(r, 1, name, EventKind.SURPRISE, sits_out,
-                                          f"{name} is surprised and declares nothing this round." if explain else ""))
-        round_encounter = replace(round_encounter, declarations=user + policy_declarations)
-        timing = found.timing_roller()
-        timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,
-                                                        entered, sys_opts, r, explain)
-        if explain:
-            timeline = annotate(timeline, plan)
-        refused_total += len(refusals)
-        extra_events.extend(refusals)
-        known = {roll.purpose: (roll.faces if roll.faces else roll.total) for roll in timeline.rolls}
-        asked.extend(known)
-        known.update(entered)
+    with remembering(cache):  # the rounds a system placed, looked up again (combatkit.systems._memo)
+        for r in range(1, options.max_rounds + 1):
+            if _over(figures):
+                break
+            played = r
+            first = r == 1
+            schedule_rng = random.Random(master.getrandbits(64))
+            entered: dict[str, int | tuple[int, ...]] = dict(table_rolls) if first else {}
+            extra_events: list[Event] = []
+            asked: list[str] = []
+            if first and options.surprise.standard_roll and found.rules.own_surprise is None and not flagged:
+                surprise_roller = Roller(rng=schedule_rng, entered=entered)
+                surprised = _standard_surprise(encounter, surprise_roller, extra_events)
+                asked.extend(roll.purpose for roll in surprise_roller.log)
+            round_surprised = surprised if first else frozenset()
+            present = [f for f in figures if f.status.present]
+            number = encounter.round + r - 1
+            combatants = tuple(_as_now(f, f.name in round_surprised, cache) for f in present)
+            names = tuple(f.name for f in present)
+            sys_opts = found.round_options(timed, FightRound(r, names, options.surprise.check,
+                                                                      flagged or bool(round_surprised),
+                                                                      options.resolution.figures))
+            planned = _round_intents(encounter, names, first and options.declarations, carried)
+            mine = frozenset(i.actor for i in planned)
+            policy = _policy(present, found, number, round_surprised, options, mine, cache)
+            distances = tuple((a.name, b.name, abs(a.position - b.position))
+                              for i, a in enumerate(present) for b in present[i + 1:])
+            refinements = (tuple(x for x in encounter.refinements if x.actor in mine)
+                           if first and options.declarations else ())
+            round_encounter = Encounter(encounter.title, combatants, (), distances, (), entered, number, None, sid,
+                                        encounter.description)
+            seen = tuple(_as_planned(f, f.name in round_surprised, cache) for f in present)
+            plan = _plan(found, round_encounter, seen, planned + policy, refinements, sys_opts, carry, cache)
+            carry = plan.carry
+            carried = {p.actor: [p.intent] for p in plan.placements
+                       if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}
+            user = tuple(d for p in plan.placements if p.actor in mine for d in p.declarations)
+            policy_declarations = tuple(d for p in plan.placements if p.actor not in mine for d in p.declarations)
+            for f in present:
+                if f.holding is not None and f.status.acts:
+                    extra_events.append(Event(r, 1, f.name, EventKind.NOTE, "000 §2 A: Holding a Spell",
+                                              f"{f.name}'s {f.holding}, held over from round {r - 1}, goes off this "
+                                              f"round and counts as its casting: {f.name} begins no new spell and "
+                                              f"does not attack." if explain else ""))
+            sits_out = found.rules.surprised_sits_out
+            for name in sorted(round_surprised):
+                if sits_out is not None and name in names:
+                    extra_events.append(Event(r, 1, name, EventKind.SURPRISE, sits_out,
+                                              f"{name} is surprised and declares nothing this round."
+                                              if explain else ""))
+            round_encounter = replace(round_encounter, declarations=user + policy_declarations)
+            timing = found.timing_roller()
+            timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,
+                                                            entered, sys_opts, r, explain)
+            if explain:
+                timeline = annotate(timeline, plan)
+            refused_total += len(refusals)
+            extra_events.extend(refusals)
+            known = {roll.purpose: (roll.faces if roll.faces else roll.total) for roll in timeline.rolls}
+            asked.extend(known)
+            known.update(entered)
 
-        def reschedule(hits: tuple[Hit, ...], enc: Encounter = round_encounter, known: dict = known,
-                       roller_type: type = timing, rng: random.Random = schedule_rng,
-                       opts: object = sys_opts, plan: Plan = plan) -> Timeline:
-            again = found.schedule(replace(enc, hits=hits), roller_type(entered=dict(known), rng=rng), opts,
-                                   check_rolls=False)
-            known.update({roll.purpose: (roll.faces if roll.faces else roll.total) for roll in again.rolls})
-            asked.extend(roll.purpose for roll in again.rolls)
-            return annotate(again, plan) if explain else again
+            def reschedule(hits: tuple[Hit, ...], enc: Encounter = round_encounter, known: dict = known,
+                           roller_type: type = timing, rng: random.Random = schedule_rng,
+                           opts: object = sys_opts, plan: Plan = plan) -> Timeline:
+                again = found.schedule(replace(enc, hits=hits), roller_type(entered=dict(known), rng=rng), opts,
+                                       check_rolls=False)
+                known.update({roll.purpose: (roll.faces if roll.faces else roll.total) for roll in again.rolls})
+                asked.extend(roll.purpose for roll in again.rolls)
+                return annotate(again, plan) if explain else again
 
-        result = resolve_round(timeline, present, round_encounter.declarations, roller=resolve_roller,
-                               options=options.resolution, round=r, encounter_round=number, system_options=sys_opts,
-                               reschedule=reschedule, explain=explain, cache=cache)
-        if first and table_rolls:
-            check_entered(table_rolls, [*asked, *(roll.purpose for roll in resolve_roller.log)],
-                          f"round 1 of the fight under {found.title}", found.roll_keys + ROLL_KEYS + _SURPRISE_KEYS,
-                          roll_words(encounter))
-        after = {f.name: f for f in result.figures}
-        hurt = any(after[f.name].hit_points != f.hit_points for f in figures if f.name in after)
-        quiet = 0 if hurt else quiet + 1
-        figures = [after.get(f.name, f) for f in figures]
-        if explain:
-            rounds.append(replace(result, events=tuple(extra_events) + result.events))
+            result = resolve_round(timeline, present, round_encounter.declarations, roller=resolve_roller,
+                                   options=options.resolution, round=r, encounter_round=number, system_options=sys_opts,
+                                   reschedule=reschedule, explain=explain, cache=cache)
+            if first and table_rolls:
+                check_entered(table_rolls, [*asked, *(roll.purpose for roll in resolve_roller.log)],
+                              f"round 1 of the fight under {found.title}", found.roll_keys + ROLL_KEYS + _SURPRISE_KEYS,
+                              roll_words(encounter))
+            after = {f.name: f for f in result.figures}
+            hurt = any(after[f.name].hit_points != f.hit_points for f in figures if f.name in after)
+            quiet = 0 if hurt else quiet + 1
+            figures = [after.get(f.name, f) for f in figures]
+            if explain:
+                rounds.append(replace(result, events=tuple(extra_events) + result.events))
     standing = sorted({f.side for f in figures if f.status.acts})
     if len(standing) == 1 and _over(figures):
         winner = standing[0]

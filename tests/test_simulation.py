@@ -84,6 +84,8 @@ def test_fast_path_is_the_explained_path(system):
         assert fast.rounds == () and fast.events == ()
 
 
+PLACED_AGAIN = ("phase1",)
+"""Systems whose rounds, once the dice are rolled, are looked up in the run's memo."""
 LOOKED_UP = {
     "default": FightOptions(),
     "fleeing": FightOptions(policy=PolicyOptions(flee_below=Fraction(1, 2))),
@@ -96,8 +98,9 @@ every figure (flight), and conditions (the critical tables' stuns and the like).
 @pytest.mark.parametrize("options", LOOKED_UP.values(), ids=LOOKED_UP.keys())
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_a_plan_worked_out_once_is_the_plan_of_every_round_that_looks_the_same(system, options):
-    """Fights sharing one cache look each round's policy and plan up (combatkit.fight._policy, _plan) and play,
-    explained too, as fights that each work them out afresh; the looked-up ones are far fewer than the rounds."""
+    """Fights sharing one cache look each round's policy and plan up (combatkit.fight._policy, _plan), and the
+    round a system placed once its dice were rolled (combatkit.systems._memo), and play, explained too, as fights
+    that each work them out afresh; the looked-up ones are far fewer than the rounds."""
     shared: dict = {}
     rounds = 0
     for seed in range(12):
@@ -107,6 +110,8 @@ def test_a_plan_worked_out_once_is_the_plan_of_every_round_that_looks_the_same(s
         assert looked_up.events == alone.events and looked_up.why() == alone.why(), seed
         rounds += looked_up.round_count
     assert 0 < len(shared["plans"]) < rounds and 0 < len(shared["policies"]) < rounds
+    if system in PLACED_AGAIN:
+        assert 0 < len(shared[f"{system} rounds"]) < rounds
 
 
 def test_a_looked_up_policy_tells_a_figure_already_under_a_spell_from_one_that_is_not():
@@ -136,15 +141,17 @@ def test_a_looked_up_policy_tells_a_figure_already_under_a_spell_from_one_that_i
     assert aims[0] == nearest.name != aims[1] and aims[2:] == aims[:2]
 
 
-def test_the_plans_a_cache_keeps_are_bounded(monkeypatch):
-    import combatkit.fight
+@pytest.mark.parametrize("system", ["phase1", "phase2"])
+def test_what_a_cache_keeps_is_bounded(monkeypatch, system):
+    """Each table of a run's memo (combatkit.systems._memo) starts afresh at SIZE entries; the fights are the same."""
+    import combatkit.systems._memo
 
-    monkeypatch.setattr(combatkit.fight, "PLANS", 3)
+    monkeypatch.setattr(combatkit.systems._memo, "SIZE", 3)
     shared: dict = {}
     for seed in range(6):
-        assert outcome(run_fight(FOUR, "phase2", seed=seed, explain=False, cache=shared)) == outcome(
-            run_fight(FOUR, "phase2", seed=seed, explain=False)), seed
-        assert len(shared["plans"]) <= 3
+        assert outcome(run_fight(FOUR, system, seed=seed, explain=False, cache=shared)) == outcome(
+            run_fight(FOUR, system, seed=seed, explain=False)), seed
+        assert all(len(table) <= 3 for name, table in shared.items() if isinstance(name, str)), shared.keys()
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

@@ -48,6 +48,7 @@ from combatkit.fields import field_specs
 from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Maneuver, Refined, Spell, Weapon, \
     WeaponKind, reaction_adjustment
 from combatkit.movement import phase_allowance, withdraw_allowance
+from combatkit.systems._memo import memo
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
@@ -379,6 +380,19 @@ class _Round:
         initiative = roll_initiative(self.encounter, self.roller, self.options)
         self.tracks = initiative.tracks
         self.notes.extend(initiative.notes)
+        # Once the tracks are known, the round's placing rolls nothing more unless a hit calls for a CON check
+        # (000 §2 A): a round that looks the same is placed as before (combatkit.systems._memo).
+        placed = memo("phase1 rounds") if not self.encounter.hits else None
+        key = None
+        if placed is not None:
+            e = self.encounter
+            key = (tuple(self.tracks.values()), e.declarations, e.distances, e.round, self.options,
+                   tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
+                         for c in e.combatants))
+            known = placed.get(key)
+            if known is not None:
+                return Timeline(PHASE1.id, CLOCK, known[0], tuple(self.notes) + known[1], tuple(self.roller.log))
+        after = len(self.notes)
         self.notes.extend(self._declaration_order())
         for c in self.encounter.combatants:
             if c.surprised:
@@ -389,7 +403,10 @@ class _Round:
         for d in ordered:
             self._declare(self.people[d.actor], d)
         self.spans.sort(key=lambda s: (s.end, s.start, s.actor, s.kind))
-        return Timeline(PHASE1.id, CLOCK, tuple(self.spans), tuple(self.notes), tuple(self.roller.log))
+        timeline = Timeline(PHASE1.id, CLOCK, tuple(self.spans), tuple(self.notes), tuple(self.roller.log))
+        if placed is not None:
+            placed[key] = (timeline.spans, timeline.notes[after:])
+        return timeline
 
     def _declaration_order(self) -> list[str]:
         losers = [c.name for c in self.encounter.combatants if self.tracks[c.name] is Track.LOSER]

@@ -1,0 +1,50 @@
+"""A run's memo: what the fights of one Monte Carlo run work out once and then look up (#18).
+
+A fight's ``cache`` (:func:`combatkit.fight.run_fight`) holds what its fights share: each round's policy
+and plan for every round that looks the same to them, and, while the fight is played, the rounds a timing
+system placed (:func:`remembering`): a scheduler whose round, once its dice are rolled, depends on nothing a
+round changes but what its key holds looks up what it placed before (:func:`memo`; Phase System I: once
+the tracks are known). Outside a fight (a round scheduled on its own, exact odds) there is no memo and every
+round is worked out afresh. Each table is emptied when it holds :data:`SIZE` entries, so a long run's
+memory stays bounded.
+
+A key may name a figure by its name alone for what never changes in a run (its weapons, abilities, spells
+known): the fights that share a cache are of one encounter, under one system and one set of options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+__all__ = ["SIZE", "memo", "remembering", "table"]
+
+SIZE = 4096
+"""Entries a table of the memo keeps before it starts afresh."""
+
+_RUN: ContextVar[dict | None] = ContextVar("combatkit run memo", default=None)
+
+
+@contextmanager
+def remembering(cache: dict) -> Iterator[None]:
+    """While the block runs (a fight), ``cache`` is the run's memo :func:`memo` finds."""
+    token = _RUN.set(cache)
+    try:
+        yield
+    finally:
+        _RUN.reset(token)
+
+
+def memo(name: str) -> dict | None:
+    """The table ``name`` of the run's memo (:func:`table`), or None outside a fight."""
+    cache = _RUN.get()
+    return None if cache is None else table(cache, name)
+
+
+def table(cache: dict, name: str) -> dict:
+    """The table ``name`` of ``cache``: a new one when there was none, or when it held :data:`SIZE` entries."""
+    found = cache.get(name)
+    if found is None or len(found) >= SIZE:
+        found = cache[name] = {}
+    return found
