@@ -82,6 +82,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind, reaction_adjustment
 from combatkit.systems._exhaust import EnumeratingRoller
+from combatkit.systems._memo import memo
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.phase1 import (
@@ -497,6 +498,21 @@ class _Run:
                 raise RulesError("encounter", f"{d.actor} targets {d.target!r}, who is not in the encounter")
             if d.phase < 1:
                 raise IllegalActionError("000 §3", f"{d.actor}: phases are numbered from 1 (phase A), got {d.phase}")
+        # The first cycle's d10s are the round's first dice; unless a hit calls for a CON check (000 §2 A), they are
+        # all it rolls while it is placed in one cycle, and a round that looks the same once its tracks are known is
+        # placed as before (combatkit.systems._memo).
+        placed = memo("phase2 rounds") if not self.encounter.hits and self.dice.pair is None else None
+        key = None
+        if placed is not None:
+            self.dice.roll_through(1)
+            e = self.encounter
+            key = (tuple(self.dice.cycles[0].values()), e.declarations, e.distances, e.round, self.options,
+                   tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
+                         for c in e.combatants))
+            known = placed.get(key)
+            if known is not None:
+                shown, spans, notes = known
+                return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.dice.notes) + notes, self.dice.rolls())
         for c in self.encounter.combatants:
             if c.surprised:
                 st = self.state[c.name]
@@ -511,10 +527,13 @@ class _Run:
         if self.options.phases is None:
             shown = 3 * math.ceil(shown / 3)
         self.dice.roll_through(_cycle_of(shown))
+        placing = tuple(self.notes)
         self.notes[:0] = self.dice.notes
         ordered = sorted(self.spans, key=lambda rs: (rs[1].end, rs[0], rs[1].start, rs[1].actor, rs[1].kind))
-        return Timeline(PHASE2.id, clock_for(shown), tuple(s for _, s in ordered), tuple(self.notes),
-                        self.dice.rolls())
+        spans = tuple(s for _, s in ordered)
+        if placed is not None and len(self.dice.cycles) == 1:
+            placed[key] = (shown, spans, placing)
+        return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.notes), self.dice.rolls())
 
     def _declare(self, c: Combatant, d: Declaration) -> None:
         st = self.state[c.name]
