@@ -64,6 +64,7 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
+from combatkit.systems._memo import memo
 from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import FightRound, TimingSystem, register
 from combatkit.systems.rules import Retarget, SystemRules
@@ -268,6 +269,19 @@ class _Round:
     def run(self) -> Timeline:
         self._check()
         winner = self._initiative()
+        # The initiative roll is the round's only die: a round that looks the same once the side with initiative
+        # is known, and with no hit reported on a caster, is placed as before (combatkit.systems._memo).
+        placed = memo("strike_speed rounds") if not self.encounter.hits else None
+        key = None
+        if placed is not None:
+            e = self.encounter
+            key = (winner, e.declarations, e.round, self.options,
+                   tuple((c.name, tuple(s.name for s in c.spells)) for c in e.combatants))
+            known = placed.get(key)
+            if known is not None:
+                clock, spans, notes = known
+                return Timeline(STRIKE_SPEED.id, clock, spans, tuple(self.notes) + notes, tuple(self.roller.log))
+        after = len(self.notes)
         acts = [act for c in self.encounter.combatants for act in self._acts(c, c.side == winner)]
         ruins = {i: hit for i, act in enumerate(acts) if (hit := self._ruining_hit(act)) is not None}
         moments = [BEFORE] + [act.moment for act in acts] + [self._hit_moment(h) for h in ruins.values()]
@@ -277,6 +291,8 @@ class _Round:
         spans = [self._span(act, ticks, ruins.get(i)) for i, act in enumerate(acts)]
         order = {id(span): i for i, span in enumerate(spans)}
         spans.sort(key=lambda s: (s.end, s.start, order[id(s)]))
+        if placed is not None:
+            placed[key] = (clock, tuple(spans), tuple(self.notes[after:]))
         return Timeline(STRIKE_SPEED.id, clock, tuple(spans), tuple(self.notes), tuple(self.roller.log))
 
     # -- checks that need no dice
