@@ -20,7 +20,9 @@ of them with every event explained.
 **On every core.** ``workers=2`` (or ``None``: every core this process may use) plays the
 fights in that many processes, handed out in chunks of :data:`CHUNK` fights and gathered back
 in index order, so the rows are the very rows of a serial run, in the same order, whatever the
-number of workers. The default is ``workers=1``, this process alone: a pool of processes
+number of workers. A worker keeps what its chunks of a run work out once and look up again (the policies,
+plans and placed rounds of :func:`~combatkit.fight.run_fight`'s cache) for all of them, as this process does
+for a run it plays alone. The default is ``workers=1``, this process alone: a pool of processes
 starts a fresh Python (a *forkserver* where the platform has one, else *spawn*; never a bare
 fork, which is unsafe in a Jupyter kernel's threads) that imports the main module again, so a
 script that asks for workers must keep its top-level code under ``if __name__ == "__main__":``
@@ -70,7 +72,9 @@ import math
 import multiprocessing
 import numbers
 import os
-from collections import deque
+import threading
+import uuid
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -269,14 +273,33 @@ def _play(encounter: Encounter, system: str | None, seed: int, index: int, optio
     return fight.row(), figures
 
 
+RUN_CACHES = 4
+"""Caches a worker keeps (:func:`_run_cache`), one a run and thread: the most recent ones."""
+_RUN_CACHES: OrderedDict[tuple[str, int], dict] = OrderedDict()
+
+
+def _run_cache(run: str) -> dict:
+    """The cache (:func:`~combatkit.fight.run_fight`) this worker's chunks of run ``run`` share, as the chunks of a
+    run played in the caller's process share one: the policies, plans and placed rounds a run meets again and
+    again are worked out once a worker, not once a chunk of :data:`CHUNK` fights. One a thread (an executor's
+    threads may play two chunks of a run at once); the :data:`RUN_CACHES` most recent are kept."""
+    key = (run, threading.get_ident())
+    cache = _RUN_CACHES.pop(key, None)
+    _RUN_CACHES[key] = cache = {} if cache is None else cache
+    while len(_RUN_CACHES) > RUN_CACHES:
+        _RUN_CACHES.popitem(last=False)
+    return cache
+
+
 def _play_chunk(encounter: Encounter, system: str | None, seed: int, start: int, stop: int, options: FightOptions,
-                system_options: object) -> tuple[list[_Rows], tuple[type, tuple, dict] | None]:
-    """Fights ``start`` to ``stop - 1``, in a worker process or wherever the caller's executor plays it. Bad
-    input (a ``ValueError``, e.g. a declaration the system refuses) ends the chunk: the rows before it come back
-    with the error's class, arguments and attributes, for the caller to raise after them (combatkit's errors
-    take two arguments, which pickle cannot rebuild)."""
+                system_options: object, run: str) -> tuple[list[_Rows], tuple[type, tuple, dict] | None]:
+    """Fights ``start`` to ``stop - 1`` of run ``run`` (a token :func:`simulate` draws for each), in a worker
+    process or wherever the caller's executor plays it. Bad input (a ``ValueError``, e.g. a declaration the
+    system refuses) ends the chunk: the rows before it come back with the error's class, arguments and
+    attributes, for the caller to raise after them (combatkit's errors take two arguments, which pickle cannot
+    rebuild)."""
     rows: list[_Rows] = []
-    cache: dict = {}
+    cache = _run_cache(run)
     try:
         for index in range(start, stop):
             rows.append(_play(encounter, system, seed, index, options, system_options, cache))
@@ -432,11 +455,12 @@ def _gathered(executor: Executor, width: int, encounter: Encounter, system: str 
     as it was (its owner shuts it down)."""
     waiting = iter(chunks)
     flight: deque[Future] = deque()
+    run = uuid.uuid4().hex
 
     def submit() -> None:
         chunk = next(waiting, None)
         if chunk is not None:
-            flight.append(executor.submit(_play_chunk, encounter, system, seed, *chunk, options, system_options))
+            flight.append(executor.submit(_play_chunk, encounter, system, seed, *chunk, options, system_options, run))
 
     try:
         for _ in range(width):

@@ -311,6 +311,20 @@ def test_workers_play_the_same_rows_in_the_same_order():
     assert calls[2] == calls[1] == [(k, n) for k in range(7, n + 1, 7)] + [(n, n)]
 
 
+def test_a_worker_s_chunks_of_one_run_share_a_cache():
+    """A worker plays each chunk of a run with the cache its earlier chunks of that run filled, one a thread, and
+    keeps the most recent RUN_CACHES of them."""
+    from combatkit.simulation import RUN_CACHES, _run_cache
+
+    first = _run_cache("run a")
+    assert _run_cache("run a") is first
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(_run_cache, "run a").result() is not first
+    for i in range(RUN_CACHES):
+        _run_cache(f"run {i}")
+    assert _run_cache("run a") is not first
+
+
 def test_workers_run_this_process_s_engine_from_a_folder_that_holds_another(tmp_path):
     """Python 3.11's forkserver starts with the working folder first on its path: run from a checkout with the
     compiled wheel installed, its preload took the checkout's source and every worker played pure Python. In a
