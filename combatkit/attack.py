@@ -54,6 +54,7 @@ from __future__ import annotations
 import enum
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from typing import Any
 
@@ -561,19 +562,21 @@ class AttackSetup:
     strength_damage: int
     """The STR damage bonus in use (004's Reposition and Shield Slam add it)."""
 
-    @property
+    # The sums are worked out once a setup (a fight looks a setup up for every blow of the same attacker, weapon,
+    # target and conditions): cached_property keeps them beside the frozen fields, outside equality.
+    @cached_property
     def to_hit_bonus(self) -> int:
         return sum(m.value for m in self.to_hit)
 
-    @property
+    @cached_property
     def damage_bonus(self) -> int:
         return sum(m.value for m in self.damage)
 
-    @property
+    @cached_property
     def effective_ac(self) -> int:
         return self.defender.armor_class + sum(m.value for m in self.armor_class)
 
-    @property
+    @cached_property
     def needed(self) -> int:
         """The natural d20 roll that hits: THAC0 - to-hit bonuses - AC."""
         return self.attacker.thac0 - self.to_hit_bonus - self.effective_ac

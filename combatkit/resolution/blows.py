@@ -121,7 +121,17 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
 def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
     """The weapons a blow strikes with: those its span names (a system may split a routine
     into several spans), else the declaration's, else the first weapon (as every system does); a
-    figure with no weapon strikes with its :data:`~combatkit.model.FISTS` (002 Unarmed Combat)."""
+    figure with no weapon strikes with its :data:`~combatkit.model.FISTS` (002 Unarmed Combat). Read once a
+    run for each figure, span wording and declared weapons (the figure's weapons never change)."""
+    key = ("weapons", live.name, span.kind is SpanKind.OPPORTUNITY, span.action,
+           decl.weapons if decl is not None else None)
+    found = walk.cache.get(key)
+    if found is None:
+        found = walk.cache[key] = _read_weapons(walk, live, span, decl)
+    return found
+
+
+def _read_weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
     c = live.c
     if span.kind is SpanKind.OPPORTUNITY:
         return routine(c, walk.options.extras(c.name))

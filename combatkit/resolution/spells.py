@@ -369,6 +369,8 @@ def pace(walk: Walk, live: Live, t: Tick) -> Fraction:
 def slowed_out(walk: Walk, live: Live, t: Tick) -> bool:
     """A slowed figure's blows are lost every other round, counting from the round the slow took hold
     (PH 2e slow: it attacks at half its rate)."""
+    if not live.conditions:
+        return False
     g = walk.global_phase(t)
     return any(a.condition.half_rate and a.first <= g <= a.last
                and (walk.round - 1 - a.first // walk.rules.phases) % 2 for a in live.conditions)

@@ -406,6 +406,8 @@ class Walk:
     def roll(self, dice: Dice, purpose: Callable[[], str]) -> int:
         rng = self.fast_rng
         if rng is not None:
+            if dice.count == 1:
+                return rng.randint(1, dice.sides) + dice.modifier
             return sum(rng.randint(1, dice.sides) for _ in range(dice.count)) + dice.modifier
         return self.roller.roll(dice, purpose()).total
 
