@@ -109,7 +109,7 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.intent import Intent, IntentKind, PlacementKind
-from combatkit.systems._memo import memo
+from combatkit.systems._memo import figures, memo
 from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
@@ -677,9 +677,7 @@ class _Round:
         key = None
         if placed is not None:
             e = self.encounter
-            key = (tuple(self.rank.values()), e.declarations, e.distances, e.round, self.options,
-                   tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
-                         for c in e.combatants))
+            key = (tuple(self.rank.values()), e.declarations, e.distances, e.round, self.options, figures(e))
             known = placed.get(key)
             if known is not None:
                 clock, spans, notes = known

@@ -48,7 +48,7 @@ from combatkit.fields import field_specs
 from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Maneuver, Refined, Spell, Weapon, \
     WeaponKind, reaction_adjustment
 from combatkit.movement import phase_allowance, withdraw_allowance
-from combatkit.systems._memo import memo
+from combatkit.systems._memo import figures, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
@@ -386,9 +386,7 @@ class _Round:
         key = None
         if placed is not None:
             e = self.encounter
-            key = (tuple(self.tracks.values()), e.declarations, e.distances, e.round, self.options,
-                   tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
-                         for c in e.combatants))
+            key = (tuple(self.tracks.values()), e.declarations, e.distances, e.round, self.options, figures(e))
             known = placed.get(key)
             if known is not None:
                 return Timeline(PHASE1.id, CLOCK, known[0], tuple(self.notes) + known[1], tuple(self.roller.log))

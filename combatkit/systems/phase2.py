@@ -82,7 +82,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind, reaction_adjustment
 from combatkit.systems._exhaust import EnumeratingRoller
-from combatkit.systems._memo import memo
+from combatkit.systems._memo import figures, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, register
 from combatkit.systems.phase1 import (
@@ -507,8 +507,7 @@ class _Run:
             self.dice.roll_through(1)
             e = self.encounter
             key = (tuple(self.dice.cycles[0].values()), e.declarations, e.distances, e.round, self.options,
-                   tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
-                         for c in e.combatants))
+                   figures(e))
             known = placed.get(key)
             if known is not None:
                 shown, spans, notes = known

@@ -64,7 +64,7 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
-from combatkit.systems._memo import memo
+from combatkit.systems._memo import figures, memo
 from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import FightRound, TimingSystem, register
 from combatkit.systems.rules import Retarget, SystemRules
@@ -275,8 +275,7 @@ class _Round:
         key = None
         if placed is not None:
             e = self.encounter
-            key = (winner, e.declarations, e.round, self.options,
-                   tuple((c.name, tuple(s.name for s in c.spells)) for c in e.combatants))
+            key = (winner, e.declarations, e.round, self.options, figures(e))
             known = placed.get(key)
             if known is not None:
                 clock, spans, notes = known
