@@ -16,11 +16,11 @@ known): the fights that share a cache are of one encounter, under one system and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from combatkit.encounter import Encounter
+from combatkit.model import Combatant
 
 __all__ = ["SIZE", "figures", "memo", "remembering", "table"]
 
@@ -54,9 +54,8 @@ def table(cache: dict, name: str) -> dict:
     return found
 
 
-def figures(encounter: Encounter) -> tuple[tuple[str, bool, tuple[str, ...], bool], ...]:
+def figures(combatants: Sequence[Combatant]) -> tuple[tuple[str, bool, tuple[str, ...], bool], ...]:
     """What a placed round's key holds of each figure: its name (for all a run never changes), whether it is
     surprised, the spells it has left and whether its components are in hand. Not its hit points: a scheduler
     that reads them (003's falls within the round) keeps no memo."""
-    return tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
-                 for c in encounter.combatants)
+    return tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready) for c in combatants)

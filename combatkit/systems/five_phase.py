@@ -677,7 +677,7 @@ class _Round:
         key = None
         if placed is not None:
             e = self.encounter
-            key = (tuple(self.rank.values()), e.declarations, e.distances, e.round, self.options, figures(e))
+            key = (tuple(self.rank.values()), e.declarations, e.distances, e.round, self.options, figures(e.combatants))
             known = placed.get(key)
             if known is not None:
                 clock, spans, notes = known

@@ -386,7 +386,8 @@ class _Round:
         key = None
         if placed is not None:
             e = self.encounter
-            key = (tuple(self.tracks.values()), e.declarations, e.distances, e.round, self.options, figures(e))
+            key = (tuple(self.tracks.values()), e.declarations, e.distances, e.round, self.options,
+                   figures(e.combatants))
             known = placed.get(key)
             if known is not None:
                 return Timeline(PHASE1.id, CLOCK, known[0], tuple(self.notes) + known[1], tuple(self.roller.log))

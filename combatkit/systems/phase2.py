@@ -507,7 +507,7 @@ class _Run:
             self.dice.roll_through(1)
             e = self.encounter
             key = (tuple(self.dice.cycles[0].values()), e.declarations, e.distances, e.round, self.options,
-                   figures(e))
+                   figures(e.combatants))
             known = placed.get(key)
             if known is not None:
                 shown, spans, notes = known

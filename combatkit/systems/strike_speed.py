@@ -275,7 +275,7 @@ class _Round:
         key = None
         if placed is not None:
             e = self.encounter
-            key = (winner, e.declarations, e.round, self.options, figures(e))
+            key = (winner, e.declarations, e.round, self.options, figures(e.combatants))
             known = placed.get(key)
             if known is not None:
                 clock, spans, notes = known
