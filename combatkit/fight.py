@@ -298,10 +298,10 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
 
     ``cache`` holds what is worked out once and then looked up (a figure's combatant in a given state, an
     attack's number needed, a round's policy and plan, a round a system placed once its dice were rolled:
-    :mod:`combatkit.systems._memo`), each keyed on the figures' names and states it depends on. Default: a new one for
-    this fight. Fights of the same encounter under the same system and options may share one (as
-    :func:`~combatkit.simulation.simulate` does: one a run in its own process, one a chunk elsewhere): the same
-    fights, each value worked out once for all of them.
+    :mod:`combatkit.systems._memo`), each keyed on the figures' names and states it depends on. Default: a new
+    one for this fight. Fights of the same encounter under the same system and options may share one (as
+    :func:`~combatkit.simulation.simulate` does: one a run in its own process, one a run and thread in each
+    worker): the same fights, each value worked out once for all of them.
 
     >>> from combatkit import load_example
     >>> fight = run_fight(load_example("orc-closes-on-longbowman"), seed=4)
