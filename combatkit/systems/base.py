@@ -118,9 +118,12 @@ class TimingSystem:
         rolls) check at their end.
         """
         options = self.options(options if options is not None else self.encounter_options(encounter))
-        plan = self.plan(encounter, options)
-        placed = plan_encounter(encounter, plan)
         own_dice = roller is None
+        # A round already in this system's terms (no intents, no refinements, as a fight's are once placed) has no
+        # plan to make: its plan would list the declarations as given and leave a timeline as it is, unless the
+        # round rolls its own dice, whose notes the timeline keeps with the plan.
+        plan = self.plan(encounter, options) if encounter.intents or encounter.refinements or own_dice else None
+        placed = plan_encounter(encounter, plan) if plan is not None else _in_phase_order(encounter)
         if roller is None:
             roller = table_rolls(encounter, self)
         timeline = self._schedule(placed, roller, options)
@@ -133,6 +136,8 @@ class TimingSystem:
                 check_entered(encounter.rolls, (r.purpose for r in roller.log), "any timing system's round",
                               tuple(dict.fromkeys(k for s in SYSTEMS.values() for k in s.roll_keys)),
                               roll_words(encounter))
+        if plan is None:
+            return timeline
         return annotate(timeline, plan, _left_rolls(encounter, self, timeline) if own_dice else ())
 
     def plan(self, encounter: Encounter, options: Any = None, carry: Mapping[str, Any] | None = None) -> Plan:
@@ -466,6 +471,15 @@ def _scheduled(system: TimingSystem, encounter: Encounter, options: Any, roller:
 def plan_encounter(encounter: Encounter, plan: Plan) -> Encounter:
     """``encounter`` with the plan's declarations, in phase order (what a system's scheduler reads)."""
     return replace(encounter, declarations=tuple(sorted(plan.declarations, key=lambda d: d.phase)))
+
+
+def _in_phase_order(encounter: Encounter) -> Encounter:
+    """``encounter`` with its own declarations in phase order, as :func:`plan_encounter` gives a plan's: itself
+    when they are (a fight's rounds are)."""
+    phases = [d.phase for d in encounter.declarations]
+    if phases == sorted(phases):
+        return encounter
+    return replace(encounter, declarations=tuple(sorted(encounter.declarations, key=lambda d: d.phase)))
 
 
 def annotate(timeline: Timeline, plan: Plan, notes: Sequence[str] = ()) -> Timeline:
