@@ -3,12 +3,13 @@
 A fight's ``cache`` (:func:`combatkit.fight.run_fight`) holds what its fights share: each round's policy and plan
 for every round that looks the same to them, and, while the fight is played, the rounds a timing system placed
 (:func:`remembering`): a scheduler whose round, once its dice are rolled, depends on nothing a round changes but
-what its key holds looks up what it placed before (:func:`memo`): Phase System I once the tracks are known, Phase
-System II once the first cycle's are, the five-phase system once the sides are ordered (when nothing else is
-rolled), Strike Speed once a side has initiative; none of them when a hit on a caster calls for more dice. The
-Segment of Action and the short form roll through their rounds (a die a figure, a d12 count a figure) and are placed
-afresh each time. Outside a fight (a round scheduled on its own, exact odds) there is no memo and every round is
-worked out afresh. Each table is emptied when it holds :data:`SIZE` entries, so a long run's memory stays bounded.
+what its key holds looks up what it placed before (:func:`memo`, through
+:func:`combatkit.systems.base.placed_round`): Phase System I once the tracks are known, Phase System II once the
+first cycle's are, the five-phase system once the sides are ordered (when nothing else is rolled), Strike Speed once
+a side has initiative; none of them when a hit on a caster calls for more dice. The Segment of Action and the short
+form roll through their rounds (a die a figure, a d12 count a figure) and are placed afresh each time. Outside a
+fight (a round scheduled on its own, exact odds) there is no memo and every round is worked out afresh. Each table
+is emptied when it holds :data:`SIZE` entries, so a long run's memory stays bounded.
 
 A key may name a figure by its name alone for what never changes in a run (its weapons, abilities, spells
 known): the fights that share a cache are of one encounter, under one system and one set of options.
@@ -16,13 +17,11 @@ known): the fights that share a cache are of one encounter, under one system and
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from combatkit.model import Combatant
-
-__all__ = ["SIZE", "figures", "memo", "remembering", "table"]
+__all__ = ["SIZE", "memo", "remembering", "table"]
 
 SIZE = 4096
 """Entries a table of the memo keeps before it starts afresh."""
@@ -52,10 +51,3 @@ def table(cache: dict, name: str) -> dict:
     if found is None or len(found) >= SIZE:
         found = cache[name] = {}
     return found
-
-
-def figures(combatants: Sequence[Combatant]) -> tuple[tuple[str, bool, tuple[str, ...], bool], ...]:
-    """What a placed round's key holds of each figure: its name (for all a run never changes), whether it is
-    surprised, the spells it has left and whether its components are in hand. Not its hit points: a scheduler
-    that reads them (003's falls within the round) keeps no memo."""
-    return tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready) for c in combatants)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from functools import cache, partial
@@ -17,6 +17,7 @@ from combatkit.fields import field_docs
 from combatkit.intent import Placement, PlacementKind, Plan, steps_of
 from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon
 from combatkit.systems._exhaust import check_matchup, exhaust, matchup
+from combatkit.systems._memo import memo
 from combatkit.systems._plan import ActorPlan, ChainRules, chain, check_refinements
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
 from combatkit.timeline import Clock, Span, Tick, Timeline
@@ -461,6 +462,39 @@ def _left_rolls(encounter: Encounter, system: TimingSystem, timeline: Timeline) 
         out.append(f"The numbers entered for {', '.join(repr(k) for k in left)} are {own.title}'s dice, the system "
                    f"the encounter was written for: {system.title} leaves them to it and rolls its own.")
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class PlacedRound:
+    """A round as a scheduler placed it, kept in the run's memo (:mod:`combatkit.systems._memo`) for the rounds
+    that look the same once their dice are rolled (:func:`placed_round`)."""
+
+    table: dict
+    """The system's table of placed rounds in the run's memo."""
+    key: tuple
+    """This round's key in it."""
+
+    def before(self) -> Any:
+        """What was kept for a round that looked the same, or None."""
+        return self.table.get(self.key)
+
+    def keep(self, placed: Any) -> None:
+        self.table[self.key] = placed
+
+
+def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable) -> PlacedRound | None:
+    """Where scheduler ``system`` keeps this round, keyed on what placing it reads once its dice are rolled:
+    ``dice``, the outcome its placing reads (tracks, an order, the side with initiative), the declarations,
+    distances, round number and options, and each figure's name (for all a run never changes), surprise,
+    spells left and components; not its hit points (a scheduler that reads them keeps no memo). None outside a
+    fight, and when a hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads
+    more)."""
+    table = memo(f"{system} rounds") if not encounter.hits else None
+    if table is None:
+        return None
+    figures = tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
+                    for c in encounter.combatants)
+    return PlacedRound(table, (dice, encounter.declarations, encounter.distances, encounter.round, options, figures))
 
 
 def _scheduled(system: TimingSystem, encounter: Encounter, options: Any, roller: Roller) -> Timeline:

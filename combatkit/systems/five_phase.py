@@ -109,9 +109,8 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.intent import Intent, IntentKind, PlacementKind
-from combatkit.systems._memo import figures, memo
 from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
-from combatkit.systems.base import TimingSystem, register
+from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -673,15 +672,11 @@ class _Round:
         self._ordering()
         # A round that rolls nothing more once the sides are ordered (no effect, distraction or clash dice) and has
         # no hit reported on a caster is placed as before when it looks the same (combatkit.systems._memo).
-        placed = memo("five_phase rounds") if not self.encounter.hits else None
-        key = None
-        if placed is not None:
-            e = self.encounter
-            key = (tuple(self.rank.values()), e.declarations, e.distances, e.round, self.options, figures(e.combatants))
-            known = placed.get(key)
-            if known is not None:
-                clock, spans, notes = known
-                return Timeline(FIVE_PHASE.id, clock, spans, tuple(self.notes) + notes, tuple(self.roller.log))
+        placed = placed_round("five_phase", self.encounter, self.options, tuple(self.rank.values()))
+        known = placed.before() if placed is not None else None
+        if known is not None:
+            clock, spans, notes = known
+            return Timeline(FIVE_PHASE.id, clock, spans, tuple(self.notes) + notes, tuple(self.roller.log))
         after, rolled = len(self.notes), len(self.roller.log)
         for c in self.encounter.combatants:
             self._plan(c)
@@ -694,7 +689,7 @@ class _Round:
         self._clashes()
         timeline = self._timeline()
         if placed is not None and len(self.roller.log) == rolled:
-            placed[key] = (timeline.clock, timeline.spans, timeline.notes[after:])
+            placed.keep((timeline.clock, timeline.spans, timeline.notes[after:]))
         return timeline
 
     def _check(self) -> None:

@@ -48,9 +48,8 @@ from combatkit.fields import field_specs
 from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Maneuver, Refined, Spell, Weapon, \
     WeaponKind, reaction_adjustment
 from combatkit.movement import phase_allowance, withdraw_allowance
-from combatkit.systems._memo import figures, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
-from combatkit.systems.base import TimingSystem, register
+from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
@@ -382,15 +381,10 @@ class _Round:
         self.notes.extend(initiative.notes)
         # Once the tracks are known, the round's placing rolls nothing more unless a hit calls for a CON check
         # (000 §2 A): a round that looks the same is placed as before (combatkit.systems._memo).
-        placed = memo("phase1 rounds") if not self.encounter.hits else None
-        key = None
-        if placed is not None:
-            e = self.encounter
-            key = (tuple(self.tracks.values()), e.declarations, e.distances, e.round, self.options,
-                   figures(e.combatants))
-            known = placed.get(key)
-            if known is not None:
-                return Timeline(PHASE1.id, CLOCK, known[0], tuple(self.notes) + known[1], tuple(self.roller.log))
+        placed = placed_round("phase1", self.encounter, self.options, tuple(self.tracks.values()))
+        known = placed.before() if placed is not None else None
+        if known is not None:
+            return Timeline(PHASE1.id, CLOCK, known[0], tuple(self.notes) + known[1], tuple(self.roller.log))
         after = len(self.notes)
         self.notes.extend(self._declaration_order())
         for c in self.encounter.combatants:
@@ -404,7 +398,7 @@ class _Round:
         self.spans.sort(key=lambda s: (s.end, s.start, s.actor, s.kind))
         timeline = Timeline(PHASE1.id, CLOCK, tuple(self.spans), tuple(self.notes), tuple(self.roller.log))
         if placed is not None:
-            placed[key] = (timeline.spans, timeline.notes[after:])
+            placed.keep((timeline.spans, timeline.notes[after:]))
         return timeline
 
     def _declaration_order(self) -> list[str]:

@@ -82,9 +82,8 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind, reaction_adjustment
 from combatkit.systems._exhaust import EnumeratingRoller
-from combatkit.systems._memo import figures, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
-from combatkit.systems.base import TimingSystem, register
+from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.phase1 import (
     COMBAT_II_RULES, MAX_HOLD, Phase1Options, adjusted_speed_factor, declared_sf_penalties, retarget_half_segment,
     sf_band, strike_half_segment,
@@ -501,17 +500,14 @@ class _Run:
         # The first cycle's d10s are the round's first dice; unless a hit calls for a CON check (000 §2 A), they are
         # all it rolls while it is placed in one cycle, and a round that looks the same once its tracks are known is
         # placed as before (combatkit.systems._memo).
-        placed = memo("phase2 rounds") if not self.encounter.hits and self.dice.pair is None else None
-        key = None
-        if placed is not None:
+        placed = None
+        if not self.encounter.hits and self.dice.pair is None:  # a CON check could come before them
             self.dice.roll_through(1)
-            e = self.encounter
-            key = (tuple(self.dice.cycles[0].values()), e.declarations, e.distances, e.round, self.options,
-                   figures(e.combatants))
-            known = placed.get(key)
-            if known is not None:
-                shown, spans, notes = known
-                return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.dice.notes) + notes, self.dice.rolls())
+            placed = placed_round("phase2", self.encounter, self.options, tuple(self.dice.cycles[0].values()))
+        known = placed.before() if placed is not None else None
+        if known is not None:
+            shown, spans, notes = known
+            return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.dice.notes) + notes, self.dice.rolls())
         for c in self.encounter.combatants:
             if c.surprised:
                 st = self.state[c.name]
@@ -531,7 +527,7 @@ class _Run:
         ordered = sorted(self.spans, key=lambda rs: (rs[1].end, rs[0], rs[1].start, rs[1].actor, rs[1].kind))
         spans = tuple(s for _, s in ordered)
         if placed is not None and len(self.dice.cycles) == 1:
-            placed[key] = (shown, spans, placing)
+            placed.keep((shown, spans, placing))
         return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.notes), self.dice.rolls())
 
     def _declare(self, c: Combatant, d: Declaration) -> None:

@@ -64,9 +64,8 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
-from combatkit.systems._memo import figures, memo
 from combatkit.systems._plan import ChainRules
-from combatkit.systems.base import FightRound, TimingSystem, register
+from combatkit.systems.base import FightRound, TimingSystem, placed_round, register
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Timeline
 
@@ -271,15 +270,11 @@ class _Round:
         winner = self._initiative()
         # The initiative roll is the round's only die: a round that looks the same once the side with initiative
         # is known, and with no hit reported on a caster, is placed as before (combatkit.systems._memo).
-        placed = memo("strike_speed rounds") if not self.encounter.hits else None
-        key = None
-        if placed is not None:
-            e = self.encounter
-            key = (winner, e.declarations, e.round, self.options, figures(e.combatants))
-            known = placed.get(key)
-            if known is not None:
-                clock, spans, notes = known
-                return Timeline(STRIKE_SPEED.id, clock, spans, tuple(self.notes) + notes, tuple(self.roller.log))
+        placed = placed_round("strike_speed", self.encounter, self.options, winner)
+        known = placed.before() if placed is not None else None
+        if known is not None:
+            clock, spans, notes = known
+            return Timeline(STRIKE_SPEED.id, clock, spans, tuple(self.notes) + notes, tuple(self.roller.log))
         after = len(self.notes)
         acts = [act for c in self.encounter.combatants for act in self._acts(c, c.side == winner)]
         ruins = {i: hit for i, act in enumerate(acts) if (hit := self._ruining_hit(act)) is not None}
@@ -291,7 +286,7 @@ class _Round:
         order = {id(span): i for i, span in enumerate(spans)}
         spans.sort(key=lambda s: (s.end, s.start, order[id(s)]))
         if placed is not None:
-            placed[key] = (clock, tuple(spans), tuple(self.notes[after:]))
+            placed.keep((clock, tuple(spans), tuple(self.notes[after:])))
         return Timeline(STRIKE_SPEED.id, clock, tuple(spans), tuple(self.notes), tuple(self.roller.log))
 
     # -- checks that need no dice
