@@ -61,8 +61,11 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     if not extras.stance.can_attack:
         walk.cancel(live, span, t, "004 Combat Stance", f"{live.name} is in {extras.stance.label}: no attack.")
         return
-    weapons = action.weapons or _weapons(walk, live, span, decl)
-    missile = all(w.kind is WeaponKind.MISSILE for w in weapons)
+    if action.weapons:
+        weapons = action.weapons
+        missile = all(w.kind is WeaponKind.MISSILE for w in weapons)
+    else:
+        weapons, missile = _weapons(walk, live, span, decl)
     target = walk.live[target_name]
     if not target.present_at(t):
         retarget = _retarget(walk, live, action, target, weapons, missile, t)
@@ -94,12 +97,12 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     terms = _system_terms(walk, live, target, span, decl, action)
     if action.damage_multiplier != 1:
         terms = replace(terms, multiplier=terms.multiplier * action.damage_multiplier)
-    names = [w.name for w in weapons]
+    names = [w.name for w in weapons] if len(weapons) > 1 else []
     outcomes = []
     for i, weapon in enumerate(weapons):
-        suffix = f", {weapon.name}" + (f" {names[:i + 1].count(weapon.name)}" if names.count(weapon.name) > 1 else "")
-        if len(weapons) == 1:
-            suffix = ""
+        suffix = ""
+        if names:
+            suffix = f", {weapon.name}" + (f" {names[:i + 1].count(weapon.name)}" if names.count(weapon.name) > 1 else "")
         hand = situation
         if situation.two_weapons is not None and i:
             hand = replace(situation, two_weapons=Hand.SECONDARY)  # 002 Special Types of Attacks VI: -4
@@ -118,16 +121,18 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
         _hasted(walk, live, target, weapons, span, t)
 
 
-def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
+def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tuple[tuple[Weapon, ...], bool]:
     """The weapons a blow strikes with: those its span names (a system may split a routine
     into several spans), else the declaration's, else the first weapon (as every system does); a
-    figure with no weapon strikes with its :data:`~combatkit.model.FISTS` (002 Unarmed Combat). Read once a
-    run for each figure, span wording and declared weapons (the figure's weapons never change)."""
+    figure with no weapon strikes with its :data:`~combatkit.model.FISTS` (002 Unarmed Combat). With them,
+    whether they are all missile weapons. Read once a run for each figure, span wording and declared weapons
+    (the figure's weapons never change)."""
     key = ("weapons", live.name, span.kind is SpanKind.OPPORTUNITY, span.action,
            decl.weapons if decl is not None else None)
     found = walk.cache.get(key)
     if found is None:
-        found = walk.cache[key] = _read_weapons(walk, live, span, decl)
+        weapons = _read_weapons(walk, live, span, decl)
+        found = walk.cache[key] = (weapons, all(w.kind is WeaponKind.MISSILE for w in weapons))
     return found
 
 
@@ -243,7 +248,8 @@ def _charging(walk: Walk, name: str) -> bool:
 
 def _casting(walk: Walk, name: str, t: Tick) -> bool:
     """Whether ``name`` is in the middle of casting at t (002 III.E: no Dexterity bonus to AC)."""
-    return any(start <= t < end for start, end in walk.cast_windows.get(name, ()))
+    windows = walk.cast_windows.get(name)
+    return bool(windows) and any(start <= t < end for start, end in windows)
 
 
 def _system_terms(walk: Walk, live: Live, target: Live, span: Span, decl: Declaration | None,
@@ -275,11 +281,13 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     c, foe = live.c, target.c
     damage_bonus, multiplier = terms.damage, terms.multiplier
     extras, theirs = walk.options.extras(c.name), walk.options.extras(foe.name)
-    key = f"round {walk.round}, tick {t}{suffix}"
+    rules = walk.rule_set
+    # what the rolls are logged under; on the fast path only a critical rule set reads it (its steps name it)
+    key = f"round {walk.round}, tick {t}{suffix}" if walk.fast_rng is None or rules is not None else ""
     adjustment = None
     if walk.options.modifiers_002 and situation is not _PLAIN:
         adjustment = _adjustment(walk, situation, foe, theirs, c, weapon)
-    attacker_terms = tuple(_term(*x) for x in terms.hit)
+    attacker_terms = tuple(_term(*x) for x in terms.hit) if terms.hit else ()
     defender_terms: tuple[Condition, ...] = ()
     if adjustment is not None:
         attacker_terms += tuple(_term(m.label, m.value, m.rule) for m in adjustment.to_hit)
@@ -299,16 +307,15 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     somatic = walk.somatic_spell(foe.name, t)  # 000 §2 C: a caster invoking somatic components is defenseless
     akey = (c.name, weapon.name, walk.conditions_on(live, t) + attacker_terms)
     dkey = (foe.name, walk.conditions_on(target, t) + defender_terms, somatic is not None)
-    attacker = _attacker(walk, akey, live, weapon, extras, thac0)
-    defender = _defender(walk, dkey, target, theirs)
     defenseless = f" {foe.name} is casting {somatic} with its somatic components: a stationary, defenseless " \
                   f"target ({DEFENSELESS_RULE})." if somatic is not None and walk.explain else ""
     automatic = adjustment is not None and adjustment.automatic_hit
     dice_text = adjustment.damage_dice if adjustment is not None and adjustment.damage_dice else None
     holds = situation.unarmed if adjustment is not None and situation.unarmed in _HOLDS else None
-    rules = walk.rule_set
     live.tally["attacks"] += 1
     if rules is not None and not automatic and dice_text is None and holds is None:
+        attacker = _attacker(walk, akey, live, weapon, extras, thac0)
+        defender = _defender(walk, dkey, target, theirs)
         result = resolve_attack(attacker, defender, rules, walk.roller, options=walk.options.critical_options,
                                 key=key)
         outcome, damage = result.outcome.value, result.damage
@@ -331,7 +338,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
                 walk.event(t, c.name, EventKind.NOTE, item.rule, f"{c.name}'s {item}.")
         _land(walk, live, target, damage if result.hit else 0, t, outcome, why, span_rule)
         return outcome, damage if result.hit else 0, result.ends_attack_sequence
-    setup = _setup(walk, (akey, dkey), attacker, defender)
+    setup = _setup(walk, akey, dkey, live, target, weapon, extras, theirs, thac0)
     needed = setup.needed
     if automatic:
         natural, hit = 0, True
@@ -430,12 +437,15 @@ def _defender(walk: Walk, key: tuple, live: Live, extras: FigureExtras) -> Defen
     return defender
 
 
-def _setup(walk: Walk, key: tuple, attacker: Attacker, defender: Defender):
-    """The number needed and the damage terms (:func:`~combatkit.criticals.setup_attack`), once a fight."""
-    key = ("setup", key)
+def _setup(walk: Walk, akey: tuple, dkey: tuple, live: Live, target: Live, weapon: Weapon, extras: FigureExtras,
+           theirs: FigureExtras, thac0: int):
+    """The number needed and the damage terms (:func:`~combatkit.criticals.setup_attack`) of the attacker and
+    defender that ``akey`` and ``dkey`` name (:func:`_attacker`, :func:`_defender`), once a fight."""
+    key = ("setup", akey, dkey)
     setup = walk.cache.get(key)
     if setup is None:
-        setup = walk.cache[key] = setup_attack(attacker, defender, RuleSet.STANCES_004,
+        setup = walk.cache[key] = setup_attack(_attacker(walk, akey, live, weapon, extras, thac0),
+                                               _defender(walk, dkey, target, theirs), RuleSet.STANCES_004,
                                                options=walk.options.critical_options)
     return setup
 
@@ -461,8 +471,9 @@ def _land(walk: Walk, live: Live, target: Live, damage: int, t: Tick, outcome: s
         live.tally["hits"] += 1
     if damage > 0:
         walk.damage(target, damage, t, live)
-    walk.event(t, live.name, EventKind.ATTACK, rule, why, target=target.name, outcome=outcome, amount=damage,
-               hit_points=target.hp)
+    if walk.explain:
+        walk.event(t, live.name, EventKind.ATTACK, rule, why, target=target.name, outcome=outcome, amount=damage,
+                   hit_points=target.hp)
 
 
 _PLAIN = Situation()

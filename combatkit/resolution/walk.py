@@ -25,7 +25,7 @@ from combatkit.dice import Dice, Roller
 from combatkit.effects import saving_throw
 from combatkit.encounter import Hit
 from combatkit.errors import IllegalActionError
-from combatkit.model import Declaration, Maneuver
+from combatkit.model import ActionKind, Declaration, Maneuver
 from combatkit.resolution import blows, moves, spells
 from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from combatkit.resolution import ResolutionOptions
 
 _CASTS = frozenset({SpanKind.CAST, SpanKind.HOLD})
+_SPAN_KIND = {kind: SpanKind(kind.value) for kind in ActionKind}
+"""The span kind of each kind of declaration."""
 _FOREVER = 10**9
 
 
@@ -84,6 +86,8 @@ class Walk:
         self.grid = self._grid(timeline)
         self.queue: list[tuple[Tick, int, int, Action]] = []
         self.seq = 0
+        self.pending = 0
+        """Falls not yet in effect (:attr:`Live.pending <combatkit.resolution.state.Live.pending>`)."""
         self.wants_reschedule = False
         self.charging_now: set[str] = set()  # 000: "loses AC bonus from Dexterity while charging"
         self.held_past_end: set[str] = set()  # a completed hold running past the round's end (000 §2 A)
@@ -94,7 +98,7 @@ class Walk:
         self.rule_set = find_rule_set(options.criticals) if options.criticals is not None else None
         self.by_actor: dict[tuple[str, SpanKind], list[Declaration]] = {}
         for d in self.declarations:
-            self.by_actor.setdefault((d.actor, SpanKind(d.kind.value)), []).append(d)
+            self.by_actor.setdefault((d.actor, _SPAN_KIND[d.kind]), []).append(d)
             if self.rules.charge is ChargeRule.COMBAT_II and d.maneuver is Maneuver.CHARGE and not d.target:
                 raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
                                                              f"without a target: a charge and its target are "
@@ -199,7 +203,10 @@ class Walk:
 
     def somatic_spell(self, name: str, t: Tick) -> str | None:
         """The somatic spell ``name`` is casting at t, if any (000 §2 C: it is then defenseless)."""
-        return next((spell for start, end, spell in self.somatic_windows.get(name, ()) if start <= t < end), None)
+        windows = self.somatic_windows.get(name)
+        if not windows:
+            return None
+        return next((spell for start, end, spell in windows if start <= t < end), None)
 
     def _declaration(self, span: Span, k: int) -> Declaration | None:
         """The declaration behind a span: the k-th span of its actor and kind answers the
@@ -279,11 +286,13 @@ class Walk:
 
     def _after(self, t: Tick) -> None:
         """Falls whose moment has come; then, if a caster was hit, the system re-times the round."""
-        for live in self.live.values():
-            if live.pending is not None and live.pending[0] <= t:
-                at, status = live.pending
-                live.pending = None
-                self.fall(live, at, status)
+        if self.pending:
+            for live in self.live.values():
+                if live.pending is not None and live.pending[0] <= t:
+                    at, status = live.pending
+                    live.pending = None
+                    self.pending -= 1
+                    self.fall(live, at, status)
         if self.wants_reschedule and self.reschedule_fn is not None and t < _FOREVER:
             self.wants_reschedule = False
             casters = frozenset(a.span.actor for _, _, _, a in self.queue if a.span.kind in _CASTS)
@@ -467,6 +476,7 @@ class Walk:
         if target.hp <= 0 and target.pending is None and target.status.present:
             status = FigureStatus.DEAD if target.hp <= self.options.dead_at else FigureStatus.UNCONSCIOUS
             target.pending = (self.fall_tick(t), status)
+            self.pending += 1
 
     def is_touchy(self, action: Action) -> bool:
         """An action whose timing the system may change after a hit on its actor: a spell under way
