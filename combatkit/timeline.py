@@ -154,6 +154,8 @@ class Span:
     <combatkit.systems.five_phase.FivePhase.blow_terms>`)."""
 
     def __post_init__(self) -> None:
+        if type(self.kind) is SpanKind and (self.track is None or type(self.track) is Track):
+            return  # as the engine makes them: nothing to take (#18: every system makes thousands a run)
         try:
             object.__setattr__(self, "kind", SpanKind(self.kind))
             object.__setattr__(self, "track", None if self.track is None else Track(self.track))
