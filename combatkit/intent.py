@@ -78,6 +78,10 @@ class IntentKind(enum.StrEnum):
 
 
 _KINDS_OF_MANEUVER = {IntentKind.MOVE: ActionKind.MOVE, IntentKind.ATTACK: ActionKind.ATTACK}
+_FITS = (("away", IntentKind.MOVE), ("feet", IntentKind.MOVE), ("weapons", IntentKind.ATTACK),
+         ("blows", IntentKind.ATTACK), ("spell", IntentKind.CAST), ("item", IntentKind.READY),
+         ("action", IntentKind.ACTION))
+"""The fields only one kind of intent has."""
 
 
 @dataclass(frozen=True)
@@ -110,28 +114,30 @@ class Intent:
     """Free words for the reader."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", IntentKind(self.kind))
-        where = f"{self.actor}'s intent to {self.kind.value}"
+        if type(self.kind) is not IntentKind:
+            object.__setattr__(self, "kind", IntentKind(self.kind))
+        where = self._where
         if self.maneuver is not None and _KINDS_OF_MANEUVER.get(self.kind) is not self.maneuver.kind:
-            raise RulesError("combatkit intents", f"{where} cannot {self.maneuver.value}: it is a maneuver of a "
+            raise RulesError("combatkit intents", f"{where()} cannot {self.maneuver.value}: it is a maneuver of a "
                                                   f"{self.maneuver.kind.value}")
-        fits = {"away": IntentKind.MOVE, "feet": IntentKind.MOVE, "weapons": IntentKind.ATTACK,
-                "blows": IntentKind.ATTACK, "spell": IntentKind.CAST, "item": IntentKind.READY,
-                "action": IntentKind.ACTION}
-        for name, kind in fits.items():
-            if getattr(self, name) not in (None, (), False) and self.kind is not kind:
-                raise RulesError("combatkit intents", f"{where} sets {name}, which only a {kind.value} intent has")
+        for name, kind in _FITS:
+            if self.kind is not kind and getattr(self, name) not in (None, (), False):
+                raise RulesError("combatkit intents", f"{where()} sets {name}, which only a {kind.value} intent has")
         if self.feet is not None and (isinstance(self.feet, bool) or not isinstance(self.feet, int) or self.feet < 0):
-            raise RulesError("combatkit intents", f"{where}: feet is 0 or more, got {self.feet!r}")
+            raise RulesError("combatkit intents", f"{where()}: feet is 0 or more, got {self.feet!r}")
         if self.blows is not None and (isinstance(self.blows, bool) or not isinstance(self.blows, int)
                                        or not 1 <= self.blows <= 12):
-            raise RulesError("combatkit intents", f"{where}: blows is 1..12, got {self.blows!r}")
+            raise RulesError("combatkit intents", f"{where()}: blows is 1..12, got {self.blows!r}")
         if self.away and self.target is None:
-            raise RulesError("combatkit intents", f"{where} moves away, but from whom? It names no target")
+            raise RulesError("combatkit intents", f"{where()} moves away, but from whom? It names no target")
         if self.kind is IntentKind.READY and not self.item:
-            raise RulesError("combatkit intents", f"{where} names no item: a weapon's name or {COMPONENTS!r}")
+            raise RulesError("combatkit intents", f"{where()} names no item: a weapon's name or {COMPONENTS!r}")
         if self.action is not None:
             find_action(self.action)
+
+    def _where(self) -> str:
+        """Whose intent a refusal names."""
+        return f"{self.actor}'s intent to {self.kind.value}"
 
     def said(self) -> str:
         """The intent as a sentence's start: ``"Mira means to cast web at Ugluk"`` (free words as they are).
