@@ -253,16 +253,17 @@ def _policy(present: list[Figure], found, number: int, surprised: frozenset[str]
             skip: frozenset[str], cache: dict) -> tuple[Intent, ...]:
     """The default policy's intents for the round (:func:`combatkit.policy.intents`), worked out once for each
     round that looks the same to the policy. It reads each figure's state as the key below holds it; its hit
-    points only to flee (``PolicyOptions.flee_below``) and to heal (the most wounded friend at half its hit
-    points or less), so they are part of the key under ``flee_below``, and for the sides with a healing
-    spell left; everything else it reads of a figure (its weapons, spells, size, level, maximum hit points) is
+    points only to flee (``PolicyOptions.flee_below``: whether it is at or below that fraction) and to heal (the
+    most wounded friend at half its hit points or less), so the key holds whether each figure would flee, and
+    the hit points of those at half or less on a side with a healing spell left; everything else it reads of a figure (its weapons, spells, size, level, maximum hit points) is
     the same all run. Kept in the run's cache beside the plans (:mod:`combatkit.systems._memo`)."""
-    flee = options.policy.flee_below is not None
+    flee = options.policy.flee_below
     heal = {f.side for f in present if _heals(f, options, cache) and f.status.acts}
     key = ("policy", found.id, number, surprised, skip, options.policy, options.resolution,
            tuple((f.name, f.status, f.holding, f.position, f.spells_used, f.components_ready,
                   tuple(a.condition.id for a in f.conditions) if f.conditions else (),
-                  f.hit_points if flee or f.side in heal else None)
+                  flee is not None and f.hit_points <= flee * f.max_hit_points,
+                  f.hit_points if f.side in heal and 2 * f.hit_points <= f.max_hit_points else None)
                  for f in present))
     policies = table(cache, "policies")
     found_intents = policies.get(key)
