@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import TypeAlias
 
 from combatkit.dice import Roll
@@ -101,7 +102,31 @@ class Clock:
     def period_of(self, tick: Tick) -> Period | None:
         """The period holding ``tick`` in its own round, or None."""
         local = (tick - 1) % self.ticks + 1
-        return next((p for p in self.periods if p.start <= local <= p.end), None)
+        memo = self._period_at
+        if local not in memo:
+            memo[local] = next((p for p in self.periods if p.start <= local <= p.end), None)
+        return memo[local]
+
+    @cached_property
+    def _period_at(self) -> dict[Tick, Period | None]:
+        """:meth:`period_of` each tick of a round as it is asked (a round's walk asks of every blow, #18)."""
+        return {}
+
+    @cached_property
+    def phases(self) -> tuple[tuple[Tick, Tick], ...]:
+        """The first and last tick of each phase the clock marks: its periods labelled ``"phase N..."``
+        grouped by that label (a phase's steps or segment bands are one phase), each with the periods
+        that follow it up to the next phase; a clock with no phase periods, in thirds."""
+        if self.periods and self.periods[0].label.startswith("phase"):
+            groups: dict[str, list[int]] = {}
+            key = ""
+            for p in self.periods:
+                if p.label.startswith("phase"):
+                    key = p.label.split(":")[0]
+                groups.setdefault(key, []).extend([p.start, p.end])
+            return tuple((min(v), max(v)) for v in groups.values())
+        n = self.ticks
+        return tuple(((k * n) // 3 + 1, ((k + 1) * n) // 3) for k in range(3))
 
     def describe(self, tick: Tick) -> str:
         """``"half-segment 9 (phase 2)"``, or ``"... of the next round"`` past the end."""

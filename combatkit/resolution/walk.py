@@ -108,18 +108,11 @@ class Walk:
     # -- time
 
     def _grid(self, timeline: Timeline) -> list[tuple[int, int]]:
-        periods = timeline.clock.periods
-        if periods and periods[0].label.startswith("phase"):
-            groups: dict[str, list[int]] = {}
-            key = ""
-            for p in periods:
-                if p.label.startswith("phase"):
-                    key = p.label.split(":")[0]
-                groups.setdefault(key, []).extend([p.start, p.end])
-            grid = [(min(v), max(v)) for v in groups.values()]
-            return grid[: self.rules.phases]
-        n = timeline.clock.ticks
-        return [((k * n) // 3 + 1, ((k + 1) * n) // 3) for k in range(3)]
+        """The round's phases (:attr:`Clock.phases <combatkit.timeline.Clock.phases>`), as many as the system has."""
+        phases = timeline.clock.phases
+        if timeline.clock.periods and timeline.clock.periods[0].label.startswith("phase"):
+            return list(phases[: self.rules.phases])
+        return list(phases)
 
     def phase_index(self, t: Tick) -> int:
         for i, (start, end) in enumerate(self.grid):
