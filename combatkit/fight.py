@@ -336,12 +336,14 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                 break
             played = r
             first = r == 1
-            schedule_rng = random.Random(master.getrandbits(64))
+            schedule_seed = master.getrandbits(64)
+            schedule_rng = random.Random(schedule_seed)
             entered: dict[str, int | tuple[int, ...]] = dict(table_rolls) if first else {}
             extra_events: list[Event] = []
             asked: list[str] = []
             if first and options.surprise.standard_roll and found.rules.own_surprise is None and not flagged:
                 surprise_roller = Roller(rng=schedule_rng, entered=entered)
+                schedule_seed = None  # the schedule goes on from the surprise roll's dice
                 surprised = _standard_surprise(encounter, surprise_roller, extra_events)
                 asked.extend(roll.purpose for roll in surprise_roller.log)
             round_surprised = surprised if first else frozenset()
@@ -383,7 +385,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
             round_encounter = replace(round_encounter, declarations=user + policy_declarations)
             timing = found.timing_roller()
             timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,
-                                                            entered, sys_opts, r, explain)
+                                                            schedule_seed, entered, sys_opts, r, explain)
             if explain:
                 timeline = annotate(timeline, plan)
             refused_total += len(refusals)
@@ -462,17 +464,22 @@ def _standard_surprise(encounter: Encounter, roller: Roller, events: list[Event]
 
 
 def _schedule(found, encounter: Encounter, user: tuple[Declaration, ...], roller_type: type, rng: random.Random,
-              entered: Mapping[str, object], options: object, r: int, explain: bool
+              seed: int | None, entered: Mapping[str, object], options: object, r: int, explain: bool
               ) -> tuple[Timeline, Encounter, list[Event]]:
-    """Schedule the round; drop policy declarations the system refuses (module docstring)."""
-    state = rng.getstate()
+    """Schedule the round; drop policy declarations the system refuses (module docstring). Each attempt
+    after the first starts the dice again from where the first did: ``rng`` seeded with ``seed`` again, or (with
+    no seed, ``rng`` having rolled already) its state as the first found it."""
+    state = rng.getstate() if seed is None else None
 
-    def attempt(enc: Encounter) -> Timeline:
-        rng.setstate(state)
+    def attempt(enc: Encounter, again: bool = True) -> Timeline:
+        if again and state is not None:
+            rng.setstate(state)
+        elif again:
+            rng.seed(seed)
         return found.schedule(enc, roller_type(entered=dict(entered), rng=rng), options, check_rolls=False)
 
     try:
-        return attempt(encounter), encounter, []
+        return attempt(encounter, again=False), encounter, []
     except RulesError as error:
         first_error = error
     if user:
