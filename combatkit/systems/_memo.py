@@ -7,7 +7,8 @@ what its key holds looks up what it placed before (:func:`memo`, through
 :func:`combatkit.systems.base.placed_round`): Phase System I once the tracks are known, Phase System II once the
 first cycle's are, the five-phase system once the sides are ordered (when nothing else is rolled), Strike Speed once
 a side has initiative; none of them when a hit on a caster calls for more dice. The Segment of Action and the short
-form roll through their rounds (a die a figure, a d12 count a figure) and are placed afresh each time. Outside a
+form roll through their rounds (a die a figure, a d12 count a figure) and are placed afresh each time; the short
+form looks up only whether a round's declarations passed its checks, which read no dice. Outside a
 fight (a round scheduled on its own, exact odds) there is no memo and every round is worked out afresh. Each table
 is emptied when it holds :data:`SIZE` entries, so a long run's memory stays bounded.
 

@@ -94,7 +94,7 @@ from combatkit.systems._order_of_battle import (
 )
 from combatkit.intent import PlacementKind
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
-from combatkit.systems.base import FightRound, TimingSystem, register
+from combatkit.systems.base import FightRound, TimingSystem, placed_round, register
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -503,6 +503,16 @@ class _Round:
     # ------------------------------------------------------------ checks that need no dice
 
     def _check(self) -> None:
+        # Checks read no dice: in a fight, a round whose declarations, figures and options passed them once
+        # (the run's memo, keyed as a placed round is with "checked" for its dice) passes again.
+        passed = placed_round("short_form", self.encounter, self.options, "checked")
+        if passed is not None and passed.before():
+            return
+        self._check_all()
+        if passed is not None:
+            passed.keep(True)
+
+    def _check_all(self) -> None:
         check_names(self.encounter)
         for name in (*self.options.dex_modifiers, *self.options.on_point, *self.options.monster_surprise_die,
                      *self.options.missile_ready, *self.options.quadrupeds):
