@@ -48,15 +48,16 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     if target_name is None or target_name not in walk.live:
         walk.record(span)
         return
-    for condition in walk.conditions_on(live, t):
-        if not condition.can_attack:
-            walk.cancel(live, span, t, condition.rule, f"{live.name} is {condition.name}: no attacks.")
-            walk.expire(live, t, attacked=True)  # "loses its next attack": that was it
+    if live.conditions:
+        for condition in walk.conditions_on(live, t):
+            if not condition.can_attack:
+                walk.cancel(live, span, t, condition.rule, f"{live.name} is {condition.name}: no attacks.")
+                walk.expire(live, t, attacked=True)  # "loses its next attack": that was it
+                return
+        if not action.injected and spells.slowed_out(walk, live, t):
+            walk.cancel(live, span, t, "PH 2e slow", f"{live.name} is slowed: it attacks at half its rate, and "
+                                                     f"this round its blows are lost.")
             return
-    if not action.injected and spells.slowed_out(walk, live, t):
-        walk.cancel(live, span, t, "PH 2e slow", f"{live.name} is slowed: it attacks at half its rate, and this "
-                                                 f"round its blows are lost.")
-        return
     extras = walk.options.extras(live.name)
     if not extras.stance.can_attack:
         walk.cancel(live, span, t, "004 Combat Stance", f"{live.name} is in {extras.stance.label}: no attack.")
@@ -113,11 +114,12 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
             break
     live.attacks_made += 1
     live.struck_phases.add(walk.phase_index(t))
-    walk.expire(live, t, attacked=True)
+    if live.conditions:
+        walk.expire(live, t, attacked=True)
     if walk.explain:
         parts = "; ".join(f"{w} {o}" + (f" for {d}" if d else "") for w, o, d in outcomes)
         walk.record(span, why=f"Resolved: {parts}." if parts else None, target=target.name)
-    if action.injected != "haste" and spells.hasted(walk, live, t):
+    if live.conditions and action.injected != "haste" and spells.hasted(walk, live, t):
         _hasted(walk, live, target, weapons, span, t)
 
 
@@ -191,7 +193,7 @@ def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declara
     if (not missile and span.kind is not SpanKind.OPPORTUNITY and target.status is FigureStatus.ACTIVE
             and live.name not in walk.options.figures and target.name not in walk.options.figures
             and weapons[0].length is not Length.UNARMED and _unarmed(decl) is None
-            and not _casting(walk, target.name, walk.impact(span))
+            and not (target.name in walk.cast_windows and _casting(walk, target.name, walk.impact(span)))
             and not (walk.rules.charge is ChargeRule.SITUATIONAL
                      and (_charging(walk, live.name) or _charging(walk, target.name)))):
         return _PLAIN
@@ -258,7 +260,7 @@ def _system_terms(walk: Walk, live: Live, target: Live, span: Span, decl: Declar
     on a declared blow (001's movement penalties, charges and set weapons), and under
     :attr:`ChargeRule.SITUATIONAL <combatkit.systems.rules.ChargeRule.SITUATIONAL>` double damage for a
     weapon set against a charge (002 Charging)."""
-    set_against_charge = bool(walk.by_actor.get((live.name, SpanKind.READY))) and _charging(walk, target.name)
+    set_against_charge = (live.name, SpanKind.READY) in walk.by_actor and _charging(walk, target.name)
     terms = NO_TERMS
     if decl is not None and not action.injected:
         terms = walk.found.blow_terms(live.c, span, decl, walk.by_actor.get((live.name, SpanKind.MOVE), ()),
