@@ -357,8 +357,9 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
             planned = _round_intents(encounter, names, first and options.declarations, carried)
             mine = frozenset(i.actor for i in planned)
             policy = _policy(present, found, number, round_surprised, options, mine, cache)
-            distances = tuple((a.name, b.name, abs(a.position - b.position))
-                              for i, a in enumerate(present) for b in present[i + 1:])
+            at = [f.position for f in present]
+            distances = tuple((names[i], names[j], abs(at[i] - at[j]))
+                              for i in range(len(names)) for j in range(i + 1, len(names)))
             refinements = (tuple(x for x in encounter.refinements if x.actor in mine)
                            if first and options.declarations else ())
             round_encounter = Encounter(encounter.title, combatants, (), distances, (), entered, number, None, sid,

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 _CASTS = frozenset({SpanKind.CAST, SpanKind.HOLD})
 _SPAN_KIND = {kind: SpanKind(kind.value) for kind in ActionKind}
 """The span kind of each kind of declaration."""
+_MOVES_FIRST = {SpanKind.MOVE: 0}
+_MOVES_LAST = {SpanKind.MOVE: 3, SpanKind.MISC: 4, SpanKind.READY: 2}
 _FOREVER = 10**9
 
 
@@ -86,6 +88,8 @@ class Walk:
         self.grid = self._grid(timeline)
         self.queue: list[tuple[Tick, int, int, Action]] = []
         self.seq = 0
+        self.ranks = _MOVES_FIRST if self.rules.moves_first else _MOVES_LAST
+        """Where each kind of action goes among those of its tick (1: any other)."""
         self.pending = 0
         """Falls not yet in effect (:attr:`Live.pending <combatkit.resolution.state.Live.pending>`)."""
         self.wants_reschedule = False
@@ -143,14 +147,9 @@ class Walk:
 
     # -- the queue
 
-    def _rank(self, kind: SpanKind) -> int:
-        if self.rules.moves_first:
-            return {SpanKind.MOVE: 0}.get(kind, 1)
-        return {SpanKind.MOVE: 3, SpanKind.MISC: 4, SpanKind.READY: 2}.get(kind, 1)
-
     def push(self, action: Action) -> None:
         self.seq += 1
-        heapq.heappush(self.queue, (action.tick, self._rank(action.span.kind), self.seq, action))
+        heapq.heappush(self.queue, (action.tick, self.ranks.get(action.span.kind, 1), self.seq, action))
 
     def withdraw(self, actor: str, kind: SpanKind) -> list[tuple[Tick, Action]]:
         """Take ``actor``'s actions of ``kind`` still to come out of the queue; each with its tick."""
