@@ -336,7 +336,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                 break
             played = r
             first = r == 1
-            schedule_seed = master.getrandbits(64)
+            schedule_seed: int | None = master.getrandbits(64)
             schedule_rng = random.Random(schedule_seed)
             entered: dict[str, int | tuple[int, ...]] = dict(table_rolls) if first else {}
             extra_events: list[Event] = []

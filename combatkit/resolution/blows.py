@@ -251,7 +251,7 @@ def _charging(walk: Walk, name: str) -> bool:
 def _casting(walk: Walk, name: str, t: Tick) -> bool:
     """Whether ``name`` is in the middle of casting at t (002 III.E: no Dexterity bonus to AC)."""
     windows = walk.cast_windows.get(name)
-    return bool(windows) and any(start <= t < end for start, end in windows)
+    return windows is not None and any(start <= t < end for start, end in windows)
 
 
 def _system_terms(walk: Walk, live: Live, target: Live, span: Span, decl: Declaration | None,
