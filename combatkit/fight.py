@@ -228,6 +228,16 @@ def _as_planned(f: Figure, surprised: bool, cache: dict) -> Combatant:
     return cache[key]
 
 
+def _start(encounter: Encounter, opening_gap: int, cache: dict) -> tuple[Figure, ...]:
+    """The figures as a fight starts (:func:`~combatkit.battle.figures_from`), laid out once for the fights that
+    share ``cache`` (kept with the combatants and distances they were laid out from)."""
+    found = cache.get(("start", opening_gap))
+    if found is None or found[0] is not encounter.combatants or found[1] is not encounter.distances:
+        found = cache[("start", opening_gap)] = (encounter.combatants, encounter.distances,
+                                                  figures_from(encounter, opening_gap))
+    return found[2]
+
+
 def _plan(found, now: Encounter, seen: tuple[Combatant, ...], intents: tuple[Intent, ...],
           refinements: tuple, options: object, carry: Mapping[str, object], cache: dict) -> Plan:
     """The system's plan of the round ``now``, its figures as the planner sees them (``seen``,
@@ -317,12 +327,12 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     table_rolls = dict(encounter.rolls) if own else {}
     master = random.Random(seed)
     resolve_roller = Roller(rng=random.Random(master.getrandbits(64)), entered=table_rolls)
-    figures = list(figures_from(encounter, options.opening_gap))
+    cache = cache if cache is not None else {}
+    figures = list(_start(encounter, options.opening_gap, cache))
     flagged = any(c.surprised for c in encounter.combatants)
     surprised = frozenset(c.name for c in encounter.combatants if c.surprised)
     rounds: list[RoundResult] = []
     refused_total = 0
-    cache = cache if cache is not None else {}
     carried: dict[str, list[Intent]] = {}
     carry: Mapping[str, object] = {}
     quiet = 0
