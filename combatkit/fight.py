@@ -208,9 +208,7 @@ def _as_now(f: Figure, surprised: bool, cache: dict) -> Combatant:
     its unused spells, its components, whether it is surprised (built once per state)."""
     key = ("now", f.name, max(0, f.hit_points), surprised, f.spells_used, f.components_ready)
     if key not in cache:
-        cache[key] = replace(f.combatant, hit_points=max(0, f.hit_points), surprised=surprised,
-                             spells=tuple(s for s in f.combatant.spells if s.name not in f.spells_used),
-                             components_ready=f.components_ready)
+        cache[key] = replace(_as_planned(f, surprised, cache), hit_points=max(0, f.hit_points))
     return cache[key]
 
 
@@ -265,8 +263,8 @@ def _policy(present: list[Figure], found, number: int, surprised: frozenset[str]
     round that looks the same to the policy. It reads each figure's state as the key below holds it; its hit
     points only to flee (``PolicyOptions.flee_below``: whether it is at or below that fraction) and to heal (the
     most wounded friend at half its hit points or less), so the key holds whether each figure would flee, and
-    the hit points of those at half or less on a side with a healing spell left; everything else it reads of a figure (its weapons, spells, size, level, maximum hit points) is
-    the same all run. Kept in the run's cache beside the plans (:mod:`combatkit.systems._memo`)."""
+    the hit points of those at half or less on a side with a healing spell left; everything else it reads of a
+    figure (its weapons, spells, size, level, maximum hit points) is the same all run. Kept in the run's cache beside the plans (:mod:`combatkit.systems._memo`)."""
     flee = options.policy.flee_below
     heal = {f.side for f in present if _heals(f, options, cache) and f.status.acts}
     key = ("policy", found.id, number, surprised, skip, options.policy, options.resolution,

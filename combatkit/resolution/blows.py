@@ -103,7 +103,8 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     for i, weapon in enumerate(weapons):
         suffix = ""
         if names:
-            suffix = f", {weapon.name}" + (f" {names[:i + 1].count(weapon.name)}" if names.count(weapon.name) > 1 else "")
+            repeated = names.count(weapon.name) > 1
+            suffix = f", {weapon.name}" + (f" {names[:i + 1].count(weapon.name)}" if repeated else "")
         hand = situation
         if situation.two_weapons is not None and i:
             hand = replace(situation, two_weapons=Hand.SECONDARY)  # 002 Special Types of Attacks VI: -4
@@ -114,8 +115,7 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
             break
     live.attacks_made += 1
     live.struck_phases.add(walk.phase_index(t))
-    if live.conditions:
-        walk.expire(live, t, attacked=True)
+    walk.expire(live, t, attacked=True)
     if walk.explain:
         parts = "; ".join(f"{w} {o}" + (f" for {d}" if d else "") for w, o, d in outcomes)
         walk.record(span, why=f"Resolved: {parts}." if parts else None, target=target.name)
@@ -193,7 +193,7 @@ def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declara
     if (not missile and span.kind is not SpanKind.OPPORTUNITY and target.status is FigureStatus.ACTIVE
             and live.name not in walk.options.figures and target.name not in walk.options.figures
             and weapons[0].length is not Length.UNARMED and _unarmed(decl) is None
-            and not (target.name in walk.cast_windows and _casting(walk, target.name, walk.impact(span)))
+            and not _casting(walk, target.name, span)
             and not (walk.rules.charge is ChargeRule.SITUATIONAL
                      and (_charging(walk, live.name) or _charging(walk, target.name)))):
         return _PLAIN
@@ -223,7 +223,7 @@ def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declara
         target_charging=walk.rules.charge is ChargeRule.SITUATIONAL and _charging(walk, target.name),
         mounted=extras.mounted, target_mounted=theirs.mounted, weapon_use=extras.weapon_uses.get(weapons[0].name),
         lance=extras.lance == weapons[0].name, breaking_off=breaking,
-        target_casting=_casting(walk, target.name, walk.impact(span)),
+        target_casting=_casting(walk, target.name, span),
         two_weapons=Hand.PRIMARY if extras.two_weapons and len(weapons) > 1 else None,
         unarmed=_unarmed(decl) or (Maneuver.PUMMEL if weapons[0].length is Length.UNARMED else None),
     )
@@ -248,10 +248,14 @@ def _charging(walk: Walk, name: str) -> bool:
     return any(d.maneuver is Maneuver.CHARGE for d in walk.by_actor.get((name, SpanKind.MOVE), ()))
 
 
-def _casting(walk: Walk, name: str, t: Tick) -> bool:
-    """Whether ``name`` is in the middle of casting at t (002 III.E: no Dexterity bonus to AC)."""
+def _casting(walk: Walk, name: str, span: Span) -> bool:
+    """Whether ``name`` is in the middle of casting when ``span`` takes effect (002 III.E: no Dexterity bonus to
+    AC); the moment is worked out only for a figure that casts this round."""
     windows = walk.cast_windows.get(name)
-    return windows is not None and any(start <= t < end for start, end in windows)
+    if windows is None:
+        return False
+    t = walk.impact(span)
+    return any(start <= t < end for start, end in windows)
 
 
 def _system_terms(walk: Walk, live: Live, target: Live, span: Span, decl: Declaration | None,
