@@ -229,6 +229,20 @@ class Roll:
 Entered = int | Sequence[int]
 
 
+def face(rng: random.Random, sides: int) -> int:
+    """One die of ``sides`` faces: the very number ``rng.randint(1, sides)`` gives, drawn the way
+    :class:`random.Random` draws it (the fewest bits that hold ``sides``, drawn again while too high), without
+    its three Python calls a die, the most made in a fight. Only for a :class:`random.Random` itself: a subclass
+    may draw otherwise, and gets ``randint`` (``tests/test_dice.py`` holds the two together)."""
+    if type(rng) is not random.Random:
+        return rng.randint(1, sides)
+    bits = sides.bit_length()
+    r = rng.getrandbits(bits)
+    while r >= sides:
+        r = rng.getrandbits(bits)
+    return 1 + r
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # a seventh system, a dashboard's roller
 @dataclass
 class Roller:
@@ -254,7 +268,8 @@ class Roller:
         if purpose in self.entered:
             result = self._from_entry(spec, purpose, self.entered[purpose])
         elif self.rng is not None:
-            faces = tuple(self.rng.randint(1, spec.sides) for _ in range(spec.count))
+            rng = self.rng
+            faces = tuple(face(rng, spec.sides) for _ in range(spec.count))
             result = Roll(spec, purpose, sum(faces) + spec.modifier, faces, entered=False)
         else:
             raise MissingRollError(

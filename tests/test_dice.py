@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from combatkit import Dice, DiceNotationError, EnteredRollError, MissingRollError, Roller
+from combatkit.dice import face
 
 
 @pytest.mark.parametrize(("text", "dice"), [
@@ -40,6 +41,24 @@ def test_same_seed_same_rolls_and_an_injected_rng():
     assert len(set(a)) == 1
     rng = random.Random(5)
     assert Roller(rng=rng).roll("2d6", "x").faces == a[0]
+
+
+def test_a_face_is_what_randint_gives_from_the_same_generator():
+    # face() draws as random.Random.randint draws (CPython's _randbelow): the fights' dice are the ones the
+    # recorded digests were made with, on this Python and the next. Every die the seeds use, and awkward sizes.
+    for sides in (1, 2, 3, 4, 6, 8, 10, 12, 20, 100, 7, 1000, 2**31 + 1):
+        ours, theirs = random.Random(sides), random.Random(sides)
+        assert [face(ours, sides) for _ in range(500)] == [theirs.randint(1, sides) for _ in range(500)]
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_a_random_subclass_draws_its_own_way_through_face():
+    class Loaded(random.Random):
+        def randint(self, a, b):
+            return b
+
+    assert [face(Loaded(1), 6) for _ in range(3)] == [6, 6, 6]
+    assert Roller(rng=Loaded(1)).roll("2d6", "x").faces == (6, 6)
 
 
 def test_referee_entered_values_win_and_are_checked():

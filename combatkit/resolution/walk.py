@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from combatkit.attack import DEFENSELESS_RULE, find_rule_set
 from combatkit.battle import REACH, ActiveCondition, Figure, FigureStatus, routine
 from combatkit.conditions import Condition, Duration, Imposed, Until, Who
-from combatkit.dice import Dice, Roller
+from combatkit.dice import Dice, Roller, face
 from combatkit.effects import saving_throw
 from combatkit.encounter import Hit
 from combatkit.errors import IllegalActionError
@@ -408,8 +408,8 @@ class Walk:
         rng = self.fast_rng
         if rng is not None:
             if dice.count == 1:
-                return rng.randint(1, dice.sides) + dice.modifier
-            return sum(rng.randint(1, dice.sides) for _ in range(dice.count)) + dice.modifier
+                return face(rng, dice.sides) + dice.modifier
+            return sum(face(rng, dice.sides) for _ in range(dice.count)) + dice.modifier
         return self.roller.roll(dice, purpose()).total
 
     # -- conditions
