@@ -67,6 +67,7 @@ the two paths against each other, fight by fight).
 from __future__ import annotations
 
 import enum
+import gc
 import hashlib
 import math
 import multiprocessing
@@ -75,8 +76,9 @@ import os
 import threading
 import uuid
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeGuard, cast
@@ -301,11 +303,27 @@ def _play_chunk(encounter: Encounter, system: str | None, seed: int, start: int,
     rows: list[_Rows] = []
     cache = _run_cache(run)
     try:
-        for index in range(start, stop):
-            rows.append(_play(encounter, system, seed, index, options, system_options, cache))
+        with _uncollected():
+            for index in range(start, stop):
+                rows.append(_play(encounter, system, seed, index, options, system_options, cache))
     except ValueError as error:
         return rows, (type(error), error.args, dict(vars(error)))
     return rows, None
+
+
+@contextmanager
+def _uncollected() -> Iterator[None]:
+    """Python's cycle collector held off while a chunk of fights is played, as it was before after it. A fight
+    leaves some 50 objects in cycles, and a collection of the older generations walks a run's whole memo: held
+    off, a chunk plays 3-5% faster (``benchmarks/simulation.py``). Of two threads playing chunks, the one that
+    found the collector on turns it on again."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _rebuilt(failure: tuple[type, tuple, dict]) -> ValueError:
@@ -428,8 +446,9 @@ def _here(encounter: Encounter, system: str | None, seed: int, options: FightOpt
     """The chunks played in this process, sharing one cache; True if the run stopped at the precision asked for."""
     cache: dict = {}
     for start, stop in chunks:
-        for index in range(start, stop):
-            tally.add(_play(encounter, system, seed, index, options, system_options, cache))
+        with _uncollected():
+            for index in range(start, stop):
+                tally.add(_play(encounter, system, seed, index, options, system_options, cache))
         if tally.precise():
             return True
     return False

@@ -294,6 +294,25 @@ def test_progress_callback():
     assert calls == [(3, 7), (6, 7), (7, 7)]
 
 
+def test_the_cycle_collector_is_held_off_only_while_fights_are_played():
+    """A chunk is played with the collector off (combatkit.simulation._uncollected), and leaves it as it found it:
+    on after a run, after a run a progress callback stopped, and off when the caller had turned it off."""
+    import gc
+
+    seen = []
+    simulate(FOUR, "phase1", n=3, seed=1, progress=lambda done, total: seen.append(gc.isenabled()), every=1)
+    assert seen == [False, False, False] and gc.isenabled(), "off while the fights are played, on after"
+    with pytest.raises(ZeroDivisionError):
+        simulate(FOUR, "phase1", n=3, seed=1, progress=lambda done, total: 1 / 0, every=1)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        simulate(FOUR, "phase1", n=2, seed=1)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_simulation_refuses_a_negative_count():
     with pytest.raises(RulesError, match="got -1"):
         simulate(FOUR, n=-1)
