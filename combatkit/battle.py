@@ -9,7 +9,6 @@ tally for the fight; :class:`FigureExtras` carries what the shared
 
 from __future__ import annotations
 
-import enum
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from importlib import resources
 from combatkit.attack import AttackForm
 from combatkit.conditions import Condition
 from combatkit.encounter import Encounter
-from combatkit.model import FISTS, Combatant, SpellEffect, Weapon, WeaponKind
+from combatkit.model import FISTS, Combatant, IdentityEnum, SpellEffect, Weapon, WeaponKind
 from combatkit.modifiers import Position, WeaponUse
 from combatkit.stances import CombatManeuver, Shield, Stance
 
@@ -48,7 +47,7 @@ REPOSITION = 10
 # ----------------------------------------------------------------- figures
 
 
-class FigureStatus(enum.Enum):
+class FigureStatus(IdentityEnum):
     """Where a figure stands in the fight."""
 
     ACTIVE = "active"

@@ -21,6 +21,7 @@ __all__ = [
     "Combatant",
     "Declaration",
     "EffectKind",
+    "IdentityEnum",
     "ONE_ROUND",
     "Length",
     "Maneuver",
@@ -42,7 +43,15 @@ ONE_ROUND = "1 round"
 """The casting time of a spell that takes the whole round (000 Table 1, phase 4)."""
 
 
-class Size(enum.Enum):
+class IdentityEnum(enum.Enum):
+    """An enumeration whose members hash as the objects they are, in C: :class:`enum.Enum` hashes a member's name
+    in Python, and a fight looks its kinds up in tables hundreds of times. A member equals only itself, so the
+    two hashes agree on what is equal."""
+
+    __hash__ = object.__hash__
+
+
+class Size(IdentityEnum):
     """Creature size, with 000 §1 E Table 2 (Speed Factor Based on Size)."""
 
     TINY = "tiny"
@@ -92,7 +101,7 @@ def reaction_adjustment(score: int) -> int:
     return _REACTION_ADJUSTMENT.get(score, 0)
 
 
-class WeaponKind(enum.Enum):
+class WeaponKind(IdentityEnum):
     """How a weapon attacks."""
 
     MELEE = "melee"
@@ -101,7 +110,7 @@ class WeaponKind(enum.Enum):
     """Claw, bite...: SF comes from size (000 Table 2), not the weapon."""
 
 
-class Length(enum.Enum):
+class Length(IdentityEnum):
     """Weapon length, used for strike speed (004) and closing order (002 II D)."""
 
     UNARMED = "unarmed"
@@ -112,7 +121,7 @@ class Length(enum.Enum):
     POLE_ARM = "pole arm"
 
 
-class ActionKind(enum.Enum):
+class ActionKind(IdentityEnum):
     """What a combatant does with one phase (000 §1: one of these per phase)."""
 
     MOVE = "move"

@@ -31,6 +31,7 @@ from importlib import resources
 from typing import Any
 
 from combatkit.errors import IllegalActionError, RulesError
+from combatkit.model import IdentityEnum
 
 __all__ = [
     "CombatManeuver",
@@ -103,7 +104,7 @@ class StanceRules:
     """Full or Active Defense: closed to a caster casting a spell."""
 
 
-class Stance(enum.Enum):
+class Stance(IdentityEnum):
     """The five stances of 004; Standard unless announced before initiative."""
 
     FULL_DEFENSE = "full_defense"
