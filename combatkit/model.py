@@ -6,6 +6,7 @@ All are frozen dataclasses; change one with :func:`dataclasses.replace`.
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeAlias
@@ -572,6 +573,21 @@ class Combatant:
         >>> Combatant("x", "a").attacks_in_round(1, Weapon("long bow", 8, kind=WeaponKind.MISSILE, rate_of_fire=2))
         2
         """
+        num, den = self._attack_rate(weapon)
+        return _truncated(num * round_number, den) - _truncated(num * (round_number - 1), den)
+
+    @property
+    def attack_cycle(self) -> int:
+        """Rounds after which :meth:`attacks_in_round` repeats, with every weapon: the least common multiple of
+        the rates' denominators (3/2 attacks a round: 2, an odd round and an even one).
+
+        >>> Combatant("x", "a", attacks_per_round=Fraction(3, 2)).attack_cycle
+        2
+        """
+        return math.lcm(*(self._attack_rate(w)[1] for w in (None, *self.weapons)))
+
+    def _attack_rate(self, weapon: Weapon | None) -> tuple[int, int]:
+        """Attacks a round with ``weapon`` as whole numerator and denominator (a missile's times its rate of fire)."""
         apr = self.attacks_per_round
         if weapon is not None and weapon.attacks_per_round is not None:
             apr = weapon.attacks_per_round
@@ -579,7 +595,7 @@ class Combatant:
         if weapon is not None and weapon.kind is WeaponKind.MISSILE:
             fire_num, fire_den = _ratio(weapon.rate_of_fire)
             num, den = num * fire_num, den * fire_den
-        return _truncated(num * round_number, den) - _truncated(num * (round_number - 1), den)
+        return num, den
 
 
 @dataclass(frozen=True, kw_only=True)

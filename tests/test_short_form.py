@@ -475,6 +475,30 @@ def test_bad_declarations_name_the_rule_and_value(declaration, rule, words):
     assert err.value.rule == rule and words in str(err.value)
 
 
+def test_a_run_s_memo_of_passed_checks_keeps_the_round_s_place_among_attack_counts():
+    """002 III.B in a fight's memo (combatkit.systems._memo): a 3/2 figure's two attacks pass in round 2 and are
+    refused in round 3, the same declarations and figures; a round that looks the same and passed is looked up, and
+    a spell cast in an earlier round is no longer there to cast."""
+    from dataclasses import replace
+
+    from combatkit.systems._memo import remembering
+
+    people = [person("Brienne", attacks_per_round=Fraction(3, 2)), orc()]
+    twice = [Declaration("Brienne", 1, A, target="Ugluk", attacks=2)]
+    cache: dict = {}
+    with remembering(cache):
+        run(people, twice, round=2)
+        run(people, twice, round=4)
+        with pytest.raises(IllegalActionError) as err:
+            run(people, twice, round=3)
+        assert err.value.rule == "002 III.B" and "1 attack(s) in round 3" in str(err.value)
+        casting = [Declaration("Mira", 1, C, spell="web", target="Ugluk")]
+        run([mage(), orc()], casting, round=2)
+        with pytest.raises(RulesError, match="no spell to cast"):
+            run([replace(mage(), spells=()), orc()], casting, round=2)  # the web cast in an earlier round
+    assert len(cache["short_form checked"]) == 3, "the cycle of attack counts, and the two rounds that passed"
+
+
 # ----------------------------------------------------------------- the shipped example
 
 def test_shipped_example():
