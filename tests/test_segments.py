@@ -347,6 +347,15 @@ def test_hit_during_casting_ruins_the_spell():
     assert "(AC 14: casting, relatively immobile, 003 §IV)" in acts(timeline, "Orc")[0].why
 
 
+@pytest.mark.parametrize("tick", [2, 3])
+def test_a_reported_hit_in_a_segment_where_nothing_else_happens_ruins_the_spell(tick):
+    """003 §IV, with a hit the referee reports (Encounter.hits) in a segment where no action begins or lands:
+    the round is walked through that segment too, and the spell is ruined there."""
+    timeline = run([mage(), orc()], [cast("fireball")], {"spell start: Mage": 1}, hits=[Hit("Mage", tick)])
+    spell = acts(timeline, "Mage", "cast")[0]
+    assert (spell.start, spell.end, spell.status) == (1, tick, Status.RUINED)
+
+
 @pytest.mark.parametrize(("d6", "end"), [(2, 7), (5, 5)])
 def test_hit_before_casting_throws_a_d6_for_delay(d6, end):
     """003 §IV: "A roll of 4 to 6 means no "surprise" and the figure may cast his/her spell, but a roll

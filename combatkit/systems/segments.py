@@ -745,14 +745,27 @@ class _Run:
     # -- resolving the round, segment by segment
 
     def _resolve(self) -> None:
+        """003 §I: the round segment by segment, up to the last tick an open action lands on. A tick at which no
+        open action begins or lands, that is not the last actions' (LAST) and holds no reported hit, changes
+        nothing: the walk goes from one tick that may change something to the next, and reads the open actions'
+        ticks once a tick. What begins at t cannot move what lands at t: a casting delayed by a hit as it begins
+        (003 §IV) goes off, and the figure's later actions land, after t, or at LAST whatever the delay."""
         for act in self.acts:
             if act.overflow == "chain" and act.segment > ROUND and not self.options.chain_overflow_last:
                 act.status = Status.CANCELLED
+        order = {c.name: i for i, c in enumerate(self.encounter.combatants)}
+        reported = [h.tick for h in self.encounter.hits]
         t = 1
-        while t <= max((a.tick for a in self.acts if not a.resolved), default=0):
-            self._begin(t)
-            landed = [a for a in self.acts if not a.resolved and a.tick == t and not a.repel]
-            for act in sorted(landed, key=lambda a: (self._order(a.actor), a.step, a.segment)):
+        while True:
+            open_ = [(a, a.tick) for a in self.acts if not a.resolved]
+            if not open_ or t > max(tick for _, tick in open_):
+                return
+            begins = [(a, min(tick_of(a.start), tick)) for a, tick in open_ if a.status is Status.DONE]
+            t = min(tick for tick in (*(tick for _, tick in open_), *(tick for _, tick in begins), LAST, *reported)
+                    if tick >= t)
+            self._begin(t, [a for a, tick in begins if tick == t])
+            landed = [a for a, tick in open_ if tick == t and not a.repel]
+            for act in sorted(landed, key=lambda a: (order[a.actor.name], a.step, a.segment)):
                 self._land(act, t)
             if t == LAST:
                 for act in [a for a in self.acts if a.repel and not a.resolved]:
@@ -760,12 +773,10 @@ class _Run:
             self._after_segment(t)
             t += 1
 
-    def _order(self, c: Combatant) -> int:
-        return self.encounter.combatants.index(c)
-
-    def _begin(self, t: Tick) -> None:
-        """Casting that begins, and fleeing figures breaking away, at tick t."""
-        for act in [a for a in self.acts if not a.resolved and a.status is Status.DONE and a.start_tick == t]:
+    def _begin(self, t: Tick, beginning: list[_Act]) -> None:
+        """Casting that begins, and fleeing figures breaking away, at tick t (``beginning``: the open actions
+        begun then)."""
+        for act in beginning:
             if act.kind is SpanKind.CAST and not act.delayed and self.options.hit_before_casting_die:
                 before = [h for h in self.hits[act.actor.name] if h < t]
                 if before and (act.item is None or act.item.foiled_by_hits):
