@@ -8,7 +8,9 @@ processes, side by side: fights per second, the speed-up, and whether the two ru
 same rows (they must). Each column is timed ``--repeat`` times, the two alternating, and the
 quickest counts: the shared machine's noise only ever adds time. Then one run per system with
 ``precision`` (default 0.02: stop once every side's win rate is known to ±2%), at most ``--cap``
-fights: how many fights that took.
+fights: how many fights that took, a :func:`~combatkit.simulation.simulate` a system one after another, and
+the systems side by side with :func:`~combatkit.simulation.simulate_systems`, as encounter prep plays them (the time
+held against prep's goal).
 
 First, what a pool costs to start (the first of a session starts the forkserver; later ones fork
 from it) and a short run on one process against the pool: why runs under
@@ -25,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from combatkit import load_encounter
-from combatkit.simulation import CHUNK, PARALLEL_FROM, _context, available_cores, simulate
+from combatkit.simulation import CHUNK, PARALLEL_FROM, _context, available_cores, simulate, simulate_systems
 
 ENCOUNTER = Path(__file__).resolve().parent / "four-vs-four.toml"
 SYSTEMS = ("phase1", "phase2", "segments", "five_phase", "short_form", "strike_speed")
@@ -98,17 +100,25 @@ def main() -> None:
     print(f"{'all':>12}: 1 process {count / totals[0]:6.1f} fights/s ({totals[0]:.1f} s); {args.workers} workers "
           f"{count / totals[1]:6.1f} fights/s ({totals[1]:.1f} s); x{totals[0] / totals[1]:.2f}")
 
-    print(f"\nprecision {args.precision} (±{args.precision:.0%}), at most {args.cap} fights, {args.workers} workers")
-    prep = 0.0
+    print(f"\nprecision {args.precision} (±{args.precision:.0%}), at most {args.cap} fights, {args.workers} workers: "
+          f"one simulate a system, one after another")
+    each = 0.0
     for system in systems:
         sim, seconds = timed(lambda: simulate(encounter, system, n=args.cap, seed=args.seed, workers=args.workers,
                                               precision=args.precision))
         wins = ", ".join(f"{side} {w['rate']:.1%}" for side, w in sim.summary()["wins"].items())
         print(f"{system:>12}: {len(sim.fights):>5} fights ({sim.stopped.value}), widest half-width "
               f"{sim.half_width():.4f}, {seconds:.1f} s; {wins}")
-        prep += seconds
-    print(f"{'all':>12}: {prep:.1f} s for the {len(systems)} systems, against encounter prep's goal of "
-          f"{PREP_GOAL} s (#18: all six at ±2% on 2 cores)")
+        each += seconds
+    print(f"{'all':>12}: {each:.1f} s")
+    sims, prep = timed(lambda: simulate_systems(encounter, systems, n=args.cap, seed=args.seed, workers=args.workers,
+                                                precision=args.precision))
+    same = all(sim == simulate(encounter, sim.system, n=args.cap, seed=args.seed, precision=args.precision)
+               for sim in sims[:1])
+    print(f"side by side (simulate_systems, what encounter prep runs): {prep:.1f} s for the {len(systems)} systems "
+          f"({', '.join(f'{sim.system} {len(sim.fights)}' for sim in sims)} fights; the first system's rows "
+          f"{'identical to' if same else 'DIFFER from'} a serial run's), x{each / prep:.2f} over one simulate a "
+          f"system, against encounter prep's goal of {PREP_GOAL} s (#18: all six at ±2% on 2 cores)")
     print(load())
 
 

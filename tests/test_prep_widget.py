@@ -27,7 +27,7 @@ from combatkit.intent import Refinement
 from combatkit.fight import FightOptions
 from combatkit.model import Weapon
 from combatkit.policy import PolicyOptions
-from combatkit.simulation import replay, simulate
+from combatkit.simulation import replay, simulate, simulate_systems
 from combatkit.widgets.prep import FLEE_CHOICES, MAX_FIGHTS, SYSTEM_ORDER, EncounterPrep
 from combatkit.widgets.prep_charts import (
     SYSTEM_COLOURS,
@@ -267,11 +267,11 @@ def test_the_view_plays_on_every_core_unless_told_otherwise(prep, monkeypatch):
 
     def recording(*args, **kwargs):
         asked.append(kwargs["workers"])
-        return simulate(*args, **kwargs)
+        return simulate_systems(*args, **kwargs)
 
-    monkeypatch.setattr(prep_widgets, "simulate", recording)
+    monkeypatch.setattr(prep_widgets, "simulate_systems", recording)
     ran(prep)
-    assert asked == [None, None]  # None: every core
+    assert asked == [None]  # None: every core
     one = EncounterPrep(QUICK, systems=("phase1",), fights=12, seed=3, workers=1)
     ran(one)
     assert asked[-1] == 1
@@ -290,7 +290,7 @@ def test_an_engine_bug_is_raised_by_wait_and_the_controls_come_back(prep, monkey
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(prep_widgets, "simulate", broken)
+    monkeypatch.setattr(prep_widgets, "simulate_systems", broken)
     prep.run_button.click()
     with pytest.raises(RuntimeError, match="a bug"):
         prep.wait(timeout=60)

@@ -45,9 +45,11 @@ from combatkit.simulation import (
     PARALLEL_FROM,
     Simulation,
     StopReason,
+    SystemRunError,
     fight_seed,
     replay,
     simulate,
+    simulate_systems,
     wilson_interval,
 )
 
@@ -437,6 +439,57 @@ def test_a_rules_error_in_a_worker_is_raised_as_the_serial_run_raises_it():
         assert type(error) is type(here)
         assert (error.rule, error.message, error.args) == (here.rule, here.message, here.args)
     assert "a melee attack needs its target within 5'" in here.message
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_systems_side_by_side_are_the_very_runs_of_each_system_alone(workers):
+    """simulate_systems: each system's run is simulate's, stopped at the same chunk at a precision, its rows in
+    the same order; two processes each play a system's chunks in turn and help the runs still going, and the
+    progress calls are each run's, named by system."""
+    systems = ("phase1", "segments", "short_form")
+    calls: dict[str, list[tuple[int, int]]] = {s: [] for s in systems}
+    runs = simulate_systems(FOUR, systems, n=400, seed=3, precision=0.07, workers=workers, every=25,
+                            progress=lambda system, done, total: calls[system].append((done, total)))
+    alone = [simulate(FOUR, s, n=400, seed=3, precision=0.07) for s in systems]
+    assert runs == alone
+    assert [run.system for run in runs] == list(systems)
+    assert {run.stopped for run in runs} == {StopReason.PRECISION} and len({len(run.fights) for run in runs}) > 1
+    for run in runs:
+        played = len(run.fights)
+        assert calls[run.system] == [(k, 400) for k in range(25, played + 1, 25)] + (
+            [(played, 400)] if played % 25 else [])
+    few = simulate_systems(QUICK, systems, n=20, seed=3, workers=workers)  # 60 fights in all: this process
+    assert few == [simulate(QUICK, s, n=20, seed=3) for s in systems]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_refusal_in_one_system_s_run_is_raised_naming_that_system(workers):
+    enc = load_example("strike-speed-ogre-and-goblin")
+    enc = replace(enc, refinements=enc.refinements + (Refinement("short_form", "Pike", 1, phases=(1,)),))
+    with pytest.raises(SystemRunError) as raised:
+        simulate_systems(enc, ("strike_speed", "short_form"), n=PARALLEL_FROM, workers=workers,
+                         options=FightOptions(declarations=True))
+    failed = raised.value
+    assert failed.system == "short_form" and isinstance(failed.error, RulesError) and failed.__cause__ is failed.error
+    assert failed.error.rule == "002 III.D" and isinstance(failed, ValueError)
+    assert str(failed).startswith("under short_form: ") and "needs its target within 5'" in str(failed)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_progress_callback_that_raises_ends_every_system_s_run_and_the_processes():
+    class Stop(Exception):
+        pass
+
+    def stop(system, done, total):
+        raise Stop
+
+    with pytest.raises(Stop):
+        simulate_systems(QUICK, ("phase1", "segments"), n=1000, seed=1, workers=2, progress=stop)
+    assert multiprocessing.active_children() == []
+    with pytest.raises(RulesError, match="timing system ids such as 'phase1'; got 7"):
+        simulate_systems(QUICK, ("phase1", 7))  # type: ignore[list-item]
+    with pytest.raises(RulesError, match="got -1"):
+        simulate_systems(QUICK, ("phase1",), n=-1)
 
 
 def test_a_progress_callback_that_raises_ends_the_run_and_its_pool():

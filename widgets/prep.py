@@ -5,9 +5,9 @@ edited file text; change the combatants in the compact editor (the fields that d
 simulated fight and each one's first weapon), or anything, what each figure means to do in round 1
 included, in the encounter editor every view shares; tick the timing
 systems, the number of fights and the seed; press **Run**. The fights are played from a
-background thread, one :func:`~combatkit.simulation.simulate` per system on every core of the
-machine (worker processes; the rows are the same as on one core), feeding the progress bar
-every 2% of a system's fights, so the page stays live and **Stop** works. **Stop early at**
+background thread by :func:`~combatkit.simulation.simulate_systems`, the systems side by side on every
+core of the machine (worker processes; each system's rows are the same as on one core), feeding the
+progress bar every 2% of a system's fights, so the page stays live and **Stop** works. **Stop early at**
 ±5%, ±2% or ±1% ends a system's fights once every side's win rate is known that closely (its
 95% Wilson interval, checked every :data:`~combatkit.simulation.CHUNK` fights); the fights per
 system are then the most a system plays, and the status line and the table say how many each
@@ -74,7 +74,7 @@ from combatkit.fields import Declared, declared
 from combatkit.model import FISTS, Abilities, Combatant, Weapon
 from combatkit.policy import PolicyOptions
 from combatkit.resolution import system_rules
-from combatkit.simulation import CHUNK, Simulation, StopReason, replay, simulate
+from combatkit.simulation import CHUNK, Simulation, StopReason, SystemRunError, replay, simulate_systems
 from combatkit.systems import SYSTEMS, find_system
 from combatkit.widgets.draft import CombatantDraft, EncounterDraft
 from combatkit.widgets.editor import EncounterEditor
@@ -377,7 +377,7 @@ class EncounterPrep(widgets.VBox):
                  systems: Sequence[str] | None = None, fights: int = DEFAULT_FIGHTS, seed: int = 1,
                  precision: int = 0, workers: int | None = None) -> None:
         self.workers = workers
-        """Processes that play the fights (``workers`` of :func:`~combatkit.simulation.simulate`); None:
+        """Processes that play the fights (``workers`` of :func:`~combatkit.simulation.simulate_systems`); None:
         every core."""
         self.encounter: Encounter | None = None
         """The last encounter that passed the engine's checks."""
@@ -779,30 +779,31 @@ class EncounterPrep(widgets.VBox):
 
     def _play(self, setup: PrepSetup) -> None:
         started = time.perf_counter()
-        every = max(1, setup.fights // PROGRESS_STEPS)
-        simulations: list[Simulation] = []
         kept = "the results below are the last complete run's" if self.results else "nothing to show yet"
-        for index, system in enumerate(setup.systems):
-            def progress(done: int, total: int, index: int = index, system: str = system) -> None:
-                if self._stop.is_set():
-                    raise _Stopped
-                self.progress.value = index * setup.fights + done
-                self.status.value = f"{html.escape(system)}: {done} of {total} fights"
-            try:
-                simulations.append(simulate(setup.encounter, system, n=setup.fights, seed=setup.seed,
-                                            options=setup.options, progress=progress, every=every,
-                                            workers=self.workers, precision=setup.precision))
-            except _Stopped:
-                self.progress.bar_style = "warning"
-                self.status.value = (f"Stopped after {self.progress.value} of {self.progress.max} fights; "
-                                     f"{kept}.")
-                return
-            except ValueError as error:
-                self._set_problem("run", error, under=system)
-                self.progress.bar_style = "danger"
-                self.status.value = f"Stopped at a rules error under {html.escape(system)}; {kept}."
-                return
-            self.progress.value = (index + 1) * setup.fights  # the bar's share of a system that stopped early
+        done_by: dict[str, int] = {}
+
+        def progress(system: str, done: int, total: int) -> None:
+            if self._stop.is_set():
+                raise _Stopped
+            done_by[system] = done
+            self.progress.value = sum(done_by.values())
+            self.status.value = f"{html.escape(system)}: {done} of {total} fights"
+
+        try:
+            simulations = simulate_systems(setup.encounter, setup.systems, n=setup.fights, seed=setup.seed,
+                                           options=setup.options, progress=progress,
+                                           every=max(1, setup.fights // PROGRESS_STEPS), workers=self.workers,
+                                           precision=setup.precision)
+        except _Stopped:
+            self.progress.bar_style = "warning"
+            self.status.value = f"Stopped after {self.progress.value} of {self.progress.max} fights; {kept}."
+            return
+        except SystemRunError as failed:
+            self._set_problem("run", failed.error, under=failed.system)
+            self.progress.bar_style = "danger"
+            self.status.value = f"Stopped at a rules error under {html.escape(failed.system)}; {kept}."
+            return
+        self.progress.value = self.progress.max  # the share of the systems that stopped early
         self._show_results(PrepResults(setup, tuple(simulations), time.perf_counter() - started))
 
     def _show_results(self, results: PrepResults) -> None:
