@@ -159,6 +159,33 @@ class Figure:
     no_effect_data: tuple[str, ...] = ()
     """Spells it cast that went off with no effect data (one name a casting): the engine applied nothing."""
 
+    def __init__(self, combatant: Combatant, hit_points: int, position: int,
+                 status: FigureStatus = FigureStatus.ACTIVE, spells_used: tuple[str, ...] = (),
+                 components_ready: bool = True, conditions: tuple[ActiveCondition, ...] = (),
+                 fell: tuple[int, int] | None = None, attacks: int = 0, hits: int = 0, damage_dealt: int = 0,
+                 damage_taken: int = 0, spells_attempted: int = 0, spells_succeeded: int = 0,
+                 holding: str | None = None, lasting: tuple[Lasting, ...] = (),
+                 no_effect_data: tuple[str, ...] = ()) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        object.__setattr__(self, "combatant", combatant)
+        object.__setattr__(self, "hit_points", hit_points)
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "spells_used", spells_used)
+        object.__setattr__(self, "components_ready", components_ready)
+        object.__setattr__(self, "conditions", conditions)
+        object.__setattr__(self, "fell", fell)
+        object.__setattr__(self, "attacks", attacks)
+        object.__setattr__(self, "hits", hits)
+        object.__setattr__(self, "damage_dealt", damage_dealt)
+        object.__setattr__(self, "damage_taken", damage_taken)
+        object.__setattr__(self, "spells_attempted", spells_attempted)
+        object.__setattr__(self, "spells_succeeded", spells_succeeded)
+        object.__setattr__(self, "holding", holding)
+        object.__setattr__(self, "lasting", lasting)
+        object.__setattr__(self, "no_effect_data", no_effect_data)
+
     @property
     def name(self) -> str:
         return self.combatant.name

@@ -220,6 +220,15 @@ class Roll:
     entered: bool
     """True when the number came from the table, not from the RNG."""
 
+    def __init__(self, dice: Dice, purpose: str, total: int, faces: tuple[int, ...] | None, entered: bool) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        object.__setattr__(self, "dice", dice)
+        object.__setattr__(self, "purpose", purpose)
+        object.__setattr__(self, "total", total)
+        object.__setattr__(self, "faces", faces)
+        object.__setattr__(self, "entered", entered)
+
     def __str__(self) -> str:
         how = "entered by the referee" if self.entered else "rolled"
         faces = f" {list(self.faces)}" if self.faces and len(self.faces) > 1 else ""

@@ -598,6 +598,56 @@ def test_000_a_spell_held_within_the_round_leaves_the_next_round_free():
     assert [s.kind for s in two.timeline.spans if s.actor == "Mira"] == ["cast"]
 
 
+def _hand_written_inits():
+    """The engine's dataclasses whose ``__init__`` is written out, not made by the dataclass (#18)."""
+    import importlib
+    import pkgutil
+    from dataclasses import is_dataclass
+
+    import combatkit
+
+    found = {}
+    for module in pkgutil.walk_packages(combatkit.__path__, "combatkit."):
+        if ".widgets" in module.name or module.name.endswith("__main__"):
+            continue
+        for cls in vars(importlib.import_module(module.name)).values():
+            if (isinstance(cls, type) and is_dataclass(cls) and cls.__module__ == module.name
+                    and "__init__" in vars(cls) and cls.__init__.__code__.co_filename != "<string>"):
+                found[f"{cls.__module__}.{cls.__qualname__}"] = cls
+    return found
+
+
+HAND_WRITTEN = _hand_written_inits()
+
+
+def test_the_hot_dataclasses_write_their_init_out():
+    """The ones a fight makes dozens of: the compiled build runs a dataclass's own __init__ as Python."""
+    assert {name.rsplit(".", 1)[1] for name in HAND_WRITTEN} >= {
+        "Figure", "Moment", "Roll", "_Node", "_Act", "_State", "_Figure", "_Item", "_Plan", "ActorPlan"}
+
+
+@pytest.mark.parametrize("name", sorted(HAND_WRITTEN))
+def test_a_written_out_init_sets_every_field_with_its_default(name):
+    """A field added to one of them, or a default changed, must be carried into its __init__ too."""
+    import inspect
+    import re
+    from dataclasses import MISSING, fields
+
+    cls = HAND_WRITTEN[name]
+    source = inspect.getsource(cls.__init__)
+    parameters = inspect.signature(cls.__init__).parameters
+    declared = fields(cls)
+    assert set(parameters) - {"self"} <= {f.name for f in declared}
+    for f in declared:
+        assert re.search(rf'self\.{f.name}\b[^=\n]* = |object\.__setattr__\(self, "{f.name}", ', source), \
+            f"{name}.__init__ does not set {f.name}"
+        if f.name in parameters:
+            given = parameters[f.name].default
+            assert given == (inspect.Parameter.empty if f.default is MISSING else f.default), f"{name}: {f.name}"
+        else:
+            assert f.default is MISSING and f.default_factory is not MISSING, f"{name}: {f.name} is not a parameter"
+
+
 def test_a_round_builds_each_figure_from_every_field():
     """``Live.figure`` builds the figure a round leaves field by field (quicker than ``replace``, #18); a field
     added to Figure must be carried there too, or a round would drop it back to its default."""

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from combatkit.battle import ActiveCondition, Figure, FigureStatus, Lasting
 from combatkit.dice import Dice
 from combatkit.model import Combatant, Declaration, Weapon
@@ -15,31 +13,34 @@ D20 = Dice(1, 20)
 """Attack rolls and saving throws."""
 
 
-@dataclass
 class Live:
-    """One figure during the round (mutable)."""
+    """One figure during the round (mutable), made from the :class:`Figure` the round begins with.
 
-    fig: Figure
-    hp: int
-    status: FigureStatus
-    position: int
-    conditions: list[ActiveCondition]
-    spells_used: list[str]
-    components: bool
-    fell: tuple[int, int] | None
-    down_at: Tick | None = None
-    """Tick after which the figure no longer acts (it fell, slept, was held or fled)."""
-    pending: tuple[Tick, FigureStatus] | None = None
-    """A fall not yet in effect: (tick it takes effect, status)."""
-    attacks_made: int = 0
-    struck_phases: set[int] = field(default_factory=set)
-    tally: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
-        ("attacks", "hits", "damage_dealt", "damage_taken", "spells_attempted", "spells_succeeded"), 0))
-    dying_save: bool | None = None
-    lasting: list[Lasting] = field(default_factory=list)
-    """Spells' effects still running on it (:attr:`Figure.lasting <combatkit.battle.Figure.lasting>`)."""
-    no_effect: list[str] = field(default_factory=list)
-    """Spells it cast that had no effect data, one name a casting."""
+    A plain class with its own ``__init__`` (not a dataclass): in the compiled build a dataclass's generated
+    ``__init__`` runs as Python, and a round makes one of these a figure (#18)."""
+
+    def __init__(self, fig: Figure) -> None:
+        self.fig = fig
+        self.hp = fig.hit_points
+        self.status = fig.status
+        self.position = fig.position
+        self.conditions: list[ActiveCondition] = list(fig.conditions)
+        self.spells_used: list[str] = list(fig.spells_used)
+        self.components = fig.components_ready
+        self.fell = fig.fell
+        self.down_at: Tick | None = None
+        """Tick after which the figure no longer acts (it fell, slept, was held or fled)."""
+        self.pending: tuple[Tick, FigureStatus] | None = None
+        """A fall not yet in effect: (tick it takes effect, status)."""
+        self.attacks_made = 0
+        self.struck_phases: set[int] = set()
+        self.tally: dict[str, int] = dict.fromkeys(
+            ("attacks", "hits", "damage_dealt", "damage_taken", "spells_attempted", "spells_succeeded"), 0)
+        self.dying_save: bool | None = None
+        self.lasting: list[Lasting] = list(fig.lasting)
+        """Spells' effects still running on it (:attr:`Figure.lasting <combatkit.battle.Figure.lasting>`)."""
+        self.no_effect: list[str] = list(fig.no_effect_data)
+        """Spells it cast that had no effect data, one name a casting (this fight's, so far)."""
 
     @property
     def c(self) -> Combatant:
@@ -73,16 +74,18 @@ class Live:
         )
 
 
-@dataclass
 class Action:
-    """A span (or an injected blow) waiting for its tick."""
+    """A span (or an injected blow) waiting for its tick (a plain class, as :class:`Live` is)."""
 
-    tick: Tick
-    span: Span
-    declaration: Declaration | None
-    injected: str = ""
-    """Why an action not on the timeline happens: a retarget, a charge's answer, an extra attack."""
-    weapons: tuple[Weapon, ...] = ()
-    target: str | None = None
-    situation: Situation | None = None
-    damage_multiplier: int = 1
+    def __init__(self, tick: Tick, span: Span, declaration: Declaration | None, injected: str = "",
+                 weapons: tuple[Weapon, ...] = (), target: str | None = None, situation: Situation | None = None,
+                 damage_multiplier: int = 1) -> None:
+        self.tick = tick
+        self.span = span
+        self.declaration = declaration
+        self.injected = injected
+        """Why an action not on the timeline happens: a retarget, a charge's answer, an extra attack."""
+        self.weapons = weapons
+        self.target = target
+        self.situation = situation
+        self.damage_multiplier = damage_multiplier

@@ -77,9 +77,7 @@ class Walk:
         self.system_options = system_options
         self.reschedule_fn = reschedule
         self.cache = cache
-        self.live = {f.name: Live(f, f.hit_points, f.status, f.position, list(f.conditions), list(f.spells_used),
-                                  f.components_ready, f.fell, lasting=list(f.lasting),
-                                  no_effect=list(f.no_effect_data)) for f in figures}
+        self.live = {f.name: Live(f) for f in figures}
         self.declarations = tuple(declarations)
         self.events: list[Event] = []
         self.spans: list[Span] = []

@@ -52,6 +52,12 @@ class Moment:
     label: str = field(compare=False)
     """The period it belongs to, as a reader sees it: ``"count 9"``."""
 
+    def __init__(self, key: tuple[int, ...], label: str) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "label", label)
+
 
 def moment_clock(unit: str, moments: Iterable[Moment]) -> tuple[Clock, dict[Moment, Tick]]:
     """The clock of ``moments`` (one tick each, in order) and each moment's tick."""

@@ -89,6 +89,24 @@ class ActorPlan:
     carry: Any = None
     """What this round leaves it for the next."""
 
+    def __init__(self, system: Any, encounter: Encounter, c: Combatant, steps: list[tuple[int, Intent]],
+                 refinements: dict[int, Refinement], options: Any, sequence: int | None = None, carried: Any = None,
+                 carry: Any = None) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        self.system = system
+        self.encounter = encounter
+        self.c = c
+        self.steps = steps
+        self.refinements = refinements
+        self.options = options
+        self.placements: list[Placement] = []
+        self.used: dict[str, int] = {}
+        self.closed: dict[str, int] = {}
+        self.sequence = sequence
+        self.carried = carried
+        self.carry = carry
+
     @property
     def name(self) -> str:
         return self.c.name

@@ -627,6 +627,30 @@ class _Item:
     rushed: bool = False
     """Taken one phase before it falls due (001 B: -4 to the attack): the span's ``"rushed"`` mark."""
 
+    def __init__(self, c: Combatant, decl: Declaration | None, spec: ActionSpec, kind: SpanKind, action: str,
+                 start: int, land: int, rule: str, why: list[str], target: str | None = None,
+                 status: Status = Status.DONE, weapons: tuple[Weapon, ...] = (), missile: bool = False,
+                 slot: str = "side", closes_on: str | None = None, feet: int = 0, rushed: bool = False) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        self.c = c
+        self.decl = decl
+        self.spec = spec
+        self.kind = kind
+        self.action = action
+        self.start = start
+        self.land = land
+        self.rule = rule
+        self.why = why
+        self.target = target
+        self.status = status
+        self.weapons = weapons
+        self.missile = missile
+        self.slot = slot
+        self.closes_on = closes_on
+        self.feet = feet
+        self.rushed = rushed
+
 
 _RUSHED = frozenset({"rushed"})
 
@@ -1342,6 +1366,16 @@ class _Plan:
     base_floor: int = 1
     parts: list[list[tuple[int, str, Facility]]] = field(default_factory=list)
     """For each regular attack, (phase from a fresh round, why, facility) of each part."""
+
+    def __init__(self, ready: int, floor: int, regular: list[Declaration], base: int = 1, base_floor: int = 1) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        self.ready = ready
+        self.floor = floor
+        self.regular = regular
+        self.base = base
+        self.base_floor = base_floor
+        self.parts: list[list[tuple[int, str, Facility]]] = []
 
 
 def _longest(weapons: tuple[Weapon, ...]) -> int:

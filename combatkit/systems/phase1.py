@@ -283,6 +283,19 @@ class _State:
     components: bool = True
     distance: dict[str, int] = field(default_factory=dict)
 
+    def __init__(self, attack_phase: int | None = None, cast: Spell | None = None, cast_phase: int | None = None,
+                 ruined_at: Tick | None = None, components: bool = True) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        self.busy: dict[int, str] = {}
+        self.attacks_used: dict[str, int] = {}
+        self.attack_phase = attack_phase
+        self.cast = cast
+        self.cast_phase = cast_phase
+        self.ruined_at = ruined_at
+        self.components = components
+        self.distance: dict[str, int] = {}
+
 
 COMBAT_II_RULES = SystemRules(
     "000", "000 §1 E Simultaneous Actions: dying or incapacitation occur after the half-segment's actions",

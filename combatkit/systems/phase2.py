@@ -452,6 +452,29 @@ class _Figure:
     completed: dict[str, int] = field(default_factory=dict)
     """Touch spells completed, by name -> the phase they were completed in."""
 
+    def __init__(self, components: bool, seq_start: int | None = None, seq_schedule: tuple[int, ...] = (),
+                 attack_from: int = 1, attack_block: tuple[str, str, bool] = ("", "", False), cast_from: int = 1,
+                 cast_block: tuple[str, str, bool] = ("", "", False), pair_phase: int | None = None,
+                 ruined_through: int = 0, ruin_reason: str = "") -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        self.components = components
+        self.busy: dict[int, str] = {}
+        self.involuntary: set[int] = set()
+        self.holding: set[int] = set()
+        self.attacked: set[int] = set()
+        self.seq_start = seq_start
+        self.seq_schedule = seq_schedule
+        self.forms_used: set[str] = set()
+        self.attack_from = attack_from
+        self.attack_block = attack_block
+        self.cast_from = cast_from
+        self.cast_block = cast_block
+        self.pair_phase = pair_phase
+        self.ruined_through = ruined_through
+        self.ruin_reason = ruin_reason
+        self.completed: dict[str, int] = {}
+
 
 class _Run:
     def __init__(self, encounter: Encounter, dice: _Dice, options: Phase2Options) -> None:

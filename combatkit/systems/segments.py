@@ -296,6 +296,36 @@ class _Act:
     ended: Tick | None = None
     """Set when an event ends the action early (a ruined spell) or places it (a set weapon striking)."""
 
+    def __init__(self, actor: Combatant, kind: SpanKind, label: str, step: int, start: int, segment: int,
+                 overflow: str, rule: str, why: str, target: str | None = None, weapons: tuple[Weapon, ...] = (),
+                 hit_tag: str = "", shot: int = 0, spell: Spell | None = None, item: MagicItem | None = None,
+                 flees: bool = False, repel: bool = False, status: Status = Status.DONE, resolved: bool = False,
+                 delayed: bool = False, ended: Tick | None = None) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        self.actor = actor
+        self.kind = kind
+        self.label = label
+        self.step = step
+        self.start = start
+        self.segment = segment
+        self.overflow = overflow
+        self.rule = rule
+        self.why = why
+        self.target = target
+        self.weapons = weapons
+        self.hit_tag = hit_tag
+        self.shot = shot
+        self.spell = spell
+        self.item = item
+        self.flees = flees
+        self.repel = repel
+        self.status = status
+        self.notes: list[str] = []
+        self.resolved = resolved
+        self.delayed = delayed
+        self.ended = ended
+
     @property
     def tick(self) -> Tick:
         """Where the action sits on the clock, after the overflow rules."""

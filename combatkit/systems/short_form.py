@@ -403,6 +403,16 @@ class _Figure:
     ready: bool = False
     """Fires its missiles before initiative (III.A)."""
 
+    def __init__(self, c: Combatant, decls: list[Declaration], count: int | None = None, die: int | None = None,
+                 ready: bool = False) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        self.c = c
+        self.decls = decls
+        self.count = count
+        self.die = die
+        self.ready = ready
+
     @property
     def attacks(self) -> int:
         return sum(d.attacks for d in self.decls if d.kind is ActionKind.ATTACK)
@@ -428,6 +438,17 @@ class _Node:
     """The casting time of a spell going off (002 II.F)."""
     die: int | None = None
     """The caster's initiative die (002 II.F)."""
+
+    def __init__(self, key: tuple[str, ...], attacks: int = 0, wsf: int | None = None, missile: bool = False,
+                 ct: int | None = None, die: int | None = None) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "attacks", attacks)
+        object.__setattr__(self, "wsf", wsf)
+        object.__setattr__(self, "missile", missile)
+        object.__setattr__(self, "ct", ct)
+        object.__setattr__(self, "die", die)
 
 
 @dataclass

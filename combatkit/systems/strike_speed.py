@@ -252,6 +252,17 @@ class _Act:
     anchor: Declaration
     """The attack or spell a move leads into (itself for everything else)."""
 
+    def __init__(self, combatant: Combatant, declaration: Declaration, row: ActionRow | None, speed: int,
+                 parts: tuple[str, ...], anchor: Declaration) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes dozens of these (#18).
+        object.__setattr__(self, "combatant", combatant)
+        object.__setattr__(self, "declaration", declaration)
+        object.__setattr__(self, "row", row)
+        object.__setattr__(self, "speed", speed)
+        object.__setattr__(self, "parts", parts)
+        object.__setattr__(self, "anchor", anchor)
+
     @property
     def moment(self) -> Moment:
         return Moment((1, -self.speed, -self.combatant.level), f"strike speed {self.speed}")
