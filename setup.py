@@ -28,7 +28,6 @@ INTERPRETED = {
                               "literals",
     "combatkit/model.py": "its value types are built from files and notebooks, and checked as Python checks them",
     "combatkit/intent.py": "the same",
-    "combatkit/timeline.py": "the same (a Span takes its kind's text value)",
     "combatkit/attack.py": "the same (an Attacker takes its form's text value)",
     "combatkit/simulation.py": "its arguments are checked by name and value (a compiled function refuses a wrong "
                                "type before the check can name the rule); one call a chunk, no hot loop",

@@ -17,6 +17,8 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import TypeAlias
 
+from mypy_extensions import mypyc_attr
+
 from combatkit.dice import Roll
 from combatkit.intent import Plan
 
@@ -87,7 +89,14 @@ class Period:
     end: Tick
     """Last tick, inclusive."""
 
+    def __init__(self, label: str, start: Tick, end: Tick) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): a round's clock makes several (#18).
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
 
+
+@mypyc_attr(native_class=False)  # its answers are kept on it (functools.cached_property), which needs a __dict__
 @dataclass(frozen=True)
 class Clock:
     """A system's time axis."""
@@ -178,15 +187,32 @@ class Span:
     one phase before it falls due (001 B: -4, :meth:`FivePhase.blow_terms
     <combatkit.systems.five_phase.FivePhase.blow_terms>`)."""
 
-    def __post_init__(self) -> None:
-        if type(self.kind) is SpanKind and (self.track is None or type(self.track) is Track):
-            return  # as the engine makes them: nothing to take (#18: every system makes thousands a run)
+    def __init__(self, actor: str, side: str, kind: SpanKind | str, action: str, start: Tick, end: Tick, period: str,
+                 rule: str, why: str, track: Track | str | None = None, target: str | None = None,
+                 status: Status = Status.DONE, placed: str = "", marks: frozenset[str] = frozenset()) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and every system makes thousands of spans a run (#18). A kind and a track
+        # given as their text values are taken as them.
         try:
-            object.__setattr__(self, "kind", SpanKind(self.kind))
-            object.__setattr__(self, "track", None if self.track is None else Track(self.track))
+            kind = kind if type(kind) is SpanKind else SpanKind(kind)
+            track = track if track is None or type(track) is Track else Track(track)
         except ValueError as error:
-            raise ValueError(f"{self.actor}'s span {self.action!r}: {error}; kinds: "
+            raise ValueError(f"{actor}'s span {action!r}: {error}; kinds: "
                              f"{', '.join(SpanKind)}; tracks: {', '.join(Track)}") from None
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "period", period)
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "why", why)
+        object.__setattr__(self, "track", track)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "placed", placed)
+        object.__setattr__(self, "marks", marks)
 
     def row(self) -> dict[str, object]:
         """The span as one long-form row (plain types only)."""
@@ -215,6 +241,16 @@ class Timeline:
     plan: Plan | None = field(default=None, repr=False, compare=False)
     """How the round's intents were placed (:meth:`TimingSystem.plan <combatkit.systems.base.TimingSystem.plan>`),
     when it had intents."""
+
+    def __init__(self, system: str, clock: Clock, spans: tuple[Span, ...], notes: tuple[str, ...] = (),
+                 rolls: tuple[Roll, ...] = (), plan: Plan | None = None) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): a round makes one or two (#18).
+        object.__setattr__(self, "system", system)
+        object.__setattr__(self, "clock", clock)
+        object.__setattr__(self, "spans", spans)
+        object.__setattr__(self, "notes", notes)
+        object.__setattr__(self, "rolls", rolls)
+        object.__setattr__(self, "plan", plan)
 
     def __iter__(self) -> Iterator[Span]:
         return iter(self.spans)

@@ -21,7 +21,7 @@ from tests import compiled_build
 AGAINST_THE_WHEEL = [
     "tests/test_fight_digest.py",  # the recorded fights, fast and explained
     "tests/test_odds.py", "tests/test_systems.py", "tests/test_seventh_system.py", "tests/test_dice.py",
-    "tests/test_encounter_files.py", "tests/test_fields.py", "tests/test_intents.py",
+    "tests/test_encounter_files.py", "tests/test_fields.py", "tests/test_intents.py", "tests/test_timeline.py",
 ]
 """The tests run against the compiled wheel: every recorded fight, exact odds, and the checks of what users give."""
 
@@ -49,7 +49,8 @@ def test_the_variant_compiles_the_hot_modules_and_leaves_the_rest_as_python(comp
     assert wheel.name.startswith("combatkit-") and "-cp311-" in wheel.name and "none-any" not in wheel.name
     names = set(zipfile.ZipFile(wheel).namelist())
     built = {n.split(".")[0] for n in names if n.endswith(".so")}
-    assert {"combatkit/fight", "combatkit/policy", "combatkit/resolution/walk", "combatkit/systems/phase1"} <= built
+    assert {"combatkit/fight", "combatkit/policy", "combatkit/resolution/walk", "combatkit/systems/phase1",
+            "combatkit/timeline"} <= built
     assert not {"combatkit/simulation", "combatkit/encounter", "combatkit/mana/pools"} & built
     assert "combatkit/systems/phase1.py" in names  # the source ships beside it (field docs are read from it)
     where = _python(site, "-c", "import combatkit, combatkit.systems.phase1 as m, combatkit.simulation as s; "
