@@ -314,7 +314,7 @@ def _play_chunk(encounter: Encounter, system: str | None, seed: int, start: int,
 
 @contextmanager
 def _uncollected() -> Iterator[None]:
-    """Python's cycle collector held off while a chunk of fights is played, as it was before after it. A fight
+    """Python's cycle collector held off while a chunk of fights is played, and left as it was found. A fight
     leaves some 50 objects in cycles, and a collection of the older generations walks a run's whole memo: held
     off, a chunk plays 3-5% faster (``benchmarks/simulation.py``). Of two threads playing chunks, the one that
     found the collector on turns it on again."""
@@ -535,7 +535,7 @@ def simulate_systems(encounter: Encounter, systems: Sequence[str], *, n: int = 1
     time, its chunks in index order sharing one cache (as this process plays a run alone), then begins the
     next system not yet begun; a process with none left to begin helps a run still being played. A run's
     memo is so filled once, not once a process, and the processes start once for all the systems: encounter
-    prep's six systems at ±2% take some 7% less time than six :func:`simulate` calls of two workers each
+    prep's six systems at ±2% take 6-9% less time than six :func:`simulate` calls of two workers each
     (``benchmarks/parallel.py``). With one worker, or fewer than :data:`PARALLEL_FROM` fights in all, this
     process plays the runs one after another.
 
