@@ -9,6 +9,7 @@ import enum
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import TypeAlias
 
 from combatkit.dice import Dice, DiceNotationError
@@ -91,6 +92,7 @@ _REACTION_ADJUSTMENT = {
 }  # fmt: skip
 
 
+@lru_cache(maxsize=None, typed=True)  # asked for every figure of every round; typed: True is not the score 1
 def reaction_adjustment(score: int) -> int:
     """The PH Reaction Adjustment for a DEX (or AGI) score of 1..25.
 

@@ -21,8 +21,9 @@ from mypy_extensions import mypyc_attr
 
 from combatkit.dice import Roll
 from combatkit.intent import Plan
+from combatkit.model import ActionKind
 
-__all__ = ["Clock", "Period", "Span", "SpanKind", "Status", "Tick", "Timeline", "Track"]
+__all__ = ["SPAN_KIND", "Clock", "Period", "Span", "SpanKind", "Status", "Tick", "Timeline", "Track"]
 
 Tick: TypeAlias = int
 """A position on a system's clock, counted from 1. Ticks past the clock's end
@@ -65,6 +66,10 @@ class SpanKind(enum.StrEnum):
     EFFECT = "effect"
     """Something in effect, or taking effect, after the action that caused it (000 §3 B: a spell's duration;
     001: a potion 2-5 phases after it is drunk)."""
+
+
+SPAN_KIND: dict[ActionKind, SpanKind] = {kind: SpanKind(kind.value) for kind in ActionKind}
+"""The span kind of each kind of declaration (looked up, not made from its value: a fight asks it of every span)."""
 
 
 class Status(enum.Enum):

@@ -25,20 +25,18 @@ from combatkit.dice import Dice, Roller, face
 from combatkit.effects import saving_throw
 from combatkit.encounter import Hit
 from combatkit.errors import IllegalActionError
-from combatkit.model import ActionKind, Declaration, Maneuver
+from combatkit.model import Declaration, Maneuver
 from combatkit.resolution import blows, moves, spells
 from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live
 from combatkit.systems.base import SYSTEMS, TimingSystem
 from combatkit.systems.rules import ChargeRule
-from combatkit.timeline import Span, SpanKind, Status, Tick, Timeline
+from combatkit.timeline import SPAN_KIND, Span, SpanKind, Status, Tick, Timeline
 
 if TYPE_CHECKING:
     from combatkit.resolution import ResolutionOptions
 
 _CASTS = frozenset({SpanKind.CAST, SpanKind.HOLD})
-_SPAN_KIND = {kind: SpanKind(kind.value) for kind in ActionKind}
-"""The span kind of each kind of declaration."""
 _MOVES_FIRST = {SpanKind.MOVE: 0}
 _MOVES_LAST = {SpanKind.MOVE: 3, SpanKind.MISC: 4, SpanKind.READY: 2}
 _FOREVER = 10**9
@@ -100,7 +98,7 @@ class Walk:
         self.rule_set = find_rule_set(options.criticals) if options.criticals is not None else None
         self.by_actor: dict[tuple[str, SpanKind], list[Declaration]] = {}
         for d in self.declarations:
-            self.by_actor.setdefault((d.actor, _SPAN_KIND[d.kind]), []).append(d)
+            self.by_actor.setdefault((d.actor, SPAN_KIND[d.kind]), []).append(d)
             if self.rules.charge is ChargeRule.COMBAT_II and d.maneuver is Maneuver.CHARGE and not d.target:
                 raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
                                                              f"without a target: a charge and its target are "

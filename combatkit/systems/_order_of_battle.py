@@ -43,9 +43,9 @@ __all__ = [
 # ----------------------------------------------------------------- moment clocks
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Moment:
-    """A point in a round's order: sorted by ``key``, earliest first."""
+    """A point in a round's order: sorted by ``key``, earliest first; equal (one moment) when their keys are."""
 
     key: tuple[int, ...]
     """Sort key; moments with equal keys are one moment (simultaneous)."""
@@ -57,6 +57,26 @@ class Moment:
         # dataclass makes as Python, and a fight makes dozens of these (#18).
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "label", label)
+
+    # Written out too, as the dataclass's ``order=True`` and ``eq`` would make them (a moment is sorted, and looked
+    # up as a clock's tick, many times a round): by the key alone.
+    def __eq__(self, other: object) -> bool:
+        return other.key == self.key if isinstance(other, Moment) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.key,))
+
+    def __lt__(self, other: Moment) -> bool:
+        return self.key < other.key
+
+    def __le__(self, other: Moment) -> bool:
+        return self.key <= other.key
+
+    def __gt__(self, other: Moment) -> bool:
+        return self.key > other.key
+
+    def __ge__(self, other: Moment) -> bool:
+        return self.key >= other.key
 
 
 def moment_clock(unit: str, moments: Iterable[Moment]) -> tuple[Clock, dict[Moment, Tick]]:

@@ -112,7 +112,7 @@ from combatkit.intent import Intent, IntentKind, PlacementKind
 from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
-from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
+from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
 
 __all__ = [
@@ -788,7 +788,7 @@ class _Round:
             raise IllegalActionError(f"001 {spec.section}: {spec.name}",
                                      f"{c.name} is still busy until {_name(state.floor)} and cannot begin "
                                      f"{spec.name.lower()} in {_name(start)}")
-        self.items.append(_Item(c, d, spec, SpanKind(d.kind.value), f"{spec.name.lower()} (cancelled)", start, start,
+        self.items.append(_Item(c, d, spec, SPAN_KIND[d.kind], f"{spec.name.lower()} (cancelled)", start, start,
                                 f"001 {spec.section}: {spec.name}",
                                 [f"Cancelled: the dice left {c.name} busy until {_name(state.ready)}."],
                                 d.target, Status.CANCELLED))
@@ -921,7 +921,7 @@ class _Round:
                 rule, f"{c.name}'s {spec.name.lower()} falls due in {_name(due_floor)} ({facility_why}); it may be "
                       f"rushed one phase, to {_name(due_floor - 1)}, not declared for phase {declared}")
         if declared < rushed:
-            self.items.append(_Item(c, d, spec, SpanKind(d.kind.value), f"{spec.name.lower()} (cancelled)", declared,
+            self.items.append(_Item(c, d, spec, SPAN_KIND[d.kind], f"{spec.name.lower()} (cancelled)", declared,
                                     declared, rule, [f"Cancelled: the dice left it due in {_name(due)}, too late to "
                                                      f"rush it to phase {declared}."], d.target, Status.CANCELLED))
             return None

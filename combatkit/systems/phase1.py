@@ -51,7 +51,7 @@ from combatkit.movement import phase_allowance, withdraw_allowance
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
-from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
+from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
 
 __all__ = [
@@ -441,7 +441,7 @@ class _Round:
             if st.busy[d.phase] == "surprised":
                 raise self.fail("000 §2 F", f"{c.name} is surprised and loses phase 1, so cannot {d.kind.value} then")
             if st.busy[d.phase].startswith("delayed"):
-                self.add(c, SpanKind(d.kind.value), f"{d.kind.value} (cancelled)", phase_start(d.phase), phase_start(d.phase),
+                self.add(c, SPAN_KIND[d.kind], f"{d.kind.value} (cancelled)", phase_start(d.phase), phase_start(d.phase),
                          d.phase, "000 §2 A", f"Cancelled: {st.busy[d.phase]}.", d.target, Status.CANCELLED)
                 return
             raise self.fail(

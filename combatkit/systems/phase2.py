@@ -88,7 +88,7 @@ from combatkit.systems.phase1 import (
     COMBAT_II_RULES, MAX_HOLD, Phase1Options, adjusted_speed_factor, declared_sf_penalties, retarget_half_segment,
     sf_band, strike_half_segment,
 )
-from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
+from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
 
 __all__ = [
@@ -561,7 +561,7 @@ class _Run:
                 if st.busy[p] == "surprised":
                     raise IllegalActionError("000 §2 F", f"{c.name} is surprised and loses {phase_label(p)}, so "
                                                          f"cannot {d.kind.value} then")
-                self.add(c, SpanKind(d.kind.value), f"{d.kind.value} (cancelled)", _start(p), _start(p), "000 §2 A",
+                self.add(c, SPAN_KIND[d.kind], f"{d.kind.value} (cancelled)", _start(p), _start(p), "000 §2 A",
                          f"Cancelled: {st.busy[p]}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
                 return
             raise IllegalActionError("000 §1 C", f"one action per phase: {c.name} is already {st.busy[p]} in "
@@ -655,7 +655,7 @@ class _Run:
             return False
         rule, reason, slipped = block
         if slipped and d.phase == until - 1:
-            self.add(c, SpanKind(d.kind.value), f"{what} (cancelled)", _start(d.phase), _start(d.phase), rule,
+            self.add(c, SPAN_KIND[d.kind], f"{what} (cancelled)", _start(d.phase), _start(d.phase), rule,
                      f"Cancelled: the failed CON check pushed {c.name}'s delay one phase later. {reason}.",
                      d.target, Status.CANCELLED, MOVEMENT_RANK)
             return True

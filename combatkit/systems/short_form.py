@@ -97,7 +97,7 @@ from combatkit.intent import PlacementKind
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.base import FightRound, TimingSystem, register
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
-from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
+from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
 __all__ = [
     "SHORT_FORM",
@@ -986,7 +986,7 @@ class _Round:
         if d.kind is ActionKind.MISC:
             kind = action_types()[misc_type(d)]
             why += f" A {kind.name.lower()} (002 Action Types), like: {'; '.join(kind.examples)}."
-        return Span(c.name, c.side, SpanKind(d.kind.value), what + target, start, end, period, rule, why, target=d.target,
+        return Span(c.name, c.side, SPAN_KIND[d.kind], what + target, start, end, period, rule, why, target=d.target,
                     status=status)
 
     def _cast_span(self, f: _Figure, d: Declaration, tick: Tick, period: str, groups: dict[Hashable, Moment],

@@ -67,7 +67,7 @@ from combatkit.systems._order_of_battle import (
 from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import FightRound, TimingSystem, placed_round, register
 from combatkit.systems.rules import Retarget, SystemRules
-from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Timeline
+from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Timeline
 
 __all__ = [
     "STRIKE_SPEED",
@@ -422,7 +422,7 @@ class _Round:
             return Span(c.name, c.side, SpanKind.MOVE, f"moves{feet}{target}", tick, tick, act.moment.label, rule, why,
                         target=d.target)
         what = "sets weapon / readies" if d.kind is ActionKind.READY else (d.note or "miscellaneous action")
-        return Span(c.name, c.side, SpanKind(d.kind.value), f"{what}{target}", tick, tick, act.moment.label, rule, why,
+        return Span(c.name, c.side, SPAN_KIND[d.kind], f"{what}{target}", tick, tick, act.moment.label, rule, why,
                     target=d.target)
 
 
