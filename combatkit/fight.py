@@ -338,7 +338,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     # The system's options timed only, worked out once a fight, not each round (003's are built and their dice
     # checked each time); each round's own (round_options) start from them, as from the options given.
     timed = found.timing_options(system_options)
-    with remembering(cache):  # the rounds a system placed, looked up again (combatkit.systems._memo)
+    with remembering(cache, explain):  # the rounds a system placed, looked up again (combatkit.systems._memo)
         for r in range(1, options.max_rounds + 1):
             if _over(figures):
                 break

@@ -5,6 +5,7 @@ opportunity; exact odds against a Monte Carlo of the scheduler; invariants."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 import icepool
@@ -479,8 +480,6 @@ def test_a_run_s_memo_of_passed_checks_keeps_the_round_s_place_among_attack_coun
     """002 III.B in a fight's memo (combatkit.systems._memo): a 3/2 figure's two attacks pass in round 2 and are
     refused in round 3, the same declarations and figures; a round that looks the same and passed is looked up, and
     a spell cast in an earlier round is no longer there to cast."""
-    from dataclasses import replace
-
     from combatkit.systems._memo import remembering
 
     people = [person("Brienne", attacks_per_round=Fraction(3, 2)), orc()]
@@ -497,6 +496,29 @@ def test_a_run_s_memo_of_passed_checks_keeps_the_round_s_place_among_attack_coun
         with pytest.raises(RulesError, match="no spell to cast"):
             run([replace(mage(), spells=()), orc()], casting, round=2)  # the web cast in an earlier round
     assert len(cache["short_form checked"]) == 3, "the cycle of attack counts, and the two rounds that passed"
+
+
+def test_a_fight_s_fast_path_leaves_out_the_words_the_explained_path_writes(monkeypatch):
+    """#18, explanations only when asked for: on run_fight's fast path the short form writes no why for a span on
+    its count and no initiative note; explained (and outside a fight) it writes them, the spans otherwise the same."""
+    import combatkit.systems.short_form as short_form
+    from combatkit.fight import FightOptions, run_fight
+    from combatkit.systems._memo import explaining, remembering
+
+    encounter = load_example("short-form-spear-web-and-ready-bow")
+    on_count = "002 II.A, III.B: on its count"
+    told = SHORT_FORM.schedule(encounter, Roller(entered=encounter.rolls))
+    with remembering({}, explain=False):
+        quiet = SHORT_FORM.schedule(encounter, Roller(entered=encounter.rolls))
+    assert [replace(s, why="") if s.rule == on_count else s for s in told.spans] == list(quiet.spans)
+    assert any(s.rule == on_count for s in quiet.spans)
+    assert all(" acts on count " in s.why for s in told.spans if s.rule == on_count)
+    assert [n for n in told.notes if not n.startswith("Initiative, d12 per side")] == list(quiet.notes) != told.notes
+    seen: dict[bool, set[bool]] = {False: set(), True: set()}
+    for explain in (False, True):
+        monkeypatch.setattr(short_form, "explaining", lambda e=explain: seen[e].add(explaining()) or explaining())
+        run_fight(encounter, "short_form", seed=5, explain=explain, options=FightOptions(max_rounds=1))
+    assert seen == {False: {False}, True: {True}} and explaining()
 
 
 # ----------------------------------------------------------------- the shipped example

@@ -22,22 +22,33 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["SIZE", "memo", "remembering", "table"]
+__all__ = ["SIZE", "explaining", "memo", "remembering", "table"]
 
 SIZE = 4096
 """Entries a table of the memo keeps before it starts afresh."""
 
 _RUN: ContextVar[dict | None] = ContextVar("combatkit run memo", default=None)
+_EXPLAIN: ContextVar[bool] = ContextVar("combatkit explaining", default=True)
 
 
 @contextmanager
-def remembering(cache: dict) -> Iterator[None]:
-    """While the block runs (a fight), ``cache`` is the run's memo :func:`memo` finds."""
-    token = _RUN.set(cache)
+def remembering(cache: dict, explain: bool = True) -> Iterator[None]:
+    """While the block runs (a fight), ``cache`` is the run's memo :func:`memo` finds, and :func:`explaining`
+    says ``explain``."""
+    token, told = _RUN.set(cache), _EXPLAIN.set(explain)
     try:
         yield
     finally:
+        _EXPLAIN.reset(told)
         _RUN.reset(token)
+
+
+def explaining() -> bool:
+    """Whether the round being worked out is to be explained: False only in a fight played on its fast path
+    (:func:`~combatkit.fight.run_fight` with ``explain=False``), where a scheduler may leave out the words it
+    writes for its spans (``why``) and its notes; never what a span is or does (its ``action``, which
+    resolution reads). #18: explanations are built only when they are asked for."""
+    return _EXPLAIN.get()
 
 
 def memo(name: str) -> dict | None:

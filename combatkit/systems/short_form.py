@@ -85,7 +85,7 @@ from combatkit.model import ActionKind, Combatant, Declaration, Length, Maneuver
     reaction_adjustment
 from combatkit.modifiers import Hand, two_weapon_modifier
 from combatkit.movement import charge_rate_002
-from combatkit.systems._memo import memo
+from combatkit.systems._memo import explaining, memo
 from combatkit.systems._order_of_battle import (
     Moment,
     check_names,
@@ -469,6 +469,8 @@ class _Pull:
 class _Round:
     def __init__(self, encounter: Encounter, roller: Roller, options: ShortFormOptions) -> None:
         self.encounter, self.roller, self.options = encounter, roller, options
+        self.explain = explaining()
+        """Whether to write each span's why and the round's initiative note (a fight's fast path does not)."""
         self.people = {c.name: c for c in encounter.combatants}
         self.notes: list[str] = []
         self.figures = {
@@ -660,10 +662,11 @@ class _Round:
         for f in self.figures.values():
             die, mod = rolls[f.c.side], dex_modifier(f.c, self.options)
             f.die, f.count = die, die + mod
-            parts.append(f"{f.c.name} {die} {mod:+d} = {die + mod}")
-        shown = "; ".join(parts)
-        self.notes.append(f"Initiative, d12 per side plus each figure's Dexterity modifier, high to low (002 II.A): "
-                          f"{shown}.")
+            if self.explain:
+                parts.append(f"{f.c.name} {die} {mod:+d} = {die + mod}")
+        if self.explain:
+            self.notes.append(f"Initiative, d12 per side plus each figure's Dexterity modifier, high to low "
+                              f"(002 II.A): {'; '.join(parts)}.")
         return rolls
 
     # ------------------------------------------------------------ the round
@@ -959,6 +962,8 @@ class _Round:
         return "002 I.D: highest to lowest Dexterity" if self.surprise_round else "002 II.A, III.B: on its count"
 
     def _turn_why(self, f: _Figure, d: Declaration) -> str:
+        if not self.explain:
+            return ""
         if self.surprise_round:
             return f"In the surprise round {f.c.name} acts on Dexterity {f.count}, highest first."
         count, die = self._count(f.c.name), f.die or 0
