@@ -234,6 +234,27 @@ def test_bad_declarations_name_the_rule_and_value(declaration, rule, words):
     assert err.value.rule == rule and words in str(err.value)
 
 
+def test_a_run_s_memo_of_passed_checks_keeps_the_round_s_attacks_and_the_stances():
+    """The checks in a fight's memo (combatkit.systems.base.checked_once): a 3/2 figure's two strikes pass in round
+    2 and are refused in round 3; a stance that allows no attack is refused though the same declarations passed
+    under the standard stance; a round like one that passed is looked up."""
+    from combatkit.systems._memo import remembering
+
+    people = (fighter(attacks_per_round=Fraction(3, 2)), orc())
+    twice = (Declaration("Tamsin", 1, A, target="Ugluk", attacks=2),)
+    cache: dict = {}
+    with remembering(cache):
+        for number in (2, 4):
+            STRIKE_SPEED.schedule(Encounter("t", people, twice, round=number), Roller(entered=PARTY_WINS))
+        with pytest.raises(IllegalActionError) as err:
+            STRIKE_SPEED.schedule(Encounter("t", people, twice, round=3), Roller(entered=PARTY_WINS))
+        assert err.value.rule == "004 Strike Speed" and "1 attack(s) in round 3" in str(err.value)
+        defending = StrikeSpeedOptions(stances={"Tamsin": Stance.FULL_DEFENSE})
+        with pytest.raises(IllegalActionError, match="no attack possible"):
+            STRIKE_SPEED.schedule(Encounter("t", people, twice, round=2), Roller(entered=PARTY_WINS), defending)
+    assert len(cache["strike_speed checked"]) == 2, "the cycle of attack counts, and the one round that passed"
+
+
 def test_a_stance_for_someone_absent_is_refused():
     with pytest.raises(RulesError) as err:
         run([fighter(), orc()], [], options=StrikeSpeedOptions(stances={"Zed": Stance.FULL_ATTACK}))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
@@ -480,6 +481,27 @@ class PlacedRound:
 
     def keep(self, placed: Any) -> None:
         self.table[self.key] = placed
+
+
+def checked_once(system: str, encounter: Encounter, options: Any, check: Callable[[], None]) -> None:
+    """``check()``: a scheduler's checks of a round's declarations, which read no dice, no distances, no hit points,
+    and the round's number only for each figure's attacks in it (000 §2 C: a 3/2 figure's 1 or 2). In a fight, a
+    round whose declarations, options and figures' spells left passed them once, at the same place in the cycle
+    of attack counts (:attr:`~combatkit.model.Combatant.attack_cycle`, worked out once a run), passes again
+    without them (the run's memo, :mod:`combatkit.systems._memo`). Only a pass is kept: a refusal is worked out
+    afresh, for its words."""
+    passed = memo(f"{system} checked")
+    if passed is None:
+        check()
+        return
+    cycle = passed.get("cycle")
+    if cycle is None:
+        cycle = passed["cycle"] = math.lcm(*(c.attack_cycle for c in encounter.combatants))
+    key = (encounter.declarations, options, encounter.round % cycle,
+           tuple((c.name, tuple(s.name for s in c.spells)) for c in encounter.combatants))
+    if key not in passed:
+        check()
+        passed[key] = True
 
 
 def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable) -> PlacedRound | None:

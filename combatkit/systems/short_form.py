@@ -85,7 +85,7 @@ from combatkit.model import ActionKind, Combatant, Declaration, Length, Maneuver
     reaction_adjustment
 from combatkit.modifiers import Hand, two_weapon_modifier
 from combatkit.movement import charge_rate_002
-from combatkit.systems._memo import explaining, memo
+from combatkit.systems._memo import explaining
 from combatkit.systems._order_of_battle import (
     Moment,
     check_names,
@@ -95,7 +95,7 @@ from combatkit.systems._order_of_battle import (
 )
 from combatkit.intent import PlacementKind
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
-from combatkit.systems.base import FightRound, TimingSystem, register
+from combatkit.systems.base import FightRound, TimingSystem, checked_once, register
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -527,24 +527,9 @@ class _Round:
     # ------------------------------------------------------------ checks that need no dice
 
     def _check(self) -> None:
-        # Checks read no dice, no distances, no hit points, and the round's number only for each figure's attacks
-        # in it (002 III.B: a 3/2 figure's 1 or 2): in a fight, a round whose declarations, figures' spells left
-        # and options passed them once, at the same place in the cycle of attack counts, passes again (the run's
-        # memo; never changing in a run, the cycle is worked out once). Only a pass is kept: a refusal is always
-        # worked out afresh, for its words.
-        passed = memo("short_form checked")
-        if passed is None:
-            self._check_all()
-            return
-        encounter = self.encounter
-        cycle = passed.get("cycle")
-        if cycle is None:
-            cycle = passed["cycle"] = math.lcm(*(c.attack_cycle for c in encounter.combatants))
-        key = (encounter.declarations, self.options, encounter.round % cycle,
-               tuple((c.name, tuple(s.name for s in c.spells)) for c in encounter.combatants))
-        if key not in passed:
-            self._check_all()
-            passed[key] = True
+        # The checks read no dice, no distances, no hit points, and the round's number only for each figure's
+        # attacks in it (002 III.B): in a fight, a round like one that passed them passes again.
+        checked_once("short_form", self.encounter, self.options, self._check_all)
 
     def _check_all(self) -> None:
         check_names(self.encounter)

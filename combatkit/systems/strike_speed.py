@@ -65,7 +65,7 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.systems._plan import ChainRules
-from combatkit.systems.base import FightRound, TimingSystem, placed_round, register
+from combatkit.systems.base import FightRound, TimingSystem, checked_once, placed_round, register
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Timeline
 
@@ -303,6 +303,11 @@ class _Round:
     # -- checks that need no dice
 
     def _check(self) -> None:
+        # The checks read no dice, no distances, no hit points, and the round's number only for each figure's
+        # attacks in it (004 Strike Speed): in a fight, a round like one that passed them passes again.
+        checked_once("strike_speed", self.encounter, self.options, self._check_all)
+
+    def _check_all(self) -> None:
         check_names(self.encounter)
         for name, stance in self.options.stances.items():
             if name not in self.people:
