@@ -14,10 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from functools import cached_property
 from typing import TypeAlias
-
-from mypy_extensions import mypyc_attr
 
 from combatkit.dice import Roll
 from combatkit.intent import Plan
@@ -101,7 +98,6 @@ class Period:
         object.__setattr__(self, "end", end)
 
 
-@mypyc_attr(native_class=False)  # its answers are kept on it (functools.cached_property), which needs a __dict__
 @dataclass(frozen=True)
 class Clock:
     """A system's time axis."""
@@ -112,6 +108,22 @@ class Clock:
     """Ticks in one round (or cycle)."""
     periods: tuple[Period, ...]
     """The phases (or other groupings) marked on charts."""
+    phases: tuple[tuple[Tick, Tick], ...] = field(init=False, repr=False, compare=False)
+    """The first and last tick of each phase the clock marks: its periods labelled ``"phase N..."``
+    grouped by that label (a phase's steps or segment bands are one phase), each with the periods
+    that follow it up to the next phase; a clock with no phase periods, in thirds. Worked out as the clock is
+    made (a round's walk reads it, #18)."""
+    _period_at: dict[Tick, Period | None] = field(init=False, repr=False, compare=False)
+    """:meth:`period_of` each tick of a round as it is asked (a round's walk asks of every blow, #18)."""
+
+    def __init__(self, unit: str, ticks: int, periods: tuple[Period, ...]) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): what the clock answers again and again is
+        # kept on it, in attributes of its own (a compiled class has no __dict__ for functools.cached_property).
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "ticks", ticks)
+        object.__setattr__(self, "periods", periods)
+        object.__setattr__(self, "phases", _phases(ticks, periods))
+        object.__setattr__(self, "_period_at", {})
 
     def period_of(self, tick: Tick) -> Period | None:
         """The period holding ``tick`` in its own round, or None."""
@@ -120,27 +132,6 @@ class Clock:
         if local not in memo:
             memo[local] = next((p for p in self.periods if p.start <= local <= p.end), None)
         return memo[local]
-
-    @cached_property
-    def _period_at(self) -> dict[Tick, Period | None]:
-        """:meth:`period_of` each tick of a round as it is asked (a round's walk asks of every blow, #18)."""
-        return {}
-
-    @cached_property
-    def phases(self) -> tuple[tuple[Tick, Tick], ...]:
-        """The first and last tick of each phase the clock marks: its periods labelled ``"phase N..."``
-        grouped by that label (a phase's steps or segment bands are one phase), each with the periods
-        that follow it up to the next phase; a clock with no phase periods, in thirds."""
-        if self.periods and self.periods[0].label.startswith("phase"):
-            groups: dict[str, list[int]] = {}
-            key = ""
-            for p in self.periods:
-                if p.label.startswith("phase"):
-                    key = p.label.split(":")[0]
-                groups.setdefault(key, []).extend([p.start, p.end])
-            return tuple((min(v), max(v)) for v in groups.values())
-        n = self.ticks
-        return tuple(((k * n) // 3 + 1, ((k + 1) * n) // 3) for k in range(3))
 
     def describe(self, tick: Tick) -> str:
         """``"half-segment 9 (phase 2)"``, or ``"... of the next round"`` past the end."""
@@ -154,6 +145,19 @@ class Clock:
         elif rounds_on > 1:
             text += f" of round +{rounds_on}"
         return text
+
+
+def _phases(ticks: int, periods: tuple[Period, ...]) -> tuple[tuple[Tick, Tick], ...]:
+    """:attr:`Clock.phases` of a clock of ``ticks`` marked with ``periods``."""
+    if periods and periods[0].label.startswith("phase"):
+        groups: dict[str, list[int]] = {}
+        key = ""
+        for p in periods:
+            if p.label.startswith("phase"):
+                key = p.label.split(":")[0]
+            groups.setdefault(key, []).extend([p.start, p.end])
+        return tuple((min(v), max(v)) for v in groups.values())
+    return tuple(((k * ticks) // 3 + 1, ((k + 1) * ticks) // 3) for k in range(3))
 
 
 @dataclass(frozen=True)

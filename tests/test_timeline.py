@@ -21,3 +21,16 @@ def test_an_unknown_kind_or_track_is_refused_naming_the_value_and_the_closed_set
     with pytest.raises(ValueError, match="'winning' is not a valid Track"):
         Span("Bob", "orcs", SpanKind.MOVE, "moves", 7, 8, "C", "003", "", track="winning")
 
+
+
+def test_a_clock_works_out_its_phases_once_and_keeps_what_period_of_answers():
+    """#18: a round's walk reads Clock.phases and asks period_of of every blow; the clock keeps both answers, in
+    the compiled build too (where functools.cached_property had kept nothing)."""
+    from combatkit.timeline import Clock, Period
+
+    clock = Clock("half-segment", 8, (Period("phase 1: a", 1, 2), Period("phase 1: b", 3, 4), Period("phase 2", 5, 6),
+                                      Period("end", 7, 8)))
+    assert clock.phases == ((1, 4), (5, 8))
+    assert Clock("count", 9, (Period("count 9", 1, 9),)).phases == ((1, 3), (4, 6), (7, 9))
+    assert clock.period_of(11).label == "phase 1: b" and clock._period_at == {3: clock.periods[1]}
+    assert clock == Clock("half-segment", 8, clock.periods) and "phases" not in repr(clock)
