@@ -93,7 +93,7 @@ import math
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property, lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from mypy_extensions import mypyc_attr
@@ -478,6 +478,14 @@ class PhaseLayout:
 
     slots: int
     """Ordering places in each step: the number of sides, 2..6."""
+    clock: Clock = field(init=False, repr=False, compare=False)
+    """The round's clock: its periods, phase by phase and step by step, then last actions and the morale steps."""
+
+    def __init__(self, slots: int) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the clock is made with the layout, once (a
+        # compiled class turns functools.cached_property into a plain property, which made it at every look).
+        object.__setattr__(self, "slots", slots)
+        object.__setattr__(self, "clock", self._clock())
 
     @property
     def per_phase(self) -> int:
@@ -521,8 +529,7 @@ class PhaseLayout:
         """Ticks in a round."""
         return self.morale_checks + 1
 
-    @cached_property
-    def clock(self) -> Clock:
+    def _clock(self) -> Clock:
         periods: list[Period] = []
         for p in range(1, 6):
             periods += [
