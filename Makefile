@@ -1,5 +1,6 @@
 # combatkit: two commands do all the set-up on a fresh machine.
-#   make dashboards   install, then serve every dashboard with voila on 127.0.0.1 (prints the URL)
+#   make dashboards   install, then serve every dashboard with voila on 127.0.0.1 (prints the URL); the kernels
+#                     run the compiled engine once it is built, in the background, where a C compiler is
 #   make test         install (Python packages and Debian's chromium), then run every test
 # Also: make bench (benchmarks that print numbers), make install (just the environment),
 #   make fuzz (a long random run of the generated-input tests; FUZZ_EXAMPLES=N per test, default 2000),

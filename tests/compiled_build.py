@@ -14,7 +14,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.test_packaging import BUILD, _source_tree
+from combatkit.widgets.compiled import BUILD, source_tree
+
+ROOT = Path(__file__).resolve().parents[1]
 
 _build: tuple[Path, subprocess.Popen] | None = None
 
@@ -25,7 +27,7 @@ def start() -> None:
     if _build is not None:
         return
     folder = Path(tempfile.mkdtemp(prefix="combatkit-compiled-"))
-    source = _source_tree(folder / "source")
+    source = source_tree(ROOT, folder / "source")
     env = {**os.environ, "COMBATKIT_COMPILE": "1", "MYPYC_OPT_LEVEL": "0"}
     nice = ["nice", "-n", "19"] if shutil.which("nice") else []
     process = subprocess.Popen([*nice, sys.executable, "-c", BUILD, str(folder)], cwd=source, env=env,

@@ -2,7 +2,6 @@
 wheel builds without a warning, holds the dashboards and lessons, and installs an app that serves them."""
 
 import os
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -12,6 +11,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from combatkit.widgets.compiled import BUILD, source_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,24 +35,9 @@ def test_widgets_install_as_combatkit_widgets():
 
 # ------------------------------------------------ the wheel: an app that installs with pip
 
-BUILD = ("import sys; from setuptools import build_meta; "
-         "print(build_meta.build_wheel(sys.argv[1]))")
-"""Build the wheel with the setuptools of the running environment: no build isolation, so no network."""
-
-
 def _source_tree(into: Path) -> Path:
-    """A copy of the files a clone of this checkout has (tracked, or new and not ignored), to build from
-    without writing build/ or *.egg-info into the checkout."""
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"], cwd=ROOT,
-                            capture_output=True, text=True)
-    if listed.returncode != 0:  # not a git checkout
-        shutil.copytree(ROOT, into, ignore=shutil.ignore_patterns(".venv", "build", "*.egg-info", "__pycache__"))
-        return into
-    for name in filter(None, listed.stdout.split("\0")):
-        if (ROOT / name).is_file():
-            (into / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, into / name)
-    return into
+    """A copy of this checkout's files to build from (:func:`combatkit.widgets.compiled.source_tree`)."""
+    return source_tree(ROOT, into)
 
 
 @pytest.fixture(scope="module")
