@@ -391,7 +391,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                     extra_events.append(Event(r, 1, name, EventKind.SURPRISE, sits_out,
                                               f"{name} is surprised and declares nothing this round."
                                               if explain else ""))
-            round_encounter = replace(round_encounter, declarations=user + policy_declarations)
+            round_encounter = Encounter(encounter.title, combatants, user + policy_declarations, distances, (), entered,
+                                        number, None, sid, encounter.description)
             timing = found.timing_roller()
             timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,
                                                             schedule_seed, entered, sys_opts, r, explain)

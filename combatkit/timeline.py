@@ -261,6 +261,11 @@ class Timeline:
         object.__setattr__(self, "rolls", rolls)
         object.__setattr__(self, "plan", plan)
 
+    def resolved(self, spans: tuple[Span, ...], rolls: tuple[Roll, ...]) -> Timeline:
+        """This timeline as a round's resolution leaves it: its spans as they ended, every roll made
+        (``dataclasses.replace`` of those two, without its look at every field: once a round, #18)."""
+        return Timeline(self.system, self.clock, spans, self.notes, rolls, self.plan)
+
     def __iter__(self) -> Iterator[Span]:
         return iter(self.spans)
 

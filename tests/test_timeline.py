@@ -1,8 +1,11 @@
 """combatkit.timeline: a span's kind and track are closed sets (SpanKind, Track), rows are plain."""
 
+import dataclasses
+
 import pytest
 
 from combatkit import Span, SpanKind, Track
+from combatkit.timeline import Timeline
 
 
 def test_a_span_takes_a_kind_s_value_and_holds_the_enum():
@@ -34,3 +37,14 @@ def test_a_clock_works_out_its_phases_once_and_keeps_what_period_of_answers():
     assert Clock("count", 9, (Period("count 9", 1, 9),)).phases == ((1, 3), (4, 6), (7, 9))
     assert clock.period_of(11).label == "phase 1: b" and clock._period_at == {3: clock.periods[1]}
     assert clock == Clock("half-segment", 8, clock.periods) and "phases" not in repr(clock)
+
+
+def test_a_resolved_timeline_is_the_replace_of_its_spans_and_rolls():
+    from combatkit import load_example
+    from combatkit.systems.base import find_system
+
+    timeline = find_system("phase1").schedule(load_example("orc-closes-on-longbowman"))
+    spans, rolls = tuple(reversed(timeline.spans)), timeline.rolls[:1]
+    resolved, replaced = timeline.resolved(spans, rolls), dataclasses.replace(timeline, spans=spans, rolls=rolls)
+    for field in dataclasses.fields(Timeline):  # a field added later is carried over too
+        assert getattr(resolved, field.name) is getattr(replaced, field.name), field.name

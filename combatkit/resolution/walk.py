@@ -233,7 +233,7 @@ class Walk:
             self.expire(live, 0, round_end=True)
         spans = tuple(sorted(self.spans, key=lambda s: (s.end, s.start, s.actor, s.kind)))
         rolls = self.timeline.rolls + tuple(self.roller.log[self.rolled_before:])
-        resolved = replace(self.timeline, spans=spans, rolls=rolls)
+        resolved = self.timeline.resolved(spans, rolls)
         return RoundResult(self.round, self.system, resolved, tuple(self.events),
                            tuple(live.figure(self._held_over(live)) for live in self.live.values()), self.declarations)
 
