@@ -220,6 +220,22 @@ def test_the_csv_links_hold_the_frames(prep):
     assert list(back.columns) == list(prep_charts.FIGHT_COLUMNS) and len(back) == 24
 
 
+def test_a_csv_too_large_for_a_link_is_not_offered_as_a_dead_one(prep, monkeypatch):
+    ran(prep)
+    fights = len(linked(prep.downloads, "-fights.csv"))
+    monkeypatch.setattr(prep_widgets, "LINK_LIMIT", fights)  # its link, in base64, is longer than the CSV
+    html_of = prep_widgets._downloads_html(prep.results)
+    assert "-fights.csv" not in html_of and "-wins.csv" in html_of
+    assert "every fight: too large for a link in the page (24 fights)" in html_of
+
+
+def test_the_dashboard_runs_enough_fights_to_stop_at_2_percent_on_an_even_fight():
+    from combatkit.simulation import _widest
+
+    even = {"party": MAX_FIGHTS // 2, "orcs": MAX_FIGHTS - MAX_FIGHTS // 2, None: 0}
+    assert _widest(even, MAX_FIGHTS) <= 0.02  # 2,000 (the old cap) left an even fight at ±2.2%
+
+
 def test_stop_ends_the_run_and_keeps_the_last_results():
     prep = EncounterPrep(SPELL_AND_UNDECIDED, systems=("strike_speed",), fights=5)
     done = ran(prep).results
@@ -428,7 +444,7 @@ def test_a_link_with_a_value_the_view_cannot_read_applies_the_rest_and_names_it(
     prep = EncounterPrep(QUICK, systems=("phase1",))
     view = shareable(prep, "fights=0&seed=2")
     assert (prep.fights.value, prep.seed.value) == (prep_widgets.DEFAULT_FIGHTS, 2)  # the seed is read
-    assert 'fights: must be a whole number 1..2000, got "0"' in shown(view.children[0])
+    assert f'fights: must be a whole number 1..{MAX_FIGHTS}, got "0"' in shown(view.children[0])
     view = shareable(prep, "precision=3")
     assert prep.precision.value == 0 and 'precision: must be one of 0, 5, 2, 1, got "3"' in shown(view.children[0])
 

@@ -110,7 +110,7 @@ def test_prep_dashboard_runs_redraws_replays_and_refuses_bad_input(server, page)
     # bad input: the message names the field and the value; the charts and the typed value stay
     enter(page, ".ck-fights", "0")
     run(page)
-    expect(page.locator(".ck-message")).to_contain_text("fights: 1..2000 fights per system in the dashboard, got 0")
+    expect(page.locator(".ck-message")).to_contain_text("fights: 1..2500 fights per system in the dashboard, got 0")
     expect(page.locator(".ck-fights input")).to_have_value("0")
     assert sorted(labels.all_text_contents()) == sorted(second["labels"])
     page.locator(".ck-combatant-row").nth(1).locator(".ck-c-hp input").fill("-3")
