@@ -2,9 +2,11 @@
 source it was built from, built in the background, never half-built, and pure Python with a one-line reason
 otherwise. tests/test_compiled.py checks that a kernel given a real build imports the engine from it."""
 
+import logging
 import os
 import shutil
 import sys
+import types
 import zipfile
 from pathlib import Path
 
@@ -167,3 +169,47 @@ def test_the_server_takes_the_engine_on_its_command_line(engine):
     assert parser.parse_args([] if engine == "auto" else ["--engine", engine]).engine == engine
     with pytest.raises(SystemExit):
         parser.parse_args(["--engine", "fast"])
+
+
+def test_once_the_build_is_ready_the_waiting_kernels_are_renewed_and_a_taken_one_is_left():
+    import asyncio
+
+    from combatkit.widgets import serve
+
+    class Manager:  # voila's pooling kernel manager, as renew_pools uses it
+        def __init__(self, loop):
+            self.rendering, self.kernels, self.log = {}, {}, logging.getLogger("voila")
+
+            def waiting(kernel):
+                task = loop.create_future()
+                self.rendering[kernel] = loop.create_future()  # its page, waiting in the visitor's cell
+                renderer = types.SimpleNamespace(log=self.log, executor=types.SimpleNamespace(log=self.log))
+                self.kernels[kernel] = {"kernel_id": kernel, "task": self.rendering[kernel], "renderer": renderer}
+                task.set_result(self.kernels[kernel])
+                return task
+
+            self.failed = loop.create_future()
+            self.failed.set_exception(RuntimeError("the kernel died"))
+            self._pools = {"prep.ipynb": [waiting("k1"), self.failed], "learn/mana.ipynb": [waiting("k2")]}
+            self.shut, self.filled = [], []
+
+        async def shutdown_kernel(self, kernel, now=False):
+            self.shut.append((kernel, now))
+            self._pools["learn/mana.ipynb"].pop(0)  # meanwhile a visitor takes the lesson's kernel
+
+        def fill_if_needed(self, delay=None, notebook_name=None):
+            self.filled.append((delay, notebook_name))
+
+    async def renew():
+        manager = Manager(asyncio.get_running_loop())
+        return manager, await serve.renew_pools(manager)
+
+    manager, renewed = asyncio.run(renew())
+    assert renewed == 1 and manager.shut == [("k1", True)]
+    assert manager.rendering["k1"].cancelled() and not manager.rendering["k2"].cancelled()
+    k1, k2 = (manager.kernels[k]["renderer"] for k in ("k1", "k2"))
+    assert k1.log is k1.executor.log is serve._RETIRED  # the retired page's death in its cell is not an error
+    assert not serve._RETIRED.isEnabledFor(logging.CRITICAL) and not serve._RETIRED.propagate
+    assert k2.log is k2.executor.log is manager.log
+    assert manager._pools == {"prep.ipynb": [manager.failed], "learn/mana.ipynb": []}  # a failed start is voila's
+    assert manager.filled == [(0, "prep.ipynb"), (0, "learn/mana.ipynb")]

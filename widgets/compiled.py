@@ -8,8 +8,9 @@ cores. ``combatkit serve`` (what ``make dashboards`` runs) serves it without bei
   the engine from it (:func:`kernel_environ`: it goes first on their ``PYTHONPATH``);
 * else, in a checkout with a C compiler, the Python headers and mypyc at hand, it is built in the background at the
   lowest priority (about 2.5 minutes of one core, once per version of the source; :class:`Build`) while the server
-  runs pure Python, and kernels started after it is ready run it. A page open meanwhile, and the kernel already
-  waiting for each page, stay pure Python; the next visit of the page gets the compiled engine;
+  runs pure Python, and kernels started after it is ready run it: the server then restarts the kernels waiting
+  for a visitor (:func:`combatkit.widgets.serve.renew_pools`). A page already open stays pure Python until it is
+  opened again;
 * else (an installed package, no compiler, a build that failed, ``--engine pure``) everything stays pure Python,
   and the console says why in one line.
 
@@ -144,6 +145,10 @@ class Build:
         self.command = list(command) if command is not None else [*nice, sys.executable, "-c", BUILD]
         self.log = home / f"{digest}.log"
         self.thread = threading.Thread(target=self._run, name="combatkit compiled build", daemon=True)
+        self.site: Path | None = None
+        """The finished build's folder, once it is ready."""
+        self.finished = threading.Event()
+        """Set when the build is over, ready (:attr:`site`) or failed."""
 
     def start(self) -> Build:
         self.home.mkdir(parents=True, exist_ok=True)
@@ -171,7 +176,7 @@ class Build:
                 os.replace(work, final)
             except OSError:  # another server finished the same build first: use that one
                 pass
-            site = ready_site(self.home, self.digest)
+            site = self.site = ready_site(self.home, self.digest)
             if site is not None:
                 for old in self.home.iterdir():  # builds of older sources are never used again
                     if old.is_dir() and old.name != self.digest and ".building-" not in old.name:
@@ -185,6 +190,7 @@ class Build:
             self.done(None, self.log)
         finally:
             shutil.rmtree(work, ignore_errors=True)
+            self.finished.set()
 
 
 def _clear_stale(home: Path) -> None:

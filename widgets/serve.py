@@ -70,7 +70,9 @@ of the visitor's own, to change and run (site-packages is no place to edit them)
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib.resources
+import logging
 import os
 import signal
 import socket
@@ -90,8 +92,8 @@ from combatkit.widgets.landing import LEARN, landing
 
 __all__ = ["LESSONS_COPY", "MAIN_DASHBOARD", "MAIN_LESSON", "RunningServer", "ServeSettings", "add_arguments",
            "cell_timeout", "dashboard_url", "dashboards_dir", "denied_extensions", "free_port", "installed",
-           "jupyter_environ", "landing_url", "lesson_url", "lessons_dir", "main", "preheated_lessons", "run", "serving",
-           "voila_argv"]
+           "jupyter_environ", "landing_url", "lesson_url", "lessons_dir", "main", "preheated_lessons", "renew_pools", "run",
+           "serving", "voila_argv"]
 
 TEMPLATE = "combatkit"
 TEMPLATE_ROOT = Path(__file__).resolve().parent
@@ -305,10 +307,46 @@ def run(args: argparse.Namespace, prog: str = "combatkit serve") -> int:
     os.environ.update(jupyter_environ(dict(os.environ)))
     print(f"combatkit dashboards from {folder}" + (f", lessons from {lessons}" if lessons else "")
           + f"\nopen {landing_url(settings)}", flush=True)
-    compiled.start(args.engine, lambda line: print(f"combatkit: {line}", flush=True))
-    app = _app_class(settings.timeout, lessons, preheated_lessons(settings, lessons))
+    build = compiled.start(args.engine, _say)
+    app = _app_class(settings.timeout, lessons, preheated_lessons(settings, lessons), build)
     app.launch_instance(argv=voila_argv(settings, folder, denied_extensions()))
     return 0
+
+
+def _say(line: str) -> None:
+    print(f"combatkit: {line}", flush=True)
+
+
+_RETIRED = logging.Logger("combatkit.widgets.serve.retired", level=logging.CRITICAL + 1)
+"""Where the renderings of the kernels :func:`renew_pools` retires report: nowhere. Made outside the logging
+registry, which the server's logging set-up would re-enable."""
+_RETIRED.propagate = False
+
+
+async def renew_pools(manager: Any) -> int:
+    """Replace the kernels waiting in voila's pools (``manager._pools``, voila 0.5.8) with new ones, and return how
+    many: started once the compiled engine is ready (:mod:`combatkit.widgets.compiled`), the new ones run it. A
+    kernel a visitor took meanwhile is left alone. A waiting one has nothing to save: its page's rendering (stopped
+    in the cell that waits for the visitor) is cancelled and told to keep quiet (voila would log the kernel's
+    death in that cell as a server error, with a traceback, for every one), and the kernel is killed."""
+    renewed = 0
+    for name, pool in list(manager._pools.items()):
+        for task in list(pool):
+            try:
+                waiting = await task
+            except Exception:  # noqa: BLE001 (a kernel that failed to start: voila has said so already)
+                continue
+            if task in pool:  # still waiting for a visitor
+                pool.remove(task)
+                renderer = waiting["renderer"]
+                renderer.log = _RETIRED
+                if getattr(renderer, "executor", None) is not None:  # made once its kernel has started
+                    renderer.executor.log = _RETIRED
+                waiting["task"].cancel()
+                await manager.shutdown_kernel(waiting["kernel_id"], now=True)
+                renewed += 1
+        manager.fill_if_needed(delay=0, notebook_name=name)
+    return renewed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -333,7 +371,7 @@ def cell_timeout(seconds: int) -> Callable[[Any], int | None]:
 
 
 def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None,
-               preheat_lessons: tuple[str, ...] = ()) -> type:
+               preheat_lessons: tuple[str, ...] = (), build: compiled.Build | None = None) -> type:
     """Voila, with the landing page's ``combatkit_landing()`` in its templates' globals, :func:`cell_timeout`
     as its cells' time limit, the ``lessons`` folder (if any) served under ``learn/``, and pages that
     set the ``_xsrf`` cookie.
@@ -369,7 +407,25 @@ def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None
             if hasattr(self.kernel_manager, "fill_if_needed"):  # voila fills the pools of its root's notebooks only
                 for lesson in preheat_lessons:
                     self.kernel_manager.fill_if_needed(delay=0, notebook_name=f"{LEARN}/{lesson}")
+                if build is not None:
+                    self._watch_build(build)
             return settings
+
+        def _watch_build(self, build: compiled.Build) -> None:
+            """Once ``build`` is ready, restart the kernels waiting for a visitor on the compiled engine."""
+            from tornado.ioloop import PeriodicCallback
+
+            async def renew() -> None:
+                _say(f"engine: {await renew_pools(self.kernel_manager)} waiting kernels restarted on the compiled engine")
+
+            def check() -> None:
+                if build.finished.is_set():
+                    watch.stop()
+                    if build.site is not None:
+                        asyncio.ensure_future(renew())
+
+            watch = PeriodicCallback(check, 1000)
+            watch.start()
 
     return CombatkitVoila
 
