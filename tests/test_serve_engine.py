@@ -190,11 +190,14 @@ def test_once_the_build_is_ready_the_waiting_kernels_are_renewed_and_a_taken_one
 
             self.failed = loop.create_future()
             self.failed.set_exception(RuntimeError("the kernel died"))
-            self._pools = {"prep.ipynb": [waiting("k1"), self.failed], "learn/mana.ipynb": [waiting("k2")]}
+            self._pools = {"prep.ipynb": [waiting("k1"), self.failed, waiting("k3")],
+                           "learn/mana.ipynb": [waiting("k2")]}
             self.shut, self.filled = [], []
 
         async def shutdown_kernel(self, kernel, now=False):
             self.shut.append((kernel, now))
+            if kernel == "k3":
+                raise RuntimeError("Kernel is not running")  # it died while waiting: voila's word for it
             self._pools["learn/mana.ipynb"].pop(0)  # meanwhile a visitor takes the lesson's kernel
 
         def fill_if_needed(self, delay=None, notebook_name=None):
@@ -205,7 +208,7 @@ def test_once_the_build_is_ready_the_waiting_kernels_are_renewed_and_a_taken_one
         return manager, await serve.renew_pools(manager)
 
     manager, renewed = asyncio.run(renew())
-    assert renewed == 1 and manager.shut == [("k1", True)]
+    assert renewed == 2 and manager.shut == [("k1", True), ("k3", True)]
     assert manager.rendering["k1"].cancelled() and not manager.rendering["k2"].cancelled()
     k1, k2 = (manager.kernels[k]["renderer"] for k in ("k1", "k2"))
     assert k1.log is k1.executor.log is serve._RETIRED  # the retired page's death in its cell is not an error
@@ -213,3 +216,17 @@ def test_once_the_build_is_ready_the_waiting_kernels_are_renewed_and_a_taken_one
     assert k2.log is k2.executor.log is manager.log
     assert manager._pools == {"prep.ipynb": [manager.failed], "learn/mana.ipynb": []}  # a failed start is voila's
     assert manager.filled == [(0, "prep.ipynb"), (0, "learn/mana.ipynb")]
+
+
+def test_the_console_says_how_the_renewal_went_in_one_line():
+    import asyncio
+
+    from combatkit.widgets import serve
+
+    class Voila:  # a kernel manager with no pools (not voila 0.5.8's): the renewal fails, the server goes on
+        pass
+
+    said = []
+    asyncio.run(serve.renew_and_say(Voila(), said.append))
+    assert len(said) == 1 and said[0].startswith("engine: the kernels waiting for visitors were not restarted (")
+    assert "AttributeError" in said[0] and "run the compiled engine" in said[0]

@@ -92,8 +92,8 @@ from combatkit.widgets.landing import LEARN, landing
 
 __all__ = ["LESSONS_COPY", "MAIN_DASHBOARD", "MAIN_LESSON", "RunningServer", "ServeSettings", "add_arguments",
            "cell_timeout", "dashboard_url", "dashboards_dir", "denied_extensions", "free_port", "installed",
-           "jupyter_environ", "landing_url", "lesson_url", "lessons_dir", "main", "preheated_lessons", "renew_pools", "run",
-           "serving", "voila_argv"]
+           "jupyter_environ", "landing_url", "lesson_url", "lessons_dir", "main", "preheated_lessons", "renew_and_say",
+           "renew_pools", "run", "serving", "voila_argv"]
 
 TEMPLATE = "combatkit"
 TEMPLATE_ROOT = Path(__file__).resolve().parent
@@ -343,10 +343,24 @@ async def renew_pools(manager: Any) -> int:
                 if getattr(renderer, "executor", None) is not None:  # made once its kernel has started
                     renderer.executor.log = _RETIRED
                 waiting["task"].cancel()
-                await manager.shutdown_kernel(waiting["kernel_id"], now=True)
+                try:
+                    await manager.shutdown_kernel(waiting["kernel_id"], now=True)
+                except RuntimeError:  # it had died already (voila's own shutdown_all lets this pass too)
+                    pass
                 renewed += 1
         manager.fill_if_needed(delay=0, notebook_name=name)
     return renewed
+
+
+async def renew_and_say(manager: Any, say: Callable[[str], None] = _say) -> None:
+    """:func:`renew_pools`, and one line in the console on how it went (never a task's traceback)."""
+    try:
+        renewed = await renew_pools(manager)
+    except Exception as error:  # noqa: BLE001
+        say(f"engine: the kernels waiting for visitors were not restarted ({error!r}); pages opened once they "
+            "are used up run the compiled engine")
+    else:
+        say(f"engine: {renewed} waiting kernels restarted on the compiled engine")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -415,14 +429,11 @@ def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None
             """Once ``build`` is ready, restart the kernels waiting for a visitor on the compiled engine."""
             from tornado.ioloop import PeriodicCallback
 
-            async def renew() -> None:
-                _say(f"engine: {await renew_pools(self.kernel_manager)} waiting kernels restarted on the compiled engine")
-
             def check() -> None:
                 if build.finished.is_set():
                     watch.stop()
                     if build.site is not None:
-                        asyncio.ensure_future(renew())
+                        asyncio.ensure_future(renew_and_say(self.kernel_manager))
 
             watch = PeriodicCallback(check, 1000)
             watch.start()
