@@ -1,8 +1,9 @@
 """The engine the dashboards' kernels run: compiled where it can be, pure Python until then (#18).
 
 The compiled build of the engine (``setup.py``, README "A compiled build") plays every fight as the pure-Python
-package does, about twice as fast: encounter prep's six systems at ±2% take some 7.5 s instead of 15-18 s on two
-cores. ``combatkit serve`` (what ``make dashboards`` runs) serves it without being asked, where it can:
+package does, about twice as fast: encounter prep's six systems at ±2% take some 7.5 s instead of 15-18 s on one
+2-core machine, 11 s instead of 24-26 s on a slower one. ``combatkit serve`` (what ``make dashboards`` runs)
+serves it without being asked, where it can:
 
 * a build for this very source (a digest of the package's files, :func:`source_digest`) is ready: kernels import
   the engine from it (:func:`kernel_environ`: it goes first on their ``PYTHONPATH``);
