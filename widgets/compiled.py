@@ -2,13 +2,13 @@
 
 The compiled build of the engine (``setup.py``, README "A compiled build") plays every fight as the pure-Python
 package does, about twice as fast: encounter prep's six systems at ±2% take some 7.5 s instead of 15-18 s on one
-2-core machine, 11 s instead of 24-26 s on a slower one. ``combatkit serve`` (what ``make dashboards`` runs)
+2-core machine, 11-14 s instead of 24-26 s on a slower one. ``combatkit serve`` (what ``make dashboards`` runs)
 serves it without being asked, where it can:
 
 * a build for this very source (a digest of the package's files, :func:`source_digest`) is ready: kernels import
   the engine from it (:func:`kernel_environ`: it goes first on their ``PYTHONPATH``);
 * else, in a checkout with a C compiler, the Python headers and mypyc at hand, it is built in the background at the
-  lowest priority (about 2.5 minutes of one core, once per version of the source; :class:`Build`) while the server
+  lowest priority (2.5-4.5 minutes of one core, once per version of the source; :class:`Build`) while the server
   runs pure Python, and kernels started after it is ready run it: the server then restarts the kernels waiting
   for a visitor (:func:`combatkit.widgets.serve.renew_pools`). A page already open stays pure Python until it is
   opened again;
@@ -236,5 +236,5 @@ def start(engine: str, say: Callable[[str], None] = print) -> Build | None:
         say(f"engine: pure Python (the compiled engine cannot be kept in {home}: {error.strerror or error})")
         return None
     say("engine: pure Python for now; compiling the engine in the background, once for this version of the source "
-        "(about 2.5 minutes of one core at low priority): pages opened after that run it. --engine pure skips this")
+        "(a few minutes of one core at low priority): pages opened after that run it. --engine pure skips this")
     return build
