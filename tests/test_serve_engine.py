@@ -230,3 +230,38 @@ def test_the_console_says_how_the_renewal_went_in_one_line():
     asyncio.run(serve.renew_and_say(Voila(), said.append))
     assert len(said) == 1 and said[0].startswith("engine: the kernels waiting for visitors were not restarted (")
     assert "AttributeError" in said[0] and "run the compiled engine" in said[0]
+
+
+@pytest.mark.parametrize("ready", [True, False])
+def test_the_server_watches_the_build_and_renews_its_pools_only_once_it_is_ready(ready, capsys):
+    import asyncio
+    import threading
+
+    from combatkit.widgets import serve
+
+    build = types.SimpleNamespace(finished=threading.Event(), site=None)
+
+    class Manager:  # a pooling kernel manager with nothing waiting yet
+        _pools: dict = {}
+
+        def fill_if_needed(self, delay=None, notebook_name=None):
+            raise AssertionError("no pool to fill")
+
+    app = serve._app_class()()
+    app.kernel_manager = Manager()
+
+    async def watch():
+        app._watch_build(build)
+        await asyncio.sleep(1.2)
+        assert getattr(app, "combatkit_renewal", None) is None  # the build is not over: nothing yet
+        build.site = Path("site") if ready else None
+        build.finished.set()
+        await asyncio.sleep(1.2)
+        return getattr(app, "combatkit_renewal", None)
+
+    renewal = asyncio.run(watch())
+    said = capsys.readouterr().out
+    if ready:
+        assert renewal.done() and said == "combatkit: engine: 0 waiting kernels restarted on the compiled engine\n"
+    else:  # a failed build: compiled.start's done() has said so; the kernels stay as they are
+        assert renewal is None and said == ""

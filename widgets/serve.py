@@ -432,8 +432,8 @@ def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None
             def check() -> None:
                 if build.finished.is_set():
                     watch.stop()
-                    if build.site is not None:
-                        asyncio.ensure_future(renew_and_say(self.kernel_manager))
+                    if build.site is not None:  # the loop keeps a weak reference to a task only: kept here
+                        self.combatkit_renewal = asyncio.ensure_future(renew_and_say(self.kernel_manager))
 
             watch = PeriodicCallback(check, 1000)
             watch.start()
