@@ -2,17 +2,20 @@
 source it was built from, built in the background, never half-built, and pure Python with a one-line reason
 otherwise. tests/test_compiled.py checks that a kernel given a real build imports the engine from it."""
 
+import argparse
+import asyncio
 import logging
 import os
 import shutil
 import sys
+import threading
 import types
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from combatkit.widgets import compiled
+from combatkit.widgets import compiled, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -160,10 +163,6 @@ def test_a_build_left_unfinished_long_ago_is_cleared(tmp_path):
 
 @pytest.mark.parametrize("engine", ["pure", "auto"])
 def test_the_server_takes_the_engine_on_its_command_line(engine):
-    import argparse
-
-    from combatkit.widgets import serve
-
     parser = argparse.ArgumentParser()
     serve.add_arguments(parser)
     assert parser.parse_args([] if engine == "auto" else ["--engine", engine]).engine == engine
@@ -172,19 +171,15 @@ def test_the_server_takes_the_engine_on_its_command_line(engine):
 
 
 def test_once_the_build_is_ready_the_waiting_kernels_are_renewed_and_a_taken_one_is_left():
-    import asyncio
-
-    from combatkit.widgets import serve
-
     class Manager:  # voila's pooling kernel manager, as renew_pools uses it
         def __init__(self, loop):
-            self.rendering, self.kernels, self.log = {}, {}, logging.getLogger("voila")
+            self.kernels, self.log = {}, logging.getLogger("voila")
 
             def waiting(kernel):
                 task = loop.create_future()
-                self.rendering[kernel] = loop.create_future()  # its page, waiting in the visitor's cell
                 renderer = types.SimpleNamespace(log=self.log, executor=types.SimpleNamespace(log=self.log))
-                self.kernels[kernel] = {"kernel_id": kernel, "task": self.rendering[kernel], "renderer": renderer}
+                self.kernels[kernel] = {"kernel_id": kernel, "renderer": renderer,
+                                        "task": loop.create_future()}  # its page, waiting in the visitor's cell
                 task.set_result(self.kernels[kernel])
                 return task
 
@@ -209,7 +204,7 @@ def test_once_the_build_is_ready_the_waiting_kernels_are_renewed_and_a_taken_one
 
     manager, renewed = asyncio.run(renew())
     assert renewed == 2 and manager.shut == [("k1", True), ("k3", True)]
-    assert manager.rendering["k1"].cancelled() and not manager.rendering["k2"].cancelled()
+    assert manager.kernels["k1"]["task"].cancelled() and not manager.kernels["k2"]["task"].cancelled()
     k1, k2 = (manager.kernels[k]["renderer"] for k in ("k1", "k2"))
     assert k1.log is k1.executor.log is serve._RETIRED  # the retired page's death in its cell is not an error
     assert not serve._RETIRED.isEnabledFor(logging.CRITICAL) and not serve._RETIRED.propagate
@@ -219,10 +214,6 @@ def test_once_the_build_is_ready_the_waiting_kernels_are_renewed_and_a_taken_one
 
 
 def test_the_console_says_how_the_renewal_went_in_one_line():
-    import asyncio
-
-    from combatkit.widgets import serve
-
     class Voila:  # a kernel manager with no pools (not voila 0.5.8's): the renewal fails, the server goes on
         pass
 
@@ -234,11 +225,6 @@ def test_the_console_says_how_the_renewal_went_in_one_line():
 
 @pytest.mark.parametrize("ready", [True, False])
 def test_the_server_watches_the_build_and_renews_its_pools_only_once_it_is_ready(ready, capsys):
-    import asyncio
-    import threading
-
-    from combatkit.widgets import serve
-
     build = types.SimpleNamespace(finished=threading.Event(), site=None)
 
     class Manager:  # a pooling kernel manager with nothing waiting yet
