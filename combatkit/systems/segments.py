@@ -80,6 +80,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Length, Spell, Weapon, WeaponKind, \
     reaction_adjustment
+from combatkit.systems._memo import explaining
 from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import FightRound, TimingSystem, register
 from combatkit.systems.rules import Retarget, SystemRules
@@ -367,6 +368,10 @@ class _Run:
         self.shot_delayed: set[str] = set()
         for h in encounter.hits:
             self.hits[h.target].append(h.tick)
+        self.swings = explaining() or not isinstance(roller, _TimingRoller)
+        """Whether a blow's to-hit d20 is rolled here (:meth:`_swing`): not on a fight's fast path, where the timing
+        roller answers each with a miss (the resolver rolls the blows, 003 §I) and the words it leaves are not
+        asked for (#18)."""
 
     # -- helpers
 
@@ -876,6 +881,8 @@ class _Run:
 
     def _swing(self, act: _Act, target: Combatant, t: Tick) -> None:
         """The d20 to hit rolled with the segment die (003 §I), one per form; damage when figures can fall."""
+        if not self.swings:
+            return
         casting = self._casting(target, t)
         ac = target.armor_class
         if casting is not None and casting.segment - casting.start > self.options.quick_spell:
