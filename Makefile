@@ -34,8 +34,10 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+# One worker a core (pytest-xdist), each test file whole on one worker: a browser test module's server, the
+# compiled wheel's build. `.venv/bin/python -m pytest FILE` runs one file in this process.
 test: $(STAMP) chromium
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 bench: $(STAMP) chromium
 	$(BIN)/python benchmarks/run.py

@@ -1,8 +1,10 @@
 """The compiled wheel of ``tests/test_compiled.py``, built in the background from the start of the session.
 
-Building it takes about 1.5 minutes of one core, which the suite, mostly on one core, leaves idle: the build
-starts when the session's tests are collected, at the lowest priority (``nice``), so that it takes only what
-the tests leave; the test waits for it when its turn comes. Not a test module: ``tests/conftest.py`` starts it.
+Building it takes about 1.5 minutes of one core (2.5 beside a busy one), which a suite run in one process leaves
+idle: the build then starts when the session's tests are collected, at the lowest priority (``nice``), so that it
+takes only what the tests leave; the test waits for it when its turn comes. Not a test module:
+``tests/conftest.py`` starts it. Under ``pytest -n`` (``make test``) every core runs tests, and the worker given
+``tests/test_compiled.py`` builds it when the module's first test asks (:func:`wait`).
 """
 
 from __future__ import annotations

@@ -29,7 +29,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 def pytest_collection_finish(session):
     """Start building the compiled wheel (tests/compiled_build.py) when a test of it is to run: it builds on the
-    core the rest of the suite leaves idle, at the lowest priority, and is ready when its test's turn comes."""
+    core the rest of the suite leaves idle, at the lowest priority, and is ready when its test's turn comes. Not in
+    a worker of ``pytest -n`` (``make test``): each worker collects every test, and only the one given
+    test_compiled.py is to build; it builds when that module's first test asks, its core idle meanwhile."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
     if any(item.path.name == "test_compiled.py" for item in session.items):
         from tests import compiled_build
 
