@@ -21,6 +21,9 @@ class Live:
 
     def __init__(self, fig: Figure) -> None:
         self.fig = fig
+        self.c: Combatant = fig.combatant
+        """Who it is: what never changes in a fight (``fig`` is never replaced; read hundreds of times a round)."""
+        self.name: str = fig.combatant.name
         self.hp = fig.hit_points
         self.status = fig.status
         self.position = fig.position
@@ -41,14 +44,6 @@ class Live:
         """Spells' effects still running on it (:attr:`Figure.lasting <combatkit.battle.Figure.lasting>`)."""
         self.no_effect: list[str] = list(fig.no_effect_data)
         """Spells it cast that had no effect data, one name a casting (this fight's, so far)."""
-
-    @property
-    def c(self) -> Combatant:
-        return self.fig.combatant
-
-    @property
-    def name(self) -> str:
-        return self.fig.combatant.name
 
     def acts_at(self, t: Tick) -> bool:
         return self.status.acts or (self.down_at is not None and t <= self.down_at)
