@@ -95,7 +95,7 @@ from combatkit.systems._order_of_battle import (
 )
 from combatkit.intent import PlacementKind
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
-from combatkit.systems.base import FightRound, TimingSystem, checked_once, placed_round, register
+from combatkit.systems.base import FightRound, TimingSystem, checked_once, register
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -660,32 +660,11 @@ class _Round:
         self._check()
         surprised = self._surprise()
         self.surprise_round = surprised is not None
-        rolls = None
         if surprised is not None:
             for f in self.figures.values():
                 f.count = None if surprised[f.c.name] else f.c.abilities.dexterity
         else:
-            rolls = self._initiative()
-        # Who is surprised and the initiative d12s are the round's only dice: a round that looks the same once
-        # they are rolled, with no hit reported on a caster, is placed as before (combatkit.systems._memo), with
-        # its words if this one is explained. Placing never reads the round's number (a figure's attacks are its
-        # declarations', checked above; surprise is rolled above), so a later round like an earlier one matches.
-        placed = placed_round("short_form", self.encounter, self.options,
-                              (None if surprised is None else tuple(surprised.values()),
-                               None if rolls is None else tuple(rolls.values()), self.explain), reads_round=False)
-        known = placed.before() if placed is not None else None
-        if known is not None:
-            clock, spans, notes = known
-            return Timeline(SHORT_FORM.id, clock, spans, tuple(self.notes) + notes, tuple(self.roller.log))
-        after = len(self.notes)
-        timeline = self._placed(surprised)
-        if placed is not None:
-            placed.keep((timeline.clock, timeline.spans, timeline.notes[after:]))
-        return timeline
-
-    def _placed(self, surprised: dict[str, bool] | None) -> Timeline:
-        """The round once its dice are rolled: who fires before initiative, who closes, and where each action falls."""
-        if surprised is None:
+            self._initiative()
             for f in self.figures.values():
                 first = f.decls[0] if f.decls else None
                 default = first is not None and first.kind is ActionKind.ATTACK and not self._melee(first)
