@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -576,7 +576,6 @@ def test_registered_with_aliases():
     assert SEGMENTS.clock.ticks == 11 and SEGMENTS.clock.describe(7) == "segment 7 (melee round)"
 
 
-
 def test_a_fight_s_fast_path_rolls_no_to_hit_the_timing_roller_would_miss(monkeypatch):
     """#18, explanations only when asked for: in a fight the scheduler's own to-hit d20 is answered with a miss
     (the resolver rolls the blows, 003 §I), so on the fast path the scheduler does not swing at all; explained
@@ -601,6 +600,7 @@ def test_a_fight_s_fast_path_rolls_no_to_hit_the_timing_roller_would_miss(monkey
     fast = run_fight(encounter, "segments", seed=5, explain=False, options=FightOptions(max_rounds=1))
     explained = run_fight(encounter, "segments", seed=5, options=FightOptions(max_rounds=1))
     assert swung and set(swung) == {False, True} and fast.row() == explained.row()
+
 
 # ----------------------------------------------------------------- exact odds
 
