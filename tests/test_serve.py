@@ -221,6 +221,39 @@ def test_the_server_log_has_no_traceback_from_culling_or_stopping(tmp_path):
     assert "Traceback" not in text and "ERROR" not in text, text
 
 
+def test_a_port_taken_before_the_server_binds_it_is_left_for_another(monkeypatch, tmp_path):
+    """Test workers start servers side by side (make test): a free port can be taken between free_port() and
+    the server's start. The server then exits and serving() tries another free port; a page that answers on the
+    taken port is not mistaken for the dashboards (the server is ready when it listens there itself)."""
+    import http.server
+    import threading
+
+    class Squatter(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"not the dashboards")
+
+        def log_message(self, *args) -> None:
+            pass
+
+    squatter = http.server.HTTPServer(("127.0.0.1", 0), Squatter)
+    taken = squatter.server_address[1]
+    threading.Thread(target=squatter.serve_forever, daemon=True).start()
+    handed = iter([taken])
+    monkeypatch.setattr(serve, "free_port", lambda real=serve.free_port: next(handed, None) or real())
+    try:
+        with serve.serving(pool_size=0, log=tmp_path / "voila.log") as server:
+            assert server.url != f"http://127.0.0.1:{taken}"
+            with urllib.request.urlopen(f"{server.url}/voila/tree", timeout=30) as reply:
+                assert b"not the dashboards" not in reply.read()
+        with pytest.raises(RuntimeError, match="exited with code"):  # a port asked for is not swapped
+            with serve.serving(port=taken, pool_size=0, log=tmp_path / "taken.log"):
+                pass
+    finally:
+        squatter.shutdown()
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "dashboards").glob("*.ipynb")), ids=lambda p: p.name)
 def test_each_dashboard_has_one_cell_without_a_time_limit_its_last(path):
     cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]

@@ -574,37 +574,69 @@ def serving(dashboards: Path | None = None, *, notebooks: Path | None = None, po
     (voila starts kernels as child processes, and they all stop together at the end), on a
     free port of 127.0.0.1 unless ``port`` is given, writing its log to ``log``. Its kernels run the pure-Python
     engine unless ``engine`` says ``auto`` (:mod:`combatkit.widgets.compiled`: a build in the background).
+
+    The server is ready when it listens on its port itself and its tree answers there: not when some other
+    server answers on it. A free port can be taken between :func:`free_port` and the server's start (test
+    workers start servers side by side); the server then exits, and another free port is tried, up to
+    :data:`PORT_TRIES` in all (once, with ``port`` given).
     """
-    port = port or free_port()
-    command = [sys.executable, "-m", "combatkit.widgets.serve", "--port", str(port), "--no-browser",
-               "--pool-size", str(pool_size), "--timeout", str(timeout), "--cull-interval", str(cull_interval),
-               "--cull-idle-timeout", str(cull_idle_timeout), "--engine", engine, "--preheat", *preheat]
+    options = ["--no-browser", "--pool-size", str(pool_size), "--timeout", str(timeout),
+               "--cull-interval", str(cull_interval), "--cull-idle-timeout", str(cull_idle_timeout),
+               "--engine", engine, "--preheat", *preheat]
     if dashboards is not None:
-        command += ["--dashboards", str(dashboards)]
+        options += ["--dashboards", str(dashboards)]
     if notebooks is not None:
-        command += ["--notebooks", str(notebooks)]
-    sink = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 (closed below)
-    server = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + start_timeout
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"the dashboard server exited with code {server.returncode}; see {log or 'its log'}")
+        options += ["--notebooks", str(notebooks)]
+    deadline = time.monotonic() + start_timeout
+    for attempt in range(1 if port is not None else PORT_TRIES):
+        chosen = port or free_port()
+        sink = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 (closed below)
+        command = [sys.executable, "-m", "combatkit.widgets.serve", "--port", str(chosen), *options]
+        server = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
+        base = f"http://127.0.0.1:{chosen}"
+        try:
+            if _ready(server, base, chosen, deadline, start_timeout):
+                yield RunningServer(base, server)
+                return
+            if port is not None or attempt == PORT_TRIES - 1:
+                raise RuntimeError(f"the dashboard server exited with code {server.returncode}; "
+                                   f"see {log or 'its log'}")
+        finally:
+            _stop_group(server)
+            if log:
+                sink.close()
+
+
+PORT_TRIES = 3
+"""Free ports :func:`serving` tries before it gives up on a server that exits as it starts."""
+
+
+def _ready(server: subprocess.Popen, base: str, port: int, deadline: float, start_timeout: float) -> bool:
+    """Wait until ``server`` listens on ``port`` and its tree answers at ``base``: True; False once it has exited."""
+    while True:
+        if server.poll() is not None:
+            return False
+        if _listens(server.pid, port):
             try:
                 with urllib.request.urlopen(f"{base}/voila/tree", timeout=2) as reply:
                     if reply.status == 200:
-                        break
+                        return True
             except OSError:
                 pass
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the dashboard server did not answer on {base} within {start_timeout:.0f} s")
-            time.sleep(0.2)
-        yield RunningServer(base, server)
-    finally:
-        _stop_group(server)
-        if log:
-            sink.close()
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the dashboard server did not answer on {base} within {start_timeout:.0f} s")
+        time.sleep(0.2)
+
+
+def _listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` itself listens on TCP ``port``."""
+    import psutil
+
+    try:
+        connections = psutil.Process(pid).net_connections(kind="tcp")
+    except psutil.Error:
+        return False
+    return any(c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port for c in connections)
 
 
 def _stop_group(server: subprocess.Popen) -> None:
