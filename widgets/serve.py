@@ -588,7 +588,8 @@ def serving(dashboards: Path | None = None, *, notebooks: Path | None = None, po
     if notebooks is not None:
         options += ["--notebooks", str(notebooks)]
     deadline = time.monotonic() + start_timeout
-    for attempt in range(1 if port is not None else PORT_TRIES):
+    tries = 1 if port is not None else PORT_TRIES
+    for attempt in range(tries):
         chosen = port or free_port()
         sink = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 (closed below)
         command = [sys.executable, "-m", "combatkit.widgets.serve", "--port", str(chosen), *options]
@@ -598,7 +599,7 @@ def serving(dashboards: Path | None = None, *, notebooks: Path | None = None, po
             if _ready(server, base, chosen, deadline, start_timeout):
                 yield RunningServer(base, server)
                 return
-            if port is not None or attempt == PORT_TRIES - 1:
+            if attempt == tries - 1:
                 raise RuntimeError(f"the dashboard server exited with code {server.returncode}; "
                                    f"see {log or 'its log'}")
         finally:
