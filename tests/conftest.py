@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 CI_EXAMPLES = 100
@@ -27,17 +28,36 @@ settings.register_profile("fuzz", derandomize=False, max_examples=int(os.environ
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_sessionstart(session):
+    """Under ``pytest -n`` (``make test``), in the controller: name the folder the compiled wheel
+    (tests/compiled_build.py) is to be built in, for the workers it is about to start."""
+    if session.config.pluginmanager.has_plugin("dsession"):
+        from tests import compiled_build
+
+        compiled_build.plan()
+
+
 def pytest_collection_finish(session):
-    """Start building the compiled wheel (tests/compiled_build.py) when a test of it is to run: it builds on the
-    core the rest of the suite leaves idle, at the lowest priority, and is ready when its test's turn comes. Not in
-    a worker of ``pytest -n`` (``make test``): each worker collects every test, and only the one given
-    test_compiled.py is to build; it builds when that module's first test asks, its core idle meanwhile."""
+    """Start building the compiled wheel when a test of it is to run, in a suite run in one process: it builds on
+    the core the tests leave idle, at the lowest priority, and is ready when its test's turn comes. A worker of
+    ``pytest -n`` never builds it: the controller does (:func:`pytest_xdist_node_collection_finished`)."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     if any(item.path.name == "test_compiled.py" for item in session.items):
         from tests import compiled_build
 
         compiled_build.start()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """Under ``pytest -n``, in the controller, once the first worker has collected: start building the compiled
+    wheel if a test of it is to run, beside the workers and at their priority, so that it is ready when
+    test_compiled.py's turn comes instead of keeping one core busy at the end of the run."""
+    if any(i.startswith("tests/test_compiled.py::") for i in ids):
+        from tests import compiled_build
+
+        compiled_build.start(nice=False)
 
 
 def pytest_sessionfinish(session):

@@ -3,10 +3,9 @@ package, and keeps the checks a user meets: a wrong value is named with its rule
 typed, a seventh system and a dashboard's roller subclass the compiled classes.
 
 The wheel is built at mypyc's optimisation level 0 (the C is the same code, compiled with less optimisation:
-about 1.5 minutes on one core, where level 3 takes 2.5), in the background from the start of a session in one
-process, or when this module's first test asks for it in a worker of ``pytest -n`` (``tests/compiled_build.py``);
-the chosen tests then run against it in a subprocess that imports combatkit from the unpacked wheel, never from
-this checkout.
+about 1.5 minutes on one core, where level 3 takes 2.5), in the background from the start of the session, in
+the controller of ``pytest -n`` (``tests/compiled_build.py``); the chosen tests then run against it in a
+subprocess that imports combatkit from the unpacked wheel, never from this checkout.
 """
 
 import os
