@@ -34,12 +34,15 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-# One worker a core (pytest-xdist), each test file whole on one worker: a browser test module's server, the
-# compiled wheel's build. `.venv/bin/python -m pytest FILE` runs one file in this process.
-test: $(STAMP) chromium
+# The environment (pip) and chromium (apt-get) are set up side by side, each unpacking on a core of its own; then
+# one worker a core (pytest-xdist), each test file whole on one worker (a browser test module's server).
+# `.venv/bin/python -m pytest FILE` runs one file in this process.
+test:
+	@$(MAKE) --no-print-directory -j2 install chromium
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
-bench: $(STAMP) chromium
+bench:
+	@$(MAKE) --no-print-directory -j2 install chromium
 	$(BIN)/python benchmarks/run.py
 
 # The generated-input tests under the wide Hypothesis profile (tests/conftest.py): a new random sample
