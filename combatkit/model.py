@@ -636,7 +636,8 @@ class Declaration(Refined):
     kind: ActionKind
     """Move, attack, cast, misc or ready."""
     target: str | None = None
-    """Whom the attack or spell is aimed at, or whom a move closes on."""
+    """Whom the attack or spell is aimed at, or whom a move closes on (a 001 withdrawal: the opponent it is made
+    from)."""
     weapons: tuple[str, ...] = ()
     """Weapons used; several make a multi-part routine at the slowest SF (000 §2 C)."""
     spell: str | None = None

@@ -58,6 +58,7 @@ def test_every_example_schedules_fights_and_has_odds_under_every_system(name, si
     assert timeline.spans and timeline.plan is not None
     fight = run_fight(encounter, sid, seed=1)
     assert fight.round_count >= 1 and fight.rounds[0].timeline.plan is not None
+    assert fight.refused == 0  # every system places what the default policy means to do
     a, b = pair(encounter)
     odds = system.odds(encounter, a, b)
     assert sum(odds[k] for k in ("a first", "simultaneous", "b first", "neither")) == 1
@@ -228,6 +229,27 @@ def test_a_figure_with_no_weapon_fights_with_its_fists_rather_than_stand_idle():
         fight = run_fight(encounter, sid, seed=3, options=FightOptions(max_rounds=3))
         later = [e for r in fight.rounds[1:] for e in r.events if e.actor == "Velanna" and e.kind is EventKind.ATTACK]
         assert later and all("fists" in e.why for e in later), sid
+
+
+def test_a_figure_with_no_weapon_and_no_spell_left_withdraws_under_every_system():
+    """strike-speed-ogre-and-goblin: Wenna spends her one spell in round 1 and has no weapon; in reach of the ogre,
+    too large for her fists, she withdraws (the policy's point 6). Every system places it: 001 names the opponent
+    the withdrawal is made from (001 Movement: Withdrawal), 003, with no withdrawal of its own, moves her away as
+    far as its move goes. Both refused it before, and she stood idle the rest of the fight."""
+    encounter = load_example("strike-speed-ogre-and-goblin")
+    for sid in SYSTEMS:
+        for seed in range(5):
+            assert run_fight(encounter, sid, seed=seed, explain=False).refused == 0, (sid, seed)
+    for sid in ("five_phase", "segments"):
+        fight = run_fight(encounter, sid, seed=1, options=FightOptions(max_rounds=2))
+        withdrawal = [d for d in fight.rounds[1].declarations if d.actor == "Wenna"]
+        assert [(d.kind, d.maneuver) for d in withdrawal] == [(ActionKind.MOVE, Maneuver.WITHDRAW)], sid
+        moved = [e for e in fight.rounds[1].events if e.actor == "Wenna" and e.kind is EventKind.FLEE]
+        assert moved and "withdraws" in moved[0].why, sid
+    placed = find_system("five_phase").plan(replace(
+        encounter, intents=(Intent("Wenna", IntentKind.MOVE, "Grol", away=True, maneuver=Maneuver.WITHDRAW),),
+        refinements=()))
+    assert [d.target for d in placed.declarations] == ["Grol"]
 
 
 def test_the_default_policy_and_the_file_use_one_planner():

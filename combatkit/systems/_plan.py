@@ -684,7 +684,9 @@ def _feet(ap: ActorPlan, intent: Intent, rate: int) -> int | None:
     gap = ap.gap(intent.target)
     if intent.feet is not None:
         return min(intent.feet, rate)
-    if intent.target is not None and not intent.away and gap is not None:
+    if intent.target is not None and intent.away:
+        return rate  # away from a figure, no distance given: as far as the round's move goes
+    if intent.target is not None and gap is not None:
         return min(max(0, gap - REACH), rate)
     return None
 

@@ -1486,7 +1486,10 @@ class FivePhase(TimingSystem):
                 continue
             k = intent.kind
             if k is IntentKind.MOVE and intent.maneuver in (Maneuver.FLEE, Maneuver.WITHDRAW):
-                out = [ap.declaration(intent, min(ready, 5), ActionKind.MOVE)]
+                # 001 Movement: a withdrawal names the opponent it is made from (a move's target, elsewhere the
+                # figure it closes on)
+                made_from = intent.target if intent.maneuver is Maneuver.WITHDRAW else None
+                out = [ap.declaration(intent, min(ready, 5), ActionKind.MOVE, target=made_from)]
                 spec = action_for(c, out[0])
                 ap.add(step, intent, out, f"001 Movement: {spec.name}", f"{intent.said()}: "
                                                                          f"{spec.name} ({ap.where(out)})")
