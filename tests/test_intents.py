@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -250,6 +251,26 @@ def test_a_figure_with_no_weapon_and_no_spell_left_withdraws_under_every_system(
         encounter, intents=(Intent("Wenna", IntentKind.MOVE, "Grol", away=True, maneuver=Maneuver.WITHDRAW),),
         refinements=()))
     assert [d.target for d in placed.declarations] == ["Grol"]
+
+
+def test_fists_at_half_an_attack_a_round_strike_in_even_rounds_and_wait_out_the_odd_ones_under_every_system():
+    """000 §2 C: 1/2 attack a round is one attack every other round, with the fists too. Every system that counts
+    whole attacks a round counts none in an odd round; the plan used to give the fists one all the same, and each
+    of them refused it. Phase System II paces attacks by its Table 6 (000 §3 C), phase by phase, and places it."""
+    brawler = Combatant("Brawler", "a", hit_points=30, attacks_per_round=Fraction(1, 2))
+    orc = Combatant("Ugluk", "b", hit_points=30, weapons=(Weapon("club", 4),))
+    for number in (1, 2):
+        encounter = Encounter("fists", (brawler, orc), distances=(("Brawler", "Ugluk", 5),),
+                              intents=(Intent("Brawler", IntentKind.ATTACK, "Ugluk"),), round=number)
+        for sid in SYSTEMS:
+            placed = find_system(sid).schedule(encounter).plan.for_actor("Brawler")[0]
+            if number == 1 and sid != "phase2":
+                assert placed.kind is PlacementKind.DEFERRED, sid
+                assert "1/2 attacks a round give it none in round 1" in placed.why, sid
+            else:
+                assert placed.kind is not PlacementKind.DEFERRED and placed.declarations, sid
+        fight = run_fight(replace(encounter, intents=()), "segments", seed=1, options=FightOptions(max_rounds=2))
+        assert fight.refused == 0
 
 
 def test_the_default_policy_and_the_file_use_one_planner():

@@ -41,7 +41,7 @@ def routines(c: Combatant, weapons: tuple[Weapon, ...], round: int) -> int:
     if len(naturals) > 1 and Fraction(c.attacks_per_round) <= len(naturals):
         return 1
     if not weapons:
-        return max(1, c.attacks_in_round(round, FISTS))
+        return c.attacks_in_round(round, FISTS)
     return min(c.attacks_in_round(round, w) for w in weapons)
 
 
@@ -193,6 +193,14 @@ class ActorPlan:
         most = routines(self.c, weapons, self.round) - max((self.used.get(w.name, 0) for w in weapons), default=0)
         most = max(0, most)
         return most if intent.blows is None else min(intent.blows, most)
+
+    def spent(self, intent: Intent, weapons: tuple[Weapon, ...], what: str = "attack") -> str:
+        """Why :meth:`blows` gives ``intent`` none: the round gives the figure none (1/2 attack a round: none in
+        odd rounds, 000 §2 C), or its earlier attacks took them."""
+        if routines(self.c, weapons, self.round) <= 0:
+            return (f"{intent.said()}: {self.name}'s {self.c.attacks_per_round} attacks a round give it none in "
+                    f"round {self.round}")
+        return f"{intent.said()}: its earlier attacks took every {what} the round gives it"
 
     def spend(self, weapons: tuple[Weapon, ...], declarations: Sequence[Declaration]) -> None:
         """Count the blows ``declarations`` strike with ``weapons`` (:meth:`blows`)."""
@@ -454,7 +462,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
             ap.defer(move[0], move[1], "000 §2 C: attacks per round", f"{name} has no attack left this round to "
                                                                      f"close for")
         ap.defer(step, intent, "000 §2 C: each weapon attacks up to its attacks per round",
-                 f"{intent.said()}: its earlier attacks took every blow the round gives it")
+                 ap.spent(intent, weapons, "blow"))
         return free
     single = left == 1
     pattern: tuple[int, ...] = (1,)
@@ -704,8 +712,7 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
     if ap.blows(intent, weapons) <= 0:
         if move is not None:
             ap.defer(move[0], move[1], rules.strike, f"{name} has no attack left this round to close for")
-        ap.defer(step, intent, rules.strike, f"{intent.said()}: its earlier attacks took every attack the "
-                                             f"round gives it")
+        ap.defer(step, intent, rules.strike, ap.spent(intent, weapons))
         return n
     ap.spend(weapons or (ap.c.weapon(None),), [Declaration(name, n, ATTACK)])
     if shoot or gap is None or gap <= REACH:

@@ -1563,8 +1563,7 @@ class FivePhase(TimingSystem):
             if move is not None:
                 ap.defer(move[0], move[1], "001 B. Multiple attack sequences", f"{name} has no attack left this "
                                                                                f"round to close for")
-            ap.defer(step, intent, "001 B. Multiple attack sequences", f"{intent.said()}: its earlier "
-                                                                       f"attacks took every attack the round gives it")
+            ap.defer(step, intent, "001 B. Multiple attack sequences", ap.spent(intent, weapons))
             return ready
         gap = ap.gap(intent.target)
         shoot = ap.shoots(weapons)
