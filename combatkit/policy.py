@@ -34,7 +34,7 @@ numbers of a Monte Carlo run assume:
 6. **Never idle**: a figure with no weapon, its spells spent or not castable, fights with
    its fists (002 Unarmed Combat: a pummel, 1d2) when its target is no larger than it is;
    one that cannot (a pixie before an ogre) and stands in reach of a foe withdraws (000 §2 D,
-   001 Withdrawal, 002 Breaking Off).
+   001 Withdrawal, 002 Breaking Off), unless it has MV 0.
 
 The policy writes what each figure means to do as :class:`~combatkit.intent.Intent` s, in words no
 system owns, and each system places them in its own terms with the planner that places an encounter
@@ -133,7 +133,7 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
                 mine = _spell_intents(f, figures, target, foes, system, surprised, resolution)
             if not mine and extras.stance.can_attack:  # 004 Full Defense: "no attack possible"
                 mine = _weapon_intents(f, target, gap, round, system, options)
-            if not mine and in_reach and not c.weapons:
+            if not mine and in_reach and not c.weapons and c.movement:  # MV 0: it cannot withdraw either
                 mine = (Intent(f.name, IntentKind.MOVE, target.name, away=True, maneuver=Maneuver.WITHDRAW),)
         if not mine:
             continue

@@ -251,6 +251,12 @@ def test_a_figure_with_no_weapon_and_no_spell_left_withdraws_under_every_system(
         encounter, intents=(Intent("Wenna", IntentKind.MOVE, "Grol", away=True, maneuver=Maneuver.WITHDRAW),),
         refinements=()))
     assert [d.target for d in placed.declarations] == ["Grol"]
+    rooted = replace(encounter, combatants=tuple(replace(c, movement=0) if c.name == "Wenna" else c
+                                                 for c in encounter.combatants))
+    for sid in SYSTEMS:  # MV 0: no withdrawal, so none to refuse
+        fight = run_fight(rooted, sid, seed=1, options=FightOptions(max_rounds=3))
+        assert fight.refused == 0, sid
+        assert not [d for r in fight.rounds for d in r.declarations if d.actor == "Wenna" and d.kind is ActionKind.MOVE]
 
 
 def test_fists_at_half_an_attack_a_round_strike_in_even_rounds_and_wait_out_the_odd_ones_under_every_system():
