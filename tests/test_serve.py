@@ -219,6 +219,7 @@ def test_the_server_log_has_no_traceback_from_culling_or_stopping(tmp_path):
     text = log.read_text()
     assert "Kernel shutdown" in text  # stopped, and the waiting kernel with it
     assert "Traceback" not in text and "ERROR" not in text, text
+    assert "is not trusted" not in text  # the served notebooks keep no outputs: trust changes nothing in them
 
 
 def test_a_port_taken_before_the_server_binds_it_is_left_for_another(monkeypatch, tmp_path):
