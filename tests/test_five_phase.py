@@ -714,3 +714,19 @@ def test_any_encounter_places_every_action_in_its_phases_or_names_the_rule(case,
                     "morale": ("movement",)}.get(s.kind)
             if step:
                 assert any(word in period for word in step), (s, period)
+
+
+def test_a_weaponless_large_creature_s_blow_is_planned_when_its_fists_fall_due():
+    """001 B. Action Speeds: a large creature's fists (SF 6) are a Moderate attack, due in phase 3. The plan of an
+    ogre with no weapon that means to attack put the blow in phase 1 (it took a weaponless attack as Very Quick),
+    and the round was refused: "may be rushed one phase, to phase 2, not declared for phase 1"."""
+    from combatkit.intent import Intent, IntentKind
+
+    ogre = Combatant("Grol", "orcs", char_class="monster", level=4, size=Size.LARGE, hit_points=30)
+    encounter = Encounter("fists", (ogre, fighter()), distances=(("Grol", "Erik", 5),),
+                          intents=(Intent("Grol", IntentKind.ATTACK, "Erik"),))
+    plan = FIVE_PHASE.plan(encounter)
+    assert [(d.phase, d.maneuver) for d in plan.declarations] == [(3, Maneuver.PUMMEL)]
+    assert "Moderate" in plan.for_actor("Grol")[0].why
+    blow = next(s for s in FIVE_PHASE.schedule(encounter, Roller(seed=1)).spans if s.actor == "Grol")
+    assert blow.action == "fists -> Erik" and "large creature's natural attack" in blow.why

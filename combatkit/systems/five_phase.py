@@ -1554,8 +1554,8 @@ class FivePhase(TimingSystem):
         step, intent = attack
         weapons = ap.weapons(intent)
         names = ap.named(intent, weapons)
-        facility = max((weapon_facility(c, w, options, explain=False)[0] for w in weapons),
-                       default=Facility.VERY_QUICK)
+        facility = max(weapon_facility(c, w, options, explain=False)[0]
+                       for w in weapons or (c.weapon(None),))  # no weapon: its fists, by its size
         attacks = (routines(c, weapons, ap.round) if c.char_class.strip().lower() != "monster" or len(weapons) == 1
                    else 1)
         attacks = min(attacks, ap.blows(intent, weapons))
