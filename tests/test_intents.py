@@ -302,3 +302,19 @@ def test_a_charge_is_placed_by_the_systems_that_have_one_and_a_move_by_those_tha
             assert charges, sid
         else:
             assert not charges and "has no charge" in plan.for_actor("Sir Tamsin")[0].why, sid
+
+
+def test_a_surprised_figure_is_closed_on_and_struck_in_one_phase_only_in_the_phase_it_loses():
+    """000 §2 F: those moving up to a surprised figure strike at the end of the move, in the phase the surprised
+    figure loses (phase 1; Phase System II's phase A). Both sides surprised, the orc's first free phase is 2: the
+    plan made its move and blow one declaration there all the same, and both Combat II systems refused the round;
+    now it moves in phase 2 and strikes in phase 3."""
+    aldric = Combatant("Aldric", "a", hit_points=20, surprised=True, weapons=(Weapon("long sword", 5),))
+    ugluk = Combatant("Ugluk", "b", hit_points=20, surprised=True, attacks_per_round=Fraction(2),
+                      weapons=(Weapon("long sword", 5),))
+    encounter = Encounter("both surprised", (aldric, ugluk), distances=(("Aldric", "Ugluk", 15),),
+                          intents=(Intent("Ugluk", IntentKind.ATTACK, "Aldric"),))
+    for sid in ("phase1", "phase2"):
+        plan = find_system(sid).schedule(encounter).plan
+        assert [(d.phase, d.kind, d.feet) for d in plan.declarations] == [
+            (2, ActionKind.MOVE, 10), (3, ActionKind.ATTACK, None)], sid

@@ -506,7 +506,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
             blows.append(ap.declaration(intent, p, ATTACK, weapons=names, reposition=True))
             rules.append("000 §2 C Repositioning Movement: a step of up to 10' before the attack, +2 SF")
             gap = REACH
-        elif p == free[0] and target_surprised and gap - REACH <= allowance:
+        elif p == 1 and target_surprised and gap - REACH <= allowance:  # in the phase the target loses
             blows.append(ap.declaration(intent, p, ATTACK, weapons=names, feet=gap - REACH))
             rules.append("000 §2 F: those moving up to a surprised figure attack at the end of their move")
             gap = REACH
