@@ -252,6 +252,8 @@ def test_the_fast_path_plays_the_explained_fight(encounter, system, seed, data):
         return
     for e in explained.events:
         event(f"played: {e.kind.value}")
+        if e.kind.value == "refused":  # the policy's declarations a system refused: `make fuzz` counts them by rule
+            event(f"policy declarations refused: {e.rule}")
         if "Holding" in e.rule or "hold" in e.why:
             event("played: a held spell")
     fast = run_fight(encounter, system, seed=seed, options=options, system_options=mine, explain=False)
