@@ -150,6 +150,19 @@ def test_the_dashboards_kernel_starts_without_the_iri_grammar_and_still_draws():
     assert printed == ["None False 7\n"]
 
 
+def test_a_kernel_keeps_quiet_about_plain_tcp_only_on_the_loopback_interface(tmp_path):
+    from combatkit.widgets import kernel
+
+    for ip, quiet in (("127.0.0.1", True), ("10.0.0.5", False)):
+        (tmp_path / "k.json").write_text(json.dumps({"ip": ip, "transport": "tcp"}))
+        assert kernel._on_loopback(["-m", "ipykernel", "-f", str(tmp_path / "k.json")]) is quiet
+    assert not kernel._on_loopback(["-f", str(tmp_path / "missing.json")]) and not kernel._on_loopback([])
+    warning = logging.LogRecord("IPKernelApp", logging.WARNING, "", 0, "Kernel is running over TCP without "
+                                "encryption. All communication ...", (), None)
+    other = logging.LogRecord("IPKernelApp", logging.WARNING, "", 0, "Something else", (), None)
+    assert [kernel._OnLoopback().filter(r) for r in (warning, other)] == [False, True]
+
+
 def test_only_the_cell_waiting_for_a_visitor_has_no_time_limit():
     timeout = serve.cell_timeout(60)
     assert timeout(nbformat.v4.new_code_cell("display(shareable(view, get_query_string()))")) is None
@@ -220,6 +233,7 @@ def test_the_server_log_has_no_traceback_from_culling_or_stopping(tmp_path):
     assert "Kernel shutdown" in text  # stopped, and the waiting kernel with it
     assert "Traceback" not in text and "ERROR" not in text, text
     assert "is not trusted" not in text  # the served notebooks keep no outputs: trust changes nothing in them
+    assert "without encryption" not in text  # its kernels listen on 127.0.0.1 only (combatkit.widgets.kernel)
 
 
 def test_a_port_taken_before_the_server_binds_it_is_left_for_another(monkeypatch, tmp_path):

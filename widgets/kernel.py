@@ -8,6 +8,12 @@ every kernel, measured here as 70% of the imports a dashboard kernel runs (3.7 s
 start without the module: jsonschema then leaves ``iri`` unchecked, exactly as it does
 wherever ``rfc3987_syntax`` is not installed. Nothing else changes.
 
+It also keeps quiet about the one thing ipykernel warns of at every start, "Kernel is running
+over TCP without encryption ... susceptible to eavesdropping": the server starts its kernels on
+127.0.0.1 (jupyter_client's default ``ip``), where no one off this machine can listen, and the
+warning was one line per kernel, twenty in the console of ``make dashboards``. A kernel whose
+connection file gives another address still warns.
+
 The kernel spec ``kernels/python3/kernel.json`` beside this file runs :func:`main`; the
 dashboard server (:mod:`combatkit.widgets.serve`) puts that spec ahead of the
 environment's own ``python3``, so its kernels, preheated or not, start this way.
@@ -15,6 +21,8 @@ environment's own ``python3``, so its kernels, preheated or not, start this way.
 
 from __future__ import annotations
 
+import json
+import logging
 import sys
 
 __all__ = ["SKIPPED", "main"]
@@ -22,11 +30,32 @@ __all__ = ["SKIPPED", "main"]
 SKIPPED = ("rfc3987_syntax",)
 """Modules a dashboard kernel never imports (an import of one fails as if it were not installed)."""
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+class _OnLoopback(logging.Filter):
+    """Drops ipykernel's warning of an unencrypted TCP transport (module docstring)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Kernel is running over TCP without encryption")
+
+
+def _on_loopback(argv: list[str]) -> bool:
+    """Whether the connection file the kernel is started with (``-f FILE``) puts it on this machine only."""
+    try:
+        with open(argv[argv.index("-f") + 1], encoding="utf-8") as file:
+            return json.load(file).get("ip", "127.0.0.1") in LOOPBACK
+    except (ValueError, IndexError, OSError):
+        return False
+
 
 def main() -> None:
-    """Start an ipykernel (its usual command line) with :data:`SKIPPED` unimportable."""
+    """Start an ipykernel (its usual command line) with :data:`SKIPPED` unimportable, quiet about an unencrypted
+    transport on the loopback interface."""
     for name in SKIPPED:
         sys.modules.setdefault(name, None)
+    if _on_loopback(sys.argv):
+        logging.getLogger("IPKernelApp").addFilter(_OnLoopback())
     from ipykernel import kernelapp
 
     kernelapp.launch_new_instance()
