@@ -60,7 +60,7 @@ from typing import Any
 
 from combatkit.conditions import CONDITIONS, Condition
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import Combatant, Size, Weapon, WeaponKind
+from combatkit.model import Combatant, Size, Weapon, WeaponKind, defensive_adjustment
 from combatkit.stances import CombatManeuver, Role, Shield, Stance, check_stance
 
 __all__ = [
@@ -620,8 +620,6 @@ def defenseless_terms(defender: Defender, options: CriticalOptions = CriticalOpt
     >>> defenseless_terms(prone)
     ()
     """
-    from combatkit.modifiers import defensive_adjustment  # modifiers imports this module
-
     terms: list[Modifier] = []
     if defender.is_defenseless:
         worse = sum(c.ac_modifier for c in defender.conditions if c.ac_modifier > 0 and c.id in CONDITIONS)

@@ -256,7 +256,7 @@ def declared(*classes: type) -> tuple[Declared, ...]:
 
 def field_table(*classes: type) -> str:
     """The declared fields of ``classes`` as a Markdown table: how README.md documents an encounter file's
-    fields (:func:`readme_tables`; a test holds README.md to them)."""
+    fields (:func:`combatkit.model.readme_tables`; a test holds README.md to them)."""
     rows = ["| field | takes | default | rule | what it is |", "| --- | --- | --- | --- | --- |"]
     for d in declared(*classes):
         s = d.spec
@@ -273,14 +273,3 @@ def _bounds(s: FieldSpec) -> str:
     if s.low is not None and s.high is not None:
         return f"{s.low}..{s.high}"
     return f"{s.low} or more" if s.low is not None else f"at most {s.high}"
-
-
-def readme_tables() -> str:
-    """README.md's tables of a combatant's, a weapon's and a spell's fields, as declared.
-
-    ``python -c "from combatkit.fields import readme_tables; print(readme_tables())"`` prints them."""
-    from combatkit.model import Abilities, Combatant, Spell, Weapon  # the model declares its fields here
-
-    return "\n\n".join(f"{heading}:\n\n{field_table(*classes)}" for heading, classes in (
-        ("A combatant (its abilities are written in its own table)", (Combatant, Abilities)),
-        ("A weapon", (Weapon,)), ("A spell", (Spell,))))

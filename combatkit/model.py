@@ -14,7 +14,7 @@ from typing import TypeAlias
 
 from combatkit.dice import Dice, DiceNotationError
 from combatkit.errors import RulesError, SpellEffectError
-from combatkit.fields import check, spec
+from combatkit.fields import check, field_table, spec
 
 __all__ = [
     "FISTS",
@@ -35,7 +35,9 @@ __all__ = [
     "SpellEffect",
     "Weapon",
     "WeaponKind",
+    "defensive_adjustment",
     "reaction_adjustment",
+    "readme_tables",
 ]
 
 SpeedFactor: TypeAlias = int
@@ -102,6 +104,21 @@ def reaction_adjustment(score: int) -> int:
     if isinstance(score, bool) or not isinstance(score, int) or not 1 <= score <= 25:
         raise RulesError("PH Table 2", f"an ability score is 1..25, got {score!r}")
     return _REACTION_ADJUSTMENT.get(score, 0)
+
+
+# PH 2e Table 2 (Dexterity): Defensive Adjustment, negative is a bonus to AC.
+_DEFENSIVE = {1: 5, 2: 5, 3: 4, 4: 3, 5: 2, 6: 1, 15: -1, 16: -2, 17: -3, 18: -4, 19: -4, 20: -4, 21: -5, 22: -5,
+              23: -5, 24: -6, 25: -6}  # fmt: skip
+
+
+def defensive_adjustment(dexterity: int) -> int:
+    """The PH 2e Table 2 Defensive Adjustment to AC for a DEX (or AGI) of 1..25; negative is a bonus.
+
+    >>> defensive_adjustment(17), defensive_adjustment(10), defensive_adjustment(4)
+    (-3, 0, 3)
+    """
+    reaction_adjustment(dexterity)  # validates 1..25
+    return _DEFENSIVE.get(dexterity, 0)
 
 
 class WeaponKind(IdentityEnum):
@@ -655,3 +672,13 @@ class Declaration(Refined):
             raise RulesError("combatkit declarations", f"{self.actor}'s phase {self.phase} {self.kind.value} cannot "
                                                        f"{self.maneuver.value}: {self.maneuver.value} is a maneuver "
                                                        f"of a {self.maneuver.kind.value}")
+
+
+def readme_tables() -> str:
+    """README.md's tables of a combatant's, a weapon's and a spell's fields, as declared
+    (:func:`combatkit.fields.field_table`).
+
+    ``python -c "from combatkit.model import readme_tables; print(readme_tables())"`` prints them."""
+    return "\n\n".join(f"{heading}:\n\n{field_table(*classes)}" for heading, classes in (
+        ("A combatant (its abilities are written in its own table)", (Combatant, Abilities)),
+        ("A weapon", (Weapon,)), ("A spell", (Spell,))))

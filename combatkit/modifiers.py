@@ -51,7 +51,6 @@ __all__ = [
     "Situation",
     "TargetState",
     "WeaponUse",
-    "defensive_adjustment",
     "situational_modifiers",
     "table_002",
     "two_weapon_modifier",
@@ -67,21 +66,6 @@ def table_002() -> dict[str, Any]:
     """``modifiers_002.toml``: 002's numbers, by table."""
     text = resources.files("combatkit.data").joinpath("modifiers_002.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
-
-
-# PH 2e Table 2 (Dexterity): Defensive Adjustment, negative is a bonus to AC.
-_DEFENSIVE = {1: 5, 2: 5, 3: 4, 4: 3, 5: 2, 6: 1, 15: -1, 16: -2, 17: -3, 18: -4, 19: -4, 20: -4, 21: -5, 22: -5,
-              23: -5, 24: -6, 25: -6}  # fmt: skip
-
-
-def defensive_adjustment(dexterity: int) -> int:
-    """The PH 2e Table 2 Defensive Adjustment to AC for a DEX (or AGI) of 1..25; negative is a bonus.
-
-    >>> defensive_adjustment(17), defensive_adjustment(10), defensive_adjustment(4)
-    (-3, 0, 3)
-    """
-    reaction_adjustment(dexterity)  # validates 1..25
-    return _DEFENSIVE.get(dexterity, 0)
 
 
 class RangeBand(enum.Enum):
@@ -232,7 +216,7 @@ def situational_modifiers(situation: Situation, *, defender_armor_class: int = 5
     """002's modifiers for one attack.
 
     ``shield_ac`` is the AC the defender's shield gives (points, 0 without one); ``dex_ac`` its
-    Dexterity Defensive Adjustment (negative is a bonus, :func:`defensive_adjustment`).
+    Dexterity Defensive Adjustment (negative is a bonus, :func:`combatkit.model.defensive_adjustment`).
 
     >>> a = situational_modifiers(Situation(range=RangeBand.LONG, cover=50))
     >>> [str(m) for m in a.to_hit], [str(m) for m in a.armor_class]

@@ -9,8 +9,8 @@ import pytest
 
 from combatkit.encounter import dumps_toml, encounter_from_dict, loads_encounter
 from combatkit.errors import EncounterFileError, RulesError
-from combatkit.fields import declared, field_specs, readme_tables
-from combatkit.model import Abilities, Combatant, Spell, Weapon
+from combatkit.fields import declared, field_specs
+from combatkit.model import Abilities, Combatant, Spell, Weapon, readme_tables
 from combatkit.systems import find_system
 from combatkit.widgets.editor import EncounterEditor
 from combatkit.widgets.prep import CombatantRow
@@ -119,4 +119,4 @@ def test_prep_columns_are_the_declared_roster_fields_in_their_order():
 def test_readme_documents_every_field_as_declared():
     assert readme_tables() in (ROOT / "README.md").read_text(encoding="utf-8"), (
         'README.md\'s field tables differ from the declarations: paste the output of python -c "from '
-        'combatkit.fields import readme_tables; print(readme_tables())"')
+        'combatkit.model import readme_tables; print(readme_tables())"')
