@@ -1486,8 +1486,8 @@ class FivePhase(TimingSystem):
                 continue
             k = intent.kind
             if k is IntentKind.MOVE and intent.maneuver in (Maneuver.FLEE, Maneuver.WITHDRAW):
-                # 001 Movement: a withdrawal names the opponent it is made from (a move's target, elsewhere the
-                # figure it closes on)
+                # 001 Movement: a withdrawal names the opponent it is made from (ap.declaration leaves a move
+                # away without a target: elsewhere a move's target is the figure it closes on)
                 made_from = intent.target if intent.maneuver is Maneuver.WITHDRAW else None
                 out = [ap.declaration(intent, min(ready, 5), ActionKind.MOVE, target=made_from)]
                 spec = action_for(c, out[0])
@@ -1554,8 +1554,8 @@ class FivePhase(TimingSystem):
         step, intent = attack
         weapons = ap.weapons(intent)
         names = ap.named(intent, weapons)
-        facility = max(weapon_facility(c, w, options, explain=False)[0]
-                       for w in weapons or (c.weapon(None),))  # no weapon: its fists, by its size
+        striking = weapons or (c.weapon(None),)  # no weapon: its fists, their facility by its size
+        facility = max(weapon_facility(c, w, options, explain=False)[0] for w in striking)
         attacks = (routines(c, weapons, ap.round) if c.char_class.strip().lower() != "monster" or len(weapons) == 1
                    else 1)
         attacks = min(attacks, ap.blows(intent, weapons))
@@ -1602,7 +1602,7 @@ class FivePhase(TimingSystem):
             blows.append(ap.declaration(intent, due, ActionKind.ATTACK, weapons=names))
             if due >= LAST:
                 break  # one Last Action; a later attack would fall in the next round (001 H)
-        ap.spend(weapons or (c.weapon(None),), blows)
+        ap.spend(striking, blows)
         spec = action_for(c, blows[0])
         rule = f"001 B. Action Facility & Phases: {facility.label}"
         verb = "shoots" if shoot else "strikes"
