@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -570,6 +571,11 @@ class Combatant:
         if name == FISTS.name:
             return FISTS
         raise RulesError("encounter", f"{self.name} has no weapon {name!r}; has {[w.name for w in self.weapons]}")
+
+    def striking(self, names: Sequence[str] = ()) -> tuple[Weapon, ...]:
+        """The weapons a blow that names ``names`` strikes with: those, or, when it names none, the first
+        (:meth:`weapon`: its :data:`FISTS` when it has no weapon, 002 Unarmed Combat)."""
+        return tuple(self.weapon(name) for name in names) or (self.weapon(None),)
 
     def spell(self, name: str | None) -> Spell:
         """The named spell, or the first one."""

@@ -135,7 +135,7 @@ def _read_weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) 
     c = live.c
     if span.kind is SpanKind.OPPORTUNITY:
         return routine(c, walk.options.extras(c.name))
-    declared = tuple(c.weapon(n) for n in decl.weapons) if decl is not None and decl.weapons else (c.weapon(None),)
+    declared = c.striking(decl.weapons if decl is not None else ())
     pool = list(declared)
     chosen = []
     for part in span.action.split(" -> ")[0].split(" + "):

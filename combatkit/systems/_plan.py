@@ -177,7 +177,7 @@ class ActorPlan:
     def named(self, intent: Intent, weapons: tuple[Weapon, ...]) -> tuple[str, ...]:
         """The weapon names a declaration of the attack gives: the intent's, else none when the system's own
         default (the figure's first weapon, :meth:`~combatkit.model.Combatant.weapon`) is the one chosen."""
-        if intent.weapons or weapons == (self.c.weapon(None),):
+        if intent.weapons or weapons == self.c.striking():
             return intent.weapons
         return weapon_names(weapons)
 
@@ -269,7 +269,7 @@ class ActorPlan:
               f"{self.system.title}"
         self._moved(intent, declarations)
         if kind is ATTACK:
-            self.spend(self.weapons(intent) or (self.c.weapon(None),), declarations)
+            self.spend(self.weapons(intent) or self.c.striking(), declarations)
         self.placements.append(Placement(self.name, step, intent, tuple(declarations), PlacementKind.REFINED,
                                          "the encounter's own placement", why))
         return declarations
@@ -520,7 +520,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
         left -= 1
         first_attack = p if first_attack is None else first_attack
     ap.sequence = first_attack
-    ap.spend(weapons or (ap.c.weapon(None),), blows)
+    ap.spend(weapons or ap.c.striking(), blows)
     rule = "; ".join(dict.fromkeys(rules + (["000 §1 F: a move is up to 1/3 MV a phase, then the blow a phase "
                                              "later"] if moves else []) + ["000 §1 C: one attack a phase"]))
     if table6 is not None:
@@ -714,7 +714,7 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
             ap.defer(move[0], move[1], rules.strike, f"{name} has no attack left this round to close for")
         ap.defer(step, intent, rules.strike, ap.spent(intent, weapons))
         return n
-    ap.spend(weapons or (ap.c.weapon(None),), [Declaration(name, n, ATTACK)])
+    ap.spend(weapons or ap.c.striking(), [Declaration(name, n, ATTACK)])
     if shoot or gap is None or gap <= REACH:
         if move is not None:
             ap.add(move[0], move[1], (), rules.move, f"{name} needs no move to reach {intent.target}",

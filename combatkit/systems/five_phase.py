@@ -1554,7 +1554,7 @@ class FivePhase(TimingSystem):
         step, intent = attack
         weapons = ap.weapons(intent)
         names = ap.named(intent, weapons)
-        striking = weapons or (c.weapon(None),)  # no weapon: its fists, their facility by its size
+        striking = weapons or c.striking()  # no weapon: its fists, their facility by its size
         facility = max(weapon_facility(c, w, options, explain=False)[0] for w in striking)
         attacks = (routines(c, weapons, ap.round) if c.char_class.strip().lower() != "monster" or len(weapons) == 1
                    else 1)

@@ -500,7 +500,7 @@ class _Round:
         if touch is not None:
             weapons = c.weapons[:1]
         else:
-            weapons = tuple(c.weapon(name) for name in d.weapons) or (c.weapon(None),)
+            weapons = c.striking(d.weapons)
         available = min((c.attacks_in_round(self.encounter.round, w) for w in weapons), default=1)
         if touch is None:
             for w in weapons:

@@ -677,7 +677,7 @@ class _Run:
             raise IllegalActionError("000 §2 C", f"{c.name} declares {d.attacks} attacks; at least one")
         named = tuple(c.weapon(n) for n in d.weapons)
         forms = self._forms_mode(c, named)
-        weapons = named or (() if forms else (c.weapon(None),))
+        weapons = named or (() if forms else c.striking())
         schedule, rule, source = self._schedule_for(c, weapons, forms)
         allowed, made, restart = self._sequence(st, p, schedule)
         plan = describe_schedule(schedule, forms)

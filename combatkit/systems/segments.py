@@ -523,7 +523,7 @@ class _Run:
                          f"{self.options.misc_die} = {face}: done in segment {at + face}.", d.target)]
         if d.spell is not None:
             return [self._touch(c, d, tag, index, at, timed)]
-        named = tuple(c.weapon(n) for n in d.weapons) or (c.weapon(None),)
+        named = c.striking(d.weapons)
         breath = self.options.breath.get(c.name, {})
         if all(w.name in breath for w in named):
             die = breath[named[0].name]

@@ -500,7 +500,7 @@ class _Round:
         if known is not None and known[0] is d:
             return known[1]
         c = self.people[d.actor]
-        arms = tuple(c.weapon(name) for name in d.weapons) or (c.weapon(None),)
+        arms = c.striking(d.weapons)
         self.arms[id(d)] = (d, arms)
         return arms
 

@@ -154,10 +154,6 @@ class StrikeSpeedOptions:
     """Base strike speed of an action 004's table does not list (moving only, miscellaneous)."""
 
 
-def _weapons(c: Combatant, d: Declaration) -> tuple[Weapon, ...]:
-    return tuple(c.weapon(name) for name in d.weapons) or (c.weapon(None),)
-
-
 def action_row(c: Combatant, d: Declaration) -> ActionRow | None:
     """The row of 004's table a declaration strikes by, or None for an action it does not list.
 
@@ -170,7 +166,7 @@ def action_row(c: Combatant, d: Declaration) -> ActionRow | None:
         return _row(d.kind, d.note, ())
     if d.kind is not ActionKind.ATTACK:
         return None
-    weapons = _weapons(c, d)
+    weapons = c.striking(d.weapons)
     return _row(d.kind, d.note + " " + " ".join(w.name for w in weapons),
                 tuple((w.kind is WeaponKind.MISSILE, w.length) for w in weapons))
 
@@ -332,7 +328,7 @@ class _Round:
                 raise IllegalActionError("004 Combat Stance",
                                          f"{c.name} is in {stance.label}: no attack possible, yet declares one")
             if attacks:
-                weapons = {w for d in attacks for w in _weapons(c, d)}
+                weapons = {w for d in attacks for w in c.striking(d.weapons)}
                 allowed = max(c.attacks_in_round(self.encounter.round, w) for w in weapons)
                 declared = sum(d.attacks for d in attacks)
                 if declared > allowed:
@@ -402,7 +398,7 @@ class _Round:
                     f"together (004 Strike Speed).")
         target = f" -> {d.target}" if d.target else ""
         if d.kind is ActionKind.ATTACK:
-            names = " + ".join(w.name for w in _weapons(c, d))
+            names = " + ".join(w.name for w in c.striking(d.weapons))
             times = f" ({d.attacks} attacks)" if d.attacks > 1 else ""
             return Span(c.name, c.side, SpanKind.ATTACK, f"{names}{times}{target}", tick, tick, act.moment.label, rule, why,
                         target=d.target)
