@@ -662,11 +662,12 @@ class _Round:
         self.surprise_round = surprised is not None
         rolls = None if surprised is not None else self._initiative()
         # The surprise and initiative d12s are the round's only dice: a round that looks the same once they are
-        # rolled, with no hit reported on a caster, is placed as before (combatkit.systems._memo). Its words are
-        # kept with it, so whether it is explained is part of its key.
+        # rolled, with no hit reported on a caster, is placed as before (combatkit.systems._memo), whatever its
+        # number (only the checks above and the surprise roll read it). Its words are kept with it, so whether it
+        # is explained is part of its key.
         dice = (self.explain, tuple(sorted(surprised.items())) if surprised is not None else None,
                 tuple(sorted(rolls.items())) if rolls is not None else None)
-        placed = placed_round("short_form", self.encounter, self.options, dice)
+        placed = placed_round("short_form", self.encounter, self.options, dice, reads_round=False)
         known = placed.before() if placed is not None else None
         if known is not None:
             clock, spans, notes = known
