@@ -18,16 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from combatkit.battle import REACH, REPOSITION, missile_range, routine
 from combatkit.encounter import Encounter
-from combatkit.errors import RulesError
 from combatkit.intent import COMPONENTS, Intent, IntentKind, Placement, PlacementKind, Refinement, find_action
 from combatkit.model import FISTS, ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind
 
-if TYPE_CHECKING:
-    from combatkit.systems.base import TimingSystem  # base imports this module
 
 __all__ = ["ActorPlan", "chain", "combat_ii", "routines", "weapon_names"]
 
@@ -760,17 +757,3 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
         ap.defer(step, intent, rules.out_of_reach, f"{name}'s move does not reach {intent.target} this round "
                                                    f"({gap}' away, {rate}' a move): it strikes next round")
     return n + 1 + len(more)
-
-
-def check_refinements(system: TimingSystem, refinements: Sequence[Refinement], steps: dict[str, int]) -> None:
-    """Refuse a refinement of a step the actor does not have, or with a phase the system has no declaration
-    phase for, naming the refinement and the value."""
-    most = len(system.declaration_phases) or 20
-    for r in refinements:
-        if r.step > steps.get(r.actor, 0):
-            raise RulesError("combatkit refinements", f"{r.actor}'s refinement for {system.title} refines intent "
-                                                      f"{r.step}, but {r.actor} has {steps.get(r.actor, 0)} intent(s)")
-        for phase in r.phases:
-            if not 1 <= phase <= max(most, 20):
-                raise RulesError("combatkit refinements", f"{r.actor}'s refinement for {system.title}: phase "
-                                                          f"{phase} is not one of its phases 1..{most}")

@@ -15,11 +15,11 @@ from combatkit.dice import Dice, Roll, Roller, check_entered, matches_form
 from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
 from combatkit.fields import field_docs
-from combatkit.intent import Placement, PlacementKind, Plan, steps_of
+from combatkit.intent import Placement, PlacementKind, Plan, Refinement, steps_of
 from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon
 from combatkit.systems._exhaust import check_matchup, exhaust, matchup
 from combatkit.systems._memo import memo
-from combatkit.systems._plan import ActorPlan, ChainRules, chain, check_refinements
+from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
 from combatkit.timeline import Clock, Span, Tick, Timeline
 
@@ -161,7 +161,7 @@ class TimingSystem:
         for step, intent in steps_of(encounter.intents):
             steps.setdefault(intent.actor, []).append((step, intent))
         mine = [r for r in encounter.refinements if r.system == self.id]
-        check_refinements(self, mine, {actor: len(s) for actor, s in steps.items()})
+        self._check_refinements(mine, {actor: len(s) for actor, s in steps.items()})
         refined = {(r.actor, r.step): r for r in mine}
         intents = {(intent.actor, step): intent for step, intent in steps_of(encounter.intents)}
         ignored: dict[str, list[str]] = {}
@@ -190,6 +190,20 @@ class TimingSystem:
                 carried[c.name] = ap.carry
         return Plan(self.id, tuple(placements), tuple(notes), carried)
 
+
+    def _check_refinements(self, refinements: Sequence[Refinement], steps: dict[str, int]) -> None:
+        """Refuse a refinement of a step the actor does not have, or with a phase this system has no declaration
+        phase for, naming the refinement and the value."""
+        most = len(self.declaration_phases) or 20
+        for r in refinements:
+            if r.step > steps.get(r.actor, 0):
+                raise RulesError("combatkit refinements", f"{r.actor}'s refinement for {self.title} refines intent "
+                                                          f"{r.step}, but {r.actor} has {steps.get(r.actor, 0)} "
+                                                          f"intent(s)")
+            for phase in r.phases:
+                if not 1 <= phase <= max(most, 20):
+                    raise RulesError("combatkit refinements", f"{r.actor}'s refinement for {self.title}: phase "
+                                                              f"{phase} is not one of its phases 1..{most}")
     def placed(self, encounter: Encounter, options: Any = None) -> Encounter:
         """``encounter`` as this system places it: its intents turned into this system's declarations
         (:meth:`plan`), which :meth:`schedule` then takes as given.
