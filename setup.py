@@ -24,8 +24,9 @@ INTERPRETED = {
     "combatkit/criticals.py": "ImpossibleRollError has two bases",
     "combatkit/fields.py": "reads the declared fields' annotations and docstrings at run time",
     "combatkit/effects.py": "reads SpellEffect's annotations at run time to load a file",
-    "combatkit/encounter.py": "reads annotations to load a file, and compares text with lone surrogates written as "
-                              "literals",
+    "combatkit/encounter.py": "its value types are built from files and notebooks, and checked as Python checks them",
+    "combatkit/encounter_files.py": "reads annotations to load a file, and compares text with lone surrogates "
+                                    "written as literals",
     "combatkit/model.py": "its value types are built from files and notebooks, and checked as Python checks them",
     "combatkit/intent.py": "the same",
     "combatkit/attack.py": "the same (an Attacker takes its form's text value)",

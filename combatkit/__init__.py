@@ -10,9 +10,8 @@ live in :mod:`combatkit.widgets` and are imported only when asked for.
 """
 
 from combatkit.dice import Dice, Roll, Roller
-from combatkit.encounter import (
-    Encounter,
-    Hit,
+from combatkit.encounter import Encounter, Hit
+from combatkit.encounter_files import (
     dumps_toml,
     encounter_from_dict,
     encounter_to_dict,

@@ -3,7 +3,7 @@
 A value type's field carries a :class:`FieldSpec` in its dataclass metadata (``field(metadata=spec(...))``)
 and its doc is the docstring written under it (STYLE.md). Everything that reads, writes, checks or shows
 the field derives from that one declaration: the value type's own check (:func:`check`), the encounter
-file reader and writer (:mod:`combatkit.encounter`), the encounter editor's controls and the prep page's
+file reader and writer (:mod:`combatkit.encounter_files`), the encounter editor's controls and the prep page's
 table (:mod:`combatkit.widgets`). A range changed here is changed everywhere.
 
 >>> from combatkit.model import Combatant

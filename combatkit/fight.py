@@ -54,7 +54,8 @@ from mypy_extensions import mypyc_attr
 
 from combatkit.dice import Roller, check_entered
 from combatkit.effects import EffectKind, spell_effect
-from combatkit.encounter import Encounter, Hit, with_intents
+from combatkit.encounter import Encounter, Hit
+from combatkit.encounter_files import with_intents
 from combatkit.errors import RulesError
 from combatkit.model import Combatant, Declaration
 from combatkit.intent import Intent, PlacementKind, Plan

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from combatkit import Roller, find_system, load_encounter, load_example, loads_encounter
-from combatkit.encounter import dumps_toml, example_encounters
+from combatkit.encounter_files import dumps_toml, example_encounters
 from combatkit.odds import matchup_odds
 from combatkit.intent import Refinement
 from combatkit.systems import five_phase, phase1, phase2, segments, short_form, strike_speed

@@ -10,7 +10,7 @@ from combatkit import (
     EncounterFileError, Maneuver, Roller, encounter_to_dict, example_encounters, find_system, load_encounter, load_example,
     loads_encounter, save_encounter,
 )
-from combatkit.encounter import dumps_toml
+from combatkit.encounter_files import dumps_toml
 
 
 def test_examples_ship_and_schedule():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from combatkit.encounter import dumps_toml, encounter_from_dict, loads_encounter
+from combatkit.encounter_files import dumps_toml, encounter_from_dict, loads_encounter
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.fields import declared, field_specs
 from combatkit.model import Abilities, Combatant, Spell, Weapon, readme_tables

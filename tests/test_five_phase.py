@@ -17,7 +17,7 @@ from combatkit import (
     ActionKind, Combatant, Declaration, Encounter, Hit, IllegalActionError, Length, Maneuver, Roller, RulesError, Size,
     Spell, Status, Weapon, WeaponKind, find_system, load_example, loads_encounter,
 )
-from combatkit.encounter import dumps_toml
+from combatkit.encounter_files import dumps_toml
 from combatkit.systems._exhaust import matchup
 from combatkit.systems.five_phase import (
     FIVE_PHASE, Check, Facility, FivePhaseOptions, PhaseLayout, Routine, action_for, action_list, attack_phases,

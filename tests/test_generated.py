@@ -37,7 +37,7 @@ from combatkit import (
 )
 from combatkit.battle import FigureExtras
 from combatkit.dice import MAX_EXACT_TOTALS, Dice, Roller
-from combatkit.encounter import (
+from combatkit.encounter_files import (
     dumps_toml,
     encounter_to_dict,
     load_encounter,
@@ -309,7 +309,7 @@ def _renamed(encounter: Encounter, names: dict[str, str], title: str, note: str)
 @example(load_example("orc-closes-on-longbowman"), ["\r0", "0", "1", "2", "00", "000", "0000"], "\r", "")
 def test_a_generated_encounter_round_trips_through_toml_and_json(encounter, names, title, note):
     """A file keeps intents: declarations written for the encounter's system come back as intents and that
-    system's refinements (:func:`~combatkit.encounter.with_intents`), which then round-trip as they are."""
+    system's refinements (:func:`~combatkit.encounter_files.with_intents`), which then round-trip as they are."""
     encounter = _renamed(encounter, dict(zip(NAMES, names)), title, note)
     try:
         loaded = loads_encounter(dumps_toml(encounter))

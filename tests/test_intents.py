@@ -28,7 +28,7 @@ from combatkit import (
     load_example,
     loads_encounter,
 )
-from combatkit.encounter import _declaration, dumps_toml, example_encounters
+from combatkit.encounter_files import _declaration, dumps_toml, example_encounters
 from combatkit.fight import FightOptions, run_fight
 from combatkit.intent import COMPONENTS, Intent, IntentKind, PlacementKind, Refinement, derive, named_actions
 from combatkit.model import Maneuver

@@ -24,7 +24,7 @@ from combatkit import (
     load_example,
     loads_encounter,
 )
-from combatkit.encounter import dumps_toml
+from combatkit.encounter_files import dumps_toml
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.systems._exhaust import matchup
 from combatkit.systems.phase2 import (

@@ -22,7 +22,7 @@ from nbclient import NotebookClient
 import combatkit.widgets.prep as prep_widgets
 import combatkit.widgets.prep_charts as prep_charts
 from combatkit import SYSTEMS, loads_encounter
-from combatkit.encounter import dumps_toml, encounter_from_dict, encounter_to_dict, load_example
+from combatkit.encounter_files import dumps_toml, encounter_from_dict, encounter_to_dict, load_example
 from combatkit.intent import Refinement
 from combatkit.fight import FightOptions
 from combatkit.model import Weapon

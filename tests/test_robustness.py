@@ -14,7 +14,7 @@ from combatkit.attack import Attacker, Defender
 from combatkit.model import FISTS
 from combatkit.criticals import attack_odds
 from combatkit.dice import MAX_EXACT_TOTALS, Dice
-from combatkit.encounter import dumps_toml, load_encounter, load_example, loads_encounter, save_encounter
+from combatkit.encounter_files import dumps_toml, load_encounter, load_example, loads_encounter, save_encounter
 from combatkit.errors import DiceNotationError, EncounterFileError, ExactOddsError, RulesError
 from combatkit.mana.pools import Caster, mana_state
 from combatkit.mana.recovery import PLAN_MINUTES, Study, plan_day

@@ -17,7 +17,7 @@ from combatkit import (
     Abilities, ActionKind, Combatant, Declaration, Encounter, Hit, IllegalActionError, Length, Maneuver, Roller,
     RulesError, Size, Spell, Status, Weapon, WeaponKind, find_system, load_example, loads_encounter,
 )
-from combatkit.encounter import dumps_toml
+from combatkit.encounter_files import dumps_toml
 from combatkit.systems._exhaust import matchup
 from combatkit.systems.short_form import (
     SHORT_FORM, DexScale, ShortFormOptions, action_types, dex_modifier, layers, surprise_modifiers, surprise_table,

@@ -16,7 +16,7 @@ from combatkit import (
     ActionKind, Combatant, Declaration, Encounter, Hit, IllegalActionError, Length, Roller, RulesError, Spell,
     Status, Weapon, WeaponKind, find_system, load_example, loads_encounter,
 )
-from combatkit.encounter import dumps_toml
+from combatkit.encounter_files import dumps_toml
 from combatkit.stances import Stance
 from combatkit.systems._exhaust import matchup
 from combatkit.systems.strike_speed import (

@@ -9,7 +9,7 @@ import pytest
 
 from combatkit import ActionKind, Maneuver, Roller, dumps_toml, find_system, load_encounter, load_example, loads_encounter
 from combatkit.dice import EnteredRollError
-from combatkit.encounter import example_encounters
+from combatkit.encounter_files import example_encounters
 from combatkit.intent import Refinement
 from combatkit.systems import SegmentsOptions
 from combatkit.widgets import compare, compare_charts, dice_entry, draft, editor, system_timeline

@@ -10,7 +10,7 @@ import pytest
 
 from combatkit import ActionKind, Maneuver, Roller, load_example
 from combatkit.dice import UnknownRollError
-from combatkit.encounter import example_encounters
+from combatkit.encounter_files import example_encounters
 from combatkit.errors import RulesError
 from combatkit.fight import run_fight
 from combatkit.resolution import play_round

@@ -9,7 +9,7 @@ import ipywidgets as widgets
 import pytest
 
 from combatkit import Roller, example_encounters, find_system, loads_encounter
-from combatkit.encounter import dumps_toml, load_example
+from combatkit.encounter_files import dumps_toml, load_example
 from combatkit.widgets.draft import EncounterDraft
 from combatkit.widgets.timeline import NONE, TimelineExplorer
 

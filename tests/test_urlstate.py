@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from combatkit import load_example
-from combatkit.encounter import dumps_toml
+from combatkit.encounter_files import dumps_toml
 from combatkit.systems import SYSTEMS as REGISTRY
 from combatkit.widgets.compare import SystemComparison
 from combatkit.widgets.criticals import CriticalExplorer

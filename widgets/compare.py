@@ -52,7 +52,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from combatkit.comparison import first_difference, groups_alike, why_alike
-from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
+from combatkit.encounter import Encounter
+from combatkit.encounter_files import dumps_toml, load_example, save_encounter
 from combatkit.errors import RulesError
 from combatkit.odds import matchup_odds
 from combatkit.systems import SYSTEMS, TimingSystem, find_system

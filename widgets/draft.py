@@ -26,7 +26,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from combatkit.encounter import Encounter, encounter_from_dict, encounter_to_dict, with_intents
+from combatkit.encounter import Encounter
+from combatkit.encounter_files import encounter_from_dict, encounter_to_dict, with_intents
 from combatkit.intent import COMPONENTS
 
 __all__ = ["CombatantDraft", "EncounterDraft", "Ref"]

@@ -48,7 +48,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from combatkit.encounter import Encounter, dumps_toml, load_example, option_value, plain_option
+from combatkit.encounter import Encounter
+from combatkit.encounter_files import dumps_toml, load_example, option_value, plain_option
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.intent import COMPONENTS, Plan, PlacementKind, named_actions
 from combatkit.fields import Declared, declared
@@ -103,7 +104,7 @@ _FIELD_INTENTS = {"attacks": {"attack"}, "hold": {"cast"}} | {
 
 def new_encounter(system: TimingSystem) -> Encounter:
     """A blank encounter to build on: two figures of two sides, each with a weapon, nothing declared."""
-    from combatkit.encounter import encounter_from_dict
+    from combatkit.encounter_files import encounter_from_dict
 
     sword = {"name": "long sword", "sf": 5, "length": "long", "damage": "d8"}
     return encounter_from_dict({

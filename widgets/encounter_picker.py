@@ -30,7 +30,8 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from combatkit.encounter import Encounter, example_encounters, load_example, loads_encounter
+from combatkit.encounter import Encounter
+from combatkit.encounter_files import example_encounters, load_example, loads_encounter
 from combatkit.errors import EncounterFileError
 from combatkit.systems import find_system
 from combatkit.widgets.hush import Hush

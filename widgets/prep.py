@@ -67,7 +67,8 @@ import ipywidgets as widgets
 import pandas as pd
 
 from combatkit.comparison import why_alike
-from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
+from combatkit.encounter import Encounter
+from combatkit.encounter_files import dumps_toml, load_example, save_encounter
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.fight import Fight, FightOptions
 from combatkit.fields import Declared, declared

@@ -33,7 +33,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
+from combatkit.encounter import Encounter
+from combatkit.encounter_files import dumps_toml, load_example, save_encounter
 from combatkit.systems import TimingSystem, find_system
 from combatkit.timeline import Timeline
 from combatkit.widgets.charts import timeline_chart, timeline_frame, timeline_spec

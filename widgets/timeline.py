@@ -26,7 +26,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from combatkit.dice import Roller
-from combatkit.encounter import Encounter, dumps_toml, load_example, save_encounter
+from combatkit.encounter import Encounter
+from combatkit.encounter_files import dumps_toml, load_example, save_encounter
 from combatkit.systems import TimingSystem, find_system
 from combatkit.systems.phase1 import PHASE1, Phase1Options
 from combatkit.timeline import Timeline

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from combatkit import load_example
-from combatkit.encounter import example_encounters
+from combatkit.encounter_files import example_encounters
 from combatkit.systems import SYSTEMS
 from combatkit.widgets.compare import matchup_sentences, run_systems
 from combatkit.widgets.compare_charts import panel_frame

@@ -134,7 +134,7 @@ def test_stepping_moves_the_cursor_outlines_what_is_under_way_and_says_why(serve
 
 
 def test_the_open_file_button_reads_open_file_before_and_after_a_file_is_read(server, page):
-    from combatkit.encounter import dumps_toml
+    from combatkit.encounter_files import dumps_toml
 
     page.goto(f"{server}/voila/render/{MAIN_DASHBOARD}")
     button = page.locator(".ck-upload button")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from combatkit import Maneuver, find_system, load_example, loads_encounter
-from combatkit.encounter import dumps_toml
+from combatkit.encounter_files import dumps_toml
 from combatkit.widgets.charts import timeline_frame
 from combatkit.widgets.dice_entry import TableRoller, file_entries
 from combatkit.widgets.encounter_picker import example_options

@@ -1,0 +1,709 @@
+"""The encounter file (TOML or JSON) a DM saves, edits and shares: reading it into an
+:class:`~combatkit.encounter.Encounter`, checking every field, and writing one back.
+
+The file format is documented in README.md ("Encounter files"); the shipped
+examples live in ``combatkit/data/encounters/``. Loading checks every field and
+names the one that is wrong: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``. Each field of a combatant,
+weapon and spell is declared once, on its value type in :mod:`combatkit.model` (:mod:`combatkit.fields`): the
+reader and the writer here follow those declarations. A file names its timing system and that system's options,
+so this module reads the systems' registry (:mod:`combatkit.systems`): it sits above them, and the
+:class:`~combatkit.encounter.Encounter` they schedule sits below.
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+import json
+import tomllib
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import MISSING, fields, replace
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from combatkit.effects import effect_from_table, effect_to_table
+from combatkit.encounter import Encounter, Hit
+from combatkit.errors import EncounterFileError, RulesError
+from combatkit.fields import declared, default_of, field_specs, type_hints
+from combatkit.intent import COMPONENTS, Intent, IntentKind, Refinement, derive, named_actions
+from combatkit.model import (
+    Abilities,
+    ActionKind,
+    Combatant,
+    Declaration,
+    Maneuver,
+    Refined,
+    Spell,
+    Weapon,
+)
+from combatkit.systems import SYSTEMS, find_system
+
+__all__ = [
+    "dumps_toml",
+    "encounter_from_dict",
+    "encounter_to_dict",
+    "example_encounters",
+    "load_encounter",
+    "load_example",
+    "option_value",
+    "plain_option",
+    "save_encounter",
+    "with_intents",
+]
+
+
+# ---------------------------------------------------------------- reading
+
+
+class _Reader:
+    """Pulls typed fields out of a mapping, naming the path of any bad value."""
+
+    def __init__(self, data: Any, path: str) -> None:
+        if not isinstance(data, Mapping):
+            raise EncounterFileError(path or "file", f"expected a table of fields, got {type(data).__name__}")
+        self.data = data
+        self.path = path
+        self.used: set[str] = set()
+
+    def at(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ..., check=None, why: str = "") -> Any:
+        self.used.add(key)
+        if key not in self.data:
+            if default is ...:
+                raise EncounterFileError(self.at(key), "is required")
+            return default
+        value = self.data[key]
+        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+            raise EncounterFileError(self.at(key), f"expected {_kind_name(kind)}, got {value!r}")
+        if not isinstance(value, kind):
+            raise EncounterFileError(self.at(key), f"expected {_kind_name(kind)}, got {value!r}")
+        if check is not None and not check(value):
+            raise EncounterFileError(self.at(key), f"{why}, got {value!r}")
+        return value
+
+    def enum(self, key: str, enum_type: type[enum.Enum], default: Any) -> Any:
+        text = self.get(key, str, None if default is None else default.value)
+        if text is None:
+            return None
+        try:
+            return enum_type(text.lower())
+        except ValueError:
+            allowed = ", ".join(e.value for e in enum_type)
+            raise EncounterFileError(self.at(key), f"must be one of {allowed}; got {text!r}") from None
+
+    def done(self) -> None:
+        extra = sorted(set(self.data) - self.used)
+        if extra:
+            raise EncounterFileError(self.at(extra[0]), "is not a field this format knows (check the spelling)")
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "a table"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _fraction(reader: _Reader, key: str, default: str) -> Fraction:
+    value = reader.get(key, (int, str), default)
+    try:
+        result = Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise EncounterFileError(reader.at(key), f"expected a number like 1, 2 or \"3/2\", got {value!r}") from None
+    if result <= 0:
+        raise EncounterFileError(reader.at(key), f"must be more than 0, got {value!r}")
+    return result
+
+
+def _fields(r: _Reader, cls: type) -> dict[str, Any]:
+    """The keyword arguments of ``cls`` that its declared fields (:mod:`combatkit.fields`) read from ``r``, each
+    checked against its declaration: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``."""
+    out: dict[str, Any] = {}
+    for d in declared(cls):
+        s, default = d.spec, ... if d.default is MISSING else d.default
+        if d.choice is not None:
+            out[d.name] = r.enum(s.file, d.choice, default)
+        elif d.kind == "fraction":
+            if default is None and s.file not in r.data:
+                r.used.add(s.file)
+                continue
+            out[d.name] = _fraction(r, s.file, str(default or 1))
+        else:
+            kinds: dict[str, type | tuple[type, ...]] = {"text": str, "number": int, "flag": bool, "number text": (int, str)}
+            kind = kinds[d.kind]
+            value = r.get(s.file, kind, default, check=s.fits, why=s.cited())
+            problem = s.valid(value) if s.valid is not None and isinstance(value, str) else ""
+            if problem:
+                raise EncounterFileError(r.at(s.file), problem)
+            out[d.name] = value
+    return out
+
+
+def _weapon(data: Any, path: str) -> Weapon:
+    r = _Reader(data, path)
+    weapon = Weapon(**_fields(r, Weapon))
+    r.done()
+    return weapon
+
+
+def _spell(data: Any, path: str) -> Spell:
+    r = _Reader(data, path)
+    kw = _fields(r, Spell)
+    spell = Spell(**kw, effect=effect_from_table(r.data["effect"], r.at("effect"), kw["name"]) if "effect" in r.data
+                  else None)
+    r.used.add("effect")  # checked field by field by effect_from_table
+    r.done()
+    return spell
+
+
+def _combatant(data: Any, path: str) -> Combatant:
+    r = _Reader(data, path)
+    abilities = Abilities(**_fields(r, Abilities))
+    kw = _fields(r, Combatant)
+    weapons = r.get("weapons", list, [])
+    spells = r.get("spells", list, [])
+    combatant = Combatant(
+        **kw,
+        abilities=abilities,
+        weapons=tuple(_weapon(w, f"{r.at('weapons')}[{i}]") for i, w in enumerate(weapons)),
+        spells=tuple(_spell(s, f"{r.at('spells')}[{i}]") for i, s in enumerate(spells)),
+    )
+    r.done()
+    return combatant
+
+
+def _declaration(data: Any, path: str, names: set[str], combatants: Mapping[str, Combatant]) -> Declaration:
+    r = _Reader(data, path)
+    known = _known(r, names)
+    actor: str = r.get("actor", str)
+    known("actor", actor)
+    # what the intent a declaration loads as is checked for (_intent), so that the file it saves to loads
+    weapons, spell = _gear(r, combatants[actor])
+    declaration = Declaration(
+        actor=actor,
+        phase=r.get("phase", int, check=lambda v: 1 <= v <= 20, why="phase is a positive number"),
+        kind=r.enum("action", ActionKind, ActionKind.MISC) if "action" in r.data else _missing(r, "action"),
+        target=known("target", r.get("target", str, None)),
+        weapons=tuple(weapons),
+        spell=spell,
+        **_fields(r, Refined),
+        feet=r.get("feet", int, None, check=lambda v: 0 <= v <= 2400, why="feet is 0..2400"),
+        maneuver=_maneuver(r),
+        note=r.get("note", str, ""),
+    )
+    r.done()
+    return declaration
+
+
+def _known(r: _Reader, names: set[str]) -> Callable[[str, str | None], str | None]:
+    """A check that a field of ``r`` names a combatant of the encounter (or nobody)."""
+    def known(key: str, value: str | None) -> str | None:
+        if value is not None and value not in names:
+            raise EncounterFileError(r.at(key), f"no combatant is called {value!r}; combatants: {sorted(names)}")
+        return value
+
+    return known
+
+
+def _gear(r: _Reader, c: Combatant) -> tuple[list[str], str | None]:
+    """The weapons (``weapon`` or ``weapons``) and the spell a declaration or an intent names, each one
+    ``c`` has."""
+    weapons = r.get("weapons", list, [])
+    if "weapon" in r.data:
+        weapons = [r.get("weapon", str)]
+    if not all(isinstance(w, str) for w in weapons):
+        raise EncounterFileError(r.at("weapons"), f"expected a list of weapon names, got {weapons!r}")
+    for w in weapons:
+        if w not in {x.name for x in c.weapons}:
+            raise EncounterFileError(r.at("weapons"), f"{c.name} has no weapon {w!r}; has {[x.name for x in c.weapons]}")
+    spell = r.get("spell", str, None)
+    if spell is not None and spell not in {x.name for x in c.spells}:
+        raise EncounterFileError(r.at("spell"), f"{c.name} has no spell {spell!r}; has {[x.name for x in c.spells]}")
+    return weapons, spell
+
+
+def _maneuver(r: _Reader) -> Maneuver | None:
+    """A declaration's ``maneuver``, one its action can be: a move charges, withdraws or flees; an attack
+    pummels, grapples or overbears."""
+    maneuver = r.enum("maneuver", Maneuver, None)
+    action = r.data.get("action")
+    if maneuver is not None and isinstance(action, str) and maneuver.kind.value != action.lower():
+        fits = ", ".join(m.value for m in Maneuver if m.kind is maneuver.kind)
+        raise EncounterFileError(r.at("maneuver"), f"{maneuver.value} is a maneuver of a "
+                                                   f"{maneuver.kind.value} ({fits}); this action is {action!r}")
+    return maneuver
+
+
+def _missing(r: _Reader, key: str):
+    raise EncounterFileError(r.at(key), "is required (move, attack, cast, misc or ready)")
+
+
+def _intent(data: Any, path: str, names: set[str], combatants: Mapping[str, Combatant]) -> Intent:
+    """One ``[[intents]]`` entry: ``actor``, ``do`` (move, attack, cast, ready, hold, action) and what it names."""
+    r = _Reader(data, path)
+    known = _known(r, names)
+    actor = known("actor", r.get("actor", str))
+    assert actor is not None
+    c = combatants[actor]
+    action = r.get("action", str, None)
+    if action is not None and action not in named_actions():
+        raise EncounterFileError(r.at("action"), f"no named action {action!r}; they are {', '.join(named_actions())}")
+    kind = r.enum("do", IntentKind, IntentKind.ACTION if action is not None else None)
+    if kind is None:
+        raise EncounterFileError(r.at("do"), f"is required: {', '.join(k.value for k in IntentKind)}")
+    weapons, spell = _gear(r, c)
+    item = r.get("item", str, None)
+    if item is not None and item != COMPONENTS and item not in {x.name for x in c.weapons}:
+        raise EncounterFileError(r.at("item"), f"an item to ready is one of {actor}'s weapons "
+                                               f"{[x.name for x in c.weapons]} or {COMPONENTS!r}, got {item!r}")
+    try:
+        intent = Intent(
+            actor=actor, kind=kind, target=known("target", r.get("target", str, None)),
+            away=r.get("away", bool, False),
+            feet=r.get("feet", int, None, check=lambda v: 0 <= v <= 2400, why="feet is 0..2400"),
+            maneuver=r.enum("maneuver", Maneuver, None), weapons=tuple(weapons),
+            blows=r.get("blows", int, None, check=lambda v: 1 <= v <= 12, why="blows is 1..12"),
+            spell=spell, item=item, action=action, note=r.get("note", str, ""))
+    except RulesError as error:
+        raise EncounterFileError(path, error.message) from None
+    r.done()
+    return intent
+
+
+def _refinement(data: Any, path: str, names: set[str]) -> Refinement:
+    """One ``[[refinements]]`` entry: ``system``, ``actor``, ``step`` (the actor's intent, from 1) and the
+    system's own fields."""
+    r = _Reader(data, path)
+    system = r.get("system", str)
+    if system not in SYSTEMS:
+        raise EncounterFileError(r.at("system"), f"no timing system has the id {system!r}; ids: {', '.join(sorted(SYSTEMS))}")
+    actor = r.get("actor", str)
+    if actor not in names:
+        raise EncounterFileError(r.at("actor"), f"no combatant is called {actor!r}; combatants: {sorted(names)}")
+    phases = r.get("phases", list, [])
+    if "phase" in r.data:
+        phases = [r.get("phase", int)]
+    if not all(isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= 20 for p in phases):
+        raise EncounterFileError(r.at("phases"), f"phases are numbers 1..20 of {system}'s declaration phases, got {phases!r}")
+    refinement = Refinement(
+        system=system, actor=actor, step=r.get("step", int, check=lambda v: v >= 1, why="step is the intent's number, from 1"),
+        phases=tuple(phases),
+        **_fields(r, Refined),
+        note=r.get("note", str, ""))
+    r.done()
+    return refinement
+
+
+# ---------------------------------------------------------------- system options
+
+
+def _options(data: Any, path: str = "options") -> dict[str, dict[str, Any]]:
+    """``[options.<system id>]`` tables: each field checked against that system's options dataclass."""
+    if not isinstance(data, Mapping):
+        raise EncounterFileError(path, f"expected a table per timing system ([options.phase2]), got {data!r}")
+    out: dict[str, dict[str, Any]] = {}
+    for sid, table in data.items():
+        where = f"{path}.{sid}"
+        if sid not in SYSTEMS:
+            raise EncounterFileError(where, f"no timing system has the id {sid!r}; ids: {', '.join(sorted(SYSTEMS))}")
+        if not isinstance(table, Mapping):
+            raise EncounterFileError(where, f"expected a table of {SYSTEMS[sid].title}'s options, got {table!r}")
+        if table:
+            out[sid] = {name: option_value(sid, name, value, f"{where}.{name}") for name, value in table.items()}
+    return out
+
+
+def option_value(system_id: str, name: str, value: Any, where: str | None = None) -> Any:
+    """``value`` as read from a file (TOML or JSON) for the field ``name`` of the options dataclass of
+    the timing system ``system_id``, converted to the field's type, or an EncounterFileError naming
+    ``where`` (default ``options.<id>.<name>``), the option and the value.
+
+    Files can set the simple fields: yes/no, whole numbers, text (dice notation too), one of an
+    enum's values, and lists of names (sets and tuples). Per-figure tables and nested settings
+    are set in code.
+
+    >>> option_value("phase2", "caster_delay_by_level", True)
+    True
+    >>> option_value("phase1", "tie_track", "loser")
+    <Track.LOSER: 'loser'>
+    >>> option_value("phase2", "caster_delay_by_lvl", True)
+    Traceback (most recent call last):
+    ...
+    combatkit.errors.EncounterFileError: options.phase2.caster_delay_by_lvl: Combat II: Phase System II \
+(continuous A/B/C phases) has no such option (did you mean caster_delay_by_level?); it has phases, tie_track, agility_split, caster_delay_by_level, \
+attack_forms, schedules, durations
+    """
+    system = find_system(system_id)
+    cls = system.options_class
+    where = where or f"options.{system.id}.{name}"
+    names = [f.name for f in fields(cls)]
+    if name not in names:
+        near = difflib.get_close_matches(name, names, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        raise EncounterFileError(where, f"{system.title} has no such option{hint}; it has {', '.join(names)}")
+    kind = type_hints(cls)[name]
+    typed = _typed(kind, value, where, f"set it in code: {cls.__name__}({name}=...)")
+    try:
+        cls(**{name: typed})
+    except (ValueError, TypeError) as error:
+        raise EncounterFileError(where, f"{error}; got {value!r}") from None
+    return typed
+
+
+def _typed(kind: Any, value: Any, where: str, in_code: str) -> Any:
+    """``value`` as an instance of the annotation ``kind``; a kind a file cannot write is refused."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1:  # "X | None": a file writes an X (TOML has no None)
+            return _typed(rest[0], value, where, in_code)
+    elif kind is bool or kind is int or kind is str:
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise EncounterFileError(where, f"expected {_kind_name(kind)}, got {value!r}")
+        return value
+    elif isinstance(kind, type) and issubclass(kind, enum.Enum):
+        by_value = {str(member.value).lower(): member for member in kind}
+        if not isinstance(value, str) or value.lower() not in by_value:
+            raise EncounterFileError(where, f"must be one of {', '.join(map(repr, by_value))}; got {value!r}")
+        return by_value[value.lower()]
+    elif origin in (frozenset, tuple) and args:
+        if not isinstance(value, list):
+            raise EncounterFileError(where, f"expected a list, got {value!r}")
+        fixed = origin is tuple and args[-1] is not Ellipsis
+        if fixed and len(value) != len(args):
+            raise EncounterFileError(where, f"expected a list of {len(args)}, got {value!r}")
+        items = args if fixed else (args[0],) * len(value)
+        if all(item in (bool, int, str) or (isinstance(item, type) and issubclass(item, enum.Enum)) for item in items):
+            typed = [_typed(item, v, f"{where}[{i}]", in_code) for i, (item, v) in enumerate(zip(items, value))]
+            return origin(typed)
+    raise EncounterFileError(where, f"cannot be set in an encounter file (its kind is {_type_words(kind)}); {in_code}")
+
+
+def _type_words(kind: Any) -> str:
+    origin = typing.get_origin(kind)
+    if origin is not None and issubclass(origin, Mapping):
+        return "a table of settings by name"
+    return getattr(kind, "__name__", None) or str(kind).replace("typing.", "")
+
+
+def plain_option(value: Any) -> Any:
+    """An option value as a file writes it (the inverse of :func:`option_value`): an enum by its value, a
+    set as a sorted list, a tuple as a list.
+
+    >>> plain_option(frozenset({"Ugluk", "Grishnak"}))
+    ['Grishnak', 'Ugluk']
+    """
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, frozenset):
+        return sorted(plain_option(v) for v in value)
+    if isinstance(value, tuple):
+        return [plain_option(v) for v in value]
+    return value
+
+
+def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
+    """Build an encounter from a parsed file, checking every field."""
+    r = _Reader(data, "")
+    combatant_list = r.get("combatants", list, check=bool, why="an encounter needs at least one combatant")
+    combatants = tuple(_combatant(c, f"combatants[{i}]") for i, c in enumerate(combatant_list))
+    names = [c.name for c in combatants]
+    for i, name in enumerate(names):
+        if names.index(name) != i:
+            raise EncounterFileError(f"combatants[{i}].name", f"{name!r} is used twice; names must be unique")
+    known = set(names)
+    by_name = {c.name: c for c in combatants}
+    declarations = tuple(
+        _declaration(d, f"declarations[{i}]", known, by_name) for i, d in enumerate(r.get("declarations", list, []))
+    )
+    intents = tuple(_intent(d, f"intents[{i}]", known, by_name) for i, d in enumerate(r.get("intents", list, [])))
+    refinements = tuple(_refinement(d, f"refinements[{i}]", known)
+                        for i, d in enumerate(r.get("refinements", list, [])))
+    system = _system(r)
+    if declarations:
+        if intents:
+            raise EncounterFileError("declarations", "a file with [[intents]] places them for a system with "
+                                                     "[[refinements]], not [[declarations]]")
+        intents, derived = derive(declarations, _system_id(system), {c.name: [w.name for w in c.weapons]
+                                                                      for c in combatants})
+        refinements = derived + refinements
+        declarations = ()
+    steps: dict[str, int] = {}
+    for intent in intents:
+        steps[intent.actor] = steps.get(intent.actor, 0) + 1
+    for i, refinement in enumerate(refinements):
+        if refinement.step > steps.get(refinement.actor, 0):
+            raise EncounterFileError(f"refinements[{i}].step", f"{refinement.actor} has {steps.get(refinement.actor, 0)} "
+                                                                f"intent(s), so there is no intent {refinement.step} to refine")
+    distances = []
+    for i, item in enumerate(r.get("distances", list, [])):
+        dr = _Reader(item, f"distances[{i}]")
+        a, b = dr.get("a", str), dr.get("b", str)
+        for key, value in (("a", a), ("b", b)):
+            if value not in known:
+                raise EncounterFileError(dr.at(key), f"no combatant is called {value!r}")
+        distances.append((a, b, dr.get("feet", int, check=lambda v: v >= 0, why="feet is 0 or more")))
+        dr.done()
+    hits = []
+    for i, item in enumerate(r.get("hits", list, [])):
+        hr = _Reader(item, f"hits[{i}]")
+        target = hr.get("target", str)
+        if target not in known:
+            raise EncounterFileError(hr.at("target"), f"no combatant is called {target!r}")
+        hits.append(Hit(target, hr.get("tick", int, check=lambda v: v >= 1, why="tick is 1 or more"), hr.get("source", str, "")))
+        hr.done()
+    rolls = r.get("rolls", Mapping, {})
+    clean_rolls: dict[str, int | tuple[int, ...]] = {}
+    for key, value in rolls.items():
+        if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            clean_rolls[key] = tuple(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            clean_rolls[key] = value
+        else:
+            raise EncounterFileError(f"rolls.{key}", f"a roll is a whole number or a list of faces, got {value!r}")
+    encounter = Encounter(
+        title=r.get("title", str, "Untitled encounter"),
+        description=r.get("description", str, ""),
+        system=system,
+        round=r.get("round", int, 1, check=lambda v: v >= 1, why="round is 1 or more"),
+        seed=r.get("seed", int, None),
+        combatants=combatants,
+        declarations=declarations,
+        distances=tuple(distances),
+        hits=tuple(hits),
+        rolls=clean_rolls,
+        options=_options(r.get("options", dict, {})),
+        intents=intents,
+        refinements=refinements,
+    )
+    r.done()
+    return encounter
+
+
+def with_intents(encounter: Encounter) -> Encounter:
+    """``encounter`` with its declarations (written for its :attr:`~Encounter.system`, the format before intents)
+    turned into intents and that system's refinements (:func:`~combatkit.intent.derive`), so that every system
+    can place them; unchanged when it has intents already or no declarations."""
+    if encounter.intents or not encounter.declarations:
+        return encounter
+    intents, refinements = derive(encounter.declarations, _system_id(encounter.system),
+                                  {c.name: [w.name for w in c.weapons] for c in encounter.combatants})
+    return replace(encounter, declarations=(), intents=intents, refinements=refinements + encounter.refinements)
+
+
+def _system_id(name: str) -> str:
+    """The registered id of the system called ``name`` (an id or alias), else ``name`` as given."""
+    try:
+        return find_system(name).id
+    except RulesError:
+        return name
+
+
+def _system(r: _Reader) -> str:
+    """The file's ``system``: a registered system's id (an alias is read as its id), or the name of one
+    combatkit lacks, kept as written (a homebrew system: the encounter still runs under the others). An
+    empty name is refused: it was dropped on save and came back as phase1."""
+    text = r.get("system", str, "phase1")
+    if not text.strip():
+        raise EncounterFileError(r.at("system"), f"names no timing system, got {text!r}; leave it out for phase1, "
+                                                 f"or give an id: {', '.join(sorted(SYSTEMS))}")
+    return _system_id(text)
+
+
+_TOO_DEEP = ("nested too deep to read: an encounter file's values go a few levels deep at most (a list of "
+             "tables holding lists), see README 'Encounter files'")
+
+
+def load_encounter(path: str | Path) -> Encounter:
+    """Read a ``.toml`` or ``.json`` encounter file: UTF-8 text (a byte-order mark is allowed), as TOML 1.0
+    and JSON (RFC 8259) files are; anything else is an :class:`~combatkit.errors.EncounterFileError`."""
+    path = Path(path)
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise EncounterFileError("file", f"{path.name} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
+                                         f"{error.start}); TOML and JSON files are UTF-8 (TOML 1.0, RFC 8259): "
+                                         f"save it as UTF-8") from None
+    return loads_encounter(text, fmt=path.suffix.lstrip(".").lower())
+
+
+def loads_encounter(text: str, fmt: str = "toml") -> Encounter:
+    """Parse encounter text in ``toml`` or ``json``. Whatever the text, the answer is an encounter or an
+    :class:`~combatkit.errors.EncounterFileError` naming what is wrong (never a ``RecursionError`` for
+    values nested thousands deep, nor Python's message for a number of 4300 digits and more)."""
+    if fmt not in ("json", "toml"):
+        raise EncounterFileError("file", f"encounter files are .toml or .json, got .{fmt}")
+    try:
+        data = json.loads(text) if fmt == "json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
+        raise EncounterFileError("file", f"not valid {fmt.upper()}: {error}") from None
+    except RecursionError:
+        raise EncounterFileError("file", _TOO_DEEP) from None
+    except ValueError as error:  # int(): a number of over 4300 digits
+        raise EncounterFileError("file", f"not valid {fmt.upper()} for an encounter: a number longer than any "
+                                         f"field takes ({str(error).split(':')[0]})") from None
+    if fmt == "json":
+        _no_surrogates(data)
+    try:
+        return encounter_from_dict(data)
+    except RecursionError:
+        raise EncounterFileError("file", _TOO_DEEP) from None
+
+
+def _no_surrogates(data: Any) -> None:
+    """Refuse text holding a lone surrogate (JSON can escape one, ``"\\ud800"``): it is no character, so no
+    file can be saved with it (RFC 8259 §8.2: strings of Unicode characters)."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{path}.{k}" if path else str(k), v) for k, v in value.items())
+            texts: Iterable[str] = value.keys()
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value))
+            texts = ()
+        else:
+            texts = (value,) if isinstance(value, str) else ()
+        for text in texts:
+            if any("\ud800" <= ch <= "\udfff" for ch in text):
+                raise EncounterFileError(path or "file", f"{text.encode('utf-8', 'backslashreplace').decode()!r} holds "
+                                                         f"a lone surrogate, which is no character: a file's text is "
+                                                         f"Unicode (RFC 8259 §8.2)")
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _without_defaults(obj: Any, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``obj``'s fields that differ from their defaults, by their names in a file (a declared field's
+    :attr:`~combatkit.fields.FieldSpec.file`, else ``names`` or the attribute's own)."""
+    specs = field_specs(obj.__class__)
+    out: dict[str, Any] = {}
+    for f in fields(obj):
+        value = getattr(obj, f.name)
+        if value != default_of(f):
+            out[specs[f.name].file if f.name in specs else (names or {}).get(f.name, f.name)] = value
+    return out
+
+
+def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
+    """The encounter as plain data in the file format (defaults left out)."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, Fraction):
+            return int(value) if value.denominator == 1 else str(value)
+        if hasattr(value, "value") and not isinstance(value, int):  # enums
+            return value.value
+        if isinstance(value, tuple):
+            return [plain(v) for v in value]
+        return value
+
+    def combatant(c: Combatant) -> dict[str, Any]:
+        out = _without_defaults(c)
+        out.pop("abilities", None)
+        out.update(_without_defaults(c.abilities))
+        out["weapons"] = [{"name": w.name} | _without_defaults(w) for w in c.weapons]
+        out["spells"] = [{"name": s.name} | _without_defaults(s)
+                         | ({"effect": effect_to_table(s.effect)} if s.effect is not None else {}) for s in c.spells]
+        for key in ("weapons", "spells"):
+            if not out[key]:
+                del out[key]
+        return {k: plain(v) for k, v in out.items() if k not in ("weapons", "spells")} | {
+            k: [{kk: plain(vv) for kk, vv in item.items()} for item in out[k]] for k in ("weapons", "spells") if k in out
+        }
+
+    def declaration(d: Declaration) -> dict[str, Any]:
+        out = {"actor": d.actor, "phase": d.phase, "action": d.kind.value}
+        out.update(_without_defaults(d, {}))
+        out.pop("kind", None)
+        return {k: plain(v) for k, v in out.items()}
+
+    def intent(i: Intent) -> dict[str, Any]:
+        out: dict[str, Any] = {"actor": i.actor, "do": i.kind.value}
+        out.update(_without_defaults(i, {}))
+        out.pop("kind", None)
+        if len(i.weapons) == 1:
+            out["weapon"] = out.pop("weapons")[0]
+        return {k: plain(v) for k, v in out.items()}
+
+    def refinement(x: Refinement) -> dict[str, Any]:
+        out: dict[str, Any] = {"system": x.system, "actor": x.actor, "step": x.step}
+        if len(x.phases) == 1:
+            out["phase"] = x.phases[0]
+        out.update({k: v for k, v in _without_defaults(x, {}).items() if len(x.phases) != 1 or k != "phases"})
+        return {k: plain(v) for k, v in out.items()}
+
+    data: dict[str, Any] = {"title": encounter.title}
+    for key in ("description", "system", "round", "seed"):
+        value = getattr(encounter, key)
+        if value not in ("", None) and not (key == "round" and value == 1):
+            data[key] = value
+    if encounter.rolls:
+        data["rolls"] = {k: list(v) if isinstance(v, tuple) else v for k, v in encounter.rolls.items()}
+    options = {sid: {name: plain_option(value) for name, value in table.items()}
+               for sid, table in encounter.options.items() if table}
+    if options:
+        data["options"] = options
+    data["combatants"] = [combatant(c) for c in encounter.combatants]
+    if encounter.intents:
+        data["intents"] = [intent(i) for i in encounter.intents]
+    if encounter.refinements:
+        data["refinements"] = [refinement(x) for x in encounter.refinements]
+    if encounter.declarations:
+        data["declarations"] = [declaration(d) for d in encounter.declarations]
+    if encounter.distances:
+        data["distances"] = [{"a": a, "b": b, "feet": f} for a, b, f in encounter.distances]
+    if encounter.hits:
+        data["hits"] = [_without_defaults(h, {}) | {"target": h.target, "tick": h.tick} for h in encounter.hits]
+    return data
+
+
+def dumps_toml(encounter: Encounter) -> str:
+    """The encounter as TOML text that :func:`loads_encounter` reads back, written by tomli-w (which
+    escapes what TOML forbids in a string, such as U+007F).
+
+    >>> loads_encounter(dumps_toml(load_example("ct9-spell-vs-sword"))) == load_example("ct9-spell-vs-sword")
+    True
+    """
+    return tomli_w.dumps(encounter_to_dict(encounter))
+
+
+def save_encounter(encounter: Encounter, path: str | Path) -> None:
+    """Write ``.toml`` or ``.json`` by the path's suffix."""
+    path = Path(path)
+    if path.suffix == ".json":
+        path.write_text(json.dumps(encounter_to_dict(encounter), indent=2) + "\n", encoding="utf-8")
+    elif path.suffix == ".toml":
+        path.write_text(dumps_toml(encounter), encoding="utf-8")
+    else:
+        raise EncounterFileError("file", f"encounter files are .toml or .json, got {path.suffix or 'no suffix'}")
+
+
+# ---------------------------------------------------------------- shipped examples
+
+
+def example_encounters() -> dict[str, str]:
+    """Shipped example encounters: file stem -> title."""
+    folder = resources.files("combatkit.data") / "encounters"
+    out = {}
+    for item in sorted(folder.iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".toml"):
+            out[item.name.removesuffix(".toml")] = tomllib.loads(item.read_text(encoding="utf-8"))["title"]
+    return out
+
+
+def load_example(name: str) -> Encounter:
+    """Load a shipped example by its file stem, e.g. ``"fighter-and-mage-vs-orc-archer"``."""
+    folder = resources.files("combatkit.data") / "encounters"
+    item = folder / f"{name}.toml"
+    if not item.is_file():
+        raise EncounterFileError("example", f"no shipped encounter {name!r}; have {sorted(example_encounters())}")
+    return loads_encounter(item.read_text(encoding="utf-8"), "toml")
