@@ -6,9 +6,8 @@ for every round that looks the same to them, and, while the fight is played, the
 what its key holds looks up what it placed before (:func:`memo`, through
 :func:`combatkit.systems.base.placed_round`): Phase System I once the tracks are known, Phase System II once the
 first cycle's are, the five-phase system once the sides are ordered (when nothing else is rolled), Strike Speed once
-a side has initiative, the short form once its surprise and initiative d12s are rolled (one a side, so about one
-round in four is met again in a run of 2,400 fights); none of them when a hit on a caster calls for more dice. The
-Segment of Action rolls through its rounds (a die a figure and step) and is placed afresh each time. The short
+a side has initiative; none of them when a hit on a caster calls for more dice. The Segment of Action and the short
+form roll through their rounds (a die a figure, a d12 count a figure) and are placed afresh each time. The short
 form and Strike Speed look up whether a round's declarations passed their checks, which read no dice
 (:func:`combatkit.systems.base.checked_once`). The memo also says whether the round is to be explained
 (:func:`explaining`). Outside a fight (a round scheduled on its own, exact odds) there is no memo and every round is

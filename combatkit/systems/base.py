@@ -518,21 +518,19 @@ def checked_once(system: str, encounter: Encounter, options: Any, check: Callabl
         passed[key] = True
 
 
-def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable,
-                 reads_round: bool = True) -> PlacedRound | None:
+def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable) -> PlacedRound | None:
     """Where scheduler ``system`` keeps this round, keyed on what placing it reads once its dice are rolled:
     ``dice``, the outcome its placing reads (tracks, an order, the side with initiative), the declarations,
-    distances, round number (unless ``reads_round`` says the placing never reads it, once its checks are passed
-    and its dice rolled) and options, and each figure's name (for all a run never changes), surprise, spells left
-    and components; not its hit points (a scheduler that reads them keeps no memo). None outside a fight, and
-    when a hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads more)."""
+    distances, round number and options, and each figure's name (for all a run never changes), surprise,
+    spells left and components; not its hit points (a scheduler that reads them keeps no memo). None outside a
+    fight, and when a hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads
+    more)."""
     table = memo(f"{system} rounds") if not encounter.hits else None
     if table is None:
         return None
     figures = tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
                     for c in encounter.combatants)
-    return PlacedRound(table, (dice, encounter.declarations, encounter.distances,
-                               encounter.round if reads_round else None, options, figures))
+    return PlacedRound(table, (dice, encounter.declarations, encounter.distances, encounter.round, options, figures))
 
 
 def _scheduled(system: TimingSystem, encounter: Encounter, options: Any, roller: Roller) -> Timeline:

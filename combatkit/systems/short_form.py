@@ -95,7 +95,7 @@ from combatkit.systems._order_of_battle import (
 )
 from combatkit.intent import PlacementKind
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
-from combatkit.systems.base import FightRound, TimingSystem, checked_once, placed_round, register
+from combatkit.systems.base import FightRound, TimingSystem, checked_once, register
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -660,23 +660,11 @@ class _Round:
         self._check()
         surprised = self._surprise()
         self.surprise_round = surprised is not None
-        rolls = None if surprised is not None else self._initiative()
-        # The surprise and initiative d12s are the round's only dice: a round that looks the same once they are
-        # rolled, with no hit reported on a caster, is placed as before (combatkit.systems._memo), whatever its
-        # number (only the checks above and the surprise roll read it). Its words are kept with it, so whether it
-        # is explained is part of its key.
-        dice = (self.explain, tuple(sorted(surprised.items())) if surprised is not None else None,
-                tuple(sorted(rolls.items())) if rolls is not None else None)
-        placed = placed_round("short_form", self.encounter, self.options, dice, reads_round=False)
-        known = placed.before() if placed is not None else None
-        if known is not None:
-            clock, spans, notes = known
-            return Timeline(SHORT_FORM.id, clock, spans, tuple(self.notes) + notes, tuple(self.roller.log))
-        after = len(self.notes)
         if surprised is not None:
             for f in self.figures.values():
                 f.count = None if surprised[f.c.name] else f.c.abilities.dexterity
         else:
+            self._initiative()
             for f in self.figures.values():
                 first = f.decls[0] if f.decls else None
                 default = first is not None and first.kind is ActionKind.ATTACK and not self._melee(first)
@@ -687,10 +675,7 @@ class _Round:
         self._closing()
         self._armed_against_unarmed()
         self.hits = self._disruptions()
-        timeline = self._place()
-        if placed is not None:
-            placed.keep((timeline.clock, timeline.spans, timeline.notes[after:]))
-        return timeline
+        return self._place()
 
     def _label(self, count: int) -> str:
         return f"Dex {count}" if self.surprise_round else f"count {count}"
