@@ -28,6 +28,7 @@ from combatkit import (
     load_example,
 )
 from combatkit.errors import IllegalActionError, RulesError
+from combatkit.fight import run_fight
 from combatkit.systems._exhaust import matchup
 from combatkit.systems.segments import (
     CLOCK,
@@ -535,10 +536,55 @@ def test_bad_declarations_name_the_rule_and_the_value(declaration, rule, value):
     assert error.value.rule == rule and value in str(error.value)
 
 
-def test_more_blows_than_003_covers():
-    with pytest.raises(IllegalActionError) as error:
-        run([fighter_with(4), hobgoblin()], [attack("Warrior", "Hobgoblin")])
-    assert error.value.rule == "003 §II" and "4 blows" in str(error.value)
+def test_more_than_three_blows_a_d10_for_every_three_falling_together():
+    """003 §II, "more than three attacks per melee round ... Compromise on 3d10, the first roll for 3 arms, the
+    second for 3 more and the last for the tail", read for seven blows of one weapon: the blows of one d10 fall
+    in its segment, and are one action there (003 §III does not part them)."""
+    timeline = run([fighter_with(7), hobgoblin()], [attack("Warrior", "Hobgoblin", attacks=7)],
+                   {"segment: Warrior": 4, "segment: Warrior, blows 2": 10, "segment: Warrior, blows 3": 9})
+    assert [(s.action, s.end) for s in acts(timeline, "Warrior")] == [
+        ("long sword blow 1 -> Hobgoblin", 4), ("long sword blow 2 -> Hobgoblin", 4),
+        ("long sword blow 3 -> Hobgoblin", 4), ("long sword blow 7 -> Hobgoblin", 9),
+        ("long sword blow 4 -> Hobgoblin", 10), ("long sword blow 5 -> Hobgoblin", 10),
+        ("long sword blow 6 -> Hobgoblin", 10)]
+    first = acts(timeline, "Warrior")[0]
+    assert first.rule == "003 §II: more than three blows, a d10 for every 3"
+    assert "d10 = 4, blows 1-3 fall in segment 4" in first.why
+    assert "never two actions" not in first.rule
+
+
+def test_more_than_three_blows_move_together_when_their_segment_is_taken():
+    """003 §III, "never two actions in one segment": when another of the figure's actions holds the segment,
+    the blows of one d10 move on together."""
+    other = Combatant("Squire", "party", weapons=(LONG_SWORD,))
+    declarations = [attack("Warrior", "Hobgoblin", attacks=4), attack("Warrior", "Squire", attacks=4)]
+    timeline = run([fighter_with(4), hobgoblin(), other], declarations,
+                   {"segment: Warrior -> Hobgoblin": 3, "segment: Warrior -> Hobgoblin, blows 2": 8,
+                    "segment: Warrior -> Squire": 3, "segment: Warrior -> Squire, blows 2": 6})
+    assert [(s.target, s.end) for s in acts(timeline, "Warrior")] == [
+        ("Hobgoblin", 3), ("Hobgoblin", 3), ("Hobgoblin", 3), ("Squire", 4), ("Squire", 4), ("Squire", 4),
+        ("Squire", 6), ("Hobgoblin", 8)]
+    assert all("never two actions in one segment" in s.rule for s in acts(timeline, "Warrior")[3:6])
+
+
+def test_more_than_three_blows_one_d10_each_is_the_other_reading():
+    """``forms_per_die=1``: a d10 for every blow (the text: "you can rule on this any way that is most playable")."""
+    rolls = {"segment: Warrior": 2, "segment: Warrior, blows 2": 7, "segment: Warrior, blows 3": 7,
+             "segment: Warrior, blows 4": 1}
+    timeline = run([fighter_with(4), hobgoblin()], [attack("Warrior", "Hobgoblin", attacks=4)], rolls,
+                   replace(TIMING, forms_per_die=1))
+    assert [s.end for s in acts(timeline, "Warrior")] == [1, 2, 7, 8]
+
+
+def test_a_fight_gives_a_four_blow_figure_its_blows():
+    """The default policy declares a four-blow monster's blows, and the round places them (it did nothing
+    all fight when four blows were refused)."""
+    hydra = Combatant("Hydra", "monsters", char_class="monster", level=8, hit_points=60,
+                      attacks_per_round=Fraction(4), weapons=(Weapon("bite", 3, kind=WeaponKind.NATURAL, damage="d6"),))
+    fight = run_fight(Encounter("hydra", (hydra, warrior(hit_points=40)), distances=(("Hydra", "Warrior", 5),)),
+                      "segments", seed=1)
+    assert fight.refused == 0
+    assert next(f for f in fight.figures if f.name == "Hydra").attacks == 4 * fight.round_count
 
 
 def test_only_attacks_on_different_opponents_share_a_step():

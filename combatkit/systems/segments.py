@@ -52,8 +52,14 @@ Choices this module makes where the seed is silent:
 
 * The weapon speed band shifts every blow of a first-step attack; a strike after a move
   uses the weapon's die instead (it already stands for the weapon's weight).
-* Three missiles a round (darts) use 3d4, like three blows; more than three blows or
-  shots a round are not in 003 and raise.
+* Three missiles a round (darts) use 3d4, like three blows; more than three shots a round
+  are not in 003 and raise.
+* More than three blows a round with one weapon (a monster's 4 bites, a figure at 7/2 in an
+  even round) are read as 003 §II's "more than three attacks per melee round": a d10 for
+  every three (``forms_per_die``), the blows of one d10 falling together in its segment, as
+  one action (003 §III's "never two actions in one segment" does not part them). The text
+  says so of monsters and leaves the rest to the referee ("you can rule on this any way that
+  is most playable"); ``forms_per_die=1`` is its other reading, a d10 for every blow.
 * A move as the first step starts in segment 1; a figure in reach of a foe that moves
   first is fleeing and rolls a d10 for the segment it breaks away.
 * "Dexterity applies to surprise": the Reaction Adjustment (PH Table 2) is added to the
@@ -208,7 +214,8 @@ class SegmentsOptions:
     weapon_dice: Mapping[str, str] = field(default_factory=dict, hash=False)
     """Per weapon name, a die replacing ``chain_dice`` (e.g. ``{"two-handed sword": "d8"}``)."""
     forms_per_die: int = 3
-    """Attack forms on one d10 when a monster has more than three (003 §II: 3d10 for 7 attacks)."""
+    """Attack forms, or blows of one weapon, on one d10 when a figure has more than three (003 §II: 3d10 for 7
+    attacks); 1 is a d10 for every one."""
     chain_overflow_last: bool = False
     """A strike after a move that falls past segment 10 comes last instead of being disallowed (003 §III)."""
     speed_bands: bool = False
@@ -296,12 +303,15 @@ class _Act:
     delayed: bool = False
     ended: Tick | None = None
     """Set when an event ends the action early (a ruined spell) or places it (a set weapon striking)."""
+    together: int = 0
+    """Blows that fall together on one d10 (003 §II, more than three blows) share this number, and one segment;
+    0 for any other action."""
 
     def __init__(self, actor: Combatant, kind: SpanKind, label: str, step: int, start: int, segment: int,
                  overflow: str, rule: str, why: str, target: str | None = None, weapons: tuple[Weapon, ...] = (),
                  hit_tag: str = "", shot: int = 0, spell: Spell | None = None, item: MagicItem | None = None,
                  flees: bool = False, repel: bool = False, status: Status = Status.DONE, resolved: bool = False,
-                 delayed: bool = False, ended: Tick | None = None) -> None:
+                 delayed: bool = False, ended: Tick | None = None, together: int = 0) -> None:
         # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
         # dataclass makes as Python, and a fight makes dozens of these (#18).
         self.actor = actor
@@ -326,6 +336,7 @@ class _Act:
         self.resolved = resolved
         self.delayed = delayed
         self.ended = ended
+        self.together = together
 
     @property
     def tick(self) -> Tick:
@@ -360,6 +371,8 @@ class _Run:
         self.gaps = {frozenset((a, b)): feet for a, b, feet in encounter.distances}
         self.notes: list[str] = []
         self.acts: list[_Act] = []
+        self.groups = 0
+        """Sets of blows placed on one d10 so far (:attr:`_Act.together`)."""
         self.hp = {c.name: c.hit_points for c in encounter.combatants}
         self.hits: dict[str, list[Tick]] = {c.name: [] for c in encounter.combatants}
         self.fallen: dict[str, Tick] = {}
@@ -560,8 +573,7 @@ class _Run:
                          f"d10 = {face}: the blow falls in segment {face}.{extra}{late}", d.target, (weapon,),
                          _hit_tag(tag, d.target))]
         if blows > 3:
-            raise IllegalActionError("003 §II", f"{c.name} has {blows} blows in round {self.encounter.round}: 003 "
-                                                f"covers one (d10), two (2d6) and three (3d4)")
+            return self._many_blows(c, d, tag, index, at, weapon, blows, band, extra + late)
         dice = "2d6" if blows == 2 else "3d4"
         faces = self._faces(self.roll(dice, f"blows: {tag}"))
         acts, total = [], at + band
@@ -574,6 +586,27 @@ class _Run:
                              + (" Past segment 10, the blow is still awarded as the last action of the round."
                                 if total > ROUND else ""),
                              d.target, (weapon,), _hit_tag(tag, d.target) + f", blow {n}"))
+        return acts
+
+    def _many_blows(self, c: Combatant, d: Declaration, tag: str, index: int, at: int, weapon: Weapon, blows: int,
+                    band: int, notes: str) -> list[_Act]:
+        """003 §II: "Monsters with more than three attacks per melee round ... should likely be measured by
+        multiple d10 ... Compromise on 3d10, the first roll for 3 arms, the second for 3 more and the last for the
+        tail": a d10 for every ``forms_per_die`` blows, and the blows of one d10 fall together in its segment."""
+        size = self.options.forms_per_die
+        acts = []
+        for n, first in enumerate(range(1, blows + 1, size), 1):
+            last = min(first + size - 1, blows)
+            face = self.roll("d10", f"segment: {tag}" + (f", blows {n}" if n > 1 else "")).total
+            segment = at + face + band
+            self.groups += 1
+            which = f"blows {first}-{last} fall" if last > first else f"blow {first} falls"
+            for blow in range(first, last + 1):
+                acts.append(_Act(c, SpanKind.ATTACK, f"{weapon.name} blow {blow}" + _arrow(d.target), index, segment,
+                                 segment, "last", f"003 §II: more than three blows, a d10 for every {size}",
+                                 f"{c.name} has {blows} blows, a d10 for every {size}: d10 = {face}, {which} in "
+                                 f"segment {face}.{notes}", d.target, (weapon,), _hit_tag(tag, d.target) + f", blow {blow}",
+                                 together=self.groups))
         return acts
 
     def _band(self, weapons: tuple[Weapon, ...]) -> int:
@@ -757,23 +790,27 @@ class _Run:
     def _no_two_in_a_segment(self) -> None:
         """003 §III: "A figure should NEVER be allowed two actions in one segment"."""
         for c in self.encounter.combatants:
-            taken: set[Tick] = set()
+            taken: dict[Tick, int] = {}  # a segment -> the blows falling together there (0: another action)
+
+            def clash(act: _Act) -> bool:  # blows of one d10 (003 §II) are one action
+                return act.tick in taken and not (act.together and taken[act.tick] == act.together)
+
             for act in sorted((a for a in self.acts if a.actor is c and not a.repel),
                               key=lambda a: (a.segment, a.step)):
-                if act.tick not in taken:
-                    taken.add(act.tick)
+                if not clash(act):
+                    taken[act.tick] = act.together
                     continue
                 was = act.segment
-                while act.tick in taken and act.segment <= ROUND:
+                while clash(act) and act.segment <= ROUND:
                     act.segment += 1
                     act.start = min(act.start + 1, act.segment)
                 act.rule += "; 003 §III: never two actions in one segment"
-                if act.tick in taken:
+                if clash(act):
                     act.status = Status.CANCELLED
                     act.notes.append(f"It would share segment {was} with another of {c.name}'s actions and no "
                                      f"segment is left: lost.")
                     continue
-                taken.add(act.tick)
+                taken[act.tick] = act.together
                 act.notes.append(f"Segment {was} already holds another of {c.name}'s actions: moved to "
                                  f"{'the last action' if act.tick == LAST else 'segment ' + str(act.segment)}.")
 
@@ -1029,7 +1066,8 @@ class SegmentOfAction(TimingSystem):
     declaration_fields = frozenset({"feet", "attacks", "readies_components"})
     hit_tick = "segment"
     roll_keys: tuple[str, ...] = (
-        "surprise: <name>", "segment: <tag>", "segment: <tag>, forms <n>", "blows: <tag>", "weapon ready: <tag>",
+        "surprise: <name>", "segment: <tag>", "segment: <tag>, forms <n>", "segment: <tag>, blows <n>",
+        "blows: <tag>", "weapon ready: <tag>",
         "shots: <tag>", "shot 1: <tag>", "shot 2: <tag>", "shot 3: <tag>", "shot delay: <name>", "spell start: <tag>",
         "item ready: <tag>", "hit before casting: <name>", "to hit: <tag> -> <target>", "damage: <tag> -> <target>",
         "save vs death: <name>",
