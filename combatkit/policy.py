@@ -10,7 +10,8 @@ numbers of a Monte Carlo run assume:
    (so four fighters pair off with four orcs), then to encounter order
    (``PolicyOptions.spread=False``: everyone picks the first, "focus fire").
 2. **Flee**: with ``flee_below`` set, a figure at or below that fraction of its hit points
-   that is in melee reach of a foe flees (000 §2 D; 001 Break & Run; 002 Breaking Off).
+   that is in melee reach of a foe flees (000 §2 D; 001 Break & Run; 002 Breaking Off), unless
+   it has MV 0: it cannot move, and fights on.
 3. **Cast**: a figure with spells casts its first castable one: a healing spell (by touch
    too) on the most wounded friend at half its hit points or less; a helping spell (haste,
    protection, bless) on the friend nearest the foe; a hold, charm, web, blindness and the
@@ -125,7 +126,8 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
         target = nearest(foes)
         gap = abs(target.position - f.position)
         in_reach = any(abs(o.position - f.position) <= REACH for o in foes if o.status.acts)
-        if options.flee_below is not None and f.hit_points <= options.flee_below * f.max_hit_points and in_reach:
+        if (options.flee_below is not None and f.hit_points <= options.flee_below * f.max_hit_points and in_reach
+                and c.movement):  # MV 0: it cannot flee, and fights on
             mine: tuple[Intent, ...] = (Intent(f.name, IntentKind.MOVE, maneuver=Maneuver.FLEE),)
         else:
             mine = ()

@@ -32,6 +32,7 @@ from combatkit.encounter_files import _declaration, dumps_toml, example_encounte
 from combatkit.fight import FightOptions, run_fight
 from combatkit.intent import COMPONENTS, Intent, IntentKind, PlacementKind, Refinement, derive, named_actions
 from combatkit.model import Maneuver
+from combatkit.policy import PolicyOptions
 from combatkit.resolution import EventKind
 from combatkit.systems import SYSTEMS
 
@@ -257,6 +258,22 @@ def test_a_figure_with_no_weapon_and_no_spell_left_withdraws_under_every_system(
         fight = run_fight(rooted, sid, seed=1, options=FightOptions(max_rounds=3))
         assert fight.refused == 0, sid
         assert not [d for r in fight.rounds for d in r.declarations if d.actor == "Wenna" and d.kind is ActionKind.MOVE]
+
+
+def test_a_wounded_figure_with_mv_0_fights_on_instead_of_fleeing_under_every_system():
+    """The policy's point 2: with ``flee_below``, a wounded figure in reach of a foe flees; with MV 0 it cannot,
+    and fights on. It fled before, and Phase System II (000 §1 F) and the Segment of Action (003 §III) refused
+    the move every round it was wounded (found by make fuzz)."""
+    sword = Weapon("long sword", 5, damage="d8")
+    statue = Combatant("Statue", "a", level=3, hit_points=30, movement=0, weapons=(sword,))
+    knight = Combatant("Knight", "b", level=3, hit_points=20, weapons=(sword,))
+    encounter = Encounter("rooted", (statue, knight), distances=(("Statue", "Knight", 60),))
+    options = FightOptions(policy=PolicyOptions(flee_below=Fraction(1, 2)))
+    for sid in SYSTEMS:
+        fight = run_fight(encounter, sid, seed=2, options=options)
+        assert fight.refused == 0, sid
+        wounded = [r for r in fight.rounds if any(d.actor == "Statue" for d in r.declarations)]
+        assert all(d.kind is ActionKind.ATTACK for r in wounded for d in r.declarations if d.actor == "Statue"), sid
 
 
 def test_fists_at_half_an_attack_a_round_strike_in_even_rounds_and_wait_out_the_odd_ones_under_every_system():
