@@ -33,9 +33,11 @@ numbers of a Monte Carlo run assume:
    ``charge=True`` lets 000 figures charge a target beyond a walking phase but within reach
    of a charge (000 §2 D).
 6. **Never idle**: a figure with no weapon, its spells spent or not castable, fights with
-   its fists (002 Unarmed Combat: a pummel, 1d2) when its target is no larger than it is;
-   one that cannot (a pixie before an ogre) and stands in reach of a foe withdraws (000 §2 D,
-   001 Withdrawal, 002 Breaking Off), unless it has MV 0.
+   its fists (002 Unarmed Combat: a pummel, 1d2) when its target is no larger than it is; one
+   whose melee weapons are all of unarmed length (a cestus) fights with them on the same terms,
+   and shoots instead, if it can, at a larger target. One that cannot fight (a pixie before an
+   ogre) and stands in reach of a foe withdraws (000 §2 D, 001 Withdrawal, 002 Breaking Off),
+   unless it has MV 0.
 
 The policy writes what each figure means to do as :class:`~combatkit.intent.Intent` s, in words no
 system owns, and each system places them in its own terms with the planner that places an encounter
@@ -66,7 +68,7 @@ from combatkit.battle import REACH, Figure, missile_range, routine
 from combatkit.encounter import Encounter
 from combatkit.effects import EffectKind, spell_effect, takes
 from combatkit.intent import COMPONENTS, Intent, IntentKind
-from combatkit.model import Declaration, Maneuver, Size, Spell, Weapon, WeaponKind
+from combatkit.model import Combatant, Declaration, Length, Maneuver, Size, Spell, Weapon, WeaponKind
 from combatkit.resolution import ResolutionOptions
 from combatkit.systems.base import TimingSystem, find_system
 from combatkit.systems.rules import ChargeRule
@@ -135,7 +137,7 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
                 mine = _spell_intents(f, figures, target, foes, system, surprised, resolution)
             if not mine and extras.stance.can_attack:  # 004 Full Defense: "no attack possible"
                 mine = _weapon_intents(f, target, gap, round, system, options)
-            if not mine and in_reach and not c.weapons and c.movement:  # MV 0: it cannot withdraw either
+            if not mine and in_reach and _unarmed_only(c) and c.movement:  # MV 0: it cannot withdraw either
                 mine = (Intent(f.name, IntentKind.MOVE, target.name, away=True, maneuver=Maneuver.WITHDRAW),)
         if not mine:
             continue
@@ -206,12 +208,14 @@ def _weapon_intents(f: Figure, target: Figure, gap: int, round: int, system: Tim
     if most is not None:
         missiles = [w for w in missiles if c.attacks_in_round(round, w) <= most]
     melee = routine(c) if any(w.kind is not WeaponKind.MISSILE for w in c.weapons) else ()
+    if melee and all(w.length is Length.UNARMED for w in melee) and _outsized(c, target.combatant):
+        melee = ()  # a routine of unarmed length (a cestus) is unarmed combat, with the fists' size limit
     if missiles and (gap > REACH or not melee):
         ranges = missile_range(missiles[0])
         if ranges is None or gap <= ranges[2] or not melee:
             return (Intent(f.name, IntentKind.ATTACK, target.name, weapons=(missiles[0].name,)),)
     if not melee and not c.weapons:
-        if _SIZES.index(target.combatant.size) > _SIZES.index(c.size):
+        if _outsized(c, target.combatant):
             return ()  # 002 Unarmed Combat: only on a creature of its own size or smaller
         attack = Intent(f.name, IntentKind.ATTACK, target.name, maneuver=Maneuver.PUMMEL)
     elif melee:
@@ -227,6 +231,16 @@ def _weapon_intents(f: Figure, target: Figure, gap: int, round: int, system: Tim
             and allowance + REACH < gap <= c.movement * 10):
         return (Intent(f.name, IntentKind.MOVE, target.name, maneuver=Maneuver.CHARGE), attack)
     return (Intent(f.name, IntentKind.MOVE, target.name), attack)
+
+
+def _outsized(c: Combatant, target: Combatant) -> bool:
+    """002 Unarmed Combat: "A creature may only use unarmed combat on a creature of its own size or smaller"."""
+    return _SIZES.index(target.size) > _SIZES.index(c.size)
+
+
+def _unarmed_only(c: Combatant) -> bool:
+    """No weapon, or none but of unarmed length: all its blows are unarmed combat (002 Unarmed Combat)."""
+    return all(w.length is Length.UNARMED for w in c.weapons)
 
 
 def _names(weapons: tuple[Weapon, ...]) -> tuple[str, ...]:

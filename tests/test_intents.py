@@ -28,11 +28,12 @@ from combatkit import (
     load_example,
     loads_encounter,
 )
+from combatkit.battle import figures_from
 from combatkit.encounter_files import _declaration, dumps_toml, example_encounters
 from combatkit.fight import FightOptions, run_fight
 from combatkit.intent import COMPONENTS, Intent, IntentKind, PlacementKind, Refinement, derive, named_actions
-from combatkit.model import Maneuver
-from combatkit.policy import PolicyOptions
+from combatkit.model import Length, Maneuver, Size
+from combatkit.policy import PolicyOptions, intents
 from combatkit.resolution import EventKind
 from combatkit.systems import SYSTEMS
 
@@ -274,6 +275,24 @@ def test_a_wounded_figure_with_mv_0_fights_on_instead_of_fleeing_under_every_sys
         assert fight.refused == 0, sid
         wounded = [r for r in fight.rounds if any(d.actor == "Statue" for d in r.declarations)]
         assert all(d.kind is ActionKind.ATTACK for r in wounded for d in r.declarations if d.actor == "Statue"), sid
+
+
+def test_a_routine_of_unarmed_length_keeps_the_fists_size_limit_under_every_system():
+    """The policy's point 6: a cestus is unarmed combat (002 Unarmed Combat: "only on a creature of its own size
+    or smaller"), so a small figure with one does not strike at an ogre: it withdraws, or shoots when it has a
+    bow. It struck before, and every blow was cancelled (the short form refused it: found by make fuzz)."""
+    cestus = Weapon("cestus", 2, damage="d4", length=Length.UNARMED)
+    ogre = Combatant("Ogre", "b", level=4, hit_points=30, size=Size.LARGE, weapons=(Weapon("club", 4, damage="d6"),))
+    for weapons, kind in (((cestus,), IntentKind.MOVE), ((cestus, Weapon("sling", 6, kind=WeaponKind.MISSILE)),
+                                                        IntentKind.ATTACK)):
+        pip = Combatant("Pip", "a", level=2, hit_points=12, size=Size.SMALL, weapons=weapons)
+        encounter = Encounter("cestus", (pip, ogre), distances=(("Pip", "Ogre", 5),))
+        first = intents(figures_from(encounter), system=find_system("short_form"))[0]
+        assert first.kind is kind and first.weapons != ("cestus",)
+        for sid in SYSTEMS:
+            fight = run_fight(encounter, sid, seed=1, options=FightOptions(max_rounds=3))
+            assert fight.refused == 0, sid
+            assert not any(e.rule == "002 Unarmed Combat" for r in fight.rounds for e in r.events), sid
 
 
 def test_fists_at_half_an_attack_a_round_strike_in_even_rounds_and_wait_out_the_odd_ones_under_every_system():
