@@ -295,14 +295,19 @@ def test_a_routine_of_unarmed_length_keeps_the_fists_size_limit_under_every_syst
             assert not any(e.rule == "002 Unarmed Combat" for r in fight.rounds for e in r.events), sid
 
 
-def test_fists_at_half_an_attack_a_round_strike_in_even_rounds_and_wait_out_the_odd_ones_under_every_system():
-    """000 §2 C: 1/2 attack a round is one attack every other round, with the fists too. Every system that counts
-    whole attacks a round counts none in an odd round; the plan used to give the fists one all the same, and each
-    of them refused it. Phase System II paces attacks by its Table 6 (000 §3 C), phase by phase, and places it."""
-    brawler = Combatant("Brawler", "a", hit_points=30, attacks_per_round=Fraction(1, 2))
+@pytest.mark.parametrize("weapons", [(), (Weapon("bite", kind=WeaponKind.NATURAL, damage="d3"),
+                                          Weapon("claw", kind=WeaponKind.NATURAL, damage="d3"))],
+                         ids=["fists", "claw and bite"])
+def test_half_an_attack_a_round_strikes_in_even_rounds_and_waits_out_the_odd_ones_under_every_system(weapons):
+    """000 §2 C: 1/2 attack a round is one attack every other round, with the fists too, and a routine of natural
+    weapons (claw and bite) too. Every system that counts whole attacks a round counts none in an odd round; the
+    plan used to give the fists, and the natural routine, one all the same, and the systems refused it (the short
+    form's 002 III.B, found by make fuzz). Phase System II paces attacks by its Table 6 (000 §3 C), phase by
+    phase, and places it."""
+    brawler = Combatant("Brawler", "a", hit_points=30, attacks_per_round=Fraction(1, 2), weapons=weapons)
     orc = Combatant("Ugluk", "b", hit_points=30, weapons=(Weapon("club", 4),))
     for number in (1, 2):
-        encounter = Encounter("fists", (brawler, orc), distances=(("Brawler", "Ugluk", 5),),
+        encounter = Encounter("half", (brawler, orc), distances=(("Brawler", "Ugluk", 5),),
                               intents=(Intent("Brawler", IntentKind.ATTACK, "Ugluk"),), round=number)
         for sid in SYSTEMS:
             placed = find_system(sid).schedule(encounter).plan.for_actor("Brawler")[0]
@@ -311,8 +316,9 @@ def test_fists_at_half_an_attack_a_round_strike_in_even_rounds_and_wait_out_the_
                 assert "1/2 attacks a round give it none in round 1" in placed.why, sid
             else:
                 assert placed.kind is not PlacementKind.DEFERRED and placed.declarations, sid
-        fight = run_fight(replace(encounter, intents=()), "segments", seed=1, options=FightOptions(max_rounds=2))
-        assert fight.refused == 0
+        for sid in SYSTEMS:
+            fight = run_fight(replace(encounter, intents=()), sid, seed=1, options=FightOptions(max_rounds=2))
+            assert fight.refused == 0, sid
 
 
 def test_the_default_policy_and_the_file_use_one_planner():

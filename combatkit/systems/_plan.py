@@ -33,10 +33,11 @@ MOVE, ATTACK, CAST, MISC, READY = ActionKind.MOVE, ActionKind.ATTACK, ActionKind
 
 def routines(c: Combatant, weapons: tuple[Weapon, ...], round: int) -> int:
     """Attack routines this round: one for a creature with as many attacks as natural weapons
-    (claw/claw/bite, 000 §2 C), else its attacks per round (:mod:`combatkit.policy`, point 5)."""
+    (claw/claw/bite, 000 §2 C), in a round it has an attack at all (none in odd rounds at 1/2 a round), else
+    its attacks per round (:mod:`combatkit.policy`, point 5)."""
     naturals = [w for w in weapons if w.kind is WeaponKind.NATURAL]
     if len(naturals) > 1 and Fraction(c.attacks_per_round) <= len(naturals):
-        return 1
+        return 1 if c.attacks_in_round(round) else 0
     if not weapons:
         return c.attacks_in_round(round, FISTS)
     return min(c.attacks_in_round(round, w) for w in weapons)
