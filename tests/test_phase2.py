@@ -26,6 +26,7 @@ from combatkit import (
 )
 from combatkit.encounter_files import dumps_toml
 from combatkit.errors import IllegalActionError, RulesError
+from combatkit.fight import FightOptions, run_fight
 from combatkit.systems._exhaust import matchup
 from combatkit.systems.phase2 import (
     PHASE2,
@@ -356,6 +357,24 @@ def test_attack_forms_option_table7():
     # without the option the forms are one routine on the 1-attack schedule
     routine = run([hero, dragon], [Declaration("Wyrm", 1, ActionKind.ATTACK, "Orc", weapons=("claws", "bite"))])
     assert "attack, delay, delay" in only(routine, "Wyrm", "attack")[0].why
+
+
+def test_the_plan_places_attack_forms_by_table7():
+    """With ``attack_forms`` the planner spaces a routine of forms by Table 7, naming no form, so the scheduler
+    uses the ones each phase allows: the default policy's routine, all four forms in one phase, was refused
+    every round (make fuzz)."""
+    forms = tuple(Weapon(name, kind=WeaponKind.NATURAL, damage="d4") for name in ("claws", "bite", "tail", "wings"))
+    dragon = Combatant("Wyrm", "foes", char_class="monster", hit_points=80, attacks_per_round=4, weapons=forms)
+    hero = Combatant("Orc", "party", hit_points=80, weapons=(SWORD,))
+    encounter = Encounter("forms", (hero, dragon), distances=(("Orc", "Wyrm", 5),))
+    fight = run_fight(encounter, "phase2", seed=1, options=FightOptions(max_rounds=2),
+                      system_options=Phase2Options(attack_forms=True))
+    assert fight.refused == 0
+    for r in fight.rounds:
+        assert [(d.phase, d.weapons) for d in r.declarations if d.actor == "Wyrm"] == [(1, ()), (2, ()), (3, ())]
+        assert [s.action for s in r.timeline.spans if s.actor == "Wyrm" and s.kind == "attack"] == [
+            "claws -> Orc", "bite + tail -> Orc", "wings -> Orc"]
+        assert "000 §3 C Table 7" in r.timeline.plan.for_actor("Wyrm")[0].rule
 
 
 def test_double_attack_lands_sf_half_segments_later_inside_the_phase():

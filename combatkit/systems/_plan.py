@@ -329,7 +329,8 @@ _ONE_A_PHASE = "000 §1 C: one action a phase (move, attack, cast or a miscellan
 
 def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, int], str | None],
               table6: Callable[[Fraction | int], tuple[int, ...]] | None = None,
-              cast_rule: str = "000 §1 G: a spell is begun in a phase that takes its casting time") -> None:
+              cast_rule: str = "000 §1 G: a spell is begun in a phase that takes its casting time",
+              forms: Callable[[Combatant, tuple[Weapon, ...]], tuple[int, ...] | None] | None = None) -> None:
     """000 §1-2 (Phase System I) and §3 (Phase System II, one A/B/C cycle): one action a phase.
 
     ``phases`` are the phases the figure may declare in (a surprised figure "loses one full
@@ -339,7 +340,9 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
     the end of the move (000 §2 F), a charge is the move and the blow together (000 §2 D).
     ``castable(spell, phase)`` is None when the spell may be begun in that phase, else the rule
     it breaks; ``cast_rule`` is the rule a spell begun is placed by. ``table6`` (Phase System II, 000 §3 C
-    Table 6) spaces the attacks by their rate.
+    Table 6) spaces the attacks by their rate; ``forms(c, weapons)``, when it gives a sequence (Table 7's attack
+    forms a phase), spaces a routine of attack forms by it instead, each blow naming no form: the scheduler uses
+    the forms the phase allows.
     """
     c, name = ap.c, ap.name
     allowance = c.movement * 10 // 3  # 000 §1 F: 1/3 MV a phase
@@ -385,12 +388,13 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
                 i += 1
         elif k is IntentKind.MOVE and _pair(steps, i):
             attack_step, attack = steps[i + 1]
-            free = _close_and_strike(ap, (step, intent), (attack_step, ap.unarmed(attack)), free, allowance, table6)
+            free = _close_and_strike(ap, (step, intent), (attack_step, ap.unarmed(attack)), free, allowance, table6,
+                                     forms)
             i += 1
         elif k is IntentKind.MOVE:
             free = _move(ap, step, intent, free, allowance)
         elif k is IntentKind.ATTACK:
-            free = _close_and_strike(ap, None, (step, intent), free, allowance, table6)
+            free = _close_and_strike(ap, None, (step, intent), free, allowance, table6, forms)
         elif k is IntentKind.CAST:
             free = _cast(ap, step, intent, free, castable, cast_rule)
         elif k is IntentKind.READY:
@@ -447,7 +451,9 @@ def _move(ap: ActorPlan, step: int, intent: Intent, free: list[int], allowance: 
 
 
 def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tuple[int, Intent], free: list[int],
-                      allowance: int, table6: Callable[[Fraction | int], tuple[int, ...]] | None) -> list[int]:
+                      allowance: int, table6: Callable[[Fraction | int], tuple[int, ...]] | None,
+                      forms: Callable[[Combatant, tuple[Weapon, ...]], tuple[int, ...] | None] | None = None
+                      ) -> list[int]:
     """Moves until in reach, then one attack a phase while the round gives blows (000 §1 C, F; §2 C, D, F)."""
     c, name = ap.c, ap.name
     step, intent = attack
@@ -464,7 +470,13 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
         return free
     single = left == 1
     pattern: tuple[int, ...] = (1,)
-    if table6 is not None:
+    by_form = forms(c, weapons) if forms is not None and table6 is not None else None
+    if by_form is not None:  # 000 §3 C Table 7: the forms a phase allows, chosen by the scheduler
+        pattern, left, names = by_form, len(free), ()
+        if intent.blows is not None:
+            left = min(left, intent.blows)
+        single = sum(1 for i in range(3) if pattern[i % len(pattern)]) <= 1
+    elif table6 is not None:
         naturals = len([w for w in weapons if w.kind is WeaponKind.NATURAL])
         # table6 takes the rate as a Fraction or a whole number: none is built here (#18)
         rate: Fraction | int = (weapons[0].attacks_per_round or c.attacks_per_round) if weapons else \
@@ -522,7 +534,7 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
     rule = "; ".join(dict.fromkeys(rules + (["000 §1 F: a move is up to 1/3 MV a phase, then the blow a phase "
                                              "later"] if moves else []) + ["000 §1 C: one attack a phase"]))
     if table6 is not None:
-        rule += "; 000 §3 C Table 6"
+        rule += "; 000 §3 C Table 7" if by_form is not None else "; 000 §3 C Table 6"
     if move is not None:
         if moves:
             ap.add(move[0], move[1], moves, "000 §1 F: a move is up to 1/3 MV a phase",

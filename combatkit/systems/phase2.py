@@ -230,6 +230,14 @@ def forms_schedule(forms: int) -> tuple[int, ...]:
     return TABLE_7[forms]
 
 
+def forms_mode(options: Phase2Options, c: Combatant, named: tuple[Weapon, ...]) -> bool:
+    """Optional rule (000 §2 C, §3 C): a creature with several natural forms, striking with them (``named``: the
+    forms a blow names, none for the scheduler to choose), uses Table 7."""
+    natural = [w for w in c.weapons if w.kind is WeaponKind.NATURAL]
+    return (options.attack_forms and len(natural) > 1 and c.name not in options.schedules
+            and all(w.kind is WeaponKind.NATURAL for w in named))
+
+
 def describe_schedule(schedule: tuple[int, ...], forms: bool = False) -> str:
     """``"attack, attack, delay"`` for (1, 1, 0); ``"1 form, 2 forms, 1 form"`` with ``forms``.
 
@@ -611,12 +619,6 @@ class _Run:
 
     # -- attacks
 
-    def _forms_mode(self, c: Combatant, named: tuple[Weapon, ...]) -> bool:
-        """Optional rule (000 §2 C, §3 C): a creature with several natural forms uses Table 7."""
-        natural = [w for w in c.weapons if w.kind is WeaponKind.NATURAL]
-        return (self.options.attack_forms and len(natural) > 1 and c.name not in self.options.schedules
-                and all(w.kind is WeaponKind.NATURAL for w in named))
-
     def _schedule_for(self, c: Combatant, weapons: tuple[Weapon, ...], forms: bool) -> tuple[tuple[int, ...], str, str]:
         """The attack/delay sequence for an attack: (sequence, rule, where it comes from)."""
         if c.name in self.options.schedules:
@@ -676,7 +678,7 @@ class _Run:
         if d.attacks < 1:
             raise IllegalActionError("000 §2 C", f"{c.name} declares {d.attacks} attacks; at least one")
         named = tuple(c.weapon(n) for n in d.weapons)
-        forms = self._forms_mode(c, named)
+        forms = forms_mode(self.options, c, named)
         weapons = named or (() if forms else c.striking())
         schedule, rule, source = self._schedule_for(c, weapons, forms)
         allowed, made, restart = self._sequence(st, p, schedule)
@@ -1022,7 +1024,8 @@ class PhaseSystemII(TimingSystem):
         """One A/B/C cycle, one action a phase, attacks spaced by Table 6 (000 §3 C); a spell may be begun in
         any phase (000 §3 B) (:func:`~combatkit.systems._plan.combat_ii`)."""
         combat_ii(ap, [2, 3] if ap.surprised else [1, 2, 3], _any_phase, table6=attack_schedule,
-                  cast_rule="000 §3 B: a spell may be begun in any phase, its casting spilling into the next")
+                  cast_rule="000 §3 B: a spell may be begun in any phase, its casting spilling into the next",
+                  forms=partial(_planned_forms, ap.options))
 
     def retarget_tick(self, attacker: Combatant, span: Span, declaration: Declaration | None,
                       weapons: tuple[Weapon, ...], options: object) -> Tick | None:
@@ -1039,6 +1042,14 @@ PHASE2 = register(PhaseSystemII())
 
 
 odds = PHASE2.odds
+
+
+def _planned_forms(options: Phase2Options, c: Combatant, weapons: tuple[Weapon, ...]) -> tuple[int, ...] | None:
+    """The plan of a routine of attack forms under the optional rule (000 §3 C Table 7): the forms used each
+    phase, or None when the figure strikes by Table 6."""
+    if not forms_mode(options, c, weapons):
+        return None
+    return forms_schedule(sum(1 for w in c.weapons if w.kind is WeaponKind.NATURAL))
 
 
 def _any_phase(spell: Spell, phase: int) -> str | None:
