@@ -76,6 +76,8 @@ def _feet(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> int:
 
 def _paced(walk: Walk, live: Live, t: Tick, feet: int) -> int:
     """A hasted figure's move goes twice as far, a slowed one's half as far (PH 2e haste, slow)."""
+    if not live.conditions:  # no haste or slow to read: the move as declared, with no Fraction built (#18)
+        return feet
     return int(feet * spells.pace(walk, live, t))
 
 
