@@ -303,7 +303,7 @@ def test_half_an_attack_a_round_strikes_in_even_rounds_and_waits_out_the_odd_one
     weapons (claw and bite) too. Every system that counts whole attacks a round counts none in an odd round; the
     plan used to give the fists, and the natural routine, one all the same, and the systems refused it (the short
     form's 002 III.B, found by make fuzz). Phase System II paces attacks by its Table 6 (000 §3 C), phase by
-    phase, and places it."""
+    phase, and places it; the natural routine's plan took one a round there (Table 6's 1, not its 1/2)."""
     brawler = Combatant("Brawler", "a", hit_points=30, attacks_per_round=Fraction(1, 2), weapons=weapons)
     orc = Combatant("Ugluk", "b", hit_points=30, weapons=(Weapon("club", 4),))
     for number in (1, 2):
@@ -319,6 +319,10 @@ def test_half_an_attack_a_round_strikes_in_even_rounds_and_waits_out_the_odd_one
         for sid in SYSTEMS:
             fight = run_fight(replace(encounter, intents=()), sid, seed=1, options=FightOptions(max_rounds=2))
             assert fight.refused == 0, sid
+    # Phase System II: Table 6 extended, one attack every six phases, the sequence begun with the first blow
+    fight = run_fight(Encounter("half", (brawler, orc), distances=(("Brawler", "Ugluk", 5),)), "phase2", seed=1,
+                      options=FightOptions(max_rounds=4))
+    assert [[d.phase for d in r.declarations if d.actor == "Brawler"] for r in fight.rounds] == [[1], [], [1], []]
 
 
 def test_the_default_policy_and_the_file_use_one_planner():

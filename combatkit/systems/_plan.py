@@ -483,8 +483,8 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
             c.attacks_per_round
         if shoot:
             rate = rate * weapons[0].rate_of_fire
-        elif naturals > 1 and c.attacks_per_round <= naturals:
-            rate = 1
+        elif naturals > 1 and 1 <= c.attacks_per_round <= naturals:
+            rate = 1  # one routine a round (claw/claw/bite); below one a round, its own rate (routines())
         pattern, left = table6(rate), len(free)
         if intent.blows is not None:
             left = min(left, intent.blows)
