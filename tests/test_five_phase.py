@@ -18,6 +18,7 @@ from combatkit import (
     Spell, Status, Weapon, WeaponKind, find_system, load_example, loads_encounter,
 )
 from combatkit.encounter_files import dumps_toml
+from combatkit.fight import FightOptions, run_fight
 from combatkit.systems._exhaust import matchup
 from combatkit.systems.five_phase import (
     FIVE_PHASE, Check, Facility, FivePhaseOptions, PhaseLayout, Routine, action_for, action_list, attack_phases,
@@ -559,6 +560,23 @@ def test_option_monster_routines():
     assert [where(default, s) for s in default.for_actor("Bear")] == ["phase 2: melee"] * 3
     spread = run([fighter(), bear], decl, options=FivePhaseOptions(monster_routine=Routine.SPREAD))
     assert [where(spread, s) for s in spread.for_actor("Bear")] == ["phase 2: melee", "phase 4: melee", "phase 5: melee"]
+
+
+def test_the_plan_spreads_a_monster_s_attacks_as_the_round_does():
+    """A monster's two attacks with one claw, under each routine option: the plan declares them in the phases the
+    round gives the routine (spread: 2 and 5), not in an experienced fighter's (a phase early, then late: 1 and
+    3), which the round refused under the spread option (make fuzz). All at once keeps the fighter's phases, as
+    the recorded fights have them."""
+    ogre = Combatant("Grol", "orcs", char_class="monster", hit_points=40, attacks_per_round=2,
+                     weapons=(Weapon("claw", 3, kind=WeaponKind.NATURAL, damage="d4"),))
+    encounter = Encounter("claws", (fighter(hit_points=40), ogre), distances=(("Erik", "Grol", 5),))
+    expected = {Routine.ALL_AT_ONCE: [1, 3], Routine.SPREAD: [2, 5], Routine.CONSECUTIVE: [2, 3],
+                Routine.BY_TARGET: [2, 3], Routine.PER_PART: [2, 2]}
+    for routine, phases in expected.items():
+        fight = run_fight(encounter, "five_phase", seed=1, options=FightOptions(max_rounds=2),
+                          system_options=FivePhaseOptions(monster_routine=routine))
+        assert fight.refused == 0, routine
+        assert [d.phase for d in fight.rounds[0].declarations if d.actor == "Grol"] == phases, routine
 
 
 def test_option_continuation():

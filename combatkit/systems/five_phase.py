@@ -1597,7 +1597,14 @@ class FivePhase(TimingSystem):
                            f"and strikes next round", PlacementKind.NEAREST)
                 return NEXT
         blows: list[Declaration] = []
-        for phase in attack_phases(facility, attacks):
+        if (c.char_class.strip().lower() == "monster" and attacks > 1
+                and options.monster_routine is not Routine.ALL_AT_ONCE):
+            # a routine spread over the round, in the phases the round gives its parts (_routine); all at once, the
+            # first attack a phase early and the next late, as an experienced fighter's
+            phases = routine_phases(options.monster_routine, [facility] * attacks, [intent.target] * attacks)
+        else:
+            phases = attack_phases(facility, attacks)
+        for phase in phases:
             due = _due(ready, phase)
             blows.append(ap.declaration(intent, due, ActionKind.ATTACK, weapons=names))
             if due >= LAST:
