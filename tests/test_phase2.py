@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -375,6 +376,11 @@ def test_the_plan_places_attack_forms_by_table7():
         assert [s.action for s in r.timeline.spans if s.actor == "Wyrm" and s.kind == "attack"] == [
             "claws -> Orc", "bite + tail -> Orc", "wings -> Orc"]
         assert "000 §3 C Table 7" in r.timeline.plan.for_actor("Wyrm")[0].rule
+    hydra = replace(dragon, attacks_per_round=7, weapons=tuple(Weapon(f"head {i}", kind=WeaponKind.NATURAL)
+                                                             for i in range(1, 8)))
+    past = run_fight(replace(encounter, combatants=(hero, hydra)), "phase2", seed=1, options=FightOptions(max_rounds=1),
+                     system_options=Phase2Options(attack_forms=True))  # past Table 7: the round names the rule
+    assert past.refused == 1 and any("Table 7 covers 1 to 6" in e.why for e in past.rounds[0].events)
 
 
 def test_double_attack_lands_sf_half_segments_later_inside_the_phase():

@@ -1047,9 +1047,10 @@ odds = PHASE2.odds
 def _planned_forms(options: Phase2Options, c: Combatant, weapons: tuple[Weapon, ...]) -> tuple[int, ...] | None:
     """The plan of a routine of attack forms under the optional rule (000 §3 C Table 7): the forms used each
     phase, or None when the figure strikes by Table 6."""
-    if not forms_mode(options, c, weapons):
-        return None
-    return forms_schedule(sum(1 for w in c.weapons if w.kind is WeaponKind.NATURAL))
+    count = sum(1 for w in c.weapons if w.kind is WeaponKind.NATURAL)
+    if not forms_mode(options, c, weapons) or count not in TABLE_7:
+        return None  # past six forms the round refuses the blow, naming Table 7 and Phase2Options.schedules
+    return TABLE_7[count]
 
 
 def _any_phase(spell: Spell, phase: int) -> str | None:
