@@ -76,6 +76,15 @@ class Size(IdentityEnum):
         """Added to a wielded weapon's SF for this size (000 Table 2)."""
         return _TABLE_2[self][1]
 
+    def larger_than(self, other: Size) -> bool:
+        """Whether this size is above ``other``, tiny to gargantuan: what 002 Unarmed Combat asks of a target ("A
+        creature may only use unarmed combat on a creature of its own size or smaller").
+
+        >>> Size.LARGE.larger_than(Size.MEDIUM), Size.MEDIUM.larger_than(Size.MEDIUM)
+        (True, False)
+        """
+        return _SIZE_RANK[self] > _SIZE_RANK[other]
+
 
 # 000 §1 E, Table 2: Speed Factor Based on Size -> (SF for natural attack, SF adj. for weapon)
 _TABLE_2: dict[Size, tuple[int, int]] = {
@@ -86,6 +95,9 @@ _TABLE_2: dict[Size, tuple[int, int]] = {
     Size.HUGE: (8, 2),
     Size.GARGANTUAN: (10, 4),
 }
+
+_SIZE_RANK = {size: rank for rank, size in enumerate(Size)}
+"""Each size's place, tiny (0) to gargantuan (:meth:`Size.larger_than`)."""
 
 # Player's Handbook (2e) Table 2, Dexterity "Reaction Adjustment", which 000 §1 B
 # applies to the group initiative roll (and Part 4, AGI/DEX split, to SF).

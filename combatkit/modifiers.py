@@ -295,7 +295,7 @@ def situational_modifiers(situation: Situation, *, defender_armor_class: int = 5
         multiplier *= mounted["lance_charge_damage_multiplier"]
         notes.append("A mounted charge with a lance: double damage (002 Mounted Combat III.A).")
     if s.unarmed is not None:
-        if list(Size).index(defender_size) > list(Size).index(attacker_size):
+        if defender_size.larger_than(attacker_size):
             raise IllegalActionError("002 Unarmed Combat", f"unarmed combat only on a creature of its own size or "
                                                            f"smaller: {attacker_size.value} vs. {defender_size.value}")
         if s.unarmed is Maneuver.PUMMEL:

@@ -68,7 +68,7 @@ from combatkit.battle import REACH, Figure, missile_range, routine
 from combatkit.encounter import Encounter
 from combatkit.effects import EffectKind, spell_effect, takes
 from combatkit.intent import COMPONENTS, Intent, IntentKind
-from combatkit.model import Combatant, Declaration, Length, Maneuver, Size, Spell, Weapon, WeaponKind
+from combatkit.model import Combatant, Declaration, Length, Maneuver, Spell, Weapon, WeaponKind
 from combatkit.resolution import ResolutionOptions
 from combatkit.systems.base import TimingSystem, find_system
 from combatkit.systems.rules import ChargeRule
@@ -197,9 +197,6 @@ def _spell_target(f: Figure, figures: Sequence[Figure], target: Figure, foes: li
     return aim
 
 
-_SIZES = list(Size)
-
-
 def _weapon_intents(f: Figure, target: Figure, gap: int, round: int, system: TimingSystem,
                     options: PolicyOptions) -> tuple[Intent, ...]:
     c = f.combatant
@@ -208,14 +205,14 @@ def _weapon_intents(f: Figure, target: Figure, gap: int, round: int, system: Tim
     if most is not None:
         missiles = [w for w in missiles if c.attacks_in_round(round, w) <= most]
     melee = routine(c) if any(w.kind is not WeaponKind.MISSILE for w in c.weapons) else ()
-    if melee and all(w.length is Length.UNARMED for w in melee) and _outsized(c, target.combatant):
+    if melee and all(w.length is Length.UNARMED for w in melee) and target.combatant.size.larger_than(c.size):
         melee = ()  # a routine of unarmed length (a cestus) is unarmed combat, with the fists' size limit
     if missiles and (gap > REACH or not melee):
         ranges = missile_range(missiles[0])
         if ranges is None or gap <= ranges[2] or not melee:
             return (Intent(f.name, IntentKind.ATTACK, target.name, weapons=(missiles[0].name,)),)
     if not melee and not c.weapons:
-        if _outsized(c, target.combatant):
+        if target.combatant.size.larger_than(c.size):
             return ()  # 002 Unarmed Combat: only on a creature of its own size or smaller
         attack = Intent(f.name, IntentKind.ATTACK, target.name, maneuver=Maneuver.PUMMEL)
     elif melee:
@@ -231,11 +228,6 @@ def _weapon_intents(f: Figure, target: Figure, gap: int, round: int, system: Tim
             and allowance + REACH < gap <= c.movement * 10):
         return (Intent(f.name, IntentKind.MOVE, target.name, maneuver=Maneuver.CHARGE), attack)
     return (Intent(f.name, IntentKind.MOVE, target.name), attack)
-
-
-def _outsized(c: Combatant, target: Combatant) -> bool:
-    """002 Unarmed Combat: "A creature may only use unarmed combat on a creature of its own size or smaller"."""
-    return _SIZES.index(target.size) > _SIZES.index(c.size)
 
 
 def _unarmed_only(c: Combatant) -> bool:

@@ -20,7 +20,7 @@ from combatkit.conditions import CONDITIONS, Condition, Duration, Imposed, Until
 from combatkit.criticals import resolve_attack
 from combatkit.dice import Dice
 from combatkit.effects import saving_throw
-from combatkit.model import Combatant, Declaration, Length, Maneuver, Size, Weapon, WeaponKind, defensive_adjustment
+from combatkit.model import Combatant, Declaration, Length, Maneuver, Weapon, WeaponKind, defensive_adjustment
 from combatkit.modifiers import Hand, RangeBand, Situation, TargetState, situational_modifiers
 from combatkit.resolution import spells
 from combatkit.resolution.events import EventKind
@@ -83,7 +83,7 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     situation = action.situation or situation_of(walk, live, target, span, decl, missile, weapons)
     if situation is None:
         return
-    if situation.unarmed is not None and walk.options.modifiers_002 and _outsized(live.c, target.c):
+    if situation.unarmed is not None and walk.options.modifiers_002 and target.c.size.larger_than(live.c.size):
         walk.cancel(live, span, t, "002 Unarmed Combat",
                     f"{live.name} ({live.c.size.value}) may fight unarmed only a creature of its own size or smaller, "
                     f"and {target.name} is {target.c.size.value}: no {situation.unarmed.value}.")
@@ -223,12 +223,6 @@ def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declara
     if all(value == _PLAIN_FIELDS[name] for name, value in fields.items()):
         return _PLAIN
     return Situation(**fields)  # type: ignore[arg-type]
-
-
-def _outsized(attacker: Combatant, defender: Combatant) -> bool:
-    """002 Unarmed Combat: "A creature may only use unarmed combat on a creature of its own size or smaller"."""
-    sizes = list(Size)
-    return sizes.index(defender.size) > sizes.index(attacker.size)
 
 
 def _unarmed(decl: Declaration | None) -> Maneuver | None:

@@ -81,7 +81,7 @@ from mypy_extensions import mypyc_attr
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ActionKind, Combatant, Declaration, Length, Maneuver, Size, Spell, Weapon, WeaponKind, \
+from combatkit.model import ActionKind, Combatant, Declaration, Length, Maneuver, Spell, Weapon, WeaponKind, \
     reaction_adjustment
 from combatkit.modifiers import Hand, two_weapon_modifier
 from combatkit.movement import charge_rate_002
@@ -119,7 +119,6 @@ UNIT = "moment (initiative count, high to low)"
 BEFORE = (0,)
 END = (2,)
 _LENGTH_ORDER = list(Length)
-_SIZE_ORDER = list(Size)
 
 CLOCK = Clock(
     unit=UNIT,
@@ -587,7 +586,7 @@ class _Round:
             two_weapon_modifier(Hand.SECONDARY, c.abilities.dexterity, wielded[-1].name)
         if d.target is not None and self._unarmed(d):
             target = self.people[d.target]
-            if _SIZE_ORDER.index(target.size) > _SIZE_ORDER.index(c.size):
+            if target.size.larger_than(c.size):
                 raise IllegalActionError("002 Unarmed Combat",
                                          f"{c.name} ({c.size.value}) may use unarmed combat only on a creature of its "
                                          f"own size or smaller; {target.name} is {target.size.value}")
