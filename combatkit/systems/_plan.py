@@ -471,23 +471,20 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
     single = left == 1
     pattern: tuple[int, ...] = (1,)
     by_form = forms(c, weapons) if forms is not None and table6 is not None else None
-    if by_form is not None:  # 000 §3 C Table 7: the forms a phase allows, chosen by the scheduler
-        pattern, left, names = by_form, len(free), ()
-        if intent.blows is not None:
-            left = min(left, intent.blows)
-        single = sum(1 for i in range(3) if pattern[i % len(pattern)]) <= 1
-    elif table6 is not None:
-        naturals = len([w for w in weapons if w.kind is WeaponKind.NATURAL])
-        # table6 takes the rate as a Fraction or a whole number: none is built here (#18)
-        rate: Fraction | int = (weapons[0].attacks_per_round or c.attacks_per_round) if weapons else \
-            c.attacks_per_round
-        if shoot:
-            rate = rate * weapons[0].rate_of_fire
-        elif naturals > 1 and 1 <= c.attacks_per_round <= naturals:
-            rate = 1  # one routine a round (claw/claw/bite); below one a round, its own rate (routines())
-        pattern, left = table6(rate), len(free)
-        if intent.blows is not None:
-            left = min(left, intent.blows)
+    if table6 is not None:
+        if by_form is not None:  # 000 §3 C Table 7: the forms a phase allows, chosen by the scheduler
+            pattern, names = by_form, ()
+        else:
+            naturals = len([w for w in weapons if w.kind is WeaponKind.NATURAL])
+            # table6 takes the rate as a Fraction or a whole number: none is built here (#18)
+            rate: Fraction | int = (weapons[0].attacks_per_round or c.attacks_per_round) if weapons else \
+                c.attacks_per_round
+            if shoot:
+                rate = rate * weapons[0].rate_of_fire
+            elif naturals > 1 and 1 <= c.attacks_per_round <= naturals:
+                rate = 1  # one routine a round (claw/claw/bite); below one a round, its own rate (routines())
+            pattern = table6(rate)
+        left = len(free) if intent.blows is None else min(len(free), intent.blows)
         single = sum(1 for i in range(3) if pattern[i % len(pattern)]) <= 1
     gap = ap.gap(intent.target)
     gap = REACH if gap is None else gap
