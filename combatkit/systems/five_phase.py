@@ -438,6 +438,11 @@ def attack_phases(facility: Facility, attacks: int) -> tuple[int, ...]:
     return (max(1, facility - 1),) + tuple(min(LAST, facility + k) for k in range(1, attacks))
 
 
+def _is_monster(c: Combatant) -> bool:
+    """A figure of class ``monster``: its several attacks are a routine (001 B, ``monster_routine``)."""
+    return c.char_class.strip().lower() == "monster"
+
+
 def routine_phases(routine: Routine, facilities: list[Facility], targets: list[str | None]) -> tuple[int, ...]:
     """The phases of a monster's routine parts (001 B and its bracketed questions).
 
@@ -983,7 +988,7 @@ class _Round:
         target = f" -> {d.target}" if d.target else ""
         missile = _is_missile(c, d)
         routine = sum(len(p) for p in state.parts) > 1
-        if self._is_monster(c) and routine:
+        if _is_monster(c) and routine:
             shift = land - due if land <= 5 and due <= 5 else 0
             lands = [land] + [min(LAST, _due(state.base, phase) + shift) for phase, _, _ in dues[1:]]
             split = len(dues) > 1
@@ -1005,12 +1010,9 @@ class _Round:
                                     rule, words, d.target, weapons=weapons, missile=missile, rushed=rushed))
         state.ready = state.floor = _following(max(lands))
 
-    def _is_monster(self, c: Combatant) -> bool:
-        return c.char_class.strip().lower() == "monster"
-
     def _routine(self, c: Combatant, state: _Plan) -> list[list[tuple[int, str, Facility]]]:
         """For each regular attack this round, (phase from a fresh round, why, facility) of each part."""
-        if self._is_monster(c):
+        if _is_monster(c):
             parts = [(d, w) for d in state.regular for w in _weapons(c, d)]
             facilities = [weapon_facility(c, w, self.options) for _, w in parts]
             phases = routine_phases(self.options.monster_routine, [f for f, _ in facilities],
@@ -1556,7 +1558,7 @@ class FivePhase(TimingSystem):
         names = ap.named(intent, weapons)
         striking = weapons or c.striking()  # no weapon: its fists, their facility by its size
         facility = max(weapon_facility(c, w, options, explain=False)[0] for w in striking)
-        attacks = (routines(c, weapons, ap.round) if c.char_class.strip().lower() != "monster" or len(weapons) == 1
+        attacks = (routines(c, weapons, ap.round) if not _is_monster(c) or len(weapons) == 1
                    else 1)
         attacks = min(attacks, ap.blows(intent, weapons))
         if attacks <= 0:
@@ -1597,8 +1599,7 @@ class FivePhase(TimingSystem):
                            f"and strikes next round", PlacementKind.NEAREST)
                 return NEXT
         blows: list[Declaration] = []
-        if (c.char_class.strip().lower() == "monster" and attacks > 1
-                and options.monster_routine is not Routine.ALL_AT_ONCE):
+        if _is_monster(c) and attacks > 1 and options.monster_routine is not Routine.ALL_AT_ONCE:
             # a routine spread over the round, in the phases the round gives its parts (_routine); all at once, the
             # first attack a phase early and the next late, as an experienced fighter's
             phases = routine_phases(options.monster_routine, [facility] * attacks, [intent.target] * attacks)
