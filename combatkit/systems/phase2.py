@@ -230,11 +230,15 @@ def forms_schedule(forms: int) -> tuple[int, ...]:
     return TABLE_7[forms]
 
 
+def natural_forms(c: Combatant) -> tuple[Weapon, ...]:
+    """A creature's attack forms: its natural weapons (000 §3 C Table 7 counts them)."""
+    return tuple(w for w in c.weapons if w.kind is WeaponKind.NATURAL)
+
+
 def forms_mode(options: Phase2Options, c: Combatant, named: tuple[Weapon, ...]) -> bool:
     """Optional rule (000 §2 C, §3 C): a creature with several natural forms, striking with them (``named``: the
     forms a blow names, none for the scheduler to choose), uses Table 7."""
-    natural = [w for w in c.weapons if w.kind is WeaponKind.NATURAL]
-    return (options.attack_forms and len(natural) > 1 and c.name not in options.schedules
+    return (options.attack_forms and len(natural_forms(c)) > 1 and c.name not in options.schedules
             and all(w.kind is WeaponKind.NATURAL for w in named))
 
 
@@ -624,7 +628,7 @@ class _Run:
         if c.name in self.options.schedules:
             return tuple(self.options.schedules[c.name]), "000 §3 C", "Phase2Options.schedules"
         if forms:
-            count = sum(1 for w in c.weapons if w.kind is WeaponKind.NATURAL)
+            count = len(natural_forms(c))
             return forms_schedule(count), "000 §3 C Table 7", f"Table 7, {count} attack forms"
         rate = max(self._rate(c, w) for w in weapons)
         missile = ", fire rate x attacks per round" if any(w.kind is WeaponKind.MISSILE for w in weapons) else ""
@@ -691,8 +695,7 @@ class _Run:
         if restart or (p - st.seq_start) % len(schedule) == 0:  # type: ignore[operator]
             st.forms_used = set()
         if forms:
-            natural = [w for w in c.weapons if w.kind is WeaponKind.NATURAL]
-            weapons = weapons or tuple(w for w in natural if w.name not in st.forms_used)[:allowed]
+            weapons = weapons or tuple(w for w in natural_forms(c) if w.name not in st.forms_used)[:allowed]
             names = [w.name for w in weapons]
             if not names or len(names) > allowed or set(names) & st.forms_used or len(set(names)) < len(names):
                 raise IllegalActionError(rule, f"{c.name} may use {allowed} attack form(s) in {phase_label(p)}, each "
@@ -1047,7 +1050,7 @@ odds = PHASE2.odds
 def _planned_forms(options: Phase2Options, c: Combatant, weapons: tuple[Weapon, ...]) -> tuple[int, ...] | None:
     """The plan of a routine of attack forms under the optional rule (000 §3 C Table 7): the forms used each
     phase, or None when the figure strikes by Table 6."""
-    count = sum(1 for w in c.weapons if w.kind is WeaponKind.NATURAL)
+    count = len(natural_forms(c))
     if not forms_mode(options, c, weapons) or count not in TABLE_7:
         return None  # past six forms the round refuses the blow, naming Table 7 and Phase2Options.schedules
     return TABLE_7[count]
