@@ -11,6 +11,7 @@ defender answers (000 §2 D). The blows themselves are :func:`~combatkit.resolut
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -68,10 +69,15 @@ def move(walk: Walk, live: Live, action: Action, t: Tick) -> None:
 def _feet(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> int:
     if decl is not None and decl.feet is not None:
         return decl.feet
-    found = re.search(r"(\d+)'", span.action)
-    if found:
-        return int(found.group(1))
-    return walk.rules.move_allowance(live.c.movement)
+    feet = _feet_in(span.action)
+    return feet if feet is not None else walk.rules.move_allowance(live.c.movement)
+
+
+@functools.lru_cache(maxsize=1024)
+def _feet_in(action: str) -> int | None:
+    """The feet a move's action names (``"move 30' -> orc"``: 30), read once an action's text (#18)."""
+    found = re.search(r"(\d+)'", action)
+    return int(found.group(1)) if found else None
 
 
 def _paced(walk: Walk, live: Live, t: Tick, feet: int) -> int:

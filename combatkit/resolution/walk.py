@@ -12,6 +12,7 @@ rest of the round (see :mod:`combatkit.resolution`).
 
 from __future__ import annotations
 
+import functools
 import heapq
 import re
 from collections.abc import Callable, Sequence
@@ -456,8 +457,8 @@ class Walk:
         hit_tick = t
         if self.rules.hits_as_counts:
             period = self.timeline.clock.period_of(t)
-            found = re.search(r"(-?\d+)$", period.label) if period is not None else None
-            hit_tick = int(found.group(1)) if found else (99 if t <= 1 else -99)
+            count = _count_of(period.label) if period is not None else None
+            hit_tick = count if count is not None else (99 if t <= 1 else -99)
         self.hits.append(Hit(target.name, hit_tick, source.name if source is not None else ""))
         if self._sensitive(target):
             self.wants_reschedule = True
@@ -478,3 +479,11 @@ class Walk:
     def _sensitive(self, target: Live) -> bool:
         """Whether a hit on ``target`` now may change the rest of the round's timing."""
         return self.touchy.get(target.name, 0) > 0
+
+
+@functools.lru_cache(maxsize=256)
+def _count_of(label: str) -> int | None:
+    """The count a period's label ends in (``"count 7"``: 7), where a system counts down a round; read once a
+    label, not once a hit (#18)."""
+    found = re.search(r"(-?\d+)$", label)
+    return int(found.group(1)) if found else None

@@ -1324,8 +1324,8 @@ class _Round:
         for item, span in zip(self.items, spans, strict=True):
             if item.status is not Status.DONE:
                 continue
-            giant = list(Size).index(item.c.size) >= list(Size).index(self.options.giant_size)
-            if item.spec.id == "charge" and item.target is not None and giant:
+            giant = item.spec.id == "charge" and not self.options.giant_size.larger_than(item.c.size)
+            if giant and item.target is not None:
                 side = self.people[item.target].side
                 for c in self.encounter.combatants:
                     if c.side == side and c.level < 4:
