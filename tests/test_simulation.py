@@ -40,6 +40,7 @@ from combatkit.intent import Refinement
 from combatkit.policy import PolicyOptions
 from combatkit.battle import FigureStatus
 from combatkit.resolution import EventKind, ResolutionOptions
+from combatkit.timeline import Status
 from combatkit.simulation import (
     CHUNK,
     PARALLEL_FROM,
@@ -297,7 +298,7 @@ def test_progress_callback():
 
 
 def test_the_cycle_collector_is_held_off_only_while_fights_are_played():
-    """A chunk is played with the collector off (combatkit.simulation._uncollected), and leaves it as it found it:
+    """A chunk is played with the collector off (combatkit.simulation._playing), and leaves it as it found it:
     on after a run, after a run a progress callback stopped, and off when the caller had turned it off."""
     import gc
 
@@ -313,6 +314,22 @@ def test_the_cycle_collector_is_held_off_only_while_fights_are_played():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_enum_types_fallback_lookup_is_set_aside_only_while_fights_are_played():
+    """Python 3.11's ``EnumType.__getattr__`` is set aside while a chunk is played (combatkit.simulation.
+    _enum_members_direct) and put back after, also after a run a progress callback stopped; members read the same."""
+    import enum
+
+    had = "__getattr__" in vars(enum.EnumType)
+    seen = []
+    simulate(FOUR, "phase1", n=2, seed=1, every=1,
+             progress=lambda done, total: seen.append(("__getattr__" in vars(enum.EnumType), Status.DONE.value)))
+    assert seen == [(False, "done")] * 2
+    assert ("__getattr__" in vars(enum.EnumType)) == had
+    with pytest.raises(ZeroDivisionError):
+        simulate(FOUR, "phase1", n=2, seed=1, progress=lambda done, total: 1 / 0, every=1)
+    assert ("__getattr__" in vars(enum.EnumType)) == had
 
 
 def test_simulation_refuses_a_negative_count():
