@@ -10,7 +10,7 @@ fight's instructions are those of ``simulate`` of ``--fights`` fights less those
 count. Fewer instructions is not always less time (a cache miss costs more than an addition), but a change that
 removes work shows here. Run it with the interpreter whose engine is to be measured: the checkout's (pure Python)
 or a compiled build's (``setup.py``); the first line says which. A run is about 50 times as slow as without
-valgrind: the default takes some 2 minutes compiled, 5 pure, on 2 cores. Without valgrind it says so and stops.
+valgrind: the default takes about 4 minutes on 2 cores, compiled or pure. Without valgrind it says so and stops.
 """
 
 from __future__ import annotations
