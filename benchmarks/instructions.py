@@ -24,6 +24,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from simulation import build  # this folder's benchmarks/simulation.py: which engine this interpreter imports
+
 ENCOUNTER = Path(__file__).resolve().parent / "four-vs-four.toml"
 SYSTEMS = ("phase1", "phase2", "segments", "five_phase", "short_form", "strike_speed")
 PLAY = """
@@ -50,13 +52,6 @@ def instructions(system: str, fights: int, cwd: Path) -> int:
     return int(found.group(1))
 
 
-def engine(cwd: Path) -> str:
-    """Which engine this interpreter imports: the pure-Python package, or the compiled build."""
-    where = subprocess.run([sys.executable, "-c", "import combatkit.fight; print(combatkit.fight.__file__)"],
-                           capture_output=True, text=True, cwd=cwd, check=True).stdout.strip()
-    return f"{'pure Python' if where.endswith('.py') else 'compiled with mypyc'} ({Path(where).parent})"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fights", type=int, default=40, help="fights a system (default 40)")
@@ -66,7 +61,7 @@ def main() -> None:
         print("valgrind is not installed (Debian: apt-get install valgrind): nothing measured")
         return
     cwd = Path(__file__).resolve().parent  # not the checkout's root: the engine is the one this interpreter has
-    print(f"engine: {engine(cwd)}")
+    print(f"engine: {build()}")
     print(f"{args.fights} four-vs-four fights a system, seed 1; millions of instructions a fight (valgrind)")
     systems = args.systems.split(",")
     jobs = [(s, n) for s in systems for n in (0, args.fights)]
