@@ -1324,8 +1324,8 @@ class _Round:
         for item, span in zip(self.items, spans, strict=True):
             if item.status is not Status.DONE:
                 continue
-            giant = item.spec.id == "charge" and not self.options.giant_size.larger_than(item.c.size)
-            if giant and item.target is not None:
+            giant_charge = item.spec.id == "charge" and not self.options.giant_size.larger_than(item.c.size)
+            if giant_charge and item.target is not None:
                 side = self.people[item.target].side
                 for c in self.encounter.combatants:
                     if c.side == side and c.level < 4:
