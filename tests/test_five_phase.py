@@ -309,6 +309,18 @@ def test_a_giants_charge_forces_morale_checks_on_the_non_heroic():
     assert [s.actor for s in checks] == ["Pip"] and checks[0].end == span(t, "Gog", "move").end
 
 
+
+@pytest.mark.parametrize(("size", "checked"), [(Size.LARGE, []), (Size.HUGE, ["Pip"]), (Size.GARGANTUAN, ["Pip"])])
+def test_only_a_charge_of_giant_size_or_more_forces_morale_checks(size, checked):
+    """001 Morale Check Due to Charge, "a dragon or other giant creature": from ``giant_size`` (huge) up; a large
+    creature's charge forces none."""
+    people = [Combatant("Gog", "giants", char_class="monster", level=12, size=size, weapons=(SPEAR,)),
+              fighter("Erik", "party", level=6), fighter("Pip", "party", level=1)]
+    decls = [Declaration("Gog", 1, M, target="Erik", maneuver=Maneuver.CHARGE), Declaration("Gog", 4, A, target="Erik")]
+    t = run(people, decls, {"ordering: giants": 4, "ordering: party": 2}, distances=[("Gog", "Erik", 40)])
+    assert [s.actor for s in t if s.kind == "morale"] == checked
+
+
 # ----------------------------------------------------------------- A LIST OF ACTIONS
 
 def test_guard_delays_a_phase_at_the_beginning_of_movement():
