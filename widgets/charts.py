@@ -54,6 +54,7 @@ __all__ = [
     "label_placement",
     "merged_periods",
     "overlays",
+    "placeholder_chart",
     "short_label",
     "steps_words",
     "text_px",
@@ -491,6 +492,15 @@ def timeline_chart(frame: pd.DataFrame, clock: Clock, title: str | None = None, 
     if tick:
         chart.params[0].value = tick
     return chart
+
+
+def placeholder_chart() -> alt.Chart:
+    """What a timeline's chart view (``chart_view``) is made with before its first spec (:func:`timeline_spec`,
+    or a compare panel's) replaces the one it makes: nothing drawn, and the ``tick`` parameter every timeline has,
+    which the view wires up from the chart it is made with (the step-through cursor sets it). Building a whole
+    timeline chart only for the view to validate it again took most of the time a timeline widget or a comparison
+    took to open: 0.1-0.2 s a chart."""
+    return alt.Chart(alt.Data(values=[])).mark_point().add_params(alt.param(name="tick", value=0))
 
 
 @lru_cache(maxsize=64)

@@ -59,7 +59,8 @@ from combatkit.odds import matchup_odds
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
 from combatkit.systems._exhaust import ACTS, first_act, matchup
 from combatkit.timeline import SpanKind, Status, Timeline
-from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_chart, panel_frame, panel_spec
+from combatkit.widgets.charts import placeholder_chart
+from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_frame, panel_spec
 from combatkit.widgets.dice_entry import DiceEntry, DiceKey, Entered, TableRoller, file_entries
 from combatkit.widgets.editor import EncounterEditor, describe_error, download_html, saved_rolls
 from combatkit.widgets.encounter_picker import EncounterPicker
@@ -404,9 +405,7 @@ class SystemPanel(widgets.VBox):
         self.heading = tag(widgets.HTML(f"<b>{html.escape(system.title)}</b> "
                                         f"<span style='color:#7f8c8d'>({html.escape(system.source)})</span>"),
                            "panel-heading")
-        empty = Timeline(system.id, system.clock, ())
-        self.chart = tag(chart_view(panel_chart(panel_frame(empty, []), system.clock, system.title),
-                                    embed_options=_EMBED), "panel-chart")
+        self.chart = tag(chart_view(placeholder_chart(), embed_options=_EMBED), "panel-chart")
         self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "panel-message")
         self.odds = tag(widgets.HTML(), "panel-odds")
         self.options = tag(widgets.HTML(), "panel-options")

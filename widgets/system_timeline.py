@@ -37,7 +37,7 @@ from combatkit.encounter import Encounter
 from combatkit.encounter_files import dumps_toml, load_example, save_encounter
 from combatkit.systems import TimingSystem, find_system
 from combatkit.timeline import Timeline
-from combatkit.widgets.charts import timeline_chart, timeline_frame, timeline_spec
+from combatkit.widgets.charts import placeholder_chart, timeline_frame, timeline_spec
 from combatkit.widgets.compare import short_title
 from combatkit.widgets.dice_entry import DiceEntry, Entered, TableRoller, file_entries
 from combatkit.widgets.editor import EncounterEditor, describe_error, download_html, saved_rolls, with_options
@@ -111,8 +111,9 @@ class SystemTimeline(widgets.VBox):
         self.picker.select(name)
         shown = self.timeline or Timeline(self.system.id, self.system.clock, ())
         frame = timeline_frame(shown)
-        self.chart = tag(chart_view(timeline_chart(frame, shown.clock), embed_options=_EMBED), "chart")
+        self.chart = tag(chart_view(placeholder_chart(), embed_options=_EMBED), "chart")
         """The chart widget; each redraw replaces its ``spec`` in place."""
+        self.chart.spec = timeline_spec(frame, shown.clock)
         self.player = RoundPlayer(lambda: self.timeline, [self.chart])
         """Play or step through the round: a cursor on the chart, what happens at its tick under it."""
 

@@ -31,7 +31,7 @@ from combatkit.encounter_files import dumps_toml, load_example, save_encounter
 from combatkit.systems import TimingSystem, find_system
 from combatkit.systems.phase1 import PHASE1, Phase1Options
 from combatkit.timeline import Timeline
-from combatkit.widgets.charts import timeline_chart, timeline_frame, timeline_spec
+from combatkit.widgets.charts import placeholder_chart, timeline_frame, timeline_spec
 from combatkit.widgets.draft import EncounterDraft
 from combatkit.widgets.editor import NONE, EncounterEditor, IntentRow, describe_error, download_html, with_options
 from combatkit.widgets.encounter_picker import EncounterPicker
@@ -129,10 +129,10 @@ class TimelineExplorer(widgets.VBox):
             self.picker.select(example or DEFAULT_EXAMPLE)
         shown = self.timeline or Timeline(first.system, find_system(first.system).clock, ())
         frame = timeline_frame(shown)
-        timeline_spec(frame, shown.clock)  # builds the reusable spec now, so the first edit redraws fast
-        self.chart = tag(chart_view(timeline_chart(frame, shown.clock)), "chart")
-        """The chart widget. Each redraw replaces its ``spec`` in place (``timeline_spec``, a few ms, where
-        setting ``.chart`` would rebuild and revalidate the whole chart); ``.chart`` keeps the first round."""
+        self.chart = tag(chart_view(placeholder_chart()), "chart")
+        """The chart widget. Each draw replaces its ``spec`` in place (``timeline_spec``, a few ms, where
+        setting ``.chart`` would rebuild and revalidate the whole chart); its ``.chart`` draws nothing."""
+        self.chart.spec = timeline_spec(frame, shown.clock)
         self.player = RoundPlayer(lambda: self.timeline, [self.chart])
         """Play or step through the round: a cursor on the chart, what happens at its tick under it."""
 
