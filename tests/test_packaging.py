@@ -27,6 +27,14 @@ def test_engine_imports_no_ui_libraries():
     assert out.strip() == "[]"
 
 
+def test_a_kernel_and_the_server_import_no_parser_built_at_import_time():
+    """pyproject.toml pins jsonschema below 4.25, which imports rfc3987-syntax (1.5 s of every start here)."""
+    code = ("import sys, combatkit.widgets.compare, combatkit.widgets.prep, jupyter_server.serverapp, voila.app; "
+            "print('rfc3987_syntax' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
 def test_widgets_install_as_combatkit_widgets():
     import combatkit.widgets
 
