@@ -6,10 +6,10 @@ strings of the ``iri`` format. That import builds a Lark parser: about 2.2 s of 
 every kernel, measured here as 70% of the imports a dashboard kernel runs (3.7 s with it,
 1.0 s without; jsonschema issue #1428). No dashboard checks that format, so their kernels
 start without the module: jsonschema then leaves ``iri`` unchecked, exactly as it does
-wherever ``rfc3987_syntax`` is not installed. Nothing else changes. Since pyproject.toml pins
-jsonschema below 4.25, which never imports it, in every process (a notebook's kernel, the server),
-this matters where a later jsonschema is installed anyway (an environment built without pip's
-resolver: conda, ``--no-deps``).
+wherever ``rfc3987_syntax`` is not installed. Nothing else changes. pyproject.toml also pins
+jsonschema below 4.25, which never imports it, so where pip installed combatkit no process does
+(a notebook's kernel, the server); this skip is for an environment that holds a later jsonschema
+anyway (built without pip's resolver: conda, ``--no-deps``).
 
 It also keeps quiet about the one thing ipykernel warns of at every start, "Kernel is running
 over TCP without encryption ... susceptible to eavesdropping": the server starts its kernels on
