@@ -309,7 +309,6 @@ def test_a_giants_charge_forces_morale_checks_on_the_non_heroic():
     assert [s.actor for s in checks] == ["Pip"] and checks[0].end == span(t, "Gog", "move").end
 
 
-
 @pytest.mark.parametrize(("size", "checked"), [(Size.LARGE, []), (Size.HUGE, ["Pip"]), (Size.GARGANTUAN, ["Pip"])])
 def test_only_a_charge_of_giant_size_or_more_forces_morale_checks(size, checked):
     """001 Morale Check Due to Charge, "a dragon or other giant creature": from ``giant_size`` (huge) up; a large
