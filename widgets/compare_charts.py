@@ -179,26 +179,26 @@ def _chart(clock: Clock, title: str, kinds: tuple[str, ...], last_tick: int, lan
 
     bands = alt.Chart(bands_data).mark_rect().encode(
         x=alt.X("x0:Q", scale=x_scale, axis=x_axis),
-        x2="x1:Q",
+        x2=alt.X2("x1"),
         fill=alt.Fill("shade:O", scale=alt.Scale(domain=[0, 1, 2], range=["#f4f6f7", "#e5e8e8", "#fdf2e9"]),
                       legend=None),
         tooltip=[alt.Tooltip("label:N", title="period")],
     ).properties(name="bands")
     band_labels = [
         alt.Chart(bands_data).mark_text(baseline="bottom", fontSize=10, fontWeight="bold", color="#4d5656").encode(
-            x=alt.X("mid:Q", scale=x_scale), y=alt.value(-3 - 12 * level), text="text:N",
+            x=alt.X("mid:Q", scale=x_scale), y=alt.YValue(-3 - 12 * level), text=alt.Text("text:N"),
         ).transform_filter(f"datum.level == {level}").transform_calculate(
             text=fitted_text("datum.room", last_tick)).properties(name=f"band_labels_{level}")
         for level in (0, 1)
     ]
     bars = alt.Chart(actions).mark_bar(height={"band": 0.6}, cornerRadius=2, stroke="#1c2833").encode(
-        x=alt.X("x0:Q", scale=x_scale), x2="x1:Q", y=y, color=colour,
+        x=alt.X("x0:Q", scale=x_scale), x2=alt.X2("x1"), y=y, color=colour,
         fillOpacity=alt.condition(DIMMED, alt.value(0.1), alt.FillOpacity(
             "status:O", sort=statuses, legend=status_legend,
             scale=alt.Scale(domain=statuses, range=[s[0] for s in styles]))),
         strokeDash=alt.StrokeDash("status:O", sort=statuses, legend=status_legend,
                                   scale=alt.Scale(domain=statuses, range=[s[2] for s in styles])),
-        strokeWidth=alt.condition(ACTIVE, alt.value(3), alt.value(1)),
+        strokeWidth=alt.StrokeWidthValue(1, condition={"test": ACTIVE, "value": 3}),
         tooltip=tooltip,
     ).transform_filter("datum.mark == 'bar'").properties(name="bars")
     points = alt.Chart(actions).mark_point(filled=True, size=110, stroke="#1c2833").encode(
@@ -208,21 +208,25 @@ def _chart(clock: Clock, title: str, kinds: tuple[str, ...], last_tick: int, lan
         opacity=alt.condition(DIMMED, alt.value(0.15), alt.Opacity(
             "status:O", sort=statuses, legend=status_legend,
             scale=alt.Scale(domain=statuses, range=[s[1] for s in styles]))),
-        strokeWidth=alt.condition(ACTIVE, alt.value(3), alt.value(1)),
+        strokeWidth=alt.StrokeWidthValue(1, condition={"test": ACTIVE, "value": 3}),
         tooltip=tooltip,
     ).transform_filter("datum.mark == 'point'").properties(name="points")
     ruins, labels, cursor = overlays(actions, x_scale, y, tooltip, last_tick, cross=140, font=9)
     steps = steps_words(clock)
     subtitle = textwrap.wrap(f"One tick = one {clock.unit}." + (f" Phases run {steps}." if steps else ""),
                              _UNIT_LINE)
-    return alt.layer(bands, *band_labels, bars, points, ruins, labels, cursor).add_params(tick).properties(
+    return alt.LayerChart(
+        layer=[bands, *band_labels, bars, points, ruins, labels, cursor],
+        params=[tick.param],
         width="container",
         autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
         height=LANE_STEP * lanes if lanes else 30,  # a number, not a step: "fit-x" then sizes only the width
         title=alt.Title(title, anchor="start", fontSize=13, subtitle=subtitle, subtitleFontSize=10,
                         subtitleColor="#566573", offset=26),
         datasets=datasets,
-    ).configure_view(stroke=None).configure_legend(labelLimit=0, layout=_LEGENDS_STACKED, offset=22)
+        config=alt.Config(view=alt.ViewConfig(stroke=None),
+                          legend=alt.LegendConfig(labelLimit=0, layout=_LEGENDS_STACKED, offset=22)),
+    )
 
 
 def _shape_of(frame: pd.DataFrame, clock: Clock, title: str, width: int) -> tuple[Hashable, ...]:
@@ -266,7 +270,7 @@ def _spec_without_rows(shape: tuple[Hashable, ...]) -> dict[str, Any]:
 def panel_spec(frame: pd.DataFrame, clock: Clock, title: str, width: int = PANEL_WIDTH, tick: int = 0) -> dict[str, Any]:
     """``panel_chart(frame, clock, title, width, tick).to_dict()``, fast: the spec without its rows is built
     once per clock, title, set of kinds, axis length and lane count, then reused. It is not validated against
-    Vega-Lite's schema here, as :func:`panel_chart`'s is (an example brings six new shapes, 0.1-0.2 s each);
+    Vega-Lite's schema here, as :func:`panel_chart`'s is (an example brings six new shapes: about 80 ms more each);
     ``tests/test_compare_widget.py`` holds the two equal."""
     spec = copy.deepcopy(_spec_without_rows(_shape_of(frame, clock, title, width)))
     spec["datasets"].update(_datasets(frame, clock, width))
@@ -340,11 +344,12 @@ def odds_chart(frame: pd.DataFrame, a: str, b: str, width: int = 190) -> alt.HCo
         yOffset=alt.YOffset("outcome:N"),
         tooltip=tooltip,
     )
-    spell = alt.layer(
+    spell = alt.LayerChart(layer=[
         base.mark_bar(height={"band": 0.7}, color="#7b241c").encode(
             opacity=alt.Opacity("outcome:N", legend=alt.Legend(orient="bottom", title=None),
                                 scale=alt.Scale(range=[1, 0.5]))),
-        base.mark_text(align="left", dx=3, fontSize=10, color="#4d5656").encode(text="percent:N"),
-    ).properties(width=math.ceil(width / 2), height=alt.Step(24), name="spells")
-    return alt.hconcat(who, spell, spacing=8).resolve_scale(y="shared").properties(
-        title=alt.Title(f"{a} against {b}: exact odds", anchor="start", fontSize=13))
+        base.mark_text(align="left", dx=3, fontSize=10, color="#4d5656").encode(text=alt.Text("percent:N")),
+    ], width=math.ceil(width / 2), height=alt.Step(24), name="spells")
+    return alt.HConcatChart(hconcat=[who, spell], spacing=8,  # one call, as charts._chart says
+                            resolve=alt.Resolve(scale=alt.ScaleResolveMap(y="shared")),
+                            title=alt.Title(f"{a} against {b}: exact odds", anchor="start", fontSize=13))
