@@ -343,6 +343,7 @@ def test_a_bug_in_computing_odds_is_shown_as_one_not_left_at_computing(monkeypat
         return matchup_odds(system, encounter, a, b, options)
 
     monkeypatch.setattr(compare, "matchup_odds", broken)
+    compare._exact_odds.cache_clear()  # odds kept from another test would not call it
 
     async def scenario():
         comparison = SystemComparison("fighter-and-mage-vs-orc-archer")
@@ -357,6 +358,33 @@ def test_a_bug_in_computing_odds_is_shown_as_one_not_left_at_computing(monkeypat
             comparison.odds
 
     asyncio.run(scenario())
+
+
+def test_odds_are_worked_out_once_in_a_kernel_for_every_comparison_that_opens_them(monkeypatch):
+    """A cell run again, or a lesson's later cell, opens the same comparison anew: its odds come from the kernel's
+    first, with the time they took then; a refused matchup is refused again, with the engine's words."""
+    import combatkit.widgets.compare as compare
+
+    worked = []
+
+    def counted(system, encounter, a, b, options):
+        worked.append((system, a, b))
+        return matchup_odds(system, encounter, a, b, options)
+
+    monkeypatch.setattr(compare, "matchup_odds", counted)
+    compare._exact_odds.cache_clear()
+    first = SystemComparison("orc-closes-on-longbowman")
+    assert len(worked) == 6
+    again = SystemComparison("orc-closes-on-longbowman")
+    assert len(worked) == 6 and again.odds == first.odds
+    assert again.jobs.seconds == first.jobs.seconds
+    assert text(again.odds_table.value) == text(first.odds_table.value)
+    for comparison in (again, SystemComparison("orc-closes-on-longbowman")):
+        comparison.set_matchup("Aldric", "Aldric")
+        assert comparison.sentences == ["a matchup needs two different figures, got 'Aldric' twice "
+                                        "(rule combatkit odds)"]
+    assert worked.count(("phase1", "Aldric", "Aldric")) == 2  # refused each time, not kept
+    compare._exact_odds.cache_clear()
 
 
 # ----------------------------------------------------------------- the charts, pure

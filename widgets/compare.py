@@ -47,6 +47,8 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 import ipywidgets as widgets
@@ -310,8 +312,18 @@ def odds_sentences(odds: Mapping[str, Mapping[str, Fraction]], titles: Mapping[s
 OddsKey = tuple[str, Encounter, str, str]
 
 
+@lru_cache(maxsize=256)
+def _exact_odds(system: str, encounter: Encounter, a: str, b: str) -> tuple[Mapping[str, Fraction], float]:
+    """The exact odds of ``a`` against ``b`` under ``system`` with the options ``encounter`` sets for it, and the
+    seconds they took: worked out once in a kernel, for every comparison it opens (a cell run again, a lesson's
+    later cells). A matchup the system refuses raises each time, and is not kept."""
+    start = time.perf_counter()
+    odds = matchup_odds(system, encounter, a, b, SYSTEMS[system].encounter_options(encounter))
+    return MappingProxyType(odds), time.perf_counter() - start
+
+
 class OddsJobs:
-    """Exact odds computed once per (system, encounter, a, b) and cached.
+    """Exact odds computed once per (system, encounter, a, b) in a kernel (:func:`_exact_odds`).
 
     With an event loop running (Jupyter, Voila), each job runs in a thread of its own,
     one at a time per system, started on the loop's next turn (so a matchup replaced in the
@@ -325,7 +337,7 @@ class OddsJobs:
         self._futures: dict[OddsKey, Future] = {}
         self._locks: dict[str, threading.Lock] = {}
         self.seconds: dict[OddsKey, float] = {}
-        """How long each finished job took."""
+        """How long each finished job's odds took to work out (the first time in the kernel)."""
 
     def get(self, system: str, encounter: Encounter, a: str, b: str) -> Future:
         """The future odds of ``a`` against ``b`` under ``system``: cached, running, waiting or started now."""
@@ -382,15 +394,14 @@ class OddsJobs:
         if future.done() or not future.set_running_or_notify_cancel():  # done: settled before its thread began
             return
         start = time.perf_counter()
-        system, encounter, a, b = key
         try:
-            result = matchup_odds(system, encounter, a, b, SYSTEMS[system].encounter_options(encounter))
+            odds, seconds = _exact_odds(*key)
         except Exception as error:  # handed to whoever reads the future: a ValueError is shown, others raise there
             self.seconds[key] = time.perf_counter() - start
             future.set_exception(error)
             return
-        self.seconds[key] = time.perf_counter() - start
-        future.set_result(result)
+        self.seconds[key] = seconds
+        future.set_result(dict(odds))
 
 
 # ----------------------------------------------------------------- widgets
