@@ -458,17 +458,27 @@ def test_a_rules_error_in_a_worker_is_raised_as_the_serial_run_raises_it():
     assert "a melee attack needs its target within 5'" in here.message
 
 
+SIDE_BY_SIDE = ("phase1", "segments", "short_form")
+
+
+@pytest.fixture(scope="module")
+def alone() -> tuple[list[Simulation], list[Simulation]]:
+    """Each of :data:`SIDE_BY_SIDE`'s runs by itself, played once for both side-by-side tests: to a precision
+    (four-vs-four), and a few fights (the quick encounter)."""
+    return ([simulate(FOUR, s, n=400, seed=3, precision=0.07) for s in SIDE_BY_SIDE],
+            [simulate(QUICK, s, n=20, seed=3) for s in SIDE_BY_SIDE])
+
+
 @pytest.mark.parametrize("workers", [1, 2])
-def test_systems_side_by_side_are_the_very_runs_of_each_system_alone(workers):
+def test_systems_side_by_side_are_the_very_runs_of_each_system_alone(workers, alone):
     """simulate_systems: each system's run is simulate's, stopped at the same chunk at a precision, its rows in
     the same order; two processes each play a system's chunks in turn and help the runs still going, and the
     progress calls are each run's, named by system."""
-    systems = ("phase1", "segments", "short_form")
+    systems = SIDE_BY_SIDE
     calls: dict[str, list[tuple[int, int]]] = {s: [] for s in systems}
     runs = simulate_systems(FOUR, systems, n=400, seed=3, precision=0.07, workers=workers, every=25,
                             progress=lambda system, done, total: calls[system].append((done, total)))
-    alone = [simulate(FOUR, s, n=400, seed=3, precision=0.07) for s in systems]
-    assert runs == alone
+    assert runs == alone[0]
     assert [run.system for run in runs] == list(systems)
     assert {run.stopped for run in runs} == {StopReason.PRECISION} and len({len(run.fights) for run in runs}) > 1
     for run in runs:
@@ -476,7 +486,7 @@ def test_systems_side_by_side_are_the_very_runs_of_each_system_alone(workers):
         assert calls[run.system] == [(k, 400) for k in range(25, played + 1, 25)] + (
             [(played, 400)] if played % 25 else [])
     few = simulate_systems(QUICK, systems, n=20, seed=3, workers=workers)  # 60 fights in all: this process
-    assert few == [simulate(QUICK, s, n=20, seed=3) for s in systems]
+    assert few == alone[1]
 
 
 @pytest.mark.parametrize("workers", [1, 2])
