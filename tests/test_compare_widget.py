@@ -20,6 +20,7 @@ from combatkit.widgets.compare import (
     matchup_sentences,
     odds_sentences,
     run_systems,
+    short_title,
     systems_in_seed_order,
 )
 from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_bands, panel_chart, panel_frame, panel_spec
@@ -127,6 +128,9 @@ def test_odds_are_shown_as_a_table_a_chart_and_a_line_under_each_timeline(erik):
     line = text(erik.panels["five_phase"].odds.value)
     assert line.strip().startswith("Exact odds: Erik the Bold first") and "together" in line
     chart = erik.odds_chart.spec
+    shown_odds = {short_title(system): erik.odds[system.id] for system in erik.systems}
+    a, b = "Erik the Bold", "Grishnak"
+    assert chart == odds_chart(odds_frame(shown_odds, a, b), a, b).to_dict()  # the validated spec
     bars = [d for d in chart["datasets"].values() if d and "measure" in d[0]]
     shown = {(r["system"], r["key"]): Fraction(r["exact"]) for r in bars[0]}
     assert shown[("Five-phase action rounds", "simultaneous")] == erik.odds["five_phase"]["simultaneous"]
