@@ -1,6 +1,7 @@
 """SystemComparison, headless: set a control, then check the panels' chart specs, the odds shown and the words."""
 
 import asyncio
+import concurrent.futures
 import html
 import re
 from dataclasses import replace
@@ -303,6 +304,25 @@ def test_odds_arrive_later_when_an_event_loop_runs():
         assert comparison.pending == [] and "computing…" not in comparison.odds_table.value
         assert comparison.odds["segments"] == segments.odds(comparison.encounter, "Mira", "Snaga")
         assert "Snaga first" in text(comparison.odds_table.value)
+
+    asyncio.run(scenario())
+
+
+def test_odds_that_arrive_while_the_kernel_is_busy_are_drawn_together_once(monkeypatch):
+    """Each system's odds used to redraw the table, the chart and the words as it arrived: seven redraws for an
+    example new to the comparison, though most arrive while the kernel is still drawing the panels."""
+    drawn = []
+    show = SystemComparison._show_odds
+    monkeypatch.setattr(SystemComparison, "_show_odds", lambda self: (drawn.append(1), show(self)))
+
+    async def scenario():
+        comparison = SystemComparison("orc-closes-on-longbowman")
+        await asyncio.sleep(0)  # the jobs' threads begin
+        drawn.clear()
+        concurrent.futures.wait(comparison.pending)  # the kernel busy meanwhile: the loop does not turn
+        await asyncio.sleep(0.01)
+        assert len(drawn) == 1 and "computing…" not in comparison.odds_table.value
+        assert sorted(comparison.odds) == sorted(comparison.runs)
 
     asyncio.run(scenario())
 

@@ -334,6 +334,8 @@ class OddsJobs:
 
     def __init__(self, notify: Callable[[], None]) -> None:
         self._notify = notify
+        self._told = False
+        """A redraw for odds that arrived is queued on the event loop (read and set only there)."""
         self._futures: dict[OddsKey, Future] = {}
         self._locks: dict[str, threading.Lock] = {}
         self.seconds: dict[OddsKey, float] = {}
@@ -351,7 +353,7 @@ class OddsJobs:
         except RuntimeError:
             self._run(key, future)
             return future
-        future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._notify))
+        future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._arrived, loop))
         lock = self._locks.setdefault(system, threading.Lock())
 
         def work() -> None:
@@ -360,6 +362,17 @@ class OddsJobs:
 
         loop.call_soon(threading.Thread(target=work, daemon=True, name=f"combatkit odds: {system}").start)
         return future
+
+    def _arrived(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the loop: odds arrived. The odds that arrive while the loop is busy (drawing the last ones, or a new
+        encounter's panels) are drawn together, once."""
+        if not self._told:
+            self._told = True
+            loop.call_soon(self._tell)
+
+    def _tell(self) -> None:
+        self._told = False
+        self._notify()
 
     def drop_waiting(self, keep: set[OddsKey]) -> None:
         """Cancel the jobs not yet begun that are not in ``keep`` (one already running finishes and is kept)."""
