@@ -39,6 +39,16 @@ def test_voila_runs_with_production_settings_on_this_machine_only():
     assert not [a for a in no_pool if "preheat" in a or "extension_denylist" in a]
 
 
+def test_the_server_reaches_its_kernels_over_unix_sockets_where_their_paths_fit():
+    """No TCP port to lose to another process between jupyter_client picking it and the kernel binding it: 20
+    preheated kernels starting at once lost that race once, and a lesson's page hung (serve.kernel_transport)."""
+    argv = serve.voila_argv(serve.ServeSettings(), ROOT / "dashboards", [])
+    assert f"--KernelManager.transport={serve.kernel_transport()}" in argv
+    assert serve.kernel_transport("posix", "/tmp") == "ipc"
+    assert serve.kernel_transport("posix", "/var/folders/zz/" + "x" * 30 + "/T") == "tcp"  # macOS's, too long
+    assert serve.kernel_transport("nt", "C:\\Temp") == "tcp"
+
+
 def test_only_the_chosen_dashboards_keep_a_kernel_waiting(tmp_path):
     for name in ("a.ipynb", "b.ipynb", "ab.ipynb"):
         (tmp_path / name).write_text("{}")

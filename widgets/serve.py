@@ -78,6 +78,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -224,6 +225,7 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
         f"--VoilaExecutor.iopub_timeout={settings.iopub_timeout}",
         f"--MappingKernelManager.cull_interval={settings.cull_interval}",
         f"--MappingKernelManager.cull_idle_timeout={settings.cull_idle_timeout}",
+        f"--KernelManager.transport={kernel_transport()}",
     ]
     argv += [f"--VoilaConfiguration.extension_denylist={name}" for name in denied]
     if settings.pool_size > 0:
@@ -234,6 +236,23 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
             # voila skips a notebook whose path contains a denylist entry: "/name" matches that file only
             argv += [f"--VoilaKernelManager.preheat_denylist=/{name}" for name in cold]
     return argv
+
+
+IPC_PATH_ROOM = 100
+"""Characters a Unix socket's path may take (108 on Linux, 104 on macOS), less a margin."""
+IPC_NAME = len("/voila_xxxxxxxx/kernel-00000000-0000-0000-0000-000000000000-ipc-5")
+"""What voila's connection folder and a kernel's socket add to the temporary folder's path."""
+
+
+def kernel_transport(system: str = os.name, temporary: str | None = None) -> str:
+    """How the server talks to its kernels: over Unix sockets (``ipc``) beside their connection files where the
+    system has them and their paths fit, else TCP on 127.0.0.1. Over TCP, jupyter_client picks each kernel's five
+    ports free and lets them go before the kernel binds them; with 20 kernels starting at once (every page
+    preheated), another could take one first. It happened: a lesson's kernel died ("ZMQError: Address already
+    in use"), voila kept it in the page's pool, and the first visitor's page stayed at "Running..." (a known race,
+    jupyter_client/ipykernel; no port, no race)."""
+    folder = tempfile.gettempdir() if temporary is None else temporary  # where voila puts its connection folder
+    return "ipc" if system == "posix" and len(folder) + IPC_NAME <= IPC_PATH_ROOM else "tcp"
 
 
 def preheated_lessons(settings: ServeSettings, lessons: Path | None) -> tuple[str, ...]:
