@@ -11,11 +11,12 @@ jsonschema below 4.25, which never imports it, so where pip installed combatkit 
 (a notebook's kernel, the server); this skip is for an environment that holds a later jsonschema
 anyway (built without pip's resolver: conda, ``--no-deps``).
 
-It also keeps quiet about the one thing ipykernel warns of at every start, "Kernel is running
-over TCP without encryption ... susceptible to eavesdropping": the server starts its kernels on
-127.0.0.1 (jupyter_client's default ``ip``), where no one off this machine can listen, and the
-warning was one line per kernel, twenty in the console of ``make dashboards``. A kernel whose
-connection file gives another address still warns.
+It also keeps quiet about the one thing ipykernel warns of at every start over TCP, "Kernel is
+running over TCP without encryption ... susceptible to eavesdropping": where the server reaches its
+kernels over TCP rather than Unix sockets (:func:`combatkit.widgets.serve.kernel_transport`: on
+Windows, or with a long temporary folder), it starts them on 127.0.0.1 (jupyter_client's default
+``ip``), where no one off this machine can listen, and the warning was one line per kernel, twenty in
+the console of ``make dashboards``. A kernel whose connection file gives another address still warns.
 
 The kernel spec ``kernels/python3/kernel.json`` beside this file runs :func:`main`; the
 dashboard server (:mod:`combatkit.widgets.serve`) puts that spec ahead of the
