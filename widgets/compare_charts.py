@@ -11,7 +11,8 @@ Pure functions of long-form rows, like :mod:`combatkit.widgets.charts`:
   :func:`panel_spec` gives its ``to_dict()`` fast, reusing the spec of an earlier
   round on the same clock.
 * :func:`odds_frame` and :func:`odds_chart`: who acts first in a matchup under each
-  system, as stacked bars, beside the chance that a caster's spell is interrupted.
+  system, as stacked bars, beside the chance that a caster's spell is interrupted; :func:`odds_spec` its
+  ``to_dict()``, unvalidated, for a view that redraws it often.
 
 >>> from combatkit import Roller, find_system, load_example
 >>> encounter = load_example("orc-closes-on-longbowman")
@@ -59,6 +60,7 @@ __all__ = [
     "PANEL_WIDTH",
     "odds_chart",
     "odds_frame",
+    "odds_spec",
     "panel_bands",
     "panel_chart",
     "panel_frame",
@@ -353,3 +355,10 @@ def odds_chart(frame: pd.DataFrame, a: str, b: str, width: int = 190) -> alt.HCo
     return alt.HConcatChart(hconcat=[who, spell], spacing=8,  # one call, as charts._chart says
                             resolve=alt.Resolve(scale=alt.ScaleResolveMap(y="shared")),
                             title=alt.Title(f"{a} against {b}: exact odds", anchor="start", fontSize=13))
+
+
+def odds_spec(frame: pd.DataFrame, a: str, b: str, width: int = 190) -> dict[str, Any]:
+    """``odds_chart(frame, a, b, width).to_dict()``, not validated against Vega-Lite's schema: the comparison
+    draws it again as each system's odds arrive, and the validation was 70 of the 110 ms each took;
+    ``tests/test_compare_widget.py`` holds the two equal."""
+    return odds_chart(frame, a, b, width).to_dict(validate=False)
