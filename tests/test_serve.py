@@ -5,7 +5,9 @@ import asyncio
 import json
 import logging
 import os
+import signal
 import time
+import types
 import urllib.request
 from pathlib import Path
 from unittest.mock import patch
@@ -194,6 +196,100 @@ def test_a_preheated_dashboard_still_renders_after_waiting_longer_than_a_cells_t
     assert "application/vnd.jupyter.widget-view+json" in page
     assert "_xsrf" in cookies  # what the page's shutdown message carries when it is left
     assert "Cell execution timed out" not in log.read_text()
+
+
+def kernel_processes(server: serve.RunningServer) -> list[int]:
+    """The process ids of the server's kernels (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError, IndexError):  # not a process, or one that ended meanwhile
+            continue
+        if ppid == server.process.pid and b"combatkit.widgets.kernel" in command:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the kernel's process in Linux's /proc")
+def test_a_kernel_that_died_waiting_for_its_visitor_is_replaced_not_handed_out(tmp_path):
+    """A waiting kernel that died (it happened at start, a port taken under it) was handed to the next visitor,
+    who got a page cut off before its first widget."""
+    log = tmp_path / "voila.log"
+    with serve.serving(pool_size=1, preheat=("criticals.ipynb",), log=log) as server:
+        deadline = time.monotonic() + 120
+        while "Kernel pool of criticals.ipynb is filled" not in log.read_text():
+            assert time.monotonic() < deadline, "the preheated kernel never became ready"
+            time.sleep(0.5)
+        [waiting] = kernel_processes(server)
+        os.kill(waiting, signal.SIGKILL)
+        while Path(f"/proc/{waiting}").exists() and "Kernel died" not in log.read_text():
+            assert time.monotonic() < deadline, "the killed kernel never ended"
+            time.sleep(0.2)
+        with urllib.request.urlopen(f"{server.url}/voila/render/criticals.ipynb", timeout=90) as reply:
+            page = reply.read().decode()
+    text = log.read_text()
+    assert "application/vnd.jupyter.widget-view+json" in page  # the dashboard, from a kernel started for it
+    assert "dropped 1 kernel(s) waiting for criticals.ipynb that could no longer serve a page" in text
+    assert "Uncaught exception" not in text and "Cannot send error response" not in text
+
+
+def test_only_the_waiting_kernels_that_cannot_serve_a_page_are_dropped_and_replaced(caplog):
+    class Kernel:
+        def __init__(self, alive):
+            self.alive = alive
+
+        async def is_alive(self):
+            return self.alive
+
+    class Manager:  # voila's pooling kernel manager, as heal_pool uses it
+        def __init__(self, loop):
+            self.log, self.kernels, self.shut, self.filled = logging.getLogger("combatkit-test-pool"), {}, [], []
+
+            def waiting(kernel, alive=True, rendering=None):
+                page = loop.create_future()  # its rendering, waiting in the visitor's cell
+                if rendering is not None:
+                    page.set_exception(rendering)
+                self.kernels[kernel] = Kernel(alive)
+                task = loop.create_future()
+                task.set_result({"kernel_id": kernel, "task": page, "renderer": types.SimpleNamespace(log=self.log)})
+                return task
+
+            failed, starting = loop.create_future(), loop.create_future()
+            failed.set_exception(RuntimeError("Kernel died before replying to kernel_info"))
+            self._pools = {"prep.ipynb": [waiting("dead", alive=False), failed, starting, waiting("ready"),
+                                          waiting("broken", rendering=RuntimeError("Kernel died"))],
+                           "mana.ipynb": [waiting("other", alive=False)]}
+
+        def __contains__(self, kernel):
+            return kernel in self.kernels
+
+        def get_kernel(self, kernel):
+            return self.kernels[kernel]
+
+        async def shutdown_kernel(self, kernel, now=False):
+            self.shut.append((kernel, now))
+
+        def fill_if_needed(self, delay=None, notebook_name=None):
+            self.filled.append((delay, notebook_name))
+
+    async def visit():
+        manager = Manager(asyncio.get_running_loop())
+        await serve.heal_pool(manager, "prep.ipynb")
+        await serve.heal_pool(manager, "prep.ipynb")  # nothing more to drop: nothing more started
+        await serve.heal_pool(manager, "nowhere.ipynb")  # a page with no pool: voila starts its kernel itself
+        await serve.heal_pool(manager, None)
+        return manager
+
+    with caplog.at_level(logging.INFO, logger="combatkit-test-pool"):
+        manager = asyncio.run(visit())
+    assert [task.result()["kernel_id"] if task.done() else "starting" for task in manager._pools["prep.ipynb"]] \
+        == ["starting", "ready"]
+    assert manager.shut == [("dead", True), ("broken", True)] and manager.filled == [(0, "prep.ipynb")]
+    assert len(manager._pools["mana.ipynb"]) == 1  # another page's pool is its own visitor's to heal
+    assert caplog.messages == ["combatkit: dropped 3 kernel(s) waiting for prep.ipynb that could no longer serve a "
+                               "page; starting new ones"]
 
 
 def test_the_culler_passes_over_a_kernel_shut_down_while_it_culled_another(tmp_path, caplog):

@@ -18,7 +18,9 @@ link needs:
 * the dashboards' kernels start without jsonschema's IRI grammar, 2.2 s of CPU each
   (:mod:`combatkit.widgets.kernel`): a kernel's imports take 1.0 s instead of 3.7 s;
 * one preheated kernel waiting for each dashboard and each lesson, so no visitor waits for a
-  kernel to start and the imports to run, the first visit of a page included;
+  kernel to start and the imports to run, the first visit of a page included; a waiting kernel
+  that died is replaced before a visitor is handed it (:func:`heal_pool`), where voila handed it
+  out and its page stopped before its first widget;
 * kernels of closed pages are culled after a while (voila does not shut them down);
 * lab extensions a dashboard does not need are denied: only voila's own, the widgets
   manager and anywidget (for the charts) load; others installed in the environment (a
@@ -86,6 +88,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from jupyter_core.utils import ensure_async
 
 from combatkit.widgets import compiled
 from combatkit.widgets.compiled import ENGINES
@@ -345,9 +349,7 @@ _RETIRED.propagate = False
 async def renew_pools(manager: Any) -> int:
     """Replace the kernels waiting in voila's pools (``manager._pools``, voila 0.5.8) with new ones, and return how
     many: started once the compiled engine is ready (:mod:`combatkit.widgets.compiled`), the new ones run it. A
-    kernel a visitor took meanwhile is left alone. A waiting one has nothing to save: its page's rendering (stopped
-    in the cell that waits for the visitor) is cancelled and told to keep quiet (voila would log the kernel's
-    death in that cell as a server error, with a traceback, for every one), and the kernel is killed."""
+    kernel a visitor took meanwhile is left alone; a waiting one is retired (:func:`_retire`)."""
     renewed = 0
     for name, pool in list(manager._pools.items()):
         for task in list(pool):
@@ -357,18 +359,69 @@ async def renew_pools(manager: Any) -> int:
                 continue
             if task in pool:  # still waiting for a visitor
                 pool.remove(task)
-                renderer = waiting["renderer"]
-                renderer.log = _RETIRED
-                if getattr(renderer, "executor", None) is not None:  # made once its kernel has started
-                    renderer.executor.log = _RETIRED
-                waiting["task"].cancel()
-                try:
-                    await manager.shutdown_kernel(waiting["kernel_id"], now=True)
-                except RuntimeError:  # it had died already (voila's own shutdown_all lets this pass too)
-                    pass
+                await _retire(manager, waiting)
                 renewed += 1
         manager.fill_if_needed(delay=0, notebook_name=name)
     return renewed
+
+
+async def _retire(manager: Any, waiting: dict) -> None:
+    """A kernel taken out of its pool (``waiting``: what voila's pool task gave) shut down. It has nothing to save:
+    its page's rendering (stopped in the cell that waits for the visitor) is cancelled and told to keep quiet
+    (voila would log the kernel's death in that cell as a server error, with a traceback, for every one), and the
+    kernel is killed."""
+    renderer = waiting["renderer"]
+    renderer.log = _RETIRED
+    if getattr(renderer, "executor", None) is not None:  # made once its kernel has started
+        renderer.executor.log = _RETIRED
+    rendering = waiting["task"]
+    if rendering.done() and not rendering.cancelled():
+        rendering.exception()  # looked at: asyncio would log a failure nobody looked at as an error
+    rendering.cancel()
+    try:
+        await manager.shutdown_kernel(waiting["kernel_id"], now=True)
+    except (KeyError, RuntimeError):  # it had died, or was gone (voila's own shutdown_all lets these pass too)
+        pass
+
+
+async def heal_pool(manager: Any, notebook: str | None) -> None:
+    """Before voila hands a visitor of ``notebook`` a kernel from its pool (when it keeps pools): the ones that
+    can no longer serve a page dropped (:func:`drop_dead`) and others started, which the visitor then waits for
+    as for any kernel that is starting."""
+    if notebook is None or notebook not in getattr(manager, "_pools", {}):
+        return
+    dropped = await drop_dead(manager, notebook)
+    if dropped:
+        manager.log.warning("combatkit: dropped %d kernel(s) waiting for %s that could no longer serve a page; "
+                            "starting new ones", dropped, notebook)
+        manager.fill_if_needed(delay=0, notebook_name=notebook)
+
+
+async def drop_dead(manager: Any, notebook: str) -> int:
+    """Take out of ``notebook``'s pool every kernel that can no longer serve a visitor, and return how many: one
+    that failed to start, whose process has died (killed, out of memory, or a port taken under it: see
+    :func:`kernel_transport`), or whose page's rendering failed. Voila hands out the first kernel of a pool without
+    asking, and its visitor got a page cut off before its first widget; kernels still starting are left to
+    start."""
+    pool = manager._pools.get(notebook, [])
+    dropped = 0
+    for task in list(pool):
+        if not task.done():
+            continue
+        if task.cancelled() or task.exception() is not None:
+            pool.remove(task)
+            dropped += 1
+            continue
+        waiting = task.result()
+        rendering, kernel = waiting["task"], waiting["kernel_id"]
+        failed = rendering.done() and (rendering.cancelled() or rendering.exception() is not None)
+        if failed or kernel not in manager or not await ensure_async(manager.get_kernel(kernel).is_alive()):
+            if task not in pool:  # another visitor took it while its process was asked after
+                continue
+            pool.remove(task)
+            await _retire(manager, waiting)
+            dropped += 1
+    return dropped
 
 
 async def renew_and_say(manager: Any, say: Callable[[str], None] = _say) -> None:
@@ -420,6 +473,7 @@ def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None
     class CombatkitPage(TornadoVoilaHandler):
         async def get(self, path: str | None = None) -> None:
             self.xsrf_token  # noqa: B018 (reading it sets the cookie, before the page starts streaming)
+            await heal_pool(self.kernel_manager, self.notebook_path or path)
             await super().get(path)
 
     class CombatkitVoila(Voila):
