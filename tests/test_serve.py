@@ -34,7 +34,7 @@ def test_voila_runs_with_production_settings_on_this_machine_only():
         "--VoilaExecutor.timeout=60", "--VoilaExecutor.iopub_timeout=60",
         "--VoilaConfiguration.preheat_kernel=True", "--VoilaConfiguration.default_pool_size=1",
         "--MappingKernelManager.cull_interval=60", "--MappingKernelManager.cull_idle_timeout=900",
-        "--VoilaConfiguration.extension_denylist=x-ext",
+        "--VoilaConfiguration.extension_denylist=x-ext", "--KernelManager.autorestart=False",
     }
     assert expected <= set(argv)
     no_pool = serve.voila_argv(serve.ServeSettings(pool_size=0), ROOT / "dashboards", [])
@@ -198,39 +198,47 @@ def test_a_preheated_dashboard_still_renders_after_waiting_longer_than_a_cells_t
     assert "Cell execution timed out" not in log.read_text()
 
 
-def kernel_processes(server: serve.RunningServer) -> list[int]:
-    """The process ids of the server's kernels (Linux's /proc)."""
-    found = []
+def kernel_processes(server: serve.RunningServer) -> dict[int, str]:
+    """The server's kernels (Linux's /proc): each one's process id and kernel id (its connection file's name)."""
+    found = {}
     for entry in Path("/proc").iterdir():
         try:
             ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            command = (entry / "cmdline").read_bytes().split(b"\0")
+            command = (entry / "cmdline").read_bytes().decode().split("\0")
         except (OSError, ValueError, IndexError):  # not a process, or one that ended meanwhile
             continue
-        if ppid == server.process.pid and b"combatkit.widgets.kernel" in command:
-            found.append(int(entry.name))
+        if ppid == server.process.pid and "combatkit.widgets.kernel" in command:
+            connection = Path(command[command.index("-f") + 1]).stem
+            found[int(entry.name)] = connection.removeprefix("kernel-")
     return found
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the kernel's process in Linux's /proc")
-def test_a_kernel_that_died_waiting_for_its_visitor_is_replaced_not_handed_out(tmp_path):
-    """A waiting kernel that died (it happened at start, a port taken under it) was handed to the next visitor,
-    who got a page cut off before its first widget."""
+@pytest.mark.parametrize("dies", ["starting", "waiting"])
+def test_a_kernel_that_died_waiting_for_its_visitor_is_replaced_not_handed_out(tmp_path, dies):
+    """A waiting kernel that died was handed to the next visitor: as it started (it happened, a port taken under
+    it), the page was cut off before its first widget; once waiting in the visitor's cell, jupyter_client
+    restarted it, it looked alive, and the page's widgets were not in it."""
     log = tmp_path / "voila.log"
     with serve.serving(pool_size=1, preheat=("criticals.ipynb",), log=log) as server:
         deadline = time.monotonic() + 120
         while "Kernel pool of criticals.ipynb is filled" not in log.read_text():
             assert time.monotonic() < deadline, "the preheated kernel never became ready"
             time.sleep(0.5)
-        [waiting] = kernel_processes(server)
-        os.kill(waiting, signal.SIGKILL)
-        while Path(f"/proc/{waiting}").exists() and "Kernel died" not in log.read_text():
-            assert time.monotonic() < deadline, "the killed kernel never ended"
+        if dies == "waiting":
+            time.sleep(8)  # its imports done, it waits in get_query_string() for its visitor
+        [(process, killed)] = kernel_processes(server).items()
+        os.kill(process, signal.SIGKILL)
+        while "Kernel died" not in log.read_text() and "restarting kernel" not in log.read_text():
+            assert time.monotonic() < deadline, "the server never saw the kernel die"
             time.sleep(0.2)
+        time.sleep(5)  # jupyter_client's restarter, were it on, looks every 3 s
         with urllib.request.urlopen(f"{server.url}/voila/render/criticals.ipynb", timeout=90) as reply:
             page = reply.read().decode()
     text = log.read_text()
-    assert "application/vnd.jupyter.widget-view+json" in page  # the dashboard, from a kernel started for it
+    assert "restarting kernel" not in text
+    assert "Using pre-heated kernel" in text and f"Using pre-heated kernel: {killed}" not in text
+    assert "application/vnd.jupyter.widget-view+json" in page and "An exception occurred at the server" not in page
     assert "dropped 1 kernel(s) waiting for criticals.ipynb that could no longer serve a page" in text
     assert "Uncaught exception" not in text and "Cannot send error response" not in text
 

@@ -20,7 +20,8 @@ link needs:
 * one preheated kernel waiting for each dashboard and each lesson, so no visitor waits for a
   kernel to start and the imports to run, the first visit of a page included; a waiting kernel
   that died is replaced before a visitor is handed it (:func:`heal_pool`), where voila handed it
-  out and its page stopped before its first widget;
+  out and its page stopped before its first widget; a kernel that died is not restarted (it
+  would have none of its page's widgets);
 * kernels of closed pages are culled after a while (voila does not shut them down);
 * lab extensions a dashboard does not need are denied: only voila's own, the widgets
   manager and anywidget (for the charts) load; others installed in the environment (a
@@ -230,6 +231,9 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
         f"--MappingKernelManager.cull_interval={settings.cull_interval}",
         f"--MappingKernelManager.cull_idle_timeout={settings.cull_idle_timeout}",
         f"--KernelManager.transport={kernel_transport()}",
+        # A page's kernel that died is not restarted: the new one has none of its page's widgets (the page can only
+        # fail: "widget model not found"), and a waiting one restarted looked alive to heal_pool.
+        "--KernelManager.autorestart=False",
     ]
     argv += [f"--VoilaConfiguration.extension_denylist={name}" for name in denied]
     if settings.pool_size > 0:
