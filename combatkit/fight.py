@@ -46,6 +46,7 @@ foresee) is dropped, the figure does nothing that round, and a ``refused`` event
 from __future__ import annotations
 
 import enum
+import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -237,15 +238,34 @@ def _start(encounter: Encounter, opening_gap: int, cache: dict) -> tuple[Figure,
     return found[2]
 
 
+def _in_cycle(encounter: Encounter, number: int, cache: dict) -> int:
+    """Round ``number`` as the policy and the plan read it, for their keys (:func:`_policy`, :func:`_plan`): its place
+    in the cycle of the figures' attack counts. Both read a round's number only for each figure's attacks in it
+    (000 §2 C: 3/2 attacks a round give 1 in odd rounds and 2 in even ones; a missile's rate of fire), which repeat
+    every :attr:`~combatkit.model.Combatant.attack_cycle` rounds, so rounds a cycle apart look the same to them
+    (the checks' memo does the same: :func:`~combatkit.systems.base.checked_once`). Where a figure has a round with
+    no attack (1/2 a round), the plan names that round in its words, and the number itself is kept. Worked out
+    once for the fights that share ``cache``."""
+    found = cache.get("round cycle")
+    if found is None:
+        cycle = math.lcm(*(c.attack_cycle for c in encounter.combatants))
+        idle = any(c.attacks_in_round(r, w) <= 0 for c in encounter.combatants for w in (None, *c.weapons)
+                   for r in range(1, cycle + 1))
+        found = cache["round cycle"] = (cycle, idle)
+    cycle, idle = found
+    return number if idle else number % cycle
+
+
 def _plan(found, now: Encounter, seen: tuple[Combatant, ...], intents: tuple[Intent, ...],
-          refinements: tuple, options: object, carry: Mapping[str, object], cache: dict) -> Plan:
+          refinements: tuple, options: object, carry: Mapping[str, object], in_cycle: int, cache: dict) -> Plan:
     """The system's plan of the round ``now``, its figures as the planner sees them (``seen``,
     :func:`_as_planned`), worked out once for each round that looks the same to it: the same figures in
-    the same states, distances, intents, refinements, round, options and what the last round left them. A run's
-    fights meet the same rounds again and again (400 four-vs-four fights: two rounds in three under Phase
-    System II, nine in ten under Phase System I; #18), and a plan is a function of these alone."""
+    the same states, distances, intents, refinements, place in the cycle of attack counts (``in_cycle``,
+    :func:`_in_cycle`), options and what the last round left them. A run's fights meet the same rounds again and
+    again (400 four-vs-four fights: two rounds in three under Phase System II, nine in ten under Phase System I;
+    #18), and a plan is a function of these alone."""
     plans = table(cache, "plans")
-    key: tuple | None = (found.id, tuple(map(id, seen)), now.distances, intents, refinements, now.round, options,
+    key: tuple | None = (found.id, tuple(map(id, seen)), now.distances, intents, refinements, in_cycle, options,
                          tuple(carry.items()))
     try:
         plan = plans.get(key)
@@ -258,17 +278,19 @@ def _plan(found, now: Encounter, seen: tuple[Combatant, ...], intents: tuple[Int
     return plan
 
 
-def _policy(present: list[Figure], found, number: int, surprised: frozenset[str], options: FightOptions,
-            skip: frozenset[str], cache: dict) -> tuple[Intent, ...]:
-    """The default policy's intents for the round (:func:`combatkit.policy.intents`), worked out once for each
-    round that looks the same to the policy. It reads each figure's state as the key below holds it; its hit
-    points only to flee (``PolicyOptions.flee_below``: whether it is at or below that fraction) and to heal (the
-    most wounded friend at half its hit points or less), so the key holds whether each figure would flee, and
-    the hit points of those at half or less on a side with a healing spell left; everything else it reads of a
-    figure (its weapons, spells, size, level, maximum hit points) is the same all run. Kept in the run's cache beside the plans (:mod:`combatkit.systems._memo`)."""
+def _policy(present: list[Figure], found, number: int, in_cycle: int, surprised: frozenset[str],
+            options: FightOptions, skip: frozenset[str], cache: dict) -> tuple[Intent, ...]:
+    """The default policy's intents for the round ``number`` (:func:`combatkit.policy.intents`), worked out once
+    for each round that looks the same to the policy: at the same place in the cycle of attack counts
+    (``in_cycle``, :func:`_in_cycle`), with its figures as the key below holds them. It reads each figure's state
+    there; its hit points only to flee (``PolicyOptions.flee_below``: whether it is at or below that fraction) and
+    to heal (the most wounded friend at half its hit points or less), so the key holds whether each figure would
+    flee, and the hit points of those at half or less on a side with a healing spell left; everything else it
+    reads of a figure (its weapons, spells, size, level, maximum hit points) is the same all run. Kept in the
+    run's cache beside the plans (:mod:`combatkit.systems._memo`)."""
     flee = options.policy.flee_below
     heal = {f.side for f in present if _heals(f, options, cache) and f.status.acts}
-    key = ("policy", found.id, number, surprised, skip, options.policy, options.resolution,
+    key = ("policy", found.id, in_cycle, surprised, skip, options.policy, options.resolution,
            tuple((f.name, f.status, f.holding, f.position, f.spells_used, f.components_ready,
                   tuple(a.condition.id for a in f.conditions) if f.conditions else (),
                   flee is not None and f.hit_points <= flee * f.max_hit_points,
@@ -365,7 +387,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                                                                       options.resolution.figures))
             planned = _round_intents(encounter, names, first and options.declarations, carried)
             mine = frozenset(i.actor for i in planned)
-            policy = _policy(present, found, number, round_surprised, options, mine, cache)
+            in_cycle = _in_cycle(encounter, number, cache)
+            policy = _policy(present, found, number, in_cycle, round_surprised, options, mine, cache)
             at = [f.position for f in present]
             distances = tuple((names[i], names[j], abs(at[i] - at[j]))
                               for i in range(len(names)) for j in range(i + 1, len(names)))
@@ -374,7 +397,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
             round_encounter = Encounter(encounter.title, combatants, (), distances, (), entered, number, None, sid,
                                         encounter.description)
             seen = tuple(_as_planned(f, f.name in round_surprised, cache) for f in present)
-            plan = _plan(found, round_encounter, seen, planned + policy, refinements, sys_opts, carry, cache)
+            plan = _plan(found, round_encounter, seen, planned + policy, refinements, sys_opts, carry, in_cycle,
+                         cache)
             carry = plan.carry
             carried = {p.actor: [p.intent] for p in plan.placements
                        if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}

@@ -138,10 +138,30 @@ def test_a_looked_up_policy_tells_a_figure_already_under_a_spell_from_one_that_i
     system, options, shared = find_system("phase1"), FightOptions(), {}
     aims = []
     for state in (figures, blinded, figures, blinded):
-        looked_up = _policy(state, system, 1, frozenset(), options, frozenset(), shared)
+        looked_up = _policy(state, system, 1, 1, frozenset(), options, frozenset(), shared)
         assert looked_up == intents(state, system=system, round=1)
         aims.append(next(i.target for i in looked_up if i.actor == "Mira"))
     assert aims[0] == nearest.name != aims[1] and aims[2:] == aims[:2]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_rounds_a_cycle_of_attack_counts_apart_share_a_plan_and_keep_their_own_words(system):
+    """The policy and the plan read a round's number only for the figures' attacks in it (combatkit.fight._in_cycle):
+    with a 3/2 fighter, rounds two apart look the same to them and are worked out once; with an ogre at 1/2 as
+    well, the plan names the round the ogre has no attack in, and each number stays its own. Either way, fights
+    that share a memo are the fights played alone, explained, plan and words included."""
+    brienne = replace(FOUR.combatant("Brienne"), attacks_per_round=Fraction(3, 2))
+    grol = replace(FOUR.combatant("Grol"), attacks_per_round=Fraction(1, 2))
+    for changed, idle in (((brienne,), False), ((brienne, grol), True)):
+        by_name = {c.name: c for c in changed}
+        encounter = replace(FOUR, combatants=tuple(by_name.get(c.name, c) for c in FOUR.combatants))
+        shared: dict = {}
+        for seed in range(6):
+            fight = run_fight(encounter, system, seed=seed, cache=shared)
+            alone = run_fight(encounter, system, seed=seed)
+            assert fight == alone
+            assert [r.timeline.plan for r in fight.rounds] == [r.timeline.plan for r in alone.rounds]  # the words
+        assert shared["round cycle"] == (2, idle)
 
 
 @pytest.mark.parametrize("system", ["phase1", "phase2"])
