@@ -164,6 +164,23 @@ def test_rounds_a_cycle_of_attack_counts_apart_share_a_plan_and_keep_their_own_w
         assert shared["round cycle"] == (2, idle)
 
 
+def test_a_placed_round_is_looked_up_at_its_place_in_the_cycle_of_attack_counts():
+    """A scheduler reads a round's number only for each figure's attacks in it (five-phase: a 3/2 figure's second
+    declared attack is regular in even rounds, an extra in odd ones), so a round it placed is looked up two
+    rounds on, not one (combatkit.systems.base.placed_round)."""
+    from combatkit.systems._memo import remembering
+    from combatkit.systems.base import placed_round
+
+    brienne = replace(FOUR.combatant("Brienne"), attacks_per_round=Fraction(3, 2))
+    encounter = replace(FOUR, combatants=tuple(brienne if c.name == "Brienne" else c for c in FOUR.combatants),
+                        round=1)
+    with remembering({}):
+        placed_round("five_phase", encounter, None, ("party",)).keep("round 1's")
+        found = {n: placed_round("five_phase", replace(encounter, round=n), None, ("party",)).before()
+                 for n in (2, 3, 4, 5)}
+    assert found == {2: None, 3: "round 1's", 4: None, 5: "round 1's"}
+
+
 @pytest.mark.parametrize("system", ["phase1", "phase2"])
 def test_what_a_cache_keeps_is_bounded(monkeypatch, system):
     """Each table of a run's memo (combatkit.systems._memo) starts afresh at SIZE entries; the fights are the same."""

@@ -521,16 +521,21 @@ def checked_once(system: str, encounter: Encounter, options: Any, check: Callabl
 def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable) -> PlacedRound | None:
     """Where scheduler ``system`` keeps this round, keyed on what placing it reads once its dice are rolled:
     ``dice``, the outcome its placing reads (tracks, an order, the side with initiative), the declarations,
-    distances, round number and options, and each figure's name (for all a run never changes), surprise,
-    spells left and components; not its hit points (a scheduler that reads them keeps no memo). None outside a
-    fight, and when a hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads
-    more)."""
+    distances and options, the round's place in the cycle of attack counts (a scheduler reads the round's number
+    only for each figure's attacks in it, as the checks do: :func:`checked_once`; a refusal that names the round
+    is raised, never kept), and each figure's name (for all a run never changes), surprise, spells left and
+    components; not its hit points (a scheduler that reads them keeps no memo). None outside a fight, and when a
+    hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads more)."""
     table = memo(f"{system} rounds") if not encounter.hits else None
     if table is None:
         return None
+    cycle = table.get("cycle")
+    if cycle is None:
+        cycle = table["cycle"] = math.lcm(*(c.attack_cycle for c in encounter.combatants))
     figures = tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
                     for c in encounter.combatants)
-    return PlacedRound(table, (dice, encounter.declarations, encounter.distances, encounter.round, options, figures))
+    return PlacedRound(table, (dice, encounter.declarations, encounter.distances, encounter.round % cycle, options,
+                               figures))
 
 
 def _scheduled(system: TimingSystem, encounter: Encounter, options: Any, roller: Roller) -> Timeline:
