@@ -53,6 +53,10 @@ fuzz: $(STAMP)
 	  -p no:cacheprovider --timeout=0 --hypothesis-show-statistics -q
 
 # The compiled variant (setup.py, #18): needs gcc and the Python headers; install the wheel into an environment
-# of its own (pip install dist/combatkit-*-cp311-*.whl), the checkout's stays pure Python.
+# of its own (pip install dist/combatkit-*-cp311-*.whl), the checkout's stays pure Python. setuptools builds in
+# build/ and puts all it finds in build/lib into the wheel: an extension module an earlier build made, of a module
+# setup.py now keeps as Python, went into the wheel and was imported before the .py (an AttributeError at
+# `import combatkit`), so each build starts from an empty build/.
 wheel-compiled: $(STAMP)
+	rm -rf build
 	COMBATKIT_COMPILE=1 $(BIN)/python -m pip wheel -q --no-build-isolation --no-deps -w dist .
