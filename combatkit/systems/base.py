@@ -508,10 +508,7 @@ def checked_once(system: str, encounter: Encounter, options: Any, check: Callabl
     if passed is None:
         check()
         return
-    cycle = passed.get("cycle")
-    if cycle is None:
-        cycle = passed["cycle"] = math.lcm(*(c.attack_cycle for c in encounter.combatants))
-    key = (encounter.declarations, options, encounter.round % cycle,
+    key = (encounter.declarations, options, _in_cycle(passed, encounter),
            tuple((c.name, tuple(s.name for s in c.spells)) for c in encounter.combatants))
     if key not in passed:
         check()
@@ -529,13 +526,20 @@ def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable
     table = memo(f"{system} rounds") if not encounter.hits else None
     if table is None:
         return None
+    figures = tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
+                    for c in encounter.combatants)
+    return PlacedRound(table, (dice, encounter.declarations, encounter.distances, _in_cycle(table, encounter), options,
+                               figures))
+
+
+def _in_cycle(table: dict, encounter: Encounter) -> int:
+    """The round's place in the cycle of its figures' attack counts (:attr:`~combatkit.model.Combatant.attack_cycle`),
+    the cycle worked out once for a table of the run's memo: what :func:`checked_once` and :func:`placed_round` key
+    on for the round."""
     cycle = table.get("cycle")
     if cycle is None:
         cycle = table["cycle"] = math.lcm(*(c.attack_cycle for c in encounter.combatants))
-    figures = tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
-                    for c in encounter.combatants)
-    return PlacedRound(table, (dice, encounter.declarations, encounter.distances, encounter.round % cycle, options,
-                               figures))
+    return encounter.round % cycle
 
 
 def _scheduled(system: TimingSystem, encounter: Encounter, options: Any, roller: Roller) -> Timeline:
