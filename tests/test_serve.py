@@ -73,13 +73,19 @@ def test_every_dashboard_and_lesson_keeps_a_kernel_waiting_unless_told_otherwise
     assert serve.preheated_lessons(settings, None) == ()
 
 
+def wait_in_log(log: Path, *marks: str, until: float, what: str) -> None:
+    """Until the server's ``log`` has one of ``marks``; failing with ``what`` did not happen at ``until``
+    (``time.monotonic()``)."""
+    while not any(mark in log.read_text() for mark in marks):
+        assert time.monotonic() < until, what
+        time.sleep(0.2)
+
+
 def test_a_lessons_first_visit_takes_a_kernel_that_waited_ready(tmp_path):
     log = tmp_path / "voila.log"
     with serve.serving(pool_size=1, preheat=("learn/mana_teaching.ipynb",), log=log) as server:
-        deadline = time.monotonic() + 120
-        while "Kernel pool of learn/mana_teaching.ipynb is filled" not in log.read_text():
-            assert time.monotonic() < deadline, "the lesson's kernel never started"
-            time.sleep(0.5)
+        wait_in_log(log, "Kernel pool of learn/mana_teaching.ipynb is filled", until=time.monotonic() + 120,
+                    what="the lesson's kernel never started")
         with urllib.request.urlopen(f"{server.url}/voila/render/learn/mana_teaching.ipynb", timeout=90) as reply:
             page = reply.read().decode()
     assert "Using pre-heated kernel" in log.read_text() and "for learn/mana_teaching.ipynb" in log.read_text()
@@ -185,10 +191,8 @@ def test_only_the_cell_waiting_for_a_visitor_has_no_time_limit():
 def test_a_preheated_dashboard_still_renders_after_waiting_longer_than_a_cells_time_limit(tmp_path):
     log = tmp_path / "voila.log"
     with serve.serving(pool_size=1, preheat=("criticals.ipynb",), timeout=5, log=log) as server:
-        deadline = time.monotonic() + 120
-        while "Kernel pool of criticals.ipynb is filled" not in log.read_text():
-            assert time.monotonic() < deadline, "the preheated kernel never became ready"
-            time.sleep(0.5)
+        wait_in_log(log, "Kernel pool of criticals.ipynb is filled", until=time.monotonic() + 120,
+                    what="the preheated kernel never became ready")
         time.sleep(10)  # twice the limit: the kernel waits in get_query_string() for its visitor
         with urllib.request.urlopen(f"{server.url}/voila/render/criticals.ipynb?ac=2", timeout=60) as reply:
             page = reply.read().decode()
@@ -222,16 +226,13 @@ def test_a_kernel_that_died_waiting_for_its_visitor_is_replaced_not_handed_out(t
     log = tmp_path / "voila.log"
     with serve.serving(pool_size=1, preheat=("criticals.ipynb",), log=log) as server:
         deadline = time.monotonic() + 120
-        while "Kernel pool of criticals.ipynb is filled" not in log.read_text():
-            assert time.monotonic() < deadline, "the preheated kernel never became ready"
-            time.sleep(0.5)
+        wait_in_log(log, "Kernel pool of criticals.ipynb is filled", until=deadline,
+                    what="the preheated kernel never became ready")
         if dies == "waiting":
             time.sleep(8)  # its imports done, it waits in get_query_string() for its visitor
         [(process, killed)] = kernel_processes(server).items()
         os.kill(process, signal.SIGKILL)
-        while "Kernel died" not in log.read_text() and "restarting kernel" not in log.read_text():
-            assert time.monotonic() < deadline, "the server never saw the kernel die"
-            time.sleep(0.2)
+        wait_in_log(log, "Kernel died", "restarting kernel", until=deadline, what="the server never saw the kernel die")
         time.sleep(5)  # jupyter_client's restarter, were it on, looks every 3 s
         with urllib.request.urlopen(f"{server.url}/voila/render/criticals.ipynb", timeout=90) as reply:
             page = reply.read().decode()
@@ -336,12 +337,10 @@ def test_the_server_log_has_no_traceback_from_culling_or_stopping(tmp_path):
             page = reply.read().decode()
         assert 'class="ck-nav"' in page  # a link cannot pick another template
         deadline = time.monotonic() + 60
-        while "Culling 'idle' kernel" not in log.read_text():  # no page keeps the kernel: culled after 2 s
-            assert time.monotonic() < deadline, "no kernel was culled"
-            time.sleep(0.5)
-        while "Kernel pool of criticals.ipynb is filled" not in log.read_text():
-            assert time.monotonic() < deadline, "the preheated kernel never became ready"
-            time.sleep(0.5)
+        # no page keeps the kernel: culled after 2 s
+        wait_in_log(log, "Culling 'idle' kernel", until=deadline, what="no kernel was culled")
+        wait_in_log(log, "Kernel pool of criticals.ipynb is filled", until=deadline,
+                    what="the preheated kernel never became ready")
         time.sleep(3)  # the preheated kernel waits for its visitor in get_query_string(); the culler passes it over
     text = log.read_text()
     assert "Kernel shutdown" in text  # stopped, and the waiting kernel with it
