@@ -34,7 +34,7 @@ def test_voila_runs_with_production_settings_on_this_machine_only():
         "--VoilaExecutor.timeout=60", "--VoilaExecutor.iopub_timeout=60",
         "--VoilaConfiguration.preheat_kernel=True", "--VoilaConfiguration.default_pool_size=1",
         "--MappingKernelManager.cull_interval=60", "--MappingKernelManager.cull_idle_timeout=900",
-        "--VoilaConfiguration.extension_denylist=x-ext", "--KernelManager.autorestart=False",
+        "--VoilaConfiguration.extension_denylist=x-ext", "--KernelRestarter.restart_limit=0",
     }
     assert expected <= set(argv)
     no_pool = serve.voila_argv(serve.ServeSettings(pool_size=0), ROOT / "dashboards", [])
@@ -268,8 +268,9 @@ def test_only_the_waiting_kernels_that_cannot_serve_a_page_are_dropped_and_repla
             failed, starting = loop.create_future(), loop.create_future()
             failed.set_exception(RuntimeError("Kernel died before replying to kernel_info"))
             self._pools = {"prep.ipynb": [waiting("dead", alive=False), failed, starting, waiting("ready"),
-                                          waiting("broken", rendering=RuntimeError("Kernel died"))],
+                                          waiting("broken", rendering=RuntimeError("Kernel died")), waiting("gone")],
                            "mana.ipynb": [waiting("other", alive=False)]}
+            del self.kernels["gone"]  # died, and the restarter took it off the server's list: nothing to shut down
 
         def __contains__(self, kernel):
             return kernel in self.kernels
@@ -297,7 +298,7 @@ def test_only_the_waiting_kernels_that_cannot_serve_a_page_are_dropped_and_repla
         == ["starting", "ready"]
     assert manager.shut == [("dead", True), ("broken", True)] and manager.filled == [(0, "prep.ipynb")]
     assert len(manager._pools["mana.ipynb"]) == 1  # another page's pool is its own visitor's to heal
-    assert caplog.messages == ["combatkit: dropped 3 kernel(s) waiting for prep.ipynb that could no longer serve a "
+    assert caplog.messages == ["combatkit: dropped 4 kernel(s) waiting for prep.ipynb that could no longer serve a "
                                "page; starting new ones"]
 
 

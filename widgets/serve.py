@@ -21,7 +21,8 @@ link needs:
   kernel to start and the imports to run, the first visit of a page included; a waiting kernel
   that died is replaced before a visitor is handed it (:func:`heal_pool`), where voila handed it
   out and its page stopped before its first widget; a kernel that died is not restarted (it
-  would have none of its page's widgets);
+  would have none of its page's widgets): its page is told, and says so above everything else
+  (the template's ``ck-gone`` notice: reload to start again), as when the page loses the server;
 * kernels of closed pages are culled after a while (voila does not shut them down);
 * lab extensions a dashboard does not need are denied: only voila's own, the widgets
   manager and anywidget (for the charts) load; others installed in the environment (a
@@ -232,8 +233,9 @@ def voila_argv(settings: ServeSettings, dashboards: Path, denied: list[str]) -> 
         f"--MappingKernelManager.cull_idle_timeout={settings.cull_idle_timeout}",
         f"--KernelManager.transport={kernel_transport()}",
         # A page's kernel that died is not restarted: the new one has none of its page's widgets (the page can only
-        # fail: "widget model not found"), and a waiting one restarted looked alive to heal_pool.
-        "--KernelManager.autorestart=False",
+        # fail: "widget model not found"), and a waiting one restarted looked alive to heal_pool. The restarter still
+        # watches (a limit of no restarts): it tells the page its kernel is dead, and the page says so.
+        "--KernelRestarter.restart_limit=0",
     ]
     argv += [f"--VoilaConfiguration.extension_denylist={name}" for name in denied]
     if settings.pool_size > 0:
@@ -382,6 +384,8 @@ async def _retire(manager: Any, waiting: dict) -> None:
     if rendering.done() and not rendering.cancelled():
         rendering.exception()  # looked at: asyncio would log a failure nobody looked at as an error
     rendering.cancel()
+    if waiting["kernel_id"] not in manager:  # it died, and the server's restarter took it off the list
+        return
     try:
         await manager.shutdown_kernel(waiting["kernel_id"], now=True)
     except (KeyError, RuntimeError):  # it had died, or was gone (voila's own shutdown_all lets these pass too)
@@ -469,9 +473,12 @@ def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None
     A voila page, when left, asks the server to shut its kernel down (a beacon carrying the ``_xsrf``
     cookie). Voila's page handler never sets that cookie; only the landing page does. A visitor who
     opened a shared link straight away, then followed a link to a lesson, got a refused request (403,
-    a console error) and left a kernel running until culled; every page now sets it.
+    a console error) and left a kernel running until culled; every page now sets it. A page whose kernel died
+    (the template then says so) asks too, when reloaded or left: the kernel is already off the server's list,
+    and the answer is that it is shut down, not a 404 (a console error).
     """
     from voila.app import Voila
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
     from voila.tornado.handler import TornadoVoilaHandler
 
     class CombatkitPage(TornadoVoilaHandler):
@@ -480,10 +487,19 @@ def _app_class(timeout: int = ServeSettings.timeout, lessons: Path | None = None
             await heal_pool(self.kernel_manager, self.notebook_path or path)
             await super().get(path)
 
+    class CombatkitShutdown(VoilaShutdownKernelHandler):
+        async def post(self, kernel_id: str) -> None:
+            if kernel_id in self.kernel_manager:
+                await super().post(kernel_id)
+                return
+            self.set_status(204)  # it died, and the server took it off its list: it is shut down, as asked
+            self.finish()
+
+    mine = {TornadoVoilaHandler: CombatkitPage, VoilaShutdownKernelHandler: CombatkitShutdown}
+
     class CombatkitVoila(Voila):
         def init_handlers(self) -> list:
-            return [(route[0], CombatkitPage, *route[2:]) if route[1] is TornadoVoilaHandler else route
-                    for route in super().init_handlers()]
+            return [(route[0], mine.get(route[1], route[1]), *route[2:]) for route in super().init_handlers()]
 
         def init_settings(self) -> dict:
             folder = Path(self.root_dir)
