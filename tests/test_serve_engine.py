@@ -189,6 +189,9 @@ def test_once_the_build_is_ready_the_waiting_kernels_are_renewed_and_a_taken_one
                            "learn/mana.ipynb": [waiting("k2")]}
             self.shut, self.filled = [], []
 
+        def __contains__(self, kernel):  # still on the server's list (one that died is taken off: serve._retire)
+            return kernel in self.kernels
+
         async def shutdown_kernel(self, kernel, now=False):
             self.shut.append((kernel, now))
             if kernel == "k3":
