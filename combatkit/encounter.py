@@ -17,7 +17,7 @@ from combatkit.model import Combatant, Declaration
 __all__ = ["Encounter", "Hit"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hit:
     """A hit the referee reports landing on a combatant: spoils a spell being cast (000 §2 A)."""
 
@@ -29,7 +29,7 @@ class Hit:
     """Who or what hit, for the explanation."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Encounter:
     """Everything one round needs: who is there, what they declared, what the dice said."""
 

@@ -84,7 +84,7 @@ _FITS = (("away", IntentKind.MOVE), ("feet", IntentKind.MOVE), ("weapons", Inten
 """The fields only one kind of intent has."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Intent:
     """One thing a figure means to do this round; a figure's intents are done in order."""
 
@@ -177,7 +177,7 @@ class Intent:
         return self.note or "a miscellaneous action"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Refinement(Refined):
     """How one system places one of a figure's intents, in that system's own terms; the others ignore it.
     Combat II's terms (a double attack, a repositioning step, a hold...) are :class:`~combatkit.model.Refined`'s
@@ -225,7 +225,7 @@ _REFINEMENT_DEFAULTS = {f.name: f.default for f in fields(Refinement)}
 # ---------------------------------------------------------------- named actions
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NamedAction:
     """An action from the list every system maps (``combatkit/data/actions.toml``)."""
 
@@ -388,7 +388,7 @@ class PlacementKind(enum.StrEnum):
     """Given as the system's own declarations (no intent behind them)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placement:
     """How one system placed one intent: the declarations it became and the rule that says so."""
 
@@ -411,7 +411,7 @@ class Placement:
         return f"{self.why} [{self.rule}]"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Plan:
     """A round's intents placed by one system (:meth:`TimingSystem.plan
     <combatkit.systems.base.TimingSystem.plan>`)."""

@@ -226,7 +226,7 @@ def _components(text: str) -> str:
     return f'components are V, S and M, e.g. "V,S,M"; got {text!r}' if bad else ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Abilities:
     """The six abilities, plus the optional Agility split of 000 Part 4."""
 
@@ -249,7 +249,7 @@ class Abilities:
         check(self, "abilities")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Weapon:
     """A weapon or natural attack."""
 
@@ -351,7 +351,7 @@ def _dice_field(effect: SpellEffect, name: str) -> None:
             raise SpellEffectError(effect.rule or "spell effects", name, f"{effect.name}: {error}") from None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SpellEffect:
     """What one spell does when it goes off, simplified to what a fight on a battle line needs.
 
@@ -477,7 +477,7 @@ class SpellEffect:
         return self.kind.hostile
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Spell:
     """A spell or psionic power."""
 
@@ -525,7 +525,7 @@ def _truncated(num: int, den: int) -> int:
     return num // den if num >= 0 else -(-num // den)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Combatant:
     """A figure in the fight."""
 
@@ -635,7 +635,7 @@ class Combatant:
         return num, den
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Refined:
     """Combat II's own terms for how an action is done (000 §2), shared by a :class:`Declaration` and an intent's
     :class:`~combatkit.intent.Refinement`: each declared once here, for the file reader, the editor and the
@@ -659,7 +659,7 @@ class Refined:
     """CT units a completed spell is held before release (000 §2 A Holding a Spell)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Declaration(Refined):
     """What one combatant states it will do in one phase (000 §1 C); how it is done, in Combat II's terms, is
     :class:`Refined`'s (keyword arguments)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -281,7 +282,7 @@ def test_multiple_attacks_one_per_phase_and_double_attacks_past_the_opportunitie
     with pytest.raises(IllegalActionError, match="more than 3 attacks"):
         run([fighter(attacks_per_round=Fraction(3)), orc()], [Declaration("Brienne", 1, A, attacks=2)])
     with pytest.raises(IllegalActionError, match="more than 4 attacks"):
-        run([fighter(), ogre.__class__(**{**ogre.__dict__, "attacks_per_round": Fraction(4)})],
+        run([fighter(), replace(ogre, attacks_per_round=Fraction(4))],
             [Declaration("Ogre", 1, A, attacks=2)], options=Phase1Options(double_attack_above=4))
     slow = orc("Slow", attacks_per_round=Fraction(5), weapons=(Weapon("maul", 7),))
     with pytest.raises(IllegalActionError, match="past the end of phase 1"):
