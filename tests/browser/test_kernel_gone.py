@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(150),
               pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds the kernel in Linux's /proc")]
 
 POOL_SIZE = 0  # the visit starts its own kernel: the one the test stops
+VIEWPORT = {"width": 1280, "height": 700}  # shorter than the page: the notice stays in view as the cells scroll
 DASHBOARD = "mana.ipynb"
 NOTICE = "#ck-gone"
 
@@ -54,6 +55,11 @@ def test_a_page_whose_kernel_died_says_so_and_offers_to_reload(server, page):
     expect(notice).to_have_attribute("role", "alert")
     expect(notice).to_contain_text("This page's kernel has stopped")
     expect(notice).to_contain_text("Reload the page to start again")
+    bar, cells = page.locator(".ck-nav").bounding_box(), page.locator("#rendered_cells")
+    assert notice.bounding_box()["y"] + notice.bounding_box()["height"] <= bar["y"]  # above the bar, not over it
+    cells.evaluate("cells => cells.scrollTo(0, cells.scrollHeight)")
+    assert page.locator(".ck-nav").bounding_box()["y"] < 0  # scrolled out of view; the notice is not
+    assert notice.bounding_box()["y"] <= 0 <= notice.bounding_box()["y"] + 10  # flush with the top: nothing above it
     page.screenshot(path=str(Path(__file__).resolve().parents[2] / "artifacts" / "kernel-gone.png"))
 
     notice.get_by_role("button", name="Reload").click()  # a new kernel, and the address's level
