@@ -6,6 +6,7 @@ a DM saves, edits and shares is read and written by :mod:`combatkit.encounter_fi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,6 +76,12 @@ class Encounter:
             if c.name == name:
                 return c
         raise RulesError("encounter", f"no combatant is called {name!r}; combatants: {[c.name for c in self.combatants]}")
+
+    @property
+    def attack_cycle(self) -> int:
+        """Rounds after which every figure's attacks in a round repeat (000 §2 C: 3/2 a round gives 1, then 2): the
+        least common multiple of the figures' :attr:`~combatkit.model.Combatant.attack_cycle`."""
+        return math.lcm(*(c.attack_cycle for c in self.combatants))
 
     @property
     def sides(self) -> tuple[str, ...]:

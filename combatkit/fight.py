@@ -46,7 +46,6 @@ foresee) is dropped, the figure does nothing that round, and a ``refused`` event
 from __future__ import annotations
 
 import enum
-import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -248,7 +247,7 @@ def _in_cycle(encounter: Encounter, number: int, cache: dict) -> int:
     once for the fights that share ``cache``."""
     found = cache.get("round cycle")
     if found is None:
-        cycle = math.lcm(*(c.attack_cycle for c in encounter.combatants))
+        cycle = encounter.attack_cycle
         idle = any(c.attacks_in_round(r, w) <= 0 for c in encounter.combatants for w in (None, *c.weapons)
                    for r in range(1, cycle + 1))
         found = cache["round cycle"] = (cycle, idle)

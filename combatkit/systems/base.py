@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
@@ -538,7 +537,7 @@ def _in_cycle(table: dict, encounter: Encounter) -> int:
     on for the round."""
     cycle = table.get("cycle")
     if cycle is None:
-        cycle = table["cycle"] = math.lcm(*(c.attack_cycle for c in encounter.combatants))
+        cycle = table["cycle"] = encounter.attack_cycle
     return encounter.round % cycle
 
 
