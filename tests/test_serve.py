@@ -18,6 +18,7 @@ from tornado.web import HTTPError
 
 from combatkit.widgets import serve
 from combatkit.widgets.landing import LEARN, dashboards, landing
+from tests.kernels import kernel_processes
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -202,21 +203,6 @@ def test_a_preheated_dashboard_still_renders_after_waiting_longer_than_a_cells_t
     assert "Cell execution timed out" not in log.read_text()
 
 
-def kernel_processes(server: serve.RunningServer) -> dict[int, str]:
-    """The server's kernels (Linux's /proc): each one's process id and kernel id (its connection file's name)."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        try:
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            command = (entry / "cmdline").read_bytes().decode().split("\0")
-        except (OSError, ValueError, IndexError):  # not a process, or one that ended meanwhile
-            continue
-        if ppid == server.process.pid and "combatkit.widgets.kernel" in command:
-            connection = Path(command[command.index("-f") + 1]).stem
-            found[int(entry.name)] = connection.removeprefix("kernel-")
-    return found
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the kernel's process in Linux's /proc")
 @pytest.mark.parametrize("dies", ["starting", "waiting"])
 def test_a_kernel_that_died_waiting_for_its_visitor_is_replaced_not_handed_out(tmp_path, dies):
@@ -230,10 +216,10 @@ def test_a_kernel_that_died_waiting_for_its_visitor_is_replaced_not_handed_out(t
                     what="the preheated kernel never became ready")
         if dies == "waiting":
             time.sleep(8)  # its imports done, it waits in get_query_string() for its visitor
-        [(process, killed)] = kernel_processes(server).items()
+        [(process, killed)] = kernel_processes(server.process.pid).items()
         os.kill(process, signal.SIGKILL)
         wait_in_log(log, "Kernel died", "restarting kernel", until=deadline, what="the server never saw the kernel die")
-        time.sleep(5)  # jupyter_client's restarter, were it on, looks every 3 s
+        time.sleep(5)  # jupyter_client's restarter looks every 3 s: a restart (none is allowed) would be in the log
         with urllib.request.urlopen(f"{server.url}/voila/render/criticals.ipynb", timeout=90) as reply:
             page = reply.read().decode()
     text = log.read_text()

@@ -14,29 +14,18 @@ from pathlib import Path
 import pytest
 
 from combatkit.widgets.serve import serving
+from tests.kernels import kernel_processes
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(150),
-              pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds the kernel in Linux's /proc")]
+              pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the kernel in Linux's /proc")]
 
 POOL_SIZE = 0  # the visit starts its own kernel: the one the test stops
 VIEWPORT = {"width": 1280, "height": 700}  # shorter than the page: the notice stays in view as the cells scroll
 DASHBOARD = "mana.ipynb"
 NOTICE = "#ck-gone"
-
-
-def kernel_process(kernel: str) -> int:
-    """The process of the kernel whose id is ``kernel`` (its connection file is named after it)."""
-    for entry in Path("/proc").iterdir():
-        try:
-            command = (entry / "cmdline").read_bytes().decode().split("\0")
-        except (OSError, ValueError):  # not a process, or one that ended meanwhile
-            continue
-        if f"kernel-{kernel}.json" in " ".join(command):
-            return int(entry.name)
-    raise AssertionError(f"no process runs kernel {kernel}")
 
 
 def test_a_page_whose_kernel_died_says_so_and_offers_to_reload(server, page):
@@ -48,7 +37,8 @@ def test_a_page_whose_kernel_died_says_so_and_offers_to_reload(server, page):
     expect(page.locator(NOTICE)).to_have_count(0)  # nothing while the kernel lives
     kernels = {m.group(1) for url in sockets if (m := re.search(r"/api/kernels/([^/?]+)/channels", url))}
     assert len(kernels) == 1, sockets
-    os.kill(kernel_process(kernels.pop()), signal.SIGKILL)
+    [process] = [pid for pid, kernel in kernel_processes().items() if kernel in kernels]
+    os.kill(process, signal.SIGKILL)
 
     notice = page.locator(NOTICE)
     expect(notice).to_be_visible(timeout=30_000)  # the server looks at its kernels every 3 s
