@@ -86,4 +86,4 @@ class Encounter:
     @property
     def sides(self) -> tuple[str, ...]:
         """Sides in order of first appearance."""
-        return tuple(dict.fromkeys(c.side for c in self.combatants))
+        return tuple(dict.fromkeys([c.side for c in self.combatants]))  # a list: a generator resumes once a figure (#18)

@@ -69,7 +69,7 @@ from combatkit.resolution import (
     RoundResult,
     resolve_round,
 )
-from combatkit.systems._memo import remembering, table
+from combatkit.systems._memo import remembering, stands_for, table
 from combatkit.systems.base import FightRound, annotate, find_system, roll_words
 from combatkit.timeline import Timeline
 
@@ -264,9 +264,10 @@ def _plan(found, now: Encounter, seen: tuple[Combatant, ...], intents: tuple[Int
     again (400 four-vs-four fights: two rounds in three under Phase System II, nine in ten under Phase System I;
     #18), and a plan is a function of these alone."""
     plans = table(cache, "plans")
-    key: tuple | None = (found.id, tuple(map(id, seen)), now.distances, intents, refinements, in_cycle, options,
-                         tuple(carry.items()))
+    key: tuple | None = None
     try:
+        key = (found.id, tuple(map(id, seen)), now.distances, stands_for(intents, True, cache), refinements, in_cycle,
+               stands_for(options, cache=cache), tuple(carry.items()))
         plan = plans.get(key)
     except TypeError:  # an option or a carry that cannot be a key (a seventh system's): worked out each time
         key, plan = None, None
@@ -289,7 +290,8 @@ def _policy(present: list[Figure], found, number: int, in_cycle: int, surprised:
     run's cache beside the plans (:mod:`combatkit.systems._memo`)."""
     flee = options.policy.flee_below
     heal = {f.side for f in present if _heals(f, options, cache) and f.status.acts}
-    key = ("policy", found.id, in_cycle, surprised, skip, options.policy, options.resolution,
+    key = ("policy", found.id, in_cycle, surprised, skip, stands_for(options.policy, cache=cache),
+           stands_for(options.resolution, cache=cache),
            tuple((f.name, f.status, f.holding, f.position, f.spells_used, f.components_ready,
                   tuple(a.condition.id for a in f.conditions) if f.conditions else (),
                   flee is not None and f.hit_points <= flee * f.max_hit_points,

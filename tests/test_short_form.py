@@ -500,7 +500,8 @@ def test_a_run_s_memo_of_passed_checks_keeps_the_round_s_place_among_attack_coun
 
 def test_a_fight_s_fast_path_leaves_out_the_words_the_explained_path_writes(monkeypatch):
     """#18, explanations only when asked for: on run_fight's fast path the short form writes no why for a span on
-    its count and no initiative note; explained (and outside a fight) it writes them, the spans otherwise the same."""
+    its count and no notes (initiative, surprise, a missile ready); explained (and outside a fight) it writes them,
+    the spans otherwise the same."""
     import combatkit.systems.short_form as short_form
     from combatkit.fight import FightOptions, run_fight
     from combatkit.systems._memo import explaining, remembering
@@ -513,7 +514,8 @@ def test_a_fight_s_fast_path_leaves_out_the_words_the_explained_path_writes(monk
     assert [replace(s, why="") if s.rule == on_count else s for s in told.spans] == list(quiet.spans)
     assert any(s.rule == on_count for s in quiet.spans)
     assert all(" acts on count " in s.why for s in told.spans if s.rule == on_count)
-    assert [n for n in told.notes if not n.startswith("Initiative, d12 per side")] == list(quiet.notes) != told.notes
+    assert quiet.notes == ()
+    assert [n.split(" ")[0] for n in told.notes] == ["Surprise,"] * 5 + ["No", "Initiative,", "Kell", "Snaga"]
     seen: dict[bool, set[bool]] = {False: set(), True: set()}
     for explain in (False, True):
         monkeypatch.setattr(short_form, "explaining", lambda e=explain: seen[e].add(explaining()) or explaining())

@@ -37,8 +37,8 @@ class Live:
         """A fall not yet in effect: (tick it takes effect, status)."""
         self.attacks_made = 0
         self.struck_phases: set[int] = set()
-        self.tally: dict[str, int] = dict.fromkeys(
-            ("attacks", "hits", "damage_dealt", "damage_taken", "spells_attempted", "spells_succeeded"), 0)
+        self.tally: dict[str, int] = {"attacks": 0, "hits": 0, "damage_dealt": 0, "damage_taken": 0,
+                                      "spells_attempted": 0, "spells_succeeded": 0}
         self.dying_save: bool | None = None
         self.lasting: list[Lasting] = list(fig.lasting)
         """Spells' effects still running on it (:attr:`Figure.lasting <combatkit.battle.Figure.lasting>`)."""

@@ -19,11 +19,12 @@ known): the fights that share a cache are of one encounter, under one system and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["SIZE", "explaining", "memo", "remembering", "table"]
+__all__ = ["SIZE", "explaining", "memo", "remembering", "stands_for", "table"]
 
 SIZE = 4096
 """Entries a table of the memo keeps before it starts afresh."""
@@ -64,3 +65,30 @@ def table(cache: dict, name: str) -> dict:
     if found is None or len(found) >= SIZE:
         found = cache[name] = {}
     return found
+
+
+_NUMBERS = itertools.count()
+
+
+def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) -> int:
+    """In a fight (or in ``cache``, a run's memo), a number that stands for ``value`` in the keys of the run's memo: the same for equal values all
+    run. Hashing a key that holds the round's intents, declarations or options hashes each of them field by field in
+    Python (a twentieth of a short-form fight), though a run's rounds mostly hold the very objects of the plans and
+    policies it keeps, and the options it was given. So ``value`` is looked up by identity (with ``items``, the
+    identity of each of its items: a tuple a round builds anew from kept objects), and by value only the first
+    time it is met. The table keeps what it met, so that an identity it holds is never another object's; a value
+    equal to one met but not the same object is looked up by value once, and gets the same number.
+    Raises TypeError for a value that cannot be a key, as hashing it would."""
+    cache = _RUN.get() if cache is None else cache
+    assert cache is not None, "in a fight, or given a run's memo"
+    met = table(cache, "met")
+    identity: Hashable = tuple(map(id, value)) if items else id(value)  # type: ignore[call-overload]
+    found = met.get(identity)
+    if found is None:
+        numbers = table(cache, "numbers")
+        number = numbers.get(value)
+        if number is None:
+            number = numbers[value] = next(_NUMBERS)
+        found = met[identity] = (value, number)
+    return found[1]
+

@@ -17,7 +17,7 @@ from combatkit.fields import field_docs
 from combatkit.intent import Placement, PlacementKind, Plan, Refinement, steps_of
 from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon
 from combatkit.systems._exhaust import check_matchup, exhaust, matchup
-from combatkit.systems._memo import memo
+from combatkit.systems._memo import memo, stands_for
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
 from combatkit.timeline import Clock, Span, Tick, Timeline
@@ -507,7 +507,7 @@ def checked_once(system: str, encounter: Encounter, options: Any, check: Callabl
     if passed is None:
         check()
         return
-    key = (encounter.declarations, options, _in_cycle(passed, encounter),
+    key = (stands_for(encounter.declarations, items=True), stands_for(options), _in_cycle(passed, encounter),
            tuple((c.name, tuple(s.name for s in c.spells)) for c in encounter.combatants))
     if key not in passed:
         check()
@@ -527,8 +527,8 @@ def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable
         return None
     figures = tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
                     for c in encounter.combatants)
-    return PlacedRound(table, (dice, encounter.declarations, encounter.distances, _in_cycle(table, encounter), options,
-                               figures))
+    return PlacedRound(table, (dice, stands_for(encounter.declarations, items=True), encounter.distances,
+                               _in_cycle(table, encounter), stands_for(options), figures))
 
 
 def _in_cycle(table: dict, encounter: Encounter) -> int:

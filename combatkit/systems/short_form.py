@@ -85,7 +85,7 @@ from combatkit.model import ActionKind, Combatant, Declaration, Length, Maneuver
     reaction_adjustment
 from combatkit.modifiers import Hand, two_weapon_modifier
 from combatkit.movement import charge_rate_002
-from combatkit.systems._memo import explaining
+from combatkit.systems._memo import explaining, memo
 from combatkit.systems._order_of_battle import (
     Moment,
     check_names,
@@ -465,18 +465,35 @@ class _Pull:
     why: str
 
 
+def _table(name: str) -> dict:
+    """The run's memo table ``name`` (:mod:`combatkit.systems._memo`); outside a fight, a new one for the round."""
+    found = memo(name)
+    return {} if found is None else found
+
+
+def _gaps(distances: tuple[tuple[str, str, int], ...]) -> dict[frozenset[str], int]:
+    """A round's distances by pair, made once a run for each layout of the figures the run meets."""
+    table = _table("short_form gaps")
+    found = table.get(distances)
+    if found is None:
+        found = table[distances] = {frozenset((a, b)): feet for a, b, feet in distances}
+    return found
+
+
 class _Round:
     def __init__(self, encounter: Encounter, roller: Roller, options: ShortFormOptions) -> None:
         self.encounter, self.roller, self.options = encounter, roller, options
         self.explain = explaining()
-        """Whether to write each span's why and the round's initiative note (a fight's fast path does not)."""
+        """Whether to write each span's why and the round's notes (a fight's fast path does not)."""
         self.people = {c.name: c for c in encounter.combatants}
         self.notes: list[str] = []
-        self.figures = {
-            c.name: _Figure(c, sorted((d for d in encounter.declarations if d.actor == c.name), key=lambda d: d.phase))
-            for c in encounter.combatants
-        }
-        self.distance: dict[frozenset[str], int] = {frozenset((a, b)): feet for a, b, feet in encounter.distances}
+        mine: dict[str, list[Declaration]] = {}
+        for d in encounter.declarations:
+            mine.setdefault(d.actor, []).append(d)
+        self.figures = {c.name: _Figure(c, sorted(mine.get(c.name, ()), key=lambda d: d.phase))
+                        for c in encounter.combatants}
+        self.distance = _gaps(encounter.distances)
+        """Each pair's distance (read, never changed: :meth:`_opportunities` walks a copy)."""
         self.surprise_round = False
         self.pulls: list[_Pull] = []
         self.early_completion: dict[str, tuple[int, str, str]] = {}
@@ -485,31 +502,35 @@ class _Round:
         """id(declaration) -> (rule, why) for declarations the dice made impossible."""
         self.hits: dict[str, tuple[Hit, Moment]] = {}
         """Caster -> the reported hit that disrupts its spell, and its moment (002 III.F)."""
-        self.arms: dict[int, tuple[Declaration, tuple[Weapon, ...]]] = {}
-        """id(declaration) -> the declaration and its weapons (:meth:`_weapons`), looked up once a round (asked
-        dozens of times); the declaration is kept with them, so that its id is not reused within the round."""
-        self.melee: dict[int, tuple[Declaration, bool]] = {}
-        """id(declaration) -> the declaration and whether it is a melee attack (:meth:`_melee`)."""
+        self.arms: dict[int, tuple[Declaration, tuple[Weapon, ...], bool]] = {}
+        """id(declaration) -> the declaration, its weapons and whether it is a melee attack (:meth:`_weapons`,
+        :meth:`_melee`: asked dozens of times a round), found once a round (the declaration is kept with them, so that
+        its id is not reused within the round) in :attr:`weapons`."""
+        self.weapons: dict[tuple[str, tuple[str, ...]], tuple[tuple[Weapon, ...], bool]] = _table("short_form arms")
+        """(actor, the weapons a declaration names) -> the weapons it strikes with and whether all are missile
+        weapons: worked out once a run, for a figure's weapons never change in one (:mod:`combatkit.systems._memo`),
+        else once a round."""
 
     # ------------------------------------------------------------ a declaration's weapons
 
-    def _weapons(self, d: Declaration) -> tuple[Weapon, ...]:
-        """The weapons a declaration names, or its actor's first."""
+    def _arms(self, d: Declaration) -> tuple[Declaration, tuple[Weapon, ...], bool]:
         known = self.arms.get(id(d))
         if known is not None and known[0] is d:
-            return known[1]
-        c = self.people[d.actor]
-        arms = c.striking(d.weapons)
-        self.arms[id(d)] = (d, arms)
-        return arms
+            return known
+        key = (d.actor, d.weapons)
+        found = self.weapons.get(key)
+        if found is None:
+            arms = self.people[d.actor].striking(d.weapons)
+            found = self.weapons[key] = (arms, all(w.kind is WeaponKind.MISSILE for w in arms))
+        known = self.arms[id(d)] = (d, found[0], d.kind is ActionKind.ATTACK and not found[1])
+        return known
+
+    def _weapons(self, d: Declaration) -> tuple[Weapon, ...]:
+        """The weapons a declaration names, or its actor's first."""
+        return self._arms(d)[1]
 
     def _melee(self, d: Declaration) -> bool:
-        known = self.melee.get(id(d))
-        if known is not None and known[0] is d:
-            return known[1]
-        melee = d.kind is ActionKind.ATTACK and not all(w.kind is WeaponKind.MISSILE for w in self._weapons(d))
-        self.melee[id(d)] = (d, melee)
-        return melee
+        return self._arms(d)[2]
 
     def _unarmed(self, d: Declaration) -> bool:
         return (all(w.length is Length.UNARMED for w in self._weapons(d))
@@ -604,17 +625,18 @@ class _Round:
 
     def _surprise(self) -> dict[str, bool] | None:
         """Who is surprised, if this is a surprise round (002 I); None if it is not."""
-        sides = self.encounter.sides
-        flagged = [c.name for c in self.encounter.combatants if c.surprised]
+        combatants, explain = self.encounter.combatants, self.explain
+        flagged = [c.name for c in combatants if c.surprised]
         if flagged:
-            surprised = {c.name: c.surprised for c in self.encounter.combatants}
-            self.notes.append(f"The DM has determined that {', '.join(flagged)} "
-                              f"{'is' if len(flagged) == 1 else 'are'} surprised (002 I.A).")
-        elif self.options.surprise_check and self.encounter.round == 1 and len(sides) > 1:
+            surprised = {c.name: c.surprised for c in combatants}
+            if explain:
+                self.notes.append(f"The DM has determined that {', '.join(flagged)} "
+                                  f"{'is' if len(flagged) == 1 else 'are'} surprised (002 I.A).")
+        elif self.options.surprise_check and self.encounter.round == 1 and len(self.encounter.sides) > 1:
             surprised = {}
-            for side in sides:
-                members = [c for c in self.encounter.combatants if c.side == side]
-                bonus = max((m.surprises for o in self.encounter.combatants if o.side != side
+            for side in self.encounter.sides:
+                members = [c for c in combatants if c.side == side]
+                bonus = max((m.surprises for o in combatants if o.side != side
                              for m in surprise_modifiers(o, self.options)), default=0)
                 mods = [dex_modifier(c, self.options) for c in members]
                 ranges = [_data()["surprise_range"] + bonus
@@ -624,19 +646,24 @@ class _Round:
                                                   t + mod <= top for mod, top in zip(mods, ranges, strict=True))).total
                 for c, mod, top in zip(members, mods, ranges, strict=True):
                     surprised[c.name] = roll + mod <= top
-                    self.notes.append(
-                        f"Surprise, side {side!r} rolls {roll} on the d12: {c.name} {roll} {mod:+d} (Dex) = {roll + mod} "
-                        f"against a range of 1-{top}: {'surprised' if surprised[c.name] else 'not surprised'} (002 I.B"
-                        + (", Surprise Modifiers" if top != _data()["surprise_range"] else "") + ").")
+                    if explain:
+                        self.notes.append(
+                            f"Surprise, side {side!r} rolls {roll} on the d12: {c.name} {roll} {mod:+d} (Dex) = "
+                            f"{roll + mod} against a range of 1-{top}: "
+                            f"{'surprised' if surprised[c.name] else 'not surprised'} (002 I.B"
+                            + (", Surprise Modifiers" if top != _data()["surprise_range"] else "") + ").")
         else:
             return None
-        hit = {side for side in sides if any(surprised[c.name] for c in self.encounter.combatants if c.side == side)}
+        sides = self.encounter.sides
+        hit = {side for side in sides if any(surprised[c.name] for c in combatants if c.side == side)}
         if hit and len(hit) < len(sides):
-            self.notes.append("This is the surprise round: the surprised do nothing; everyone else acts from "
-                              "highest to lowest Dexterity (002 I.D).")
+            if explain:
+                self.notes.append("This is the surprise round: the surprised do nothing; everyone else acts from "
+                                  "highest to lowest Dexterity (002 I.D).")
             return surprised
-        who = "both sides are" if hit else "neither side is"
-        self.notes.append(f"No surprise round: {who} surprised (002 I.C).")
+        if explain:
+            who = "both sides are" if hit else "neither side is"
+            self.notes.append(f"No surprise round: {who} surprised (002 I.C).")
         return None
 
     def _initiative(self) -> dict[str, int]:
@@ -668,7 +695,7 @@ class _Round:
                 first = f.decls[0] if f.decls else None
                 default = first is not None and first.kind is ActionKind.ATTACK and not self._melee(first)
                 f.ready = self.options.missile_ready.get(f.c.name, default)
-                if any(self._early(f, d) for d in f.decls):
+                if self.explain and any(self._early(f, d) for d in f.decls):
                     self.notes.append(f"{f.c.name} begins the round with a missile ready and target in sight: "
                                       f"fires before initiative is rolled (002 III.A).")
         self._closing()
@@ -772,7 +799,7 @@ class _Round:
                     self.early_completion[other] = (entry, closer, f"{closer} charges the spellcaster {other}: the lower of "
                                                            f"{closer}'s WSF {wsf} and the casting time {ct} goes "
                                                            f"first, so the spell goes off first (002 Charging III.B.i).")
-                else:
+                elif self.explain:
                     self.notes.append(f"{closer} charges the spellcaster {other}: the lower of {closer}'s WSF {wsf} "
                                       f"and the casting time {ct} goes first, so {closer} strikes first "
                                       f"(002 Charging III.B.i).")
@@ -877,8 +904,9 @@ class _Round:
                 for y in turns:
                     if x.attacks > y.attacks:
                         hard.append((x.key, y.key))
-                        self.notes.append(f"{x.key[1]} and {y.key[1]} tie on their count; {x.key[1]} has more attacks "
-                                          f"({x.attacks} to {y.attacks}) and goes first (002 II.E).")
+                        if self.explain:
+                            self.notes.append(f"{x.key[1]} and {y.key[1]} tie on their count; {x.key[1]} has more "
+                                              f"attacks ({x.attacks} to {y.attacks}) and goes first (002 II.E).")
         melee = [(n, n.wsf) for n in group if n.wsf is not None]
         spells = [(n, n.ct, n.die) for n in group if n.ct is not None and n.die is not None]
         if self.options.tie_weapon_speed:
