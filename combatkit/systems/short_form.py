@@ -465,6 +465,31 @@ class _Pull:
     why: str
 
 
+class _Arms:
+    """The weapons a declaration strikes with, and what the round reads of them."""
+
+    def __init__(self, weapons: tuple[Weapon, ...]) -> None:
+        self.weapons = weapons
+        self.missile = all(w.kind is WeaponKind.MISSILE for w in weapons)
+        """All are missile weapons: not a melee attack (002 II.F)."""
+        self.unarmed = all(w.length is Length.UNARMED for w in weapons)
+        """002 Unarmed Combat (or a maneuver that is)."""
+        self.length = max((w.length for w in weapons), key=_LENGTH_ORDER.index)
+        """A routine's reach: its longest weapon (002 II.D)."""
+        self.wsf = max(w.speed_factor for w in weapons)
+        """Weapon Speed Factor of a routine: the slowest listed SF (002 II.F)."""
+
+
+def _pairs(names: tuple[str, ...]) -> dict[str, tuple[tuple[str, frozenset[str]], ...]]:
+    """Each figure's others, each with the pair's key in a round's distances: once a run for the figures on the
+    field."""
+    table = _table("short_form pairs")
+    found = table.get(names)
+    if found is None:
+        found = table[names] = {a: tuple((b, frozenset((a, b))) for b in names if b != a) for a in names}
+    return found
+
+
 def _table(name: str) -> dict:
     """The run's memo table ``name`` (:mod:`combatkit.systems._memo`); outside a fight, a new one for the round."""
     found = memo(name)
@@ -502,47 +527,45 @@ class _Round:
         """id(declaration) -> (rule, why) for declarations the dice made impossible."""
         self.hits: dict[str, tuple[Hit, Moment]] = {}
         """Caster -> the reported hit that disrupts its spell, and its moment (002 III.F)."""
-        self.arms: dict[int, tuple[Declaration, tuple[Weapon, ...], bool]] = {}
+        self.arms: dict[int, tuple[Declaration, _Arms, bool]] = {}
         """id(declaration) -> the declaration, its weapons and whether it is a melee attack (:meth:`_weapons`,
         :meth:`_melee`: asked dozens of times a round), found once a round (the declaration is kept with them, so that
         its id is not reused within the round) in :attr:`weapons`."""
-        self.weapons: dict[tuple[str, tuple[str, ...]], tuple[tuple[Weapon, ...], bool]] = _table("short_form arms")
-        """(actor, the weapons a declaration names) -> the weapons it strikes with and whether all are missile
-        weapons: worked out once a run, for a figure's weapons never change in one (:mod:`combatkit.systems._memo`),
-        else once a round."""
+        self.weapons: dict[tuple[str, tuple[str, ...]], _Arms] = _table("short_form arms")
+        """(actor, the weapons a declaration names) -> what they are to the round: worked out once a run, for a
+        figure's weapons never change in one (:mod:`combatkit.systems._memo`), else once a round."""
 
     # ------------------------------------------------------------ a declaration's weapons
 
-    def _arms(self, d: Declaration) -> tuple[Declaration, tuple[Weapon, ...], bool]:
+    def _arms(self, d: Declaration) -> tuple[Declaration, _Arms, bool]:
+        """The declaration, its weapons, and whether it is a melee attack."""
         known = self.arms.get(id(d))
         if known is not None and known[0] is d:
             return known
         key = (d.actor, d.weapons)
         found = self.weapons.get(key)
         if found is None:
-            arms = self.people[d.actor].striking(d.weapons)
-            found = self.weapons[key] = (arms, all(w.kind is WeaponKind.MISSILE for w in arms))
-        known = self.arms[id(d)] = (d, found[0], d.kind is ActionKind.ATTACK and not found[1])
+            found = self.weapons[key] = _Arms(self.people[d.actor].striking(d.weapons))
+        known = self.arms[id(d)] = (d, found, d.kind is ActionKind.ATTACK and not found.missile)
         return known
 
     def _weapons(self, d: Declaration) -> tuple[Weapon, ...]:
         """The weapons a declaration names, or its actor's first."""
-        return self._arms(d)[1]
+        return self._arms(d)[1].weapons
 
     def _melee(self, d: Declaration) -> bool:
         return self._arms(d)[2]
 
     def _unarmed(self, d: Declaration) -> bool:
-        return (all(w.length is Length.UNARMED for w in self._weapons(d))
-                or (d.maneuver is not None and d.maneuver.unarmed))
+        return self._arms(d)[1].unarmed or (d.maneuver is not None and d.maneuver.unarmed)
 
     def _length(self, d: Declaration) -> Length:
         """A routine's reach: its longest weapon."""
-        return max((w.length for w in self._weapons(d)), key=_LENGTH_ORDER.index)
+        return self._arms(d)[1].length
 
     def _wsf(self, d: Declaration) -> int:
         """Weapon Speed Factor of a routine: the slowest listed SF."""
-        return max(w.speed_factor for w in self._weapons(d))
+        return self._arms(d)[1].wsf
 
     # ------------------------------------------------------------ checks that need no dice
 
@@ -670,8 +693,12 @@ class _Round:
         """002 II.A: a d12 per side; each figure adds its Dexterity modifier."""
         rolls = {side: self.roller.roll_total("d12", f"initiative: {side}").total for side in self.encounter.sides}
         parts = []
+        dex = _table("short_form dex")  # a figure's Dexterity and the options do not change in a run
         for f in self.figures.values():
-            die, mod = rolls[f.c.side], dex_modifier(f.c, self.options)
+            mod = dex.get(f.c.name)
+            if mod is None:
+                mod = dex[f.c.name] = dex_modifier(f.c, self.options)
+            die = rolls[f.c.side]
             f.die, f.count = die, die + mod
             if self.explain:
                 parts.append(f"{f.c.name} {die} {mod:+d} = {die + mod}")
@@ -735,12 +762,12 @@ class _Round:
         return rate if gap is None else min(rate, max(0, gap - REACH))
 
     def _closing(self) -> None:
-        done: set[frozenset[str]] = set()
+        done: set[tuple[str, str]] = set()
         for f in self.figures.values():
             for d in f.decls:
                 if not (self._melee(d) and d.target is not None):
                     continue
-                pair = frozenset((f.c.name, d.target))
+                pair = (f.c.name, d.target) if f.c.name < d.target else (d.target, f.c.name)
                 if pair in done:
                     continue
                 done.add(pair)
@@ -1068,8 +1095,10 @@ class _Round:
                             f"may make an attack of opportunity -> {provoker.actor}", provoker.start, provoker.start,
                             provoker.period, rule, why, target=provoker.actor))
 
+        pairs = _pairs(tuple(self.people))
+
         def near(name: str) -> list[str]:
-            return [o for o in self.people if o != name and gaps.get(frozenset((name, o)), REACH + 1) <= REACH]
+            return [o for o, pair in pairs[name] if gaps.get(pair, REACH + 1) <= REACH]
 
         events = sorted(((span, d) for span, d in placed if d is not None and span.status is Status.DONE),
                         key=lambda sd: sd[0].start)
