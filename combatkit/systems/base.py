@@ -99,7 +99,7 @@ class TimingSystem:
     def options(self, given: Any = None) -> Any:
         """``given``, or the seed's defaults when it is None; refused if it is another system's options."""
         if given is None:
-            return self.options_class()
+            return default_options(self.options_class)
         if not isinstance(given, self.options_class):
             raise RulesError(f"{self.title} options", f"{self.title} takes {self.options_class.__name__}, "
                                                       f"got {type(given).__name__}")
@@ -226,7 +226,8 @@ class TimingSystem:
     def encounter_options(self, encounter: Encounter) -> Any:
         """The options an encounter sets for this system (its file's ``[options.<id>]``), the seed's defaults
         for the rest."""
-        return self.options_class(**getattr(encounter, "options", {}).get(self.id, {}))
+        given = getattr(encounter, "options", {}).get(self.id)
+        return self.options_class(**given) if given else default_options(self.options_class)
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: Any) -> Timeline:
         """The system's own scheduling: ``options`` is an instance of :attr:`options_class`."""
@@ -321,6 +322,22 @@ class Switch:
     """Its default: the seed's reading."""
     doc: str
     """The docstring written under the field, on one line (``""`` if it has none)."""
+
+
+_DEFAULTS: dict[type, Any] = {}
+
+
+def default_options(options_class: type) -> Any:
+    """The seed's defaults: one ``options_class()``, kept and shared when the class is a frozen dataclass (as every
+    system's is), else a new one each time. A fight's round given no options is then scheduled with the same
+    object each time, which the run's memo finds by identity (:func:`~combatkit.systems._memo.stands_for`)."""
+    params = getattr(options_class, "__dataclass_params__", None)
+    if params is None or not params.frozen:
+        return options_class()
+    found = _DEFAULTS.get(options_class)
+    if found is None:
+        found = _DEFAULTS[options_class] = options_class()
+    return found
 
 
 @cache

@@ -88,7 +88,7 @@ from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Lengt
     reaction_adjustment
 from combatkit.systems._memo import explaining
 from combatkit.systems._plan import ChainRules
-from combatkit.systems.base import FightRound, TimingSystem, register
+from combatkit.systems.base import FightRound, TimingSystem, default_options, register
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -1101,7 +1101,7 @@ class SegmentOfAction(TimingSystem):
 
     def timing_options(self, options: SegmentsOptions | None) -> SegmentsOptions:
         """Timing only (``kills=False``); the dying blow is the resolver's (``ResolutionOptions.dying_blow``)."""
-        base = options if isinstance(options, SegmentsOptions) else SegmentsOptions()
+        base = options if isinstance(options, SegmentsOptions) else default_options(SegmentsOptions)
         if not base.kills and not base.dying_blow:
             return base  # timing only already (the fight's round options): not built and checked again
         return replace(base, kills=False, dying_blow=False)

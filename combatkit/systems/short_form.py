@@ -95,7 +95,7 @@ from combatkit.systems._order_of_battle import (
 )
 from combatkit.intent import PlacementKind
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
-from combatkit.systems.base import FightRound, TimingSystem, checked_once, register
+from combatkit.systems.base import FightRound, TimingSystem, checked_once, default_options, register
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -1176,7 +1176,7 @@ class ShortForm(TimingSystem):
 
     def round_options(self, options: ShortFormOptions | None, fight: FightRound) -> ShortFormOptions:
         """002 I: the d12 surprise roll (round 1, no figure flagged) unless ``SurpriseOptions.check`` is off."""
-        base = options if isinstance(options, ShortFormOptions) else ShortFormOptions()
+        base = options if isinstance(options, ShortFormOptions) else default_options(ShortFormOptions)
         check = base.surprise_check and fight.surprise_check
         return base if check == base.surprise_check else replace(base, surprise_check=check)
 

@@ -65,7 +65,7 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.systems._plan import ChainRules
-from combatkit.systems.base import FightRound, TimingSystem, checked_once, placed_round, register
+from combatkit.systems.base import FightRound, TimingSystem, checked_once, default_options, placed_round, register
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Timeline
 
@@ -486,10 +486,11 @@ class StrikeSpeed(TimingSystem):
     def round_options(self, options: StrikeSpeedOptions | None, fight: FightRound) -> StrikeSpeedOptions:
         """The figures' 004 Combat Stances: options that name none take each figure's from the fight
         (``ResolutionOptions.figures``), so that the stance that changes its blows changes its strike speed."""
-        base = options if isinstance(options, StrikeSpeedOptions) else StrikeSpeedOptions()
+        base = options if isinstance(options, StrikeSpeedOptions) else default_options(StrikeSpeedOptions)
         if not base.stances:
             stances = {n: e.stance for n, e in fight.extras.items() if e.stance is not Stance.STANDARD}
-            base = replace(base, stances=stances)
+            if stances:  # none: the options as they are, the same object each round
+                base = replace(base, stances=stances)
         return base
 
 
