@@ -29,22 +29,8 @@ from combatkit.errors import (
     MissingRollError,
     RulesError,
 )
-from combatkit.model import (
-    ONE_ROUND,
-    Abilities,
-    ActionKind,
-    Combatant,
-    Declaration,
-    EffectKind,
-    Length,
-    Maneuver,
-    Save,
-    Size,
-    Spell,
-    SpellEffect,
-    Weapon,
-    WeaponKind,
-)
+from combatkit.kinds import ActionKind, Length, Maneuver, Size, WeaponKind
+from combatkit.model import ONE_ROUND, Abilities, Combatant, Declaration, EffectKind, Save, Spell, SpellEffect, Weapon
 from combatkit.systems import SYSTEMS, Phase1Options, find_system
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Timeline, Track
 

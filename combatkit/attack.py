@@ -60,7 +60,8 @@ from typing import Any
 
 from combatkit.conditions import CONDITIONS, Condition
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import Combatant, Size, Weapon, WeaponKind, defensive_adjustment
+from combatkit.kinds import Size, WeaponKind
+from combatkit.model import Combatant, Weapon, defensive_adjustment
 from combatkit.stances import CombatManeuver, Role, Shield, Stance, check_stance
 
 __all__ = [

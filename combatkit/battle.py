@@ -18,7 +18,8 @@ from importlib import resources
 from combatkit.attack import AttackForm
 from combatkit.conditions import Condition
 from combatkit.encounter import Encounter
-from combatkit.model import FISTS, Combatant, IdentityEnum, SpellEffect, Weapon, WeaponKind
+from combatkit.kinds import IdentityEnum, WeaponKind
+from combatkit.model import FISTS, Combatant, SpellEffect, Weapon
 from combatkit.modifiers import Position, WeaponUse
 from combatkit.stances import CombatManeuver, Shield, Stance
 

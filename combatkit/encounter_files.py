@@ -31,17 +31,9 @@ from combatkit.effects import effect_from_table, effect_to_table
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import EncounterFileError, RulesError
 from combatkit.fields import declared, default_of, field_specs, type_hints
-from combatkit.intent import COMPONENTS, Intent, IntentKind, Refinement, derive, named_actions
-from combatkit.model import (
-    Abilities,
-    ActionKind,
-    Combatant,
-    Declaration,
-    Maneuver,
-    Refined,
-    Spell,
-    Weapon,
-)
+from combatkit.kinds import ActionKind, IntentKind, Maneuver
+from combatkit.intent import COMPONENTS, Intent, Refinement, derive, named_actions
+from combatkit.model import Abilities, Combatant, Declaration, Refined, Spell, Weapon
 from combatkit.systems import SYSTEMS, find_system
 
 __all__ = [

@@ -58,7 +58,8 @@ from combatkit.encounter import Encounter, Hit
 from combatkit.encounter_files import with_intents
 from combatkit.errors import RulesError
 from combatkit.model import Combatant, Declaration
-from combatkit.intent import Intent, PlacementKind, Plan
+from combatkit.kinds import PlacementKind
+from combatkit.intent import Intent, Plan
 from combatkit.policy import PolicyOptions, intents
 from combatkit.battle import Figure, FigureStatus, figures_from
 from combatkit.resolution import (

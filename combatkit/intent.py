@@ -28,7 +28,6 @@ so that under that system the plan is the very declarations of the file.
 
 from __future__ import annotations
 
-import enum
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -39,6 +38,7 @@ from types import MappingProxyType
 from typing import Any
 
 from combatkit.errors import RulesError
+from combatkit.kinds import IntentKind, PlacementKind
 from combatkit.model import ActionKind, Declaration, Maneuver, Refined
 
 __all__ = [
@@ -58,23 +58,6 @@ __all__ = [
 
 COMPONENTS = "components"
 """The item of a ``ready`` intent that gets a spell's material components in hand (000 §2 A)."""
-
-
-class IntentKind(enum.StrEnum):
-    """What a figure means to do, before any system's terms (a ``StrEnum``: its own value in a file)."""
-
-    MOVE = "move"
-    """Move toward or away from a figure, or a distance; a charge, a withdrawal or a flight."""
-    ATTACK = "attack"
-    """Strike or shoot a target with a weapon, a routine of weapons, or unarmed."""
-    CAST = "cast"
-    """Cast a spell (or use a psionic power) at a target."""
-    READY = "ready"
-    """Ready or draw an item: a weapon, or a spell's material components."""
-    HOLD = "hold"
-    """Stand ready: set a weapon against a charge, cover a space, wait for a foe to come."""
-    ACTION = "action"
-    """A named action from the list every system maps (drink a potion, parley, take cover...), or free text."""
 
 
 _KINDS_OF_MANEUVER = {IntentKind.MOVE: ActionKind.MOVE, IntentKind.ATTACK: ActionKind.ATTACK}
@@ -371,21 +354,6 @@ def _intent_of(d: Declaration, weapon_names: Sequence[str]) -> Intent:
 
 
 # ---------------------------------------------------------------- a system's plan
-
-
-class PlacementKind(enum.StrEnum):
-    """How a system placed an intent."""
-
-    PLACED = "placed"
-    """In the system's own terms, as its rules put it."""
-    REFINED = "refined"
-    """As this system's refinement of the intent says."""
-    NEAREST = "nearest"
-    """The system cannot do it as asked: placed the nearest legal way (the reason says how)."""
-    DEFERRED = "deferred"
-    """Not this round: begun next round, or no phase left for it."""
-    DECLARED = "declared"
-    """Given as the system's own declarations (no intent behind them)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,8 @@ from typing import Any
 from combatkit.attack import Modifier
 from combatkit.conditions import CONDITIONS
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import Maneuver, Size, reaction_adjustment
+from combatkit.kinds import Maneuver, Size
+from combatkit.model import reaction_adjustment
 
 __all__ = [
     "Adjustment",

@@ -67,8 +67,9 @@ from mypy_extensions import mypyc_attr
 from combatkit.battle import REACH, Figure, missile_range, routine
 from combatkit.encounter import Encounter
 from combatkit.effects import EffectKind, spell_effect, takes
-from combatkit.intent import COMPONENTS, Intent, IntentKind
-from combatkit.model import Combatant, Declaration, Length, Maneuver, Spell, Weapon, WeaponKind
+from combatkit.kinds import IntentKind, Length, Maneuver, WeaponKind
+from combatkit.intent import COMPONENTS, Intent
+from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.resolution import ResolutionOptions
 from combatkit.systems.base import TimingSystem, find_system
 from combatkit.systems.rules import ChargeRule

@@ -31,7 +31,7 @@ from importlib import resources
 from typing import Any
 
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import IdentityEnum
+from combatkit.kinds import IdentityEnum
 
 __all__ = [
     "CombatManeuver",

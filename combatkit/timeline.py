@@ -18,7 +18,7 @@ from typing import TypeAlias
 
 from combatkit.dice import Roll
 from combatkit.intent import Plan
-from combatkit.model import ActionKind
+from combatkit.kinds import ActionKind
 
 __all__ = ["SPAN_KIND", "Clock", "Period", "Span", "SpanKind", "Status", "Tick", "Timeline", "Track"]
 

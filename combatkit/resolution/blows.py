@@ -20,7 +20,8 @@ from combatkit.conditions import CONDITIONS, Condition, Duration, Imposed, Until
 from combatkit.criticals import resolve_attack
 from combatkit.dice import Dice
 from combatkit.effects import saving_throw
-from combatkit.model import Combatant, Declaration, Length, Maneuver, Weapon, WeaponKind, defensive_adjustment
+from combatkit.kinds import Length, Maneuver, WeaponKind
+from combatkit.model import Combatant, Declaration, Weapon, defensive_adjustment
 from combatkit.modifiers import Hand, RangeBand, Situation, TargetState, situational_modifiers
 from combatkit.resolution import spells
 from combatkit.resolution.events import EventKind

@@ -17,7 +17,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from combatkit.battle import REACH, FigureStatus, routine
-from combatkit.model import Declaration, Length, Maneuver
+from combatkit.kinds import Length, Maneuver
+from combatkit.model import Declaration
 from combatkit.modifiers import Position, Situation
 from combatkit.movement import (
     ChargeResponse,

@@ -26,7 +26,8 @@ from combatkit.battle import ActiveCondition, FigureStatus, Lasting
 from combatkit.conditions import CONDITIONS
 from combatkit.dice import Dice
 from combatkit.effects import CONDITION_OF, EffectKind, Save, SpellEffect, saving_throw, spell_effect
-from combatkit.model import Combatant, Size
+from combatkit.kinds import Size
+from combatkit.model import Combatant
 from combatkit.resolution.events import EventKind
 from combatkit.resolution.state import D20, Action, Live
 from combatkit.timeline import Span, SpanKind, Status, Tick

@@ -26,7 +26,8 @@ from combatkit.dice import Dice, Roller, face
 from combatkit.effects import saving_throw
 from combatkit.encounter import Hit
 from combatkit.errors import IllegalActionError
-from combatkit.model import Declaration, Maneuver
+from combatkit.kinds import Maneuver
+from combatkit.model import Declaration
 from combatkit.resolution import blows, moves, spells
 from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live

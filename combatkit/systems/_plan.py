@@ -22,8 +22,9 @@ from typing import Any
 
 from combatkit.battle import REACH, REPOSITION, missile_range, routine
 from combatkit.encounter import Encounter
-from combatkit.intent import COMPONENTS, Intent, IntentKind, Placement, PlacementKind, Refinement, find_action
-from combatkit.model import FISTS, ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind
+from combatkit.kinds import ActionKind, IntentKind, Maneuver, PlacementKind, WeaponKind
+from combatkit.intent import COMPONENTS, Intent, Placement, Refinement, find_action
+from combatkit.model import FISTS, Combatant, Declaration, Spell, Weapon
 
 
 __all__ = ["ActorPlan", "chain", "combat_ii", "routines", "weapon_names"]

@@ -14,8 +14,9 @@ from combatkit.dice import Dice, Roll, Roller, check_entered, matches_form
 from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
 from combatkit.fields import field_docs
-from combatkit.intent import Placement, PlacementKind, Plan, Refinement, steps_of
-from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon
+from combatkit.kinds import ActionKind, Maneuver, PlacementKind
+from combatkit.intent import Placement, Plan, Refinement, steps_of
+from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import check_matchup, exhaust, matchup
 from combatkit.systems._memo import memo, stands_for
 from combatkit.systems._plan import ActorPlan, ChainRules, chain

@@ -101,14 +101,15 @@ from mypy_extensions import mypyc_attr
 from combatkit.dice import Dice, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ActionKind, Combatant, Declaration, Length, Maneuver, Size, Spell, Weapon, WeaponKind
+from combatkit.kinds import ActionKind, IntentKind, Length, Maneuver, PlacementKind, Size, WeaponKind
+from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.movement import Move001, move_001
 from combatkit.systems._order_of_battle import (
     check_names,
     has_word,
     refuse_combat_ii_fields,
 )
-from combatkit.intent import Intent, IntentKind, PlacementKind
+from combatkit.intent import Intent
 from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules

@@ -45,8 +45,8 @@ from combatkit.dice import Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.fields import field_specs
-from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Maneuver, Refined, Spell, Weapon, \
-    WeaponKind, reaction_adjustment
+from combatkit.kinds import ActionKind, Maneuver, WeaponKind
+from combatkit.model import ONE_ROUND, Combatant, Declaration, Refined, Spell, Weapon, reaction_adjustment
 from combatkit.movement import phase_allowance, withdraw_allowance
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, placed_round, register

@@ -80,7 +80,8 @@ from mypy_extensions import mypyc_attr
 from combatkit.dice import Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ActionKind, Combatant, Declaration, Maneuver, Spell, Weapon, WeaponKind, reaction_adjustment
+from combatkit.kinds import ActionKind, Maneuver, WeaponKind
+from combatkit.model import Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.systems._exhaust import EnumeratingRoller
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, placed_round, register

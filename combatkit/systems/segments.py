@@ -84,8 +84,8 @@ from mypy_extensions import mypyc_attr
 from combatkit.dice import Dice, DiceNotationError, Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ONE_ROUND, ActionKind, Combatant, Declaration, Length, Spell, Weapon, WeaponKind, \
-    reaction_adjustment
+from combatkit.kinds import ActionKind, Length, WeaponKind
+from combatkit.model import ONE_ROUND, Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.systems._memo import explaining
 from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import FightRound, TimingSystem, default_options, register

@@ -81,8 +81,8 @@ from mypy_extensions import mypyc_attr
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ActionKind, Combatant, Declaration, Length, Maneuver, Spell, Weapon, WeaponKind, \
-    reaction_adjustment
+from combatkit.kinds import ActionKind, Length, Maneuver, PlacementKind, WeaponKind
+from combatkit.model import Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.modifiers import Hand, two_weapon_modifier
 from combatkit.movement import charge_rate_002
 from combatkit.systems._memo import explaining, memo
@@ -93,7 +93,6 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
-from combatkit.intent import PlacementKind
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.base import FightRound, TimingSystem, checked_once, default_options, register
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules

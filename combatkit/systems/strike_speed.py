@@ -55,7 +55,8 @@ from mypy_extensions import mypyc_attr
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.model import ActionKind, Combatant, Declaration, Length, Maneuver, Weapon, WeaponKind
+from combatkit.kinds import ActionKind, Length, Maneuver, WeaponKind
+from combatkit.model import Combatant, Declaration, Weapon
 from combatkit.stances import Stance, check_stance
 from combatkit.systems._order_of_battle import (
     Moment,
