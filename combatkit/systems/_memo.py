@@ -14,7 +14,9 @@ form and Strike Speed look up whether a round's declarations passed their checks
 worked out afresh. Each table is emptied when it holds :data:`SIZE` entries, so a long run's memory stays bounded.
 
 A key may name a figure by its name alone for what never changes in a run (its weapons, abilities, spells
-known): the fights that share a cache are of one encounter, under one system and one set of options.
+known): the fights that share a cache are of one encounter, under one system and one set of options. A key holds
+a round's intents, declarations and options by the number :func:`stands_for` gives them, found by identity: a
+run's rounds mostly hold the very objects of the plans and policies it keeps.
 """
 
 from __future__ import annotations
