@@ -73,14 +73,14 @@ _NUMBERS = itertools.count()
 
 
 def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) -> int:
-    """In a fight (or in ``cache``, a run's memo), a number that stands for ``value`` in the keys of the run's memo: the same for equal values all
-    run. Hashing a key that holds the round's intents, declarations or options hashes each of them field by field in
-    Python (a twentieth of a short-form fight), though a run's rounds mostly hold the very objects of the plans and
-    policies it keeps, and the options it was given. So ``value`` is looked up by identity (with ``items``, the
-    identity of each of its items: a tuple a round builds anew from kept objects), and by value only the first
-    time it is met. The table keeps what it met, so that an identity it holds is never another object's; a value
-    equal to one met but not the same object is looked up by value once, and gets the same number.
-    Raises TypeError for a value that cannot be a key, as hashing it would."""
+    """A number that stands for ``value`` in the keys of the run's memo (the fight's, or ``cache``): equal values
+    get the same number, different values never do. A key that held a round's intents, declarations or options
+    hashed each of them field by field in Python, though a run's rounds mostly hold the very objects of the plans
+    and policies it keeps, and the options it was given. So ``value`` is looked up by identity (with ``items``, by
+    the identity of each of its items: a tuple a round builds anew from kept objects), and by value only the first
+    time it is met. The table keeps what it met, so that an identity it holds is never another object's. When a
+    table starts afresh (:data:`SIZE`), a value met again may get a new number: a miss in the keys, never a wrong
+    hit. Raises TypeError for a value that cannot be a key, as hashing it would."""
     cache = _RUN.get() if cache is None else cache
     assert cache is not None, "in a fight, or given a run's memo"
     met = table(cache, "met")

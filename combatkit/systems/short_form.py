@@ -472,7 +472,7 @@ class _Arms:
         self.missile = all(w.kind is WeaponKind.MISSILE for w in weapons)
         """All are missile weapons: not a melee attack (002 II.F)."""
         self.unarmed = all(w.length is Length.UNARMED for w in weapons)
-        """002 Unarmed Combat (or a maneuver that is)."""
+        """All are unarmed (a figure's fists): 002 Unarmed Combat."""
         self.length = max((w.length for w in weapons), key=_LENGTH_ORDER.index)
         """A routine's reach: its longest weapon (002 II.D)."""
         self.wsf = max(w.speed_factor for w in weapons)
