@@ -267,8 +267,8 @@ def _plan(found, now: Encounter, seen: tuple[Combatant, ...], intents: tuple[Int
     plans = table(cache, "plans")
     key: tuple | None = None
     try:
-        key = (found.id, tuple(map(id, seen)), now.distances, stands_for(intents, True, cache), refinements, in_cycle,
-               stands_for(options, cache=cache), tuple(carry.items()))
+        key = (found.id, tuple(map(id, seen)), now.distances, stands_for(intents, items=True, cache=cache),
+               refinements, in_cycle, stands_for(options, cache=cache), tuple(carry.items()))
         plan = plans.get(key)
     except TypeError:  # an option or a carry that cannot be a key (a seventh system's): worked out each time
         key, plan = None, None

@@ -26,7 +26,7 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["SIZE", "explaining", "memo", "remembering", "stands_for", "table"]
+__all__ = ["SIZE", "by_pair", "explaining", "memo", "remembering", "stands_for", "table"]
 
 SIZE = 4096
 """Entries a table of the memo keeps before it starts afresh."""
@@ -93,4 +93,17 @@ def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) 
             number = numbers[value] = next(_NUMBERS)
         found = met[identity] = (value, number)
     return found[1]
+
+
+def by_pair(distances: tuple[tuple[str, str, int], ...]) -> dict[frozenset[str], int]:
+    """A round's distances (:attr:`~combatkit.encounter.Encounter.distances`) by pair of figures. In a fight it is
+    made once a run for each layout of the figures the run meets and shared by the rounds that meet it again: read
+    it, or copy it to change it."""
+    found = memo("distances by pair")
+    pairs = found.get(distances) if found is not None else None
+    if pairs is None:
+        pairs = {frozenset((a, b)): feet for a, b, feet in distances}
+        if found is not None:
+            found[distances] = pairs
+    return pairs
 

@@ -110,6 +110,7 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.intent import Intent
+from combatkit.systems._memo import by_pair
 from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
@@ -675,7 +676,7 @@ class _Round:
         self.notes: list[str] = []
         self.items: list[_Item] = []
         self.extras: list[tuple[Combatant, Declaration]] = []
-        self.distance = {frozenset((a, b)): feet for a, b, feet in encounter.distances}
+        self.distance = by_pair(encounter.distances)  # read only
         sides = len(encounter.sides)
         self.layout = _layout(min(max(2, sides), 6))
 

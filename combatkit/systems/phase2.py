@@ -83,6 +83,7 @@ from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, Maneuver, WeaponKind
 from combatkit.model import Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.systems._exhaust import EnumeratingRoller
+from combatkit.systems._memo import by_pair
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.phase1 import (
@@ -497,7 +498,7 @@ class _Run:
         self.spans: list[tuple[int, Span]] = []
         self.notes: list[str] = []
         self.closures: list[tuple[frozenset[str], int, int]] = []  # (pair, phase, feet closed)
-        self.gaps = {frozenset((a, b)): feet for a, b, feet in encounter.distances}
+        self.gaps = by_pair(encounter.distances)  # read only
         self.sf_options = Phase1Options(agility_split=options.agility_split)
 
     # -- helpers

@@ -86,7 +86,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, Length, WeaponKind
 from combatkit.model import ONE_ROUND, Combatant, Declaration, Spell, Weapon, reaction_adjustment
-from combatkit.systems._memo import explaining
+from combatkit.systems._memo import by_pair, explaining
 from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import FightRound, TimingSystem, default_options, register
 from combatkit.systems.rules import Retarget, SystemRules
@@ -368,7 +368,7 @@ class _Run:
     def __init__(self, encounter: Encounter, roller: Roller, options: SegmentsOptions) -> None:
         self.encounter, self.roller, self.options = encounter, roller, options
         self.people = {c.name: c for c in encounter.combatants}
-        self.gaps = {frozenset((a, b)): feet for a, b, feet in encounter.distances}
+        self.gaps = dict(by_pair(encounter.distances))  # a copy: a charge that lands closes its gap
         self.notes: list[str] = []
         self.acts: list[_Act] = []
         self.groups = 0

@@ -85,7 +85,7 @@ from combatkit.kinds import ActionKind, Length, Maneuver, PlacementKind, WeaponK
 from combatkit.model import Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.modifiers import Hand, two_weapon_modifier
 from combatkit.movement import charge_rate_002
-from combatkit.systems._memo import explaining, memo
+from combatkit.systems._memo import by_pair, explaining, memo
 from combatkit.systems._order_of_battle import (
     Moment,
     check_names,
@@ -495,15 +495,6 @@ def _table(name: str) -> dict:
     return {} if found is None else found
 
 
-def _gaps(distances: tuple[tuple[str, str, int], ...]) -> dict[frozenset[str], int]:
-    """A round's distances by pair, made once a run for each layout of the figures the run meets."""
-    table = _table("short_form gaps")
-    found = table.get(distances)
-    if found is None:
-        found = table[distances] = {frozenset((a, b)): feet for a, b, feet in distances}
-    return found
-
-
 class _Round:
     def __init__(self, encounter: Encounter, roller: Roller, options: ShortFormOptions) -> None:
         self.encounter, self.roller, self.options = encounter, roller, options
@@ -516,7 +507,7 @@ class _Round:
             mine.setdefault(d.actor, []).append(d)
         self.figures = {c.name: _Figure(c, sorted(mine.get(c.name, ()), key=lambda d: d.phase))
                         for c in encounter.combatants}
-        self.distance = _gaps(encounter.distances)
+        self.distance = by_pair(encounter.distances)
         """Each pair's distance (read, never changed: :meth:`_opportunities` walks a copy)."""
         self.surprise_round = False
         self.pulls: list[_Pull] = []
