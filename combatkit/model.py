@@ -489,7 +489,7 @@ class Combatant:
         >>> Combatant("x", "a").attacks_in_round(1, Weapon("long bow", 8, kind=WeaponKind.MISSILE, rate_of_fire=2))
         2
         """
-        num, den = self._attack_rate(weapon)
+        num, den = self.attack_rate(weapon)
         return _truncated(num * round_number, den) - _truncated(num * (round_number - 1), den)
 
     @property
@@ -500,9 +500,9 @@ class Combatant:
         >>> Combatant("x", "a", attacks_per_round=Fraction(3, 2)).attack_cycle
         2
         """
-        return math.lcm(*(self._attack_rate(w)[1] for w in (None, *self.weapons)))
+        return math.lcm(*(self.attack_rate(w)[1] for w in (None, *self.weapons)))
 
-    def _attack_rate(self, weapon: Weapon | None) -> tuple[int, int]:
+    def attack_rate(self, weapon: Weapon | None) -> tuple[int, int]:
         """Attacks a round with ``weapon`` as whole numerator and denominator (a missile's times its rate of fire)."""
         apr = self.attacks_per_round
         if weapon is not None and weapon.attacks_per_round is not None:

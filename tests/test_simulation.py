@@ -181,6 +181,31 @@ def test_a_placed_round_is_looked_up_at_its_place_in_the_cycle_of_attack_counts(
     assert found == {2: None, 3: "round 1's", 4: None, 5: "round 1's"}
 
 
+def test_a_figure_s_kit_answers_as_the_figure_does():
+    """What the hot paths of a run read of a figure's arms (combatkit.systems._memo.Kit, made once a run by its
+    name) is what the figure's own methods say: the weapons a blow names, its whole attacks in each round with each
+    (3/2 a round: 1, then 2; a bow's rate of fire on top), and the same refusal of a weapon it does not have."""
+    from combatkit.model import FISTS
+    from combatkit.systems._memo import kit, remembering
+
+    bow = Weapon("long bow", 8, kind=WeaponKind.MISSILE, rate_of_fire=2)
+    c = Combatant("Erik", "party", attacks_per_round=Fraction(3, 2), weapons=(Weapon("long sword", 5), bow))
+    with remembering({}):
+        arms = kit(c)
+        assert kit(replace(c, hit_points=3)) is arms
+        for names in ((), ("long bow",), ("long sword", "long bow"), ("fists",)):
+            assert arms.striking(names) == c.striking(names)
+        assert [arms.weapon(n) for n in (None, "long bow", "fists")] == [c.weapon(n) for n in (None, "long bow",
+                                                                                              "fists")]
+        for _ in range(2):  # worked out, then looked up
+            assert [[arms.attacks_in_round(r, w) for w in (None, *c.weapons, FISTS)] for r in range(1, 5)] == \
+                [[c.attacks_in_round(r, w) for w in (None, *c.weapons, FISTS)] for r in range(1, 5)] == \
+                [[1, 1, 3, 1], [2, 2, 3, 2], [1, 1, 3, 1], [2, 2, 3, 2]]
+        with pytest.raises(RulesError, match="Erik has no weapon 'axe'"):
+            arms.weapon("axe")
+    assert kit(c) is not kit(c), "outside a fight, made anew"
+
+
 @pytest.mark.parametrize("system", ["phase1", "phase2"])
 def test_what_a_cache_keeps_is_bounded(monkeypatch, system):
     """Each table of a run's memo (combatkit.systems._memo) starts afresh at SIZE entries; the fights are the same."""

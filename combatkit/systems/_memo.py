@@ -17,6 +17,9 @@ A key may name a figure by its name alone for what never changes in a run (its w
 known): the fights that share a cache are of one encounter, under one system and one set of options. A key holds
 a round's intents, declarations and options by the number :func:`stands_for` gives them, found by identity: a
 run's rounds mostly hold the very objects of the plans and policies it keeps.
+
+What a figure fights with never changes in a run, so the hot paths read it from its :class:`Kit`, made once a run
+(:func:`kit`), instead of asking the figure's Python value type each round.
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["SIZE", "by_pair", "explaining", "memo", "remembering", "stands_for", "table"]
+from combatkit.model import FISTS, Combatant, Weapon
+
+__all__ = ["SIZE", "Kit", "by_pair", "explaining", "kit", "memo", "remembering", "stands_for", "table"]
 
 SIZE = 4096
 """Entries a table of the memo keeps before it starts afresh."""
@@ -107,3 +112,55 @@ def by_pair(distances: tuple[tuple[str, str, int], ...]) -> dict[frozenset[str],
             found[distances] = pairs
     return pairs
 
+
+
+class Kit:
+    """What a figure fights with, as the hot paths of a run read it (:func:`kit`): its weapons by name, the weapons
+    a blow names (:meth:`~combatkit.model.Combatant.striking`) and its whole attacks in a round with each
+    (:meth:`~combatkit.model.Combatant.attacks_in_round`), each worked out by the figure the first time it is
+    asked and looked up after. The figure's own methods remain the rule; this only remembers their answers."""
+
+    def __init__(self, c: Combatant) -> None:
+        self.c = c
+        self.first = c.weapons[0] if c.weapons else FISTS
+        """The weapon a blow that names none strikes with (:meth:`~combatkit.model.Combatant.weapon`)."""
+        self.by_name = {w.name: w for w in c.weapons}
+        self.rate = c.attack_rate(None)
+        """Its attacks a round as whole numerator and denominator."""
+        self._striking: dict[tuple[str, ...], tuple[Weapon, ...]] = {}
+        self._attacks: dict[tuple[int, int], tuple[Weapon | None, int]] = {}
+
+    def weapon(self, name: str | None) -> Weapon:
+        """:meth:`~combatkit.model.Combatant.weapon`."""
+        if name is None:
+            return self.first
+        found = self.by_name.get(name)
+        return found if found is not None else self.c.weapon(name)
+
+    def striking(self, names: tuple[str, ...] = ()) -> tuple[Weapon, ...]:
+        """:meth:`~combatkit.model.Combatant.striking`."""
+        found = self._striking.get(names)
+        if found is None:
+            found = self._striking[names] = self.c.striking(names)
+        return found
+
+    def attacks_in_round(self, round: int, weapon: Weapon | None = None) -> int:
+        """:meth:`~combatkit.model.Combatant.attacks_in_round`, by the weapon's identity (kept with the answer,
+        so that it is never another weapon's)."""
+        key = (id(weapon), round)
+        found = self._attacks.get(key)
+        if found is None:
+            found = self._attacks[key] = (weapon, self.c.attacks_in_round(round, weapon))
+        return found[1]
+
+
+def kit(c: Combatant) -> Kit:
+    """The figure's :class:`Kit`: in a fight, made once a run by its name (its weapons and attacks per round never
+    change in a run); outside one, anew."""
+    found = memo("kits")
+    if found is None:
+        return Kit(c)
+    made = found.get(c.name)
+    if made is None:
+        made = found[c.name] = Kit(c)
+    return made

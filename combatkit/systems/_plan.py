@@ -25,6 +25,7 @@ from combatkit.encounter import Encounter
 from combatkit.kinds import ActionKind, IntentKind, Maneuver, PlacementKind, WeaponKind
 from combatkit.intent import COMPONENTS, Intent, Placement, Refinement, find_action
 from combatkit.model import FISTS, Combatant, Declaration, Spell, Weapon
+from combatkit.systems._memo import kit
 
 
 __all__ = ["ActorPlan", "chain", "combat_ii", "routines", "weapon_names"]
@@ -36,12 +37,14 @@ def routines(c: Combatant, weapons: tuple[Weapon, ...], round: int) -> int:
     """Attack routines this round: one for a creature with as many attacks as natural weapons
     (claw/claw/bite, 000 §2 C), in a round it has an attack at all (none in odd rounds at 1/2 a round), else
     its attacks per round (:mod:`combatkit.policy`, point 5)."""
-    naturals = [w for w in weapons if w.kind is WeaponKind.NATURAL]
-    if len(naturals) > 1 and Fraction(c.attacks_per_round) <= len(naturals):
-        return 1 if c.attacks_in_round(round) else 0
+    arms = kit(c)
+    naturals = sum(1 for w in weapons if w.kind is WeaponKind.NATURAL)
+    num, den = arms.rate
+    if naturals > 1 and num <= naturals * den:
+        return 1 if arms.attacks_in_round(round) else 0
     if not weapons:
-        return c.attacks_in_round(round, FISTS)
-    return min(c.attacks_in_round(round, w) for w in weapons)
+        return arms.attacks_in_round(round, FISTS)
+    return min(arms.attacks_in_round(round, w) for w in weapons)
 
 
 def weapon_names(weapons: tuple[Weapon, ...]) -> tuple[str, ...]:
@@ -163,7 +166,7 @@ class ActorPlan:
         target is beyond striking distance and the figure has one, else its routine
         (:func:`~combatkit.battle.routine`: natural attacks, else its first melee weapon)."""
         if intent.weapons:
-            return tuple(self.c.weapon(name) for name in intent.weapons)
+            return kit(self.c).striking(intent.weapons)
         gap = self.gap(intent.target)
         missiles = [w for w in self.c.weapons if w.kind is WeaponKind.MISSILE]
         if missiles and (gap is not None and gap > REACH or not any(w.kind is not WeaponKind.MISSILE

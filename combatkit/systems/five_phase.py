@@ -110,7 +110,7 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.intent import Intent
-from combatkit.systems._memo import by_pair
+from combatkit.systems._memo import by_pair, kit
 from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
@@ -316,13 +316,13 @@ def action_list() -> tuple[ActionSpec, ...]:
 
 def _weapons(c: Combatant, d: Declaration) -> tuple[Weapon, ...]:
     """The weapons a declaration names, or its figure's first."""
-    return tuple(c.weapon(name) for name in d.weapons or (None,))
+    return kit(c).striking(d.weapons)
 
 
 def _is_missile(c: Combatant, d: Declaration) -> bool:
-    """Whether every weapon of the declaration is a missile weapon (asked for every attack's action, no tuple
-    of its weapons built)."""
-    return all(c.weapon(name).kind is WeaponKind.MISSILE for name in d.weapons or (None,))
+    """Whether every weapon of the declaration is a missile weapon (asked for every attack's action: the
+    weapons are the figure's kit's, worked out once a run)."""
+    return all(w.kind is WeaponKind.MISSILE for w in kit(c).striking(d.weapons))
 
 
 def action_for(c: Combatant, d: Declaration) -> ActionSpec:
@@ -777,7 +777,8 @@ class _Round:
                                      f"{c.name} withdraws or retreats, which foregoes attacking this round")
         attacks = [d for d, s in zip(mine, specs, strict=True) if d.kind is ActionKind.ATTACK and not s.legs
                    and s.id != "overbear"]
-        allowed = max((c.attacks_in_round(self.encounter.round, w) for d in attacks for w in _weapons(c, d)),
+        arms = kit(c)
+        allowed = max((arms.attacks_in_round(self.encounter.round, w) for d in attacks for w in _weapons(c, d)),
                       default=1)
         regular, self_extras = attacks[:allowed], attacks[allowed:]
         self.extras += [(c, d) for d in self_extras]

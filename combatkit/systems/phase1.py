@@ -48,6 +48,7 @@ from combatkit.fields import field_specs
 from combatkit.kinds import ActionKind, Maneuver, WeaponKind
 from combatkit.model import ONE_ROUND, Combatant, Declaration, Refined, Spell, Weapon, reaction_adjustment
 from combatkit.movement import phase_allowance, withdraw_allowance
+from combatkit.systems._memo import kit
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
@@ -497,14 +498,15 @@ class _Round:
         if st.cast is not None and touch is None:
             raise self.fail("000 §2 A", f"{c.name} is casting {st.cast.name} this round and so cannot attack "
                                         f"(no casting and attacking in one round, touch spells excepted)")
+        arms = kit(c)
         if touch is not None:
             weapons = c.weapons[:1]
         else:
-            weapons = c.striking(d.weapons)
-        available = min((c.attacks_in_round(self.encounter.round, w) for w in weapons), default=1)
+            weapons = arms.striking(d.weapons)
+        available = min((arms.attacks_in_round(self.encounter.round, w) for w in weapons), default=1)
         if touch is None:
             for w in weapons:
-                own = c.attacks_in_round(self.encounter.round, w)
+                own = arms.attacks_in_round(self.encounter.round, w)
                 used = st.attacks_used.get(w.name, 0)
                 if used + d.attacks > own:
                     raise self.fail("000 §2 C", f"{c.name} has {own} attack(s) with the {w.name} in round "

@@ -83,7 +83,7 @@ from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, Maneuver, WeaponKind
 from combatkit.model import Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.systems._exhaust import EnumeratingRoller
-from combatkit.systems._memo import by_pair
+from combatkit.systems._memo import by_pair, kit
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.phase1 import (
@@ -683,7 +683,7 @@ class _Run:
             return
         if d.attacks < 1:
             raise IllegalActionError("000 §2 C", f"{c.name} declares {d.attacks} attacks; at least one")
-        named = tuple(c.weapon(n) for n in d.weapons)
+        named = kit(c).striking(d.weapons) if d.weapons else ()
         forms = forms_mode(self.options, c, named)
         weapons = named or (() if forms else c.striking())
         schedule, rule, source = self._schedule_for(c, weapons, forms)

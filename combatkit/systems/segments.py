@@ -86,7 +86,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, Length, WeaponKind
 from combatkit.model import ONE_ROUND, Combatant, Declaration, Spell, Weapon, reaction_adjustment
-from combatkit.systems._memo import by_pair, explaining
+from combatkit.systems._memo import by_pair, explaining, kit
 from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import FightRound, TimingSystem, default_options, register
 from combatkit.systems.rules import Retarget, SystemRules
@@ -510,7 +510,7 @@ class _Run:
 
     def _ready(self, c: Combatant, d: Declaration, index: int, at: int, later: bool) -> bool:
         """A READY step takes no time: an archer guards, a melee weapon is set to repel."""
-        weapon = c.weapon(d.weapons[0] if d.weapons else None)
+        weapon = kit(c).weapon(d.weapons[0] if d.weapons else None)
         if weapon.kind is WeaponKind.MISSILE:
             return True
         if later:
@@ -536,7 +536,7 @@ class _Run:
                          f"{self.options.misc_die} = {face}: done in segment {at + face}.", d.target)]
         if d.spell is not None:
             return [self._touch(c, d, tag, index, at, timed)]
-        named = c.striking(d.weapons)
+        named = kit(c).striking(d.weapons)
         breath = self.options.breath.get(c.name, {})
         if all(w.name in breath for w in named):
             die = breath[named[0].name]
@@ -558,7 +558,7 @@ class _Run:
 
     def _blows(self, c: Combatant, d: Declaration, tag: str, index: int, at: int, weapon: Weapon) -> list[_Act]:
         """003 §I-II: one blow on a d10, two on 2d6, three on 3d4."""
-        blows = c.attacks_in_round(self.encounter.round, weapon)
+        blows = kit(c).attacks_in_round(self.encounter.round, weapon)
         if d.attacks > blows:
             raise IllegalActionError("003 §II", f"{c.name} has {blows} blow(s) in round {self.encounter.round}, not "
                                                 f"{d.attacks}")
@@ -678,7 +678,7 @@ class _Run:
                          "chain" if after else "last", f"003 §III: {die} for a missile in a double action",
                          f"A missile loosed {why} is measured by {die} = {face}: segment {at + face}, one shot."
                          f"{self._flight_note(flight)}", d.target, (weapon,), hit_tag, shot=1)]
-        shots = c.attacks_in_round(self.encounter.round, weapon)
+        shots = kit(c).attacks_in_round(self.encounter.round, weapon)
         if shots > 3:
             raise IllegalActionError("003 §III", f"{c.name} fires {shots} missiles in round {self.encounter.round}: "
                                                  f"003 covers one (d6), two (2d6) and, like blows, three (3d4)")

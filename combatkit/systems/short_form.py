@@ -85,7 +85,7 @@ from combatkit.kinds import ActionKind, Length, Maneuver, PlacementKind, WeaponK
 from combatkit.model import Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.modifiers import Hand, two_weapon_modifier
 from combatkit.movement import charge_rate_002
-from combatkit.systems._memo import by_pair, explaining, memo
+from combatkit.systems._memo import by_pair, explaining, kit, memo
 from combatkit.systems._order_of_battle import (
     Moment,
     check_names,
@@ -609,7 +609,8 @@ class _Round:
                    f"casting, III.D)" if moved > rate else ""))
         attacks = [d for d in f.decls if d.kind is ActionKind.ATTACK]
         if attacks:
-            allowed = max(c.attacks_in_round(self.encounter.round, w) for d in attacks for w in self._weapons(d))
+            arms = kit(c)
+            allowed = max(arms.attacks_in_round(self.encounter.round, w) for d in attacks for w in self._weapons(d))
             if f.attacks > allowed:
                 raise IllegalActionError("002 III.B", f"{c.name} has {allowed} attack(s) in round "
                                                       f"{self.encounter.round}, declares {f.attacks}")

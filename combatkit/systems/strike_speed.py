@@ -58,6 +58,7 @@ from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, Length, Maneuver, WeaponKind
 from combatkit.model import Combatant, Declaration, Weapon
 from combatkit.stances import Stance, check_stance
+from combatkit.systems._memo import kit
 from combatkit.systems._order_of_battle import (
     Moment,
     check_names,
@@ -167,7 +168,7 @@ def action_row(c: Combatant, d: Declaration) -> ActionRow | None:
         return _row(d.kind, d.note, ())
     if d.kind is not ActionKind.ATTACK:
         return None
-    weapons = c.striking(d.weapons)
+    weapons = kit(c).striking(d.weapons)
     return _row(d.kind, d.note + " " + " ".join(w.name for w in weapons),
                 tuple((w.kind is WeaponKind.MISSILE, w.length) for w in weapons))
 
@@ -329,8 +330,9 @@ class _Round:
                 raise IllegalActionError("004 Combat Stance",
                                          f"{c.name} is in {stance.label}: no attack possible, yet declares one")
             if attacks:
-                weapons = {w for d in attacks for w in c.striking(d.weapons)}
-                allowed = max(c.attacks_in_round(self.encounter.round, w) for w in weapons)
+                arms = kit(c)
+                weapons = {w for d in attacks for w in arms.striking(d.weapons)}
+                allowed = max(arms.attacks_in_round(self.encounter.round, w) for w in weapons)
                 declared = sum(d.attacks for d in attacks)
                 if declared > allowed:
                     raise IllegalActionError(RULE, f"{c.name} has {allowed} attack(s) in round {self.encounter.round}, "
@@ -399,7 +401,7 @@ class _Round:
                     f"together (004 Strike Speed).")
         target = f" -> {d.target}" if d.target else ""
         if d.kind is ActionKind.ATTACK:
-            names = " + ".join(w.name for w in c.striking(d.weapons))
+            names = " + ".join(w.name for w in kit(c).striking(d.weapons))
             times = f" ({d.attacks} attacks)" if d.attacks > 1 else ""
             return Span(c.name, c.side, SpanKind.ATTACK, f"{names}{times}{target}", tick, tick, act.moment.label, rule, why,
                         target=d.target)
