@@ -175,7 +175,7 @@ class Facility(enum.IntEnum):
     @property
     def label(self) -> str:
         """As printed: ``"Very Quick"``."""
-        return _facility_names()[self.value]
+        return _facility_names()[int(self)]
 
     @classmethod
     def for_speed_factor(cls, sf: int) -> Facility:

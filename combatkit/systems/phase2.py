@@ -349,7 +349,7 @@ def _tracks(encounter: Encounter, rolls: Mapping[str, int], cycle: int,
         side_track = _track(rolls[c.side], 0, opposing, options.tie_track)
         if track is not side_track:
             notes.append(f"Cycle {cycle}: {c.name}'s {score} Reaction Adjustment {adjustment:+d} moves {c.name} onto "
-                         f"the {track.value} track ({rolls[c.side]} - ({adjustment:+d}) against {opposing}, 000 §1 B).")
+                         f"the {track} track ({rolls[c.side]} - ({adjustment:+d}) against {opposing}, 000 §1 B).")
     losers = [name for name, track in tracks.items() if track is Track.LOSER]
     if losers:
         winners = [name for name, track in tracks.items() if track is Track.WINNER] or ["nobody"]
@@ -775,8 +775,8 @@ class _Run:
             multi = f" (the slowest of SF {', '.join(map(str, sfs))}, 000 §2 C multi-part routine)" if len(sfs) > 1 \
                 else ""
             bumps = f" Then {'; '.join(extras)}: SF {sf}." if extras else ""
-            rule = touch_rule or f"000 Table 4: {track.value}, {band}"
-            why = (f"Adjusted SF {base}{multi}.{bumps} On the {track.value} track the {band} row is half-segment "
+            rule = touch_rule or f"000 Table 4: {track}, {band}"
+            why = (f"Adjusted SF {base}{multi}.{bumps} On the {track} track the {band} row is half-segment "
                    f"{tick - _start(p) + 1} of {phase_label(p)}.")
         self.add(c, SpanKind.ATTACK, what + target, tick, tick, rule, f"{why} {explain}", d.target)
         if count == 2:
@@ -892,7 +892,7 @@ class _Run:
         parts = []
         for q in sorted({_phase_of(t) for t in ticks}):
             here = [str(t - _start(q) + 1) for t in ticks if _phase_of(t) == q]
-            parts.append(f"{len(here)} in {phase_label(q)} ({self.track(name, q).value}: half-segment "
+            parts.append(f"{len(here)} in {phase_label(q)} ({self.track(name, q)}: half-segment "
                          f"{', '.join(here)})")
         return "; ".join(parts)
 
