@@ -159,6 +159,11 @@ class Figure:
     """Spells' effects on it still running: a sleep, hold, charm or fear to end, damage to come again."""
     no_effect_data: tuple[str, ...] = ()
     """Spells it cast that went off with no effect data (one name a casting): the engine applied nothing."""
+    name: str = field(init=False, repr=False, compare=False)
+    """Its combatant's name, kept beside it: a fight reads it hundreds of times, and the combatant is a Python
+    value type, slow to read in the compiled build (#18)."""
+    side: str = field(init=False, repr=False, compare=False)
+    """Its combatant's side, likewise."""
 
     def __init__(self, combatant: Combatant, hit_points: int, position: int,
                  status: FigureStatus = FigureStatus.ACTIVE, spells_used: tuple[str, ...] = (),
@@ -186,14 +191,8 @@ class Figure:
         object.__setattr__(self, "holding", holding)
         object.__setattr__(self, "lasting", lasting)
         object.__setattr__(self, "no_effect_data", no_effect_data)
-
-    @property
-    def name(self) -> str:
-        return self.combatant.name
-
-    @property
-    def side(self) -> str:
-        return self.combatant.side
+        object.__setattr__(self, "name", combatant.name)
+        object.__setattr__(self, "side", combatant.side)
 
     @property
     def max_hit_points(self) -> int:
