@@ -183,6 +183,29 @@ def test_agility_split_sets_the_track_and_dex_the_speed():
     assert only(without, "Acrobat").track == "loser" and only(without, "Fiddler").track == "winner"
 
 
+def test_a_fight_s_fast_path_places_the_same_tracks_and_writes_no_initiative_notes():
+    """#18: on run_fight's fast path the initiative notes (the d10s, a Reaction Adjustment moving a track) are not
+    written, and a figure's Reaction Adjustment is worked out once a run: by DEX, and by AGI under agility_split, in
+    the same run's memo."""
+    from combatkit.systems._memo import remembering
+
+    rolls = {"initiative: party": 5, "initiative: orcs": 3}
+    acrobat = Combatant("Acrobat", "party", abilities=Abilities(dexterity=10, agility=19),
+                        weapons=(Weapon("long sword", 5),))
+    fiddler = Combatant("Fiddler", "party", abilities=Abilities(dexterity=18, agility=10),
+                        weapons=(Weapon("long sword", 5),))
+    decl = [Declaration("Acrobat", 1, A), Declaration("Fiddler", 1, A)]
+    run_memo: dict = {}
+    for split in (True, False, True):
+        told = run([acrobat, fiddler, orc()], decl, rolls=rolls, options=Phase1Options(agility_split=split))
+        with remembering(run_memo, explain=False):
+            quiet = run([acrobat, fiddler, orc()], decl, rolls=rolls, options=Phase1Options(agility_split=split))
+        assert [(s.actor, s.track) for s in quiet.spans] == [(s.actor, s.track) for s in told.spans]
+        initiative = [n for n in told.notes if n.startswith("Initiative d10") or "Reaction Adjustment" in n]
+        assert len(initiative) == 2 and not set(initiative) & set(quiet.notes)
+        assert only(quiet, "Acrobat").track == ("winner" if split else "loser")
+
+
 def test_multi_sided_fight_low_roll_wins_all_others_lose():
     # 000 §1 A: "In the case of a multi-sided attack, low roll is the initiative winner, all others are losers."
     rolls = {"initiative: party": 6, "initiative: orcs": 4, "initiative: gnolls": 8}

@@ -48,7 +48,7 @@ from combatkit.fields import field_specs
 from combatkit.kinds import ActionKind, Maneuver, WeaponKind
 from combatkit.model import ONE_ROUND, Combatant, Declaration, Refined, Spell, Weapon, reaction_adjustment
 from combatkit.movement import phase_allowance, withdraw_allowance
-from combatkit.systems._memo import kit
+from combatkit.systems._memo import explaining, kit, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
@@ -219,13 +219,15 @@ class Initiative:
 
 
 def roll_initiative(encounter: Encounter, roller: Roller, options: Phase1Options) -> Initiative:
-    """000 §1 A-B: a d10 per side, low wins; each figure's Reaction Adjustment may change its track."""
+    """000 §1 A-B: a d10 per side, low wins; each figure's Reaction Adjustment may change its track. The notes
+    are written only when the round is explained (:func:`~combatkit.systems._memo.explaining`)."""
     sides = encounter.sides
     rolls = {side: roller.roll("d10", f"initiative: {side}").total for side in sides}
+    explain = explaining()
     notes = []
-    if len(sides) == 1:
+    if explain and len(sides) == 1:
         notes.append(f"Only {sides[0]} is fighting: everyone is on the winner track.")
-    else:
+    elif explain:
         best = min(rolls.values())
         winners = [s for s in sides if rolls[s] == best]
         shown = ", ".join(f"{s} {rolls[s]}" for s in sides)
@@ -235,10 +237,7 @@ def roll_initiative(encounter: Encounter, roller: Roller, options: Phase1Options
             notes.append(f"Initiative d10 per side (low wins): {shown}. {' and '.join(winners)} tie (000 §1 A).")
     tracks: dict[str, Track] = {}
     for c in encounter.combatants:
-        agility = c.abilities.agility if options.agility_split else None
-        score_name = "DEX" if agility is None else "AGI"
-        score = c.abilities.dexterity if agility is None else agility
-        adj = reaction_adjustment(score)
+        score_name, score, adj = _reaction(c, options.agility_split)
         own = rolls[c.side] - adj
         others = [rolls[s] for s in sides if s != c.side]
         if not others:
@@ -252,6 +251,8 @@ def roll_initiative(encounter: Encounter, roller: Roller, options: Phase1Options
         else:
             track = options.tie_track
         tracks[c.name] = track
+        if not explain:
+            continue
         side_won = rolls[c.side] < opposing or (rolls[c.side] == opposing and options.tie_track is Track.WINNER)
         if adj and (track is Track.WINNER) != side_won:
             moved = "onto the winner track" if track is Track.WINNER else "onto the loser track"
@@ -266,6 +267,20 @@ def roll_initiative(encounter: Encounter, roller: Roller, options: Phase1Options
                 f"(option tie_track={track.value}; 000 §1 B)."
             )
     return Initiative(rolls, tracks, tuple(notes))
+
+
+def _reaction(c: Combatant, agility_split: bool) -> tuple[str, int, int]:
+    """The score that moves a figure's track and its Reaction Adjustment (000 §1 B; its Agility with
+    ``agility_split``, 000 Part 4): in a fight, worked out once a run (abilities never change in one)."""
+    found = memo("phase1 reaction")
+    made = found.get((c.name, agility_split)) if found is not None else None
+    if made is None:
+        agility = c.abilities.agility if agility_split else None
+        score = c.abilities.dexterity if agility is None else agility
+        made = ("DEX" if agility is None else "AGI", score, reaction_adjustment(score))
+        if found is not None:
+            found[(c.name, agility_split)] = made
+    return made
 
 
 # ----------------------------------------------------------------- scheduling
