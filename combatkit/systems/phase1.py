@@ -263,8 +263,8 @@ def roll_initiative(encounter: Encounter, roller: Roller, options: Phase1Options
         elif adj and own == opposing and track is not Track.WINNER:
             notes.append(
                 f"{c.name}: {score_name} {score} gives Reaction Adjustment {adj:+d}; {rolls[c.side]} - ({adj:+d}) = "
-                f"{own} ties the best opposing roll {opposing}, and a tie stays on the {track.value} track "
-                f"(option tie_track={track.value}; 000 §1 B)."
+                f"{own} ties the best opposing roll {opposing}, and a tie stays on the {track} track "
+                f"(option tie_track={track}; 000 §1 B)."
             )
     return Initiative(rolls, tracks, tuple(notes))
 
@@ -554,11 +554,11 @@ class _Round:
         else:
             row, label = sf_band(sf, d.phase, self.options.phase2_literal_sf_band)
             hs = strike_half_segment(sf, d.phase, track, self.options.phase2_literal_sf_band)
-            rule = f"000 Table 1: {track.value}, {label}"
+            rule = f"000 Table 1: {track}, {label}"
             names = " and ".join(w.name for w in weapons) if weapons else "natural attack"
             parts = f" (the slowest of SF {', '.join(map(str, sfs))}, 000 §2 C multi-part routine)" if len(sfs) > 1 else ""
             bumps = f" Then {'; '.join(extras)}: SF {sf}." if extras else ""
-            why = (f"The {names} has adjusted SF {base_sf}{parts}.{bumps} On the {track.value} track the {label} row "
+            why = (f"The {names} has adjusted SF {base_sf}{parts}.{bumps} On the {track} track the {label} row "
                    f"is half-segment {hs - start + 1} of phase {d.phase}.")
         what = (f"touch: {touch.name}" if touch else " + ".join(w.name for w in weapons)) + (
             f" -> {d.target}" if d.target else "")
@@ -634,7 +634,7 @@ class _Round:
                                                f"in phase 4, so it cannot be begun in phase {phase}")
             release = 19 if track is Track.WINNER else 20
             phases = [1, 2, 3]
-            rule = f"000 Table 1: {track.value}, 1-round spell in {'phase 4' if release == 19 else 'the endphase'}"
+            rule = f"000 Table 1: {track}, 1-round spell in {'phase 4' if release == 19 else 'the endphase'}"
             why = (f"{spell.name} takes a full round: begun in phase 1, it goes off in half-segment {release} "
                    f"({'phase 4, winner' if release == 19 else 'endphase, loser'}) after all other actions.")
             ct = 10
@@ -648,9 +648,9 @@ class _Round:
                                             f"CT {limit} (it must go off by the end of phase 3)")
             release = release_half_segment(ct, phase, track)
             phases = list(range(phase, phase + math.ceil(ct / 3)))
-            rule = f"000 Table 1: {track.value} CT column, {ct_text} begun in phase {phase}"
+            rule = f"000 Table 1: {track} CT column, {ct_text} begun in phase {phase}"
             active = "odd" if track is Track.WINNER else "even"
-            why = (f"Each CT unit takes one active half-segment ({active} ones on the {track.value} track), "
+            why = (f"Each CT unit takes one active half-segment ({active} ones on the {track} track), "
                    f"three a phase; {ct} units begun in phase {phase} end at half-segment {release}.{extra}")
         if spell.psionic:
             why += " A psionic power counts as spellcasting (000 §2 B)."
