@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from mypy_extensions import mypyc_attr
@@ -71,7 +71,7 @@ from combatkit.resolution import (
     resolve_round,
 )
 from combatkit.systems._memo import remembering, stands_for, table
-from combatkit.systems.base import FightRound, annotate, find_system, roll_words
+from combatkit.systems.base import FightRound, annotate, find_system, in_phase_order, roll_words
 from combatkit.timeline import Timeline
 
 __all__ = ["STALEMATE", "End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]
@@ -256,24 +256,25 @@ def _in_cycle(encounter: Encounter, number: int, cache: dict) -> int:
     return number if idle else number % cycle
 
 
-def _plan(found, now: Encounter, seen: tuple[Combatant, ...], intents: tuple[Intent, ...],
-          refinements: tuple, options: object, carry: Mapping[str, object], in_cycle: int, cache: dict) -> Plan:
-    """The system's plan of the round ``now``, its figures as the planner sees them (``seen``,
+def _plan(found, distances: tuple[tuple[str, str, int], ...], seen: tuple[Combatant, ...], intents: tuple[Intent, ...],
+          refinements: tuple, options: object, carry: Mapping[str, object], in_cycle: int, cache: dict,
+          planned: Callable[[], Encounter]) -> Plan:
+    """The system's plan of the round ``planned()`` makes, its figures as the planner sees them (``seen``,
     :func:`_as_planned`), worked out once for each round that looks the same to it: the same figures in
     the same states, distances, intents, refinements, place in the cycle of attack counts (``in_cycle``,
     :func:`_in_cycle`), options and what the last round left them. A run's fights meet the same rounds again and
     again (400 four-vs-four fights: two rounds in three under Phase System II, nine in ten under Phase System I;
-    #18), and a plan is a function of these alone."""
+    #18), and a plan is a function of these alone; the round's encounter is made only to work one out."""
     plans = table(cache, "plans")
     key: tuple | None = None
     try:
-        key = (found.id, tuple(map(id, seen)), now.distances, stands_for(intents, items=True, cache=cache),
+        key = (found.id, tuple(map(id, seen)), distances, stands_for(intents, items=True, cache=cache),
                refinements, in_cycle, stands_for(options, cache=cache), tuple(carry.items()))
         plan = plans.get(key)
     except TypeError:  # an option or a carry that cannot be a key (a seventh system's): worked out each time
         key, plan = None, None
     if plan is None:
-        plan = found.plan(replace(now, combatants=seen, intents=intents, refinements=refinements), options, carry)
+        plan = found.plan(planned(), options, carry)
         if key is not None:
             plans[key] = plan
     return plan
@@ -396,11 +397,11 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                               for i in range(len(names)) for j in range(i + 1, len(names)))
             refinements = (tuple(x for x in encounter.refinements if x.actor in mine)
                            if first and options.declarations else ())
-            round_encounter = Encounter(encounter.title, combatants, (), distances, (), entered, number, None, sid,
-                                        encounter.description)
             seen = tuple(_as_planned(f, f.name in round_surprised, cache) for f in present)
-            plan = _plan(found, round_encounter, seen, planned + policy, refinements, sys_opts, carry, in_cycle,
-                         cache)
+            meant = planned + policy
+            plan = _plan(found, distances, seen, meant, refinements, sys_opts, carry, in_cycle, cache,
+                         lambda: Encounter(encounter.title, seen, (), distances, (), entered, number, None, sid,
+                                           encounter.description, intents=meant, refinements=refinements))
             carry = plan.carry
             carried = {p.actor: [p.intent] for p in plan.placements
                        if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}
@@ -418,8 +419,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                     extra_events.append(Event(r, 1, name, EventKind.SURPRISE, sits_out,
                                               f"{name} is surprised and declares nothing this round."
                                               if explain else ""))
-            round_encounter = Encounter(encounter.title, combatants, user + policy_declarations, distances, (), entered,
-                                        number, None, sid, encounter.description)
+            round_encounter = Encounter(encounter.title, combatants, in_phase_order(user + policy_declarations),
+                                        distances, (), entered, number, None, sid, encounter.description)
             timing = found.timing_roller()
             timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,
                                                             schedule_seed, entered, sys_opts, r, explain)

@@ -569,13 +569,18 @@ def plan_encounter(encounter: Encounter, plan: Plan) -> Encounter:
     return replace(encounter, declarations=tuple(sorted(plan.declarations, key=lambda d: d.phase)))
 
 
+def in_phase_order(declarations: tuple[Declaration, ...]) -> tuple[Declaration, ...]:
+    """``declarations`` in phase order, each phase's as given: themselves when they are."""
+    phases = [d.phase for d in declarations]
+    return declarations if phases == sorted(phases) else tuple(sorted(declarations, key=lambda d: d.phase))
+
+
 def _in_phase_order(encounter: Encounter) -> Encounter:
     """``encounter`` with its own declarations in phase order, as :func:`plan_encounter` gives a plan's: itself
-    when they are (a fight's rounds are)."""
-    phases = [d.phase for d in encounter.declarations]
-    if phases == sorted(phases):
-        return encounter
-    return replace(encounter, declarations=tuple(sorted(encounter.declarations, key=lambda d: d.phase)))
+    when they are (a fight's rounds are: :func:`~combatkit.fight.run_fight` orders them so, and a new encounter
+    made here each round was 5% of a five-phase fight)."""
+    ordered = in_phase_order(encounter.declarations)
+    return encounter if ordered is encounter.declarations else replace(encounter, declarations=ordered)
 
 
 def annotate(timeline: Timeline, plan: Plan, notes: Sequence[str] = ()) -> Timeline:
