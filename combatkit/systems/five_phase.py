@@ -110,7 +110,7 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.intent import Intent
-from combatkit.systems._memo import by_pair, kit
+from combatkit.systems._memo import by_pair, kit, memo
 from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
@@ -328,7 +328,9 @@ def _is_missile(c: Combatant, d: Declaration) -> bool:
 def action_for(c: Combatant, d: Declaration) -> ActionSpec:
     """The entry of 001's list a declaration is: among the entries of its kind and maneuver (a
     ``charge`` is a Charge or a Counter-Charge, no declaration without one is either), the one its
-    note names, else their default.
+    note names, else their default. In a fight, worked out once a run for each declaration (the run's memo keeps
+    it by the declaration's identity: a run's rounds hold the declarations of the plans it keeps), and its
+    figure's weapons and move by its name, which never change in a run.
 
     >>> from combatkit.model import ActionKind, Declaration, Maneuver
     >>> erik = Combatant("Erik", "a")
@@ -338,10 +340,17 @@ def action_for(c: Combatant, d: Declaration) -> ActionSpec:
     ...  for note in ("", "flight, now that he is clear", "runs for it")]
     ['Break & Run', 'Flight', 'Break & Run']
     """
+    found = memo("five_phase actions")
+    known = found.get(id(d)) if found is not None else None
+    if known is not None and known[0] is d:
+        return known[1]
     weapon = None
     if d.kind is ActionKind.ATTACK:
         weapon = "missile" if _is_missile(c, d) else "melee"
-    return _action_for(d.kind, weapon, d.maneuver, d.note, d.phase, d.feet, c.movement * 5)
+    spec = _action_for(d.kind, weapon, d.maneuver, d.note, d.phase, d.feet, c.movement * 5)
+    if found is not None:
+        found[id(d)] = (d, spec)  # the declaration kept with it, so that its id is never another's
+    return spec
 
 
 @lru_cache(maxsize=1024)
