@@ -86,7 +86,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, Length, WeaponKind
 from combatkit.model import ONE_ROUND, Combatant, Declaration, Spell, Weapon, reaction_adjustment
-from combatkit.systems._memo import by_pair, explaining, kit
+from combatkit.systems._memo import by_pair, explaining, kit, memo
 from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import FightRound, TimingSystem, default_options, register
 from combatkit.systems.rules import Retarget, SystemRules
@@ -408,15 +408,17 @@ class _Run:
     # -- the round
 
     def run(self) -> Timeline:
+        mine: dict[str, list[Declaration]] = {}
         for d in self.encounter.declarations:
             if d.actor not in self.people:
                 raise RulesError("encounter", f"a declaration names {d.actor!r}, who is not in the encounter")
             if d.target is not None and d.target not in self.people:
                 raise RulesError("encounter", f"{d.actor} targets {d.target!r}, who is not in the encounter")
+            mine.setdefault(d.actor, []).append(d)
         closers = {d.target for d in self.encounter.declarations if d.kind is ActionKind.MOVE and d.target
                    and self.people[d.target].side != self.people[d.actor].side}
         for c in self.encounter.combatants:
-            self._plan(c, closers)
+            self._plan(c, closers, mine.get(c.name, []))
         self._no_two_in_a_segment()
         self._resolve()
         spans = [self._span(a) for a in self.acts]
@@ -446,12 +448,16 @@ class _Run:
                           f"{lost} segment(s) (003 §VI).")
         return lost
 
-    def _plan(self, c: Combatant, closers: set[str]) -> None:
-        mine = sorted((d for d in self.encounter.declarations if d.actor == c.name), key=lambda d: d.phase)
+    def _plan(self, c: Combatant, closers: set[str], declared: list[Declaration]) -> None:
+        mine = sorted(declared, key=lambda d: d.phase)
         if not mine:
             return
+        checked = memo("segments checked")
         for d in mine:
-            self._check_declaration(c, d)
+            if checked is None or checked.get(id(d)) is not d:
+                self._check_declaration(c, d)
+                if checked is not None:  # in a fight, once a run: the check reads the declaration alone
+                    checked[id(d)] = d
         steps = [list(group) for _, group in itertools.groupby(mine, key=lambda d: d.phase)]
         lost = self._surprise(c)
         at = lost  # the segment the previous step ended in (0: the round has not begun for this figure)
