@@ -650,11 +650,9 @@ class _Round:
             surprised = {}
             for side in self.encounter.sides:
                 members = [c for c in combatants if c.side == side]
-                bonus = max((m.surprises for o in combatants if o.side != side
-                             for m in surprise_modifiers(o, self.options)), default=0)
-                mods = [dex_modifier(c, self.options) for c in members]
-                ranges = [_data()["surprise_range"] + bonus
-                          + sum(m.is_surprised for m in surprise_modifiers(c, self.options)) for c in members]
+                bonus = max((s for o in combatants if o.side != side for s in self._surprise_terms(o)[0]), default=0)
+                mods = [self._dex(c) for c in members]
+                ranges = [_data()["surprise_range"] + bonus + self._surprise_terms(c)[1] for c in members]
                 roll = self.roller.roll_total(_data()["surprise_die"], f"surprise: {side}",
                                               classify=lambda t: tuple(
                                                   t + mod <= top for mod, top in zip(mods, ranges, strict=True))).total
@@ -680,15 +678,32 @@ class _Round:
             self.notes.append(f"No surprise round: {who} surprised (002 I.C).")
         return None
 
+    def _dex(self, c: Combatant) -> int:
+        """The figure's Dexterity modifier (:func:`dex_modifier`): once a run, for a figure's Dexterity and the
+        options' modifiers do not change in one."""
+        dex = _table("short_form dex")
+        mod = dex.get(c.name)
+        if mod is None:
+            mod = dex[c.name] = dex_modifier(c, self.options)
+        return mod
+
+    def _surprise_terms(self, c: Combatant) -> tuple[tuple[int, ...], int]:
+        """What 002's Surprise Modifiers that apply to the figure (:func:`surprise_modifiers`) add to its foes'
+        surprise ranges, row by row, and to its own, in all: once a run, for its class, its level and the options'
+        rows for it do not change in one."""
+        terms = _table("short_form surprise terms")
+        found = terms.get(c.name)
+        if found is None:
+            rows = surprise_modifiers(c, self.options)
+            found = terms[c.name] = (tuple(m.surprises for m in rows), sum(m.is_surprised for m in rows))
+        return found
+
     def _initiative(self) -> dict[str, int]:
         """002 II.A: a d12 per side; each figure adds its Dexterity modifier."""
         rolls = {side: self.roller.roll_total("d12", f"initiative: {side}").total for side in self.encounter.sides}
         parts = []
-        dex = _table("short_form dex")  # a figure's Dexterity and the options do not change in a run
         for f in self.figures.values():
-            mod = dex.get(f.c.name)
-            if mod is None:
-                mod = dex[f.c.name] = dex_modifier(f.c, self.options)
+            mod = self._dex(f.c)
             die = rolls[f.c.side]
             f.die, f.count = die, die + mod
             if self.explain:
