@@ -400,6 +400,10 @@ class _Figure:
     """Its side's initiative d12."""
     ready: bool = False
     """Fires its missiles before initiative (III.A)."""
+    name: str = field(init=False, repr=False, compare=False)
+    """Its combatant's name and side, kept beside it: the round reads them dozens of times, and the combatant is
+    a Python value type, slow to read in the compiled build (#18)."""
+    side: str = field(init=False, repr=False, compare=False)
 
     def __init__(self, c: Combatant, decls: list[Declaration], count: int | None = None, die: int | None = None,
                  ready: bool = False) -> None:
@@ -410,6 +414,8 @@ class _Figure:
         self.count = count
         self.die = die
         self.ready = ready
+        self.name = c.name
+        self.side = c.side
 
     @property
     def attacks(self) -> int:
@@ -517,10 +523,13 @@ class _Round:
         """id(declaration) -> (rule, why) for declarations the dice made impossible."""
         self.hits: dict[str, tuple[Hit, Moment]] = {}
         """Caster -> the reported hit that disrupts its spell, and its moment (002 III.F)."""
-        self.arms: dict[int, tuple[Declaration, _Arms, bool]] = {}
+        self.arms: dict[int, tuple[Declaration, _Arms, bool]] = _table("short_form declaration arms")
         """id(declaration) -> the declaration, its weapons and whether it is a melee attack (:meth:`_weapons`,
-        :meth:`_melee`: asked dozens of times a round), found once a round (the declaration is kept with them, so that
-        its id is not reused within the round) in :attr:`weapons`."""
+        :meth:`_melee`: asked some fifty times a round), found in :attr:`weapons` once a run (a run's rounds hold the
+        declarations of the plans it keeps; the declaration is kept with them, so that its id is never another's),
+        else once a round."""
+        self.dex: dict[str, int] = _table("short_form dex")
+        """Each figure's Dexterity modifier (:meth:`_dex`)."""
         self.weapons: dict[tuple[str, tuple[str, ...]], _Arms] = _table("short_form arms")
         """(actor, the weapons a declaration names) -> what they are to the round: worked out once a run, for a
         figure's weapons never change in one (:mod:`combatkit.systems._memo`), else once a round."""
@@ -681,10 +690,9 @@ class _Round:
     def _dex(self, c: Combatant) -> int:
         """The figure's Dexterity modifier (:func:`dex_modifier`): once a run, for a figure's Dexterity and the
         options' modifiers do not change in one."""
-        dex = _table("short_form dex")
-        mod = dex.get(c.name)
+        mod = self.dex.get(c.name)
         if mod is None:
-            mod = dex[c.name] = dex_modifier(c, self.options)
+            mod = self.dex[c.name] = dex_modifier(c, self.options)
         return mod
 
     def _surprise_terms(self, c: Combatant) -> tuple[tuple[int, ...], int]:
@@ -704,10 +712,10 @@ class _Round:
         parts = []
         for f in self.figures.values():
             mod = self._dex(f.c)
-            die = rolls[f.c.side]
+            die = rolls[f.side]
             f.die, f.count = die, die + mod
             if self.explain:
-                parts.append(f"{f.c.name} {die} {mod:+d} = {die + mod}")
+                parts.append(f"{f.name} {die} {mod:+d} = {die + mod}")
         if self.explain:
             self.notes.append(f"Initiative, d12 per side plus each figure's Dexterity modifier, high to low "
                               f"(002 II.A): {'; '.join(parts)}.")
@@ -721,15 +729,15 @@ class _Round:
         self.surprise_round = surprised is not None
         if surprised is not None:
             for f in self.figures.values():
-                f.count = None if surprised[f.c.name] else f.c.abilities.dexterity
+                f.count = None if surprised[f.name] else f.c.abilities.dexterity
         else:
             self._initiative()
             for f in self.figures.values():
                 first = f.decls[0] if f.decls else None
                 default = first is not None and first.kind is ActionKind.ATTACK and not self._melee(first)
-                f.ready = self.options.missile_ready.get(f.c.name, default)
+                f.ready = self.options.missile_ready.get(f.name, default)
                 if self.explain and any(self._early(f, d) for d in f.decls):
-                    self.notes.append(f"{f.c.name} begins the round with a missile ready and target in sight: "
+                    self.notes.append(f"{f.name} begins the round with a missile ready and target in sight: "
                                       f"fires before initiative is rolled (002 III.A).")
         self._closing()
         self._armed_against_unarmed()
@@ -751,8 +759,8 @@ class _Round:
         """The count a figure's spell goes off on (None: at the end of the round)."""
         cast, count = f.cast, f.count
         assert cast is not None and count is not None, "only an acting caster's spell goes off"
-        if f.c.name in self.early_completion:
-            return self.early_completion[f.c.name][0]
+        if f.name in self.early_completion:
+            return self.early_completion[f.name][0]
         spell = f.c.spell(cast.spell)
         return None if spell.full_round else count - int(spell.casting_time)
 
@@ -773,11 +781,11 @@ class _Round:
             for d in f.decls:
                 if not (self._melee(d) and d.target is not None):
                     continue
-                pair = (f.c.name, d.target) if f.c.name < d.target else (d.target, f.c.name)
+                pair = (f.name, d.target) if f.name < d.target else (d.target, f.name)
                 if pair in done:
                     continue
                 done.add(pair)
-                self._close(f.c.name, d.target)
+                self._close(f.name, d.target)
 
     def _close(self, a: str, b: str) -> None:
         """Where ``a`` and ``b`` (one attacking the other in melee) come within reach of each other."""
@@ -871,14 +879,14 @@ class _Round:
                 if not (self._melee(d) and d.target is not None and not self._unarmed(d)):
                     continue
                 other = self.figures[d.target]
-                answer = next((x for x in other.decls if x.kind is ActionKind.ATTACK and x.target == f.c.name
+                answer = next((x for x in other.decls if x.kind is ActionKind.ATTACK and x.target == f.name
                                and self._unarmed(x)), None)
                 if (answer is None or other.count is None or f.count is None or other.c.char_class == "monk"
-                        or other.count < f.count or (f.c.name, d.target) in pulled or (d.target, f.c.name) in pulled):
+                        or other.count < f.count or (f.name, d.target) in pulled or (d.target, f.name) in pulled):
                     continue
-                self.pulls.append(_Pull(f.c.name, d, d.target, other.count, "first", "002 II.D",
-                                        f"{d.target} attacks {f.c.name} unarmed: weapons always win initiative against "
-                                        f"unarmed attacks, so {f.c.name} strikes first."))
+                self.pulls.append(_Pull(f.name, d, d.target, other.count, "first", "002 II.D",
+                                        f"{d.target} attacks {f.name} unarmed: weapons always win initiative against "
+                                        f"unarmed attacks, so {f.name} strikes first."))
 
     # ------------------------------------------------------------ groups, layers, moments
 
@@ -890,7 +898,7 @@ class _Round:
         for f in self.figures.values():
             if f.count is None or not f.decls:
                 continue
-            name = f.c.name
+            name = f.name
             turn = [d for d in f.decls if not self._pulled(name, d) and not self._early(f, d)]
             if turn:
                 melee = [d for d in turn if self._melee(d)]
@@ -960,9 +968,9 @@ class _Round:
         clock, ticks = moment_clock(UNIT, moments)
         placed: list[tuple[Span, Declaration | None]] = []
         for f in self.figures.values():
-            name, c = f.c.name, f.c
+            name, side = f.name, f.side
             if f.count is None:
-                placed.append((Span(name, c.side, SpanKind.SURPRISED, "surprised: does nothing this round", ticks[before],
+                placed.append((Span(name, side, SpanKind.SURPRISED, "surprised: does nothing this round", ticks[before],
                                     ticks[end], "surprise round", "002 I.D",
                                     f"{name} is surprised and loses the surprise round."), None))
                 for d in f.decls:
@@ -975,7 +983,7 @@ class _Round:
             for p in self.pulls:
                 if p.striker == name and p.decl is None:
                     moment = groups[("pull", name, p.closer)]
-                    placed.append((Span(name, c.side, SpanKind.ATTACK, f"set weapon -> {p.closer}", ticks[moment],
+                    placed.append((Span(name, side, SpanKind.ATTACK, f"set weapon -> {p.closer}", ticks[moment],
                                         ticks[moment], moment.label, p.rule, p.why, target=p.closer), None))
         spans = [span for span, _ in placed] + self._opportunities(placed)
         order = {id(span): i for i, span in enumerate(spans)}
@@ -985,7 +993,7 @@ class _Round:
     def _place_declaration(self, f: _Figure, d: Declaration, groups: dict[Hashable, Moment],
                            ticks: dict[Moment, Tick], before: Moment, end: Moment,
                            hits: dict[str, tuple[Hit, Moment]], turn_moment: Moment | None) -> Span:
-        name = f.c.name
+        name = f.name
         if self._early(f, d):
             return self._span(f, d, ticks[before], ticks[before], before.label, "002 III.A",
                               f"{name} began the round with a missile ready and target in sight, so fires before "
@@ -1010,9 +1018,9 @@ class _Round:
         if not self.explain:
             return ""
         if self.surprise_round:
-            return f"In the surprise round {f.c.name} acts on Dexterity {f.count}, highest first."
-        count, die = self._count(f.c.name), f.die or 0
-        base = f"{f.c.name} acts on count {count} ({die} on the d12 {count - die:+d} Dexterity)."
+            return f"In the surprise round {f.name} acts on Dexterity {f.count}, highest first."
+        count, die = self._count(f.name), f.die or 0
+        base = f"{f.name} acts on count {count} ({die} on the d12 {count - die:+d} Dexterity)."
         if d.kind is ActionKind.MOVE:
             return base + " Movement may be split before and after attacking or casting (002 III.D)."
         if d.kind is ActionKind.ATTACK:
@@ -1021,14 +1029,13 @@ class _Round:
 
     def _span(self, f: _Figure, d: Declaration, start: Tick, end: Tick, period: str, rule: str, why: str,
               status: Status = Status.DONE) -> Span:
-        c = f.c
         target = f" -> {d.target}" if d.target else ""
         if d.kind is ActionKind.ATTACK:
             what = " + ".join(w.name for w in self._weapons(d)) + (f" ({d.attacks} attacks)" if d.attacks > 1 else "")
         elif d.kind is ActionKind.MOVE:
             what = ("charges" if _is_charge(d) else "moves") + (f" {d.feet}'" if d.feet is not None else "")
         elif d.kind is ActionKind.CAST:
-            what = f"casts {c.spell(d.spell).name}"
+            what = f"casts {f.c.spell(d.spell).name}"
         elif d.kind is ActionKind.READY:
             what = "sets weapon against a charge"
         else:
@@ -1036,34 +1043,34 @@ class _Round:
         if d.kind is ActionKind.MISC:
             kind = action_types()[misc_type(d)]
             why += f" A {kind.name.lower()} (002 Action Types), like: {'; '.join(kind.examples)}."
-        return Span(c.name, c.side, SPAN_KIND[d.kind], what + target, start, end, period, rule, why, target=d.target,
+        return Span(f.name, f.side, SPAN_KIND[d.kind], what + target, start, end, period, rule, why, target=d.target,
                     status=status)
 
     def _cast_span(self, f: _Figure, d: Declaration, tick: Tick, period: str, groups: dict[Hashable, Moment],
                    ticks: dict[Moment, Tick], end: Moment, hits: dict[str, tuple[Hit, Moment]]) -> Span:
         spell: Spell = f.c.spell(d.spell)
         completes = self._completion(f)
-        done = groups.get(("done", f.c.name), end)
+        done = groups.get(("done", f.name), end)
         ct = "a full round" if spell.full_round else f"CT {spell.casting_time}"
-        if f.c.name in self.early_completion:
-            why = self.early_completion[f.c.name][2]
+        if f.name in self.early_completion:
+            why = self.early_completion[f.name][2]
         elif completes is None:
             why = f"{spell.name} takes a full round: it resolves at the very end of the round (002 II.C)."
         else:
-            why = (f"{f.c.name} begins {spell.name} on {self._label(self._count(f.c.name))} and is occupied casting "
+            why = (f"{f.name} begins {spell.name} on {self._label(self._count(f.name))} and is occupied casting "
                    f"for {ct}: it goes off on {self._label(completes)} (002 II.C).")
         why += " No Dexterity bonus to AC while casting (002 III.E)."
-        if f.c.name in hits:
-            hit, moment = hits[f.c.name]
+        if f.name in hits:
+            hit, moment = hits[f.name]
             by = f" by {hit.source}" if hit.source else ""
-            if hit.tick > self._count(f.c.name):
+            if hit.tick > self._count(f.name):
                 return self._span(f, d, tick, tick, period, "002 III.F",
-                                  f"{f.c.name} is hit{by} on {self._label(hit.tick)}, before beginning {spell.name}: "
+                                  f"{f.name} is hit{by} on {self._label(hit.tick)}, before beginning {spell.name}: "
                                   f"the casting is disrupted (the spell is not lost).", Status.CANCELLED)
             return self._span(f, d, tick, ticks[moment], period, "002 III.F",
-                              f"{f.c.name} is hit{by} on {self._label(hit.tick)} while casting {spell.name}: "
+                              f"{f.name} is hit{by} on {self._label(hit.tick)} while casting {spell.name}: "
                               f"the spell is lost.", Status.RUINED)
-        rule = "002 II.C" if f.c.name not in self.early_completion else "002 Charging III.B.i"
+        rule = "002 II.C" if f.name not in self.early_completion else "002 Charging III.B.i"
         return self._span(f, d, tick, ticks[done], done.label, rule, why)
 
     def _disruptions(self) -> dict[str, tuple[Hit, Moment]]:
@@ -1073,11 +1080,11 @@ class _Round:
             if f.count is None or f.cast is None:
                 continue
             completes = self._completion(f)
-            early = [h for h in self.encounter.hits if h.target == f.c.name
+            early = [h for h in self.encounter.hits if h.target == f.name
                      and (completes is None or h.tick > completes)]
             if early:
                 hit = max(early, key=lambda h: h.tick)
-                out[f.c.name] = (hit, Moment((1, -hit.tick, 0), self._label(hit.tick)))
+                out[f.name] = (hit, Moment((1, -hit.tick, 0), self._label(hit.tick)))
         return out
 
     # ------------------------------------------------------------ attacks of opportunity
@@ -1091,7 +1098,7 @@ class _Round:
         gaps = dict(self.distance)
         used: set[str] = set()
         out: list[Span] = []
-        melee_on = {(f.c.name, d.target) for f in self.figures.values() for d in f.decls if self._melee(d)}
+        melee_on = {(f.name, d.target) for f in self.figures.values() for d in f.decls if self._melee(d)}
 
         def offer(who: str, provoker: Span, rule: str, why: str) -> None:
             if who in used or not self._acting(who) or self.people[who].side == provoker.side:
