@@ -113,7 +113,6 @@ def by_pair(distances: tuple[tuple[str, str, int], ...]) -> dict[frozenset[str],
     return pairs
 
 
-
 class Kit:
     """What a figure fights with, as the hot paths of a run read it (:func:`kit`): its weapons by name, the weapons
     a blow names (:meth:`~combatkit.model.Combatant.striking`) and its whole attacks in a round with each
