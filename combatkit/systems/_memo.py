@@ -29,7 +29,7 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from combatkit.model import FISTS, Combatant, Weapon
+from combatkit.model import Combatant, Weapon
 
 __all__ = ["SIZE", "Kit", "by_pair", "explaining", "kit", "memo", "remembering", "stands_for", "table"]
 
@@ -114,27 +114,25 @@ def by_pair(distances: tuple[tuple[str, str, int], ...]) -> dict[frozenset[str],
 
 
 class Kit:
-    """What a figure fights with, as the hot paths of a run read it (:func:`kit`): its weapons by name, the weapons
+    """What a figure fights with, as the hot paths of a run read it (:func:`kit`): a weapon by name, the weapons
     a blow names (:meth:`~combatkit.model.Combatant.striking`) and its whole attacks in a round with each
     (:meth:`~combatkit.model.Combatant.attacks_in_round`), each worked out by the figure the first time it is
     asked and looked up after. The figure's own methods remain the rule; this only remembers their answers."""
 
     def __init__(self, c: Combatant) -> None:
         self.c = c
-        self.first = c.weapons[0] if c.weapons else FISTS
-        """The weapon a blow that names none strikes with (:meth:`~combatkit.model.Combatant.weapon`)."""
-        self.by_name = {w.name: w for w in c.weapons}
         self.rate = c.attack_rate(None)
         """Its attacks a round as whole numerator and denominator."""
+        self._weapon: dict[str | None, Weapon] = {}
         self._striking: dict[tuple[str, ...], tuple[Weapon, ...]] = {}
         self._attacks: dict[tuple[int, int], tuple[Weapon | None, int]] = {}
 
     def weapon(self, name: str | None) -> Weapon:
         """:meth:`~combatkit.model.Combatant.weapon`."""
-        if name is None:
-            return self.first
-        found = self.by_name.get(name)
-        return found if found is not None else self.c.weapon(name)
+        found = self._weapon.get(name)
+        if found is None:
+            found = self._weapon[name] = self.c.weapon(name)
+        return found
 
     def striking(self, names: tuple[str, ...] = ()) -> tuple[Weapon, ...]:
         """:meth:`~combatkit.model.Combatant.striking`."""
