@@ -57,7 +57,7 @@ from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status,
 
 __all__ = [
     "COMBAT_II_RULES", "PHASE1", "Phase1Options", "PhaseSystemI", "adjusted_speed_factor", "declared_sf_penalties",
-    "retarget_half_segment", "sf_band", "strike_half_segment",
+    "reaction_terms", "retarget_half_segment", "sf_band", "strike_half_segment",
 ]  # fmt: skip
 
 HALF_SEGMENTS = 20
@@ -237,7 +237,7 @@ def roll_initiative(encounter: Encounter, roller: Roller, options: Phase1Options
             notes.append(f"Initiative d10 per side (low wins): {shown}. {' and '.join(winners)} tie (000 §1 A).")
     tracks: dict[str, Track] = {}
     for c in encounter.combatants:
-        score_name, score, adj = _reaction(c, options.agility_split)
+        score_name, score, adj = reaction_terms(c, options.agility_split)
         own = rolls[c.side] - adj
         others = [rolls[s] for s in sides if s != c.side]
         if not others:
@@ -269,10 +269,11 @@ def roll_initiative(encounter: Encounter, roller: Roller, options: Phase1Options
     return Initiative(rolls, tracks, tuple(notes))
 
 
-def _reaction(c: Combatant, agility_split: bool) -> tuple[str, int, int]:
-    """The score that moves a figure's track and its Reaction Adjustment (000 §1 B; its Agility with
-    ``agility_split``, 000 Part 4): in a fight, worked out once a run (abilities never change in one)."""
-    found = memo("phase1 reaction")
+def reaction_terms(c: Combatant, agility_split: bool) -> tuple[str, int, int]:
+    """The score that moves a figure's initiative track, its value and its Reaction Adjustment (000 §1 B; its
+    Agility with ``agility_split`` when it has one, 000 Part 4), for Phase Systems I and II: in a fight, worked out
+    once a run (abilities never change in one)."""
+    found = memo("reaction terms")
     made = found.get((c.name, agility_split)) if found is not None else None
     if made is None:
         agility = c.abilities.agility if agility_split else None

@@ -81,14 +81,14 @@ from combatkit.dice import Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, Maneuver, WeaponKind
-from combatkit.model import Combatant, Declaration, Spell, Weapon, reaction_adjustment
+from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import EnumeratingRoller
 from combatkit.systems._memo import by_pair, kit
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.phase1 import (
-    COMBAT_II_RULES, MAX_HOLD, Phase1Options, adjusted_speed_factor, declared_sf_penalties, retarget_half_segment,
-    sf_band, strike_half_segment,
+    COMBAT_II_RULES, MAX_HOLD, Phase1Options, adjusted_speed_factor, declared_sf_penalties, reaction_terms,
+    retarget_half_segment, sf_band, strike_half_segment,
 )
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
@@ -318,12 +318,6 @@ def _track(own: int, adjustment: int, opposing: int | None, tie: Track) -> Track
     return tie
 
 
-def _adjustment(c: Combatant, options: Phase2Options) -> tuple[str, int]:
-    if options.agility_split and c.abilities.agility is not None:
-        return "AGI", reaction_adjustment(c.abilities.agility)
-    return "DEX", reaction_adjustment(c.abilities.dexterity)
-
-
 def _tracks(encounter: Encounter, rolls: Mapping[str, int], cycle: int,
             options: Phase2Options) -> tuple[dict[str, Track], list[str]]:
     """Each figure's track for one cycle from the side rolls, and the notes that explain it."""
@@ -343,7 +337,7 @@ def _tracks(encounter: Encounter, rolls: Mapping[str, int], cycle: int,
     for c in encounter.combatants:
         others = [rolls[s] for s in sides if s != c.side]
         opposing = min(others) if others else None
-        score, adjustment = _adjustment(c, options)
+        score, _, adjustment = reaction_terms(c, options.agility_split)
         track = _track(rolls[c.side], adjustment, opposing, options.tie_track)
         tracks[c.name] = track
         side_track = _track(rolls[c.side], 0, opposing, options.tie_track)
@@ -407,7 +401,7 @@ class _Dice:
         apart = a.side != b.side
         others = len([s for s in self.encounter.sides if s not in (a.side, b.side)])
         dice = [icepool.d10] * (2 if apart else 1) + ([icepool.lowest(*[icepool.d10] * others)] if others else [])
-        adj_a, adj_b = _adjustment(a, self.options)[1], _adjustment(b, self.options)[1]
+        adj_a, adj_b = (reaction_terms(c, self.options.agility_split)[2] for c in (a, b))
         tie = self.options.tie_track
 
         def best(*rolls: int | None) -> int | None:
