@@ -167,19 +167,23 @@ def test_dex_moves_a_loser_onto_the_winner_track_and_back():
     assert only(tl, "Quick").track == "loser"
 
 
-def test_agility_split_sets_the_track_and_dex_the_speed():
-    # 000 Part 4, Agility: AGI modifies the initiative roll; DEX's reaction adjustment lowers SF.
-    rolls = {"initiative: party": 5, "initiative: orcs": 3}
+def _acrobat_and_fiddler(options=None):
+    """An AGI 19, DEX 10 acrobat and a DEX 18, AGI 10 fiddler attack side by side; the party rolls 5, the orcs 3."""
     acrobat = Combatant("Acrobat", "party", abilities=Abilities(dexterity=10, agility=19),
                         weapons=(Weapon("long sword", 5),))
     fiddler = Combatant("Fiddler", "party", abilities=Abilities(dexterity=18, agility=10),
                         weapons=(Weapon("long sword", 5),))
-    decl = [Declaration("Acrobat", 1, A), Declaration("Fiddler", 1, A)]
-    tl = run([acrobat, fiddler, orc()], decl, rolls=rolls, options=Phase1Options(agility_split=True))
+    return run([acrobat, fiddler, orc()], [Declaration("Acrobat", 1, A), Declaration("Fiddler", 1, A)],
+               rolls={"initiative: party": 5, "initiative: orcs": 3}, options=options)
+
+
+def test_agility_split_sets_the_track_and_dex_the_speed():
+    # 000 Part 4, Agility: AGI modifies the initiative roll; DEX's reaction adjustment lowers SF.
+    tl = _acrobat_and_fiddler(Phase1Options(agility_split=True))
     assert only(tl, "Acrobat").track == "winner" and only(tl, "Fiddler").track == "loser"
     assert only(tl, "Acrobat").end == 3  # SF 5: winner row SF 4-6
     assert only(tl, "Fiddler").end == 3  # SF 5 - 2 (DEX 18) = 3: loser row SF 2-3
-    without = run([acrobat, fiddler, orc()], decl, rolls=rolls)
+    without = _acrobat_and_fiddler()
     assert only(without, "Acrobat").track == "loser" and only(without, "Fiddler").track == "winner"
 
 
@@ -189,17 +193,11 @@ def test_a_fight_s_fast_path_places_the_same_tracks_and_writes_no_initiative_not
     the same run's memo."""
     from combatkit.systems._memo import remembering
 
-    rolls = {"initiative: party": 5, "initiative: orcs": 3}
-    acrobat = Combatant("Acrobat", "party", abilities=Abilities(dexterity=10, agility=19),
-                        weapons=(Weapon("long sword", 5),))
-    fiddler = Combatant("Fiddler", "party", abilities=Abilities(dexterity=18, agility=10),
-                        weapons=(Weapon("long sword", 5),))
-    decl = [Declaration("Acrobat", 1, A), Declaration("Fiddler", 1, A)]
     run_memo: dict = {}
     for split in (True, False, True):
-        told = run([acrobat, fiddler, orc()], decl, rolls=rolls, options=Phase1Options(agility_split=split))
+        told = _acrobat_and_fiddler(Phase1Options(agility_split=split))
         with remembering(run_memo, explain=False):
-            quiet = run([acrobat, fiddler, orc()], decl, rolls=rolls, options=Phase1Options(agility_split=split))
+            quiet = _acrobat_and_fiddler(Phase1Options(agility_split=split))
         assert [(s.actor, s.track) for s in quiet.spans] == [(s.actor, s.track) for s in told.spans]
         initiative = [n for n in told.notes if n.startswith("Initiative d10") or "Reaction Adjustment" in n]
         assert len(initiative) == 2 and not set(initiative) & set(quiet.notes)
