@@ -91,11 +91,8 @@ def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) 
     met = table(cache, "met")
     identity: Hashable = tuple(map(id, value)) if items else id(value)  # type: ignore[call-overload]
     found = met.get(identity)
-    if found is None:
-        numbers = table(cache, "numbers")
-        number = numbers.get(value)
-        if number is None:
-            number = numbers[value] = next(_NUMBERS)
+    if found is None:  # hashed once: a value met for the first time takes the next number
+        number = table(cache, "numbers").setdefault(value, next(_NUMBERS))
         found = met[identity] = (value, number)
     return found[1]
 
