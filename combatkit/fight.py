@@ -48,7 +48,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from mypy_extensions import mypyc_attr
 
@@ -205,13 +205,27 @@ class Fight:
         } for f in self.figures]
 
 
+_COMBATANT_FIELDS = tuple(f.name for f in fields(Combatant))
+
+
 def _as_now(f: Figure, surprised: bool, cache: dict) -> Combatant:
     """The figure's combatant as the timing system should see it this round: its hit points now,
     its unused spells, its components, whether it is surprised (built once per state)."""
     key = ("now", f.name, max(0, f.hit_points), surprised, f.spells_used, f.components_ready)
     if key not in cache:
-        cache[key] = replace(_as_planned(f, surprised, cache), hit_points=max(0, f.hit_points))
+        cache[key] = _changed(_as_planned(f, surprised, cache), {"hit_points": max(0, f.hit_points)})
     return cache[key]
+
+
+def _changed(c: Combatant, changes: dict[str, object]) -> Combatant:
+    """``replace(c, **changes)`` without checking the combatant again: what a fight changes of a combatant it
+    was given checked (hit points down to 0, the spells it has left, whether it is surprised and has its
+    components in hand) is what the check allowed already, and a check is some forty Python calls, once for
+    each state a run meets a figure in (#18)."""
+    new = object.__new__(Combatant)
+    for name in _COMBATANT_FIELDS:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(c, name))
+    return new
 
 
 def _as_planned(f: Figure, surprised: bool, cache: dict) -> Combatant:
@@ -222,9 +236,9 @@ def _as_planned(f: Figure, surprised: bool, cache: dict) -> Combatant:
     worked out is looked up again (:func:`_plan`). Built once per state."""
     key = ("planned", f.name, surprised, f.spells_used, f.components_ready)
     if key not in cache:
-        cache[key] = replace(f.combatant, surprised=surprised,
-                             spells=tuple(s for s in f.combatant.spells if s.name not in f.spells_used),
-                             components_ready=f.components_ready)
+        cache[key] = _changed(f.combatant, {
+            "surprised": surprised, "spells": tuple(s for s in f.combatant.spells if s.name not in f.spells_used),
+            "components_ready": f.components_ready})
     return cache[key]
 
 

@@ -650,6 +650,19 @@ def test_a_written_out_init_sets_every_field_with_its_default(name):
                 f"{name}: {f.name} is not a parameter"
 
 
+def test_a_fights_combatant_in_a_new_state_is_the_one_replace_makes():
+    """A fight copies a checked combatant into each state it meets it in without checking it again (#18): the very
+    combatant ``replace`` makes, every field carried, a field added to Combatant included."""
+    from combatkit.fight import _changed
+
+    spells = (Spell("magic missile", 1, 1, "V,S"), Spell("blindness", 2, 2, "V"))
+    c = mage(spells=spells, hp=12, armor_class=4, attacks_per_round=Fraction(3, 2))
+    for changes in ({"hit_points": 0}, {"surprised": True, "spells": spells[1:], "components_ready": False}):
+        made = _changed(c, changes)
+        assert made == replace(c, **changes) and type(made) is type(c)
+        assert made.abilities is c.abilities and made.weapons is c.weapons
+
+
 def test_a_round_builds_each_figure_from_every_field():
     """``Live.figure`` builds the figure a round leaves field by field (quicker than ``replace``, #18); a field
     added to Figure's ``__init__`` must be carried there too, or a round would drop it back to its default (its
