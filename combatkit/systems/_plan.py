@@ -206,7 +206,10 @@ class ActorPlan:
 
     def spend(self, weapons: tuple[Weapon, ...], declarations: Sequence[Declaration]) -> None:
         """Count the blows ``declarations`` strike with ``weapons`` (:meth:`blows`)."""
-        n = sum(d.attacks for d in declarations if d.kind is ATTACK)
+        self.spend_blows(weapons, sum(d.attacks for d in declarations if d.kind is ATTACK))
+
+    def spend_blows(self, weapons: tuple[Weapon, ...], n: int) -> None:
+        """Count ``n`` blows struck with ``weapons`` (:meth:`blows`)."""
         for w in weapons:
             self.used[w.name] = self.used.get(w.name, 0) + n
 
@@ -725,7 +728,7 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
             ap.defer(move[0], move[1], rules.strike, f"{name} has no attack left this round to close for")
         ap.defer(step, intent, rules.strike, ap.spent(intent, weapons))
         return n
-    ap.spend(weapons or ap.c.striking(), [Declaration(name, n, ATTACK)])
+    ap.spend_blows(weapons or ap.c.striking(), 1)
     if shoot or gap is None or gap <= REACH:
         if move is not None:
             ap.add(move[0], move[1], (), rules.move, f"{name} needs no move to reach {intent.target}",
