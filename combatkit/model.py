@@ -385,11 +385,18 @@ class Spell:
 
     @property
     def component_set(self) -> frozenset[str]:
-        return frozenset(c.strip().upper() for c in self.components.split(",") if c.strip())
+        return _component_set(self.components)
 
     @property
     def full_round(self) -> bool:
         return self.casting_time == ONE_ROUND
+
+
+@lru_cache(maxsize=256)
+def _component_set(components: str) -> frozenset[str]:
+    """The letters of a spell's components (``"V, S,m"``: V, S and M), read once for each text: the systems and the
+    resolver ask a caster's spell for them every round (#18)."""
+    return frozenset(c.strip().upper() for c in components.split(",") if c.strip())
 
 
 def _ratio(value: Fraction | int) -> tuple[int, int]:
