@@ -81,7 +81,9 @@ class Walk:
         self.declarations = tuple(declarations)
         self.events: list[Event] = []
         self.spans: list[Span] = []
-        self.hits: list[Hit] = []
+        self.hits: list[tuple[str, int, str]] = []
+        """Each hit of the round so far as a :class:`~combatkit.encounter.Hit`'s fields, made a Hit only when a
+        reschedule reads them (a fight deals dozens of blows for every reschedule, #18)."""
         self.rolled_before = len(roller.log)
         self.grid = self._grid(timeline)
         self.queue: list[tuple[Tick, int, int, Action]] = []
@@ -286,7 +288,7 @@ class Walk:
         if self.wants_reschedule and self.reschedule_fn is not None and t < _FOREVER:
             self.wants_reschedule = False
             casters = frozenset(a.span.actor for _, _, _, a in self.queue if a.span.kind in _CASTS)
-            timeline = self.reschedule_fn(tuple(self.hits))
+            timeline = self.reschedule_fn(tuple(Hit(*hit) for hit in self.hits))
             self.timeline = replace(timeline, notes=self.timeline.notes + tuple(
                 n for n in timeline.notes if n not in self.timeline.notes))
             kept = [entry for entry in self.queue if entry[3].injected]
@@ -302,19 +304,19 @@ class Walk:
         live.status = status
         live.down_at = t
         live.fell = (self.round, t)
+        if not self.explain:  # the rest is the event's
+            return
         if rule is None and status.fallen:
             rule = self.rules.falls
         elif rule is None:
             rule = {FigureStatus.ASLEEP: "002 Special Types of Attacks IV", FigureStatus.HELD:
                     "002 Special Types of Attacks IV", FigureStatus.FLED: "002 Breaking Off II.B",
                     FigureStatus.CHARMED: "PH 2e charm person", FigureStatus.FRIGHTENED: "PH 2e fear"}[status]
-        why = ""
-        if self.explain:
-            what = {FigureStatus.DEAD: "dies", FigureStatus.UNCONSCIOUS: "falls unconscious",
-                    FigureStatus.ASLEEP: "falls asleep", FigureStatus.HELD: "is held",
-                    FigureStatus.FLED: "has fled the fight", FigureStatus.CHARMED: "is charmed",
-                    FigureStatus.FRIGHTENED: "flees in panic"}[status]
-            why = f"{live.name} {what} ({live.hp} hp)." if status.fallen else f"{live.name} {what}."
+        what = {FigureStatus.DEAD: "dies", FigureStatus.UNCONSCIOUS: "falls unconscious",
+                FigureStatus.ASLEEP: "falls asleep", FigureStatus.HELD: "is held",
+                FigureStatus.FLED: "has fled the fight", FigureStatus.CHARMED: "is charmed",
+                FigureStatus.FRIGHTENED: "flees in panic"}[status]
+        why = f"{live.name} {what} ({live.hp} hp)." if status.fallen else f"{live.name} {what}."
         self.event(t, live.name, EventKind.FALL, rule, why, outcome=status.value, hit_points=live.hp)
 
     def event(self, t: Tick, actor: str, kind: EventKind, rule: str, why: str = "", **fields: object) -> None:
@@ -460,7 +462,7 @@ class Walk:
             period = self.timeline.clock.period_of(t)
             count = _count_of(period.label) if period is not None else None
             hit_tick = count if count is not None else (99 if t <= 1 else -99)
-        self.hits.append(Hit(target.name, hit_tick, source.name if source is not None else ""))
+        self.hits.append((target.name, hit_tick, source.name if source is not None else ""))
         if self._sensitive(target):
             self.wants_reschedule = True
         if target.hp <= 0 and target.pending is None and target.status.present:
