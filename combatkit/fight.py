@@ -80,6 +80,10 @@ STALEMATE = 3
 """Rounds in a row with nobody hurt that make an undecided fight a stalemate (:attr:`Fight.undecided_why`)."""
 
 
+_STATUS_TEXT = {status: status.value for status in FigureStatus}
+"""Each status as its figure row gives it, read once: an enumeration's ``value`` is a Python property (#18)."""
+
+
 @mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class SurpriseOptions:
@@ -197,7 +201,7 @@ class Fight:
     def figure_rows(self) -> list[dict[str, object]]:
         """One plain row per figure: how it ended and what it did."""
         return [{
-            "system": self.system, "seed": self.seed, "figure": f.name, "side": f.side, "status": f.status.value,
+            "system": self.system, "seed": self.seed, "figure": f.name, "side": f.side, "status": _STATUS_TEXT[f.status],
             "fell": f.status is not FigureStatus.ACTIVE, "fell_round": f.fell[0] if f.fell else None,
             "hit_points": f.hit_points, "max_hit_points": f.max_hit_points, "attacks": f.attacks, "hits": f.hits,
             "damage_dealt": f.damage_dealt, "damage_taken": f.damage_taken,
