@@ -83,7 +83,7 @@ from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, Maneuver, WeaponKind
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import EnumeratingRoller
-from combatkit.systems._memo import by_pair, kit
+from combatkit.systems._memo import by_pair, kit, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.phase1 import (
@@ -620,9 +620,21 @@ class _Run:
     # -- attacks
 
     def _schedule_for(self, c: Combatant, weapons: tuple[Weapon, ...], forms: bool) -> tuple[tuple[int, ...], str, str]:
-        """The attack/delay sequence for an attack: (sequence, rule, where it comes from)."""
+        """The attack/delay sequence for an attack: (sequence, rule, where it comes from). In a fight, worked out
+        once a run for each figure and its weapons (#18: the rates are Fractions, read in Python)."""
         if c.name in self.options.schedules:
             return tuple(self.options.schedules[c.name]), "000 §3 C", "Phase2Options.schedules"
+        known = memo("phase2 schedules")
+        key = (c.name, tuple(w.name for w in weapons), forms)
+        found = known.get(key) if known is not None else None
+        if found is None:
+            found = self._table_schedule(c, weapons, forms)
+            if known is not None:
+                known[key] = found
+        return found
+
+    def _table_schedule(self, c: Combatant, weapons: tuple[Weapon, ...], forms: bool) -> tuple[tuple[int, ...], str, str]:
+        """:meth:`_schedule_for` from 000 §3 C Tables 6 and 7."""
         if forms:
             count = len(natural_forms(c))
             return forms_schedule(count), "000 §3 C Table 7", f"Table 7, {count} attack forms"
