@@ -104,6 +104,17 @@ class RoundResult:
     declarations: tuple[Declaration, ...] = ()
     """What was declared."""
 
+    def __init__(self, round: int, system: str, timeline: Timeline, events: tuple[Event, ...],
+                 figures: tuple[Figure, ...], declarations: tuple[Declaration, ...] = ()) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes one a round (#18).
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "system", system)
+        object.__setattr__(self, "timeline", timeline)
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "figures", figures)
+        object.__setattr__(self, "declarations", declarations)
+
     def figure(self, name: str) -> Figure:
         return next(f for f in self.figures if f.name == name)
 

@@ -506,6 +506,12 @@ class PlacedRound:
     key: tuple
     """This round's key in it."""
 
+    def __init__(self, table: dict, key: tuple) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes one a round (#18).
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "key", key)
+
     def before(self) -> Any:
         """What was kept for a round that looked the same, or None."""
         return self.table.get(self.key)
