@@ -48,7 +48,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 
 from mypy_extensions import mypyc_attr
 
@@ -59,6 +59,7 @@ from combatkit.encounter_files import with_intents
 from combatkit.errors import RulesError
 from combatkit.model import Combatant, Declaration
 from combatkit.kinds import PlacementKind
+from combatkit.made import made
 from combatkit.intent import Intent, Plan
 from combatkit.policy import PolicyOptions, intents
 from combatkit.battle import Figure, FigureStatus, figures_from
@@ -209,27 +210,15 @@ class Fight:
         } for f in self.figures]
 
 
-_COMBATANT_FIELDS = tuple(f.name for f in fields(Combatant))
-
-
 def _as_now(f: Figure, surprised: bool, cache: dict) -> Combatant:
     """The figure's combatant as the timing system should see it this round: its hit points now,
-    its unused spells, its components, whether it is surprised (built once per state)."""
+    its unused spells, its components, whether it is surprised (built once per state, from the checked one:
+    :func:`~combatkit.made.made`)."""
     key = ("now", f.name, max(0, f.hit_points), surprised, f.spells_used, f.components_ready)
     if key not in cache:
-        cache[key] = _changed(_as_planned(f, surprised, cache), {"hit_points": max(0, f.hit_points)})
+        planned = _as_planned(f, surprised, cache)
+        cache[key] = made(Combatant, {"hit_points": max(0, f.hit_points)}, like=planned)
     return cache[key]
-
-
-def _changed(c: Combatant, changes: dict[str, object]) -> Combatant:
-    """``replace(c, **changes)`` without checking the combatant again: what a fight changes of a combatant it
-    was given checked (hit points down to 0, the spells it has left, whether it is surprised and has its
-    components in hand) is what the check allowed already, and a check is some forty Python calls, once for
-    each state a run meets a figure in (#18)."""
-    new = object.__new__(Combatant)
-    for name in _COMBATANT_FIELDS:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(c, name))
-    return new
 
 
 def _as_planned(f: Figure, surprised: bool, cache: dict) -> Combatant:
@@ -240,9 +229,9 @@ def _as_planned(f: Figure, surprised: bool, cache: dict) -> Combatant:
     worked out is looked up again (:func:`_plan`). Built once per state."""
     key = ("planned", f.name, surprised, f.spells_used, f.components_ready)
     if key not in cache:
-        cache[key] = _changed(f.combatant, {
+        cache[key] = made(Combatant, {
             "surprised": surprised, "spells": tuple(s for s in f.combatant.spells if s.name not in f.spells_used),
-            "components_ready": f.components_ready})
+            "components_ready": f.components_ready}, like=f.combatant)
     return cache[key]
 
 
@@ -418,8 +407,10 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
             seen = tuple(_as_planned(f, f.name in round_surprised, cache) for f in present)
             meant = planned + policy
             plan = _plan(found, distances, seen, meant, refinements, sys_opts, carry, in_cycle, cache,
-                         lambda: Encounter(encounter.title, seen, (), distances, (), entered, number, None, sid,
-                                           encounter.description, intents=meant, refinements=refinements))
+                         lambda: made(Encounter, {"title": encounter.title, "combatants": seen, "distances": distances,
+                                                  "rolls": entered, "round": number, "system": sid,
+                                                  "description": encounter.description, "intents": meant,
+                                                  "refinements": refinements}))
             carry = plan.carry
             carried = {p.actor: [p.intent] for p in plan.placements
                        if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}
@@ -437,8 +428,10 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                     extra_events.append(Event(r, 1, name, EventKind.SURPRISE, sits_out,
                                               f"{name} is surprised and declares nothing this round."
                                               if explain else ""))
-            round_encounter = Encounter(encounter.title, combatants, in_phase_order(user + policy_declarations),
-                                        distances, (), entered, number, None, sid, encounter.description)
+            round_encounter = made(Encounter, {
+                "title": encounter.title, "combatants": combatants,
+                "declarations": in_phase_order(user + policy_declarations), "distances": distances, "rolls": entered,
+                "round": number, "system": sid, "description": encounter.description})
             timing = found.timing_roller()
             timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,
                                                             schedule_seed, entered, sys_opts, r, explain)

@@ -650,17 +650,34 @@ def test_a_written_out_init_sets_every_field_with_its_default(name):
                 f"{name}: {f.name} is not a parameter"
 
 
-def test_a_fights_combatant_in_a_new_state_is_the_one_replace_makes():
-    """A fight copies a checked combatant into each state it meets it in without checking it again (#18): the very
-    combatant ``replace`` makes, every field carried, a field added to Combatant included."""
-    from combatkit.fight import _changed
+def test_made_makes_the_value_the_class_makes():
+    """The engine makes combatants, declarations, intents, placements and a round's encounter from values it has
+    checked, without their ``__init__`` (#18: :func:`combatkit.made.made`): the very value the class makes, every
+    field carried or defaulted, a field added to the class included."""
+    from combatkit.intent import Intent, IntentKind, Placement
+    from combatkit.kinds import PlacementKind
+    from combatkit.made import made
 
     spells = (Spell("magic missile", 1, 1, "V,S"), Spell("blindness", 2, 2, "V"))
     c = mage(spells=spells, hp=12, armor_class=4, attacks_per_round=Fraction(3, 2))
     for changes in ({"hit_points": 0}, {"surprised": True, "spells": spells[1:], "components_ready": False}):
-        made = _changed(c, changes)
-        assert made == replace(c, **changes) and type(made) is type(c)
-        assert made.abilities is c.abilities and made.weapons is c.weapons
+        assert made(Combatant, changes, like=c) == replace(c, **changes)
+    d = Declaration("Mira", 2, A, target="B", weapons=("dagger",), reposition=True)
+    assert made(Declaration, {"actor": "Mira", "phase": 2, "kind": A, "target": "B", "weapons": ("dagger",),
+                              "reposition": True}) == d
+    intent = Intent("Mira", IntentKind.MOVE, "B", maneuver=Maneuver.WITHDRAW, away=True)
+    assert made(Intent, {"actor": "Mira", "kind": IntentKind.MOVE, "target": "B", "maneuver": Maneuver.WITHDRAW,
+                         "away": True}) == intent
+    placement = Placement("Mira", 1, intent, (d,), PlacementKind.PLACED, "000 §1 F", "why")
+    assert made(Placement, {"actor": "Mira", "step": 1, "intent": intent, "declarations": (d,),
+                            "kind": PlacementKind.PLACED, "rule": "000 §1 F", "why": "why"}) == placement
+    enc = made(Encounter, {"title": "t", "combatants": (c,), "declarations": (d,), "round": 2})
+    assert enc == Encounter("t", (c,), (d,), round=2) and enc.rolls == {} and enc.rolls is not made(
+        Encounter, {"title": "t", "combatants": (c,)}).rolls  # a default factory's fresh dict each time
+    with pytest.raises(TypeError, match="no field"):
+        made(Declaration, {"actor": "Mira", "phase": 2, "kind": A, "phases": (3,)})
+    with pytest.raises(TypeError, match="needs its kind"):
+        made(Declaration, {"actor": "Mira", "phase": 2})
 
 
 def test_a_round_builds_each_figure_from_every_field():
