@@ -24,6 +24,7 @@ from combatkit.battle import REACH, REPOSITION, missile_range, routine
 from combatkit.encounter import Encounter
 from combatkit.kinds import ActionKind, IntentKind, Maneuver, PlacementKind, WeaponKind
 from combatkit.intent import COMPONENTS, Intent, Placement, Refinement, find_action
+from combatkit.made import made
 from combatkit.model import FISTS, Combatant, Declaration, Spell, Weapon
 from combatkit.systems._memo import kit
 
@@ -57,6 +58,14 @@ _MANEUVER_WORDS = {Maneuver.CHARGE: "a charge", Maneuver.WITHDRAW: "a withdrawal
                    Maneuver.PUMMEL: "a pummel", Maneuver.GRAPPLE: "a grapple",
                    Maneuver.OVERBEAR: "an overbearing attack"}
 """What :meth:`ActorPlan.where` calls a declaration: by its maneuver when it has one, else by its kind."""
+
+
+def _placement(actor: str, step: int, intent: Intent | None, declarations: tuple[Declaration, ...],
+               kind: PlacementKind, rule: str, why: str) -> Placement:
+    """``Placement(actor, step, ...)``, made in compiled code (:func:`~combatkit.made.made`): a plan makes one an
+    intent."""
+    return made(Placement, {"actor": actor, "step": step, "intent": intent, "declarations": declarations, "kind": kind,
+                            "rule": rule, "why": why})
 
 
 @dataclass
@@ -232,8 +241,8 @@ class ActorPlan:
             base["note"] = intent.note
         base.update(fields)
         if base.get("maneuver") is not None and base["maneuver"].kind is not kind:
-            base["maneuver"] = None
-        return Declaration(self.name, phase, kind, **base)
+            base["maneuver"] = None  # what Declaration's check asks: a maneuver of its own kind (made() skips it)
+        return made(Declaration, {"actor": self.name, "phase": phase, "kind": kind, **base})
 
     def add(self, step: int, intent: Intent, declarations: Sequence[Declaration], rule: str, why: str,
             kind: PlacementKind = PlacementKind.PLACED) -> None:
@@ -248,11 +257,11 @@ class ActorPlan:
                 why += f"; refined for {self.system.title}: {', '.join(refinement.changes())}"
                 kind = PlacementKind.REFINED
         self._moved(intent, declarations)
-        self.placements.append(Placement(self.name, step, intent, tuple(declarations), kind, rule, why))
+        self.placements.append(_placement(self.name, step, intent, tuple(declarations), kind, rule, why))
 
     def defer(self, step: int, intent: Intent, rule: str, why: str) -> None:
         """Not this round: ``why`` says what stands in the way."""
-        self.placements.append(Placement(self.name, step, intent, (), PlacementKind.DEFERRED, rule, why))
+        self.placements.append(_placement(self.name, step, intent, (), PlacementKind.DEFERRED, rule, why))
 
     def refined(self, step: int, intent: Intent) -> list[Declaration] | None:
         """The declarations a refinement with phases gives ``intent`` (as the file placed it for this
@@ -275,7 +284,7 @@ class ActorPlan:
         self._moved(intent, declarations)
         if kind is ATTACK:
             self.spend(self.weapons(intent) or self.c.striking(), declarations)
-        self.placements.append(Placement(self.name, step, intent, tuple(declarations), PlacementKind.REFINED,
+        self.placements.append(_placement(self.name, step, intent, tuple(declarations), PlacementKind.REFINED,
                                          "the encounter's own placement", why))
         return declarations
 
