@@ -61,6 +61,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -69,6 +70,7 @@ from combatkit.encounter import Encounter
 from combatkit.effects import EffectKind, spell_effect, takes
 from combatkit.kinds import IntentKind, Length, Maneuver, WeaponKind
 from combatkit.intent import COMPONENTS, Intent
+from combatkit.made import made
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.resolution import ResolutionOptions
 from combatkit.systems.base import TimingSystem, find_system
@@ -131,7 +133,7 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
         in_reach = any(abs(o.position - f.position) <= REACH for o in foes if o.status.acts)
         if (options.flee_below is not None and f.hit_points <= options.flee_below * f.max_hit_points and in_reach
                 and c.movement):  # MV 0: it cannot flee, and fights on
-            mine: tuple[Intent, ...] = (Intent(f.name, IntentKind.MOVE, maneuver=Maneuver.FLEE),)
+            mine: tuple[Intent, ...] = (_intent(f.name, IntentKind.MOVE, maneuver=Maneuver.FLEE),)
         else:
             mine = ()
             if options.cast and c.spells and not extras.stance.defensive:
@@ -139,7 +141,7 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
             if not mine and extras.stance.can_attack:  # 004 Full Defense: "no attack possible"
                 mine = _weapon_intents(f, target, gap, round, system, options)
             if not mine and in_reach and _unarmed_only(c) and c.movement:  # MV 0: it cannot withdraw either
-                mine = (Intent(f.name, IntentKind.MOVE, target.name, away=True, maneuver=Maneuver.WITHDRAW),)
+                mine = (_intent(f.name, IntentKind.MOVE, target.name, away=True, maneuver=Maneuver.WITHDRAW),)
         if not mine:
             continue
         aimed = mine[-1]
@@ -163,8 +165,8 @@ def _spell_intents(f: Figure, figures: Sequence[Figure], target: Figure, foes: l
         aim = _spell_target(f, figures, target, foes, spell, resolution)
         if aim is None:
             continue
-        ready = (Intent(f.name, IntentKind.READY, item=COMPONENTS),) if ready_first else ()
-        return ready + (Intent(f.name, IntentKind.CAST, aim.name, spell=spell.name),)
+        ready = (_intent(f.name, IntentKind.READY, item=COMPONENTS),) if ready_first else ()
+        return ready + (_intent(f.name, IntentKind.CAST, aim.name, spell=spell.name),)
     return ()
 
 
@@ -198,6 +200,13 @@ def _spell_target(f: Figure, figures: Sequence[Figure], target: Figure, foes: li
     return aim
 
 
+def _intent(actor: str, kind: IntentKind, target: str | None = None, **fields: Any) -> Intent:
+    """``Intent(actor, kind, target, **fields)``, made in compiled code (:func:`~combatkit.made.made`; #18): the
+    policy's intents are valid as written here (a maneuver of their own kind, a target to move away from, an item
+    to ready), and the checks of ``Intent`` are its ``__post_init__``'s."""
+    return made(Intent, {"actor": actor, "kind": kind, "target": target, **fields})
+
+
 def _weapon_intents(f: Figure, target: Figure, gap: int, round: int, system: TimingSystem,
                     options: PolicyOptions) -> tuple[Intent, ...]:
     c = f.combatant
@@ -211,13 +220,13 @@ def _weapon_intents(f: Figure, target: Figure, gap: int, round: int, system: Tim
     if missiles and (gap > REACH or not melee):
         ranges = missile_range(missiles[0])
         if ranges is None or gap <= ranges[2] or not melee:
-            return (Intent(f.name, IntentKind.ATTACK, target.name, weapons=(missiles[0].name,)),)
+            return (_intent(f.name, IntentKind.ATTACK, target.name, weapons=(missiles[0].name,)),)
     if not melee and not c.weapons:
         if target.combatant.size.larger_than(c.size):
             return ()  # 002 Unarmed Combat: only on a creature of its own size or smaller
-        attack = Intent(f.name, IntentKind.ATTACK, target.name, maneuver=Maneuver.PUMMEL)
+        attack = _intent(f.name, IntentKind.ATTACK, target.name, maneuver=Maneuver.PUMMEL)
     elif melee:
-        attack = Intent(f.name, IntentKind.ATTACK, target.name, weapons=_names(melee))
+        attack = _intent(f.name, IntentKind.ATTACK, target.name, weapons=_names(melee))
     else:
         return ()
     if gap <= REACH:
@@ -227,8 +236,8 @@ def _weapon_intents(f: Figure, target: Figure, gap: int, round: int, system: Tim
     allowance = c.movement * 10 // 3
     if (options.charge and system.rules.charge is ChargeRule.COMBAT_II and Maneuver.CHARGE in system.maneuvers
             and allowance + REACH < gap <= c.movement * 10):
-        return (Intent(f.name, IntentKind.MOVE, target.name, maneuver=Maneuver.CHARGE), attack)
-    return (Intent(f.name, IntentKind.MOVE, target.name), attack)
+        return (_intent(f.name, IntentKind.MOVE, target.name, maneuver=Maneuver.CHARGE), attack)
+    return (_intent(f.name, IntentKind.MOVE, target.name), attack)
 
 
 def _unarmed_only(c: Combatant) -> bool:
