@@ -71,7 +71,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 from typing import cast
 
 import icepool
@@ -83,7 +83,7 @@ from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, Maneuver, WeaponKind
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import EnumeratingRoller
-from combatkit.systems._memo import by_pair, kit, memo
+from combatkit.systems._memo import by_pair, explaining, kit, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import TimingSystem, placed_round, register
 from combatkit.systems.phase1 import (
@@ -155,8 +155,10 @@ def phase_label(phase: int) -> str:
     return f"phase {LETTERS[(phase - 1) % 3]}, cycle {(phase - 1) // 3 + 1}"
 
 
+@lru_cache(maxsize=64)
 def clock_for(phases: int) -> Clock:
-    """A clock of ``phases`` consecutive phases of six half-segments (000 Table 4)."""
+    """A clock of ``phases`` consecutive phases of six half-segments (000 Table 4); made once for each count of
+    phases (a clock is a value, and every round shows one: #18)."""
     if phases < 1:
         raise RulesError("000 §3", f"a Phase System II clock shows at least one phase, got {phases}")
     return Clock(
@@ -320,13 +322,15 @@ def _track(own: int, adjustment: int, opposing: int | None, tie: Track) -> Track
 
 def _tracks(encounter: Encounter, rolls: Mapping[str, int], cycle: int,
             options: Phase2Options) -> tuple[dict[str, Track], list[str]]:
-    """Each figure's track for one cycle from the side rolls, and the notes that explain it."""
+    """Each figure's track for one cycle from the side rolls, and the notes that explain it, written only when the
+    round is explained (:func:`~combatkit.systems._memo.explaining`), as Phase System I's initiative does."""
     sides = encounter.sides
+    explain = explaining()
     phases = f"phases {cycle * 3 - 2}-{cycle * 3}"
     notes = []
-    if len(sides) == 1:
+    if explain and len(sides) == 1:
         notes.append(f"Cycle {cycle} ({phases}): only {sides[0]} is fighting, everyone is on the winner track.")
-    else:
+    elif explain:
         shown = ", ".join(f"{s} {rolls[s]}" for s in sides)
         best = min(rolls.values())
         winners = [s for s in sides if rolls[s] == best]
@@ -340,11 +344,10 @@ def _tracks(encounter: Encounter, rolls: Mapping[str, int], cycle: int,
         score, _, adjustment = reaction_terms(c, options.agility_split)
         track = _track(rolls[c.side], adjustment, opposing, options.tie_track)
         tracks[c.name] = track
-        side_track = _track(rolls[c.side], 0, opposing, options.tie_track)
-        if track is not side_track:
+        if explain and track is not _track(rolls[c.side], 0, opposing, options.tie_track):
             notes.append(f"Cycle {cycle}: {c.name}'s {score} Reaction Adjustment {adjustment:+d} moves {c.name} onto "
                          f"the {track} track ({rolls[c.side]} - ({adjustment:+d}) against {opposing}, 000 §1 B).")
-    losers = [name for name, track in tracks.items() if track is Track.LOSER]
+    losers = [name for name, track in tracks.items() if track is Track.LOSER] if explain else []
     if losers:
         winners = [name for name, track in tracks.items() if track is Track.WINNER] or ["nobody"]
         notes.append(f"Cycle {cycle}: winner track {', '.join(winners)}; loser track {', '.join(losers)}, who state "
