@@ -52,7 +52,7 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
             walk.cancel(live, span, t, "PH 2e slow", f"{live.name} is slowed: it attacks at half its rate, and "
                                                      f"this round its blows are lost.")
             return
-    extras = walk.options.extras(live.name)
+    extras = live.extras
     if not extras.stance.can_attack:
         walk.cancel(live, span, t, "004 Combat Stance", f"{live.name} is in {extras.stance.label}: no attack.")
         return
@@ -135,7 +135,7 @@ def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tu
 def _read_weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
     c = live.c
     if span.kind is SpanKind.OPPORTUNITY:
-        return routine(c, walk.options.extras(c.name))
+        return routine(c, live.extras)
     declared = c.striking(decl.weapons if decl is not None else ())
     pool = list(declared)
     chosen = []
@@ -191,7 +191,7 @@ def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declara
             and not (walk.rules.charge is ChargeRule.SITUATIONAL
                      and (_charging(walk, live.name) or _charging(walk, target.name)))):
         return _PLAIN
-    extras, theirs = walk.options.extras(live.name), walk.options.extras(target.name)
+    extras, theirs = live.extras, target.extras
     range_band = None
     if missile:
         key = ("range", weapons[0].name)
@@ -274,7 +274,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     """One attack roll and its damage; returns (outcome, damage, whether it ends the attack sequence)."""
     c, foe = live.c, target.c
     damage_bonus, multiplier = terms.damage, terms.multiplier
-    extras, theirs = walk.options.extras(c.name), walk.options.extras(foe.name)
+    extras, theirs = live.extras, target.extras
     rules = walk.rule_set
     # what the rolls are logged under; on the fast path only a critical rule set reads it (its steps name it)
     key = f"round {walk.round}, tick {t}{suffix}" if walk.fast_rng is None or rules is not None else ""
@@ -298,10 +298,10 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     thac0 = min(20, max(1, c.thac0))
     if thac0 != c.thac0:
         attacker_terms += (_term(f"THAC0 {c.thac0}", thac0 - c.thac0, "PH 2e THAC0"),)
-    somatic = walk.somatic_spell(foe.name, t)  # 000 §2 C: a caster invoking somatic components is defenseless
-    akey = (c.name, weapon.name, walk.conditions_on(live, t) + attacker_terms)
-    dkey = (foe.name, walk.conditions_on(target, t) + defender_terms, somatic is not None)
-    defenseless = f" {foe.name} is casting {somatic} with its somatic components: a stationary, defenseless " \
+    somatic = walk.somatic_spell(target.name, t)  # 000 §2 C: a caster invoking somatic components is defenseless
+    akey = (live.name, weapon.name, walk.conditions_on(live, t) + attacker_terms)
+    dkey = (target.name, walk.conditions_on(target, t) + defender_terms, somatic is not None)
+    defenseless = f" {target.name} is casting {somatic} with its somatic components: a stationary, defenseless " \
                   f"target ({DEFENSELESS_RULE})." if somatic is not None and walk.explain else ""
     automatic = adjustment is not None and adjustment.automatic_hit
     dice_text = adjustment.damage_dice if adjustment is not None and adjustment.damage_dice else None
@@ -314,7 +314,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
                                 key=key)
         outcome, damage = result.outcome.value, result.damage
         if result.hit:
-            damage = damage * multiplier + damage_bonus + _half_die(walk, terms, weapon, c.name, key)
+            damage = damage * multiplier + damage_bonus + _half_die(walk, terms, weapon, live.name, key)
         if result.conditions:
             walk.impose(result.conditions, live, target, t)
         for extra in result.extra_attacks:
@@ -326,10 +326,11 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
                     _extra(walk, live, target, weapon, walk.grid[nxt][0], extra.rule, ())
         why = ""
         if walk.explain:
-            why = f"{c.name} attacks {foe.name} with the {weapon.name}: " + "; ".join(str(s) for s in result.steps)
+            why = f"{live.name} attacks {target.name} with the {weapon.name}: " + "; ".join(
+                str(s) for s in result.steps)
             why += "." + defenseless if defenseless else ""
             for item in result.items:
-                walk.event(t, c.name, EventKind.NOTE, item.rule, f"{c.name}'s {item}.")
+                walk.event(t, live.name, EventKind.NOTE, item.rule, f"{live.name}'s {item}.")
         _land(walk, live, target, damage if result.hit else 0, t, outcome, why, span_rule)
         return outcome, damage if result.hit else 0, result.ends_attack_sequence
     setup = _setup(walk, akey, dkey, live, target, weapon, extras, theirs, thac0)
@@ -337,14 +338,14 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     if automatic:
         natural, hit = 0, True
     else:
-        natural = walk.roll(D20, lambda: f"attack roll: {c.name} [{key}]")
+        natural = walk.roll(D20, lambda: f"attack roll: {live.name} [{key}]")
         hit = natural != 1 and (natural >= needed or natural == 20)
     damage = base = 0
     dice = Dice.parse(dice_text or weapon.damage)
     if hit and holds is None:
-        base = walk.roll(dice, lambda: f"damage: {c.name} [{key}]")
+        base = walk.roll(dice, lambda: f"damage: {live.name} [{key}]")
         damage = max(walk.options.critical_options.minimum_damage, base + setup.damage_bonus) * multiplier
-        damage = max(0, damage + damage_bonus + _half_die(walk, terms, weapon, c.name, key))
+        damage = max(0, damage + damage_bonus + _half_die(walk, terms, weapon, live.name, key))
     why = ""
     if walk.explain:
         to_hit_terms = "".join(f", {m}" for m in setup.to_hit)
@@ -358,7 +359,8 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
             bonus = "".join(f" {m}" for m in setup.damage)
             scaled = (f" x{multiplier}" if multiplier != 1 else "") + (f" {damage_bonus:+d}" if damage_bonus else "")
             dmg_text = f", {dice} rolled {base}{bonus}{scaled} = {damage} damage"
-        why = f"{c.name} attacks {foe.name} with the {weapon.name}: {roll_text}: {'hit' if hit else 'miss'}{dmg_text}."
+        why = (f"{live.name} attacks {target.name} with the {weapon.name}: {roll_text}: "
+               f"{'hit' if hit else 'miss'}{dmg_text}.")
         if hit and not automatic and adjustment is not None and adjustment.notes:
             why += " " + " ".join(adjustment.notes)  # what 002 says of the hit: a grapple holds, an overbear fells
         why += defenseless

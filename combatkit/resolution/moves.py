@@ -109,7 +109,7 @@ def _flee(walk: Walk, live: Live, span: Span, decl: Declaration | None, t: Tick,
                     continue
             else:
                 rule, position = walk.rules.flight.value, Position.REAR
-            weapons = routine(foe.c, walk.options.extras(foe.name))
+            weapons = routine(foe.c, foe.extras)
             free = Span(foe.name, foe.fig.side, SpanKind.ATTACK, f"free attack -> {live.name}", t, t, span.period, rule,
                         f"{live.name} flees: {foe.name} gets a free attack.", target=live.name)
             walk.event(t, foe.name, EventKind.NOTE, rule, f"{live.name} flees: {foe.name} gets a free attack.",
@@ -155,8 +155,8 @@ def _charge(walk: Walk, live: Live, target: Live, span: Span, t: Tick) -> None:
     readied += walk.readied.get(target.name, [])
     is_set = target.acts_at(t) and any(s.status is Status.DONE and s.start <= t <= s.end
                                        and s.target in (None, live.name) for s in readied)
-    mine = routine(live.c, walk.options.extras(live.name))
-    theirs = routine(target.c, walk.options.extras(target.name))
+    mine = routine(live.c, live.extras)
+    theirs = routine(target.c, target.extras)
     rule = "000 §2 D Charging"
     attack_span = replace(span, kind=SpanKind.ATTACK, action=f"charge: {' + '.join(w.name for w in mine)} -> {target.name}",
                           target=target.name, rule=rule)

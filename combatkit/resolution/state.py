@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from combatkit.battle import ActiveCondition, Figure, FigureStatus, Lasting
+from combatkit.battle import ActiveCondition, Figure, FigureExtras, FigureStatus, Lasting
 from combatkit.dice import Dice
 from combatkit.model import Combatant, Declaration, Weapon
 from combatkit.modifiers import Situation
@@ -19,11 +19,14 @@ class Live:
     A plain class with its own ``__init__`` (not a dataclass): in the compiled build a dataclass's generated
     ``__init__`` runs as Python, and a round makes one of these a figure (#18)."""
 
-    def __init__(self, fig: Figure) -> None:
+    def __init__(self, fig: Figure, extras: FigureExtras) -> None:
         self.fig = fig
         self.c: Combatant = fig.combatant
         """Who it is: what never changes in a fight (``fig`` is never replaced; read hundreds of times a round)."""
         self.name: str = fig.combatant.name
+        self.extras = extras
+        """What ``ResolutionOptions.figures`` gives it (:meth:`ResolutionOptions.extras
+        <combatkit.resolution.ResolutionOptions.extras>`), read at every blow."""
         self.hp = fig.hit_points
         self.status = fig.status
         self.position = fig.position

@@ -77,7 +77,7 @@ class Walk:
         self.system_options = system_options
         self.reschedule_fn = reschedule
         self.cache = cache
-        self.live = {f.name: Live(f) for f in figures}
+        self.live = {f.name: Live(f, options.extras(f.name)) for f in figures}
         self.declarations = tuple(declarations)
         self.events: list[Event] = []
         self.spans: list[Span] = []
@@ -258,7 +258,7 @@ class Walk:
                 if (foe.fig.side == target.fig.side or not foe.acts_at(t) or index in foe.struck_phases
                         or abs(foe.position - target.position) > REACH):
                     continue
-                weapons = routine(foe.c, self.options.extras(foe.name))
+                weapons = routine(foe.c, foe.extras)
                 span = Span(foe.name, foe.fig.side, SpanKind.ATTACK,
                             f"{' + '.join(w.name for w in weapons)} -> {target.name} (defenseless)", t, t, "",
                             DEFENSELESS_RULE, f"{target.name} is {why}: it may be attacked each phase.",
