@@ -202,7 +202,8 @@ class Fight:
     def figure_rows(self) -> list[dict[str, object]]:
         """One plain row per figure: how it ended and what it did."""
         return [{
-            "system": self.system, "seed": self.seed, "figure": f.name, "side": f.side, "status": _STATUS_TEXT[f.status],
+            "system": self.system, "seed": self.seed, "figure": f.name, "side": f.side,
+            "status": _STATUS_TEXT[f.status],
             "fell": f.status is not FigureStatus.ACTIVE, "fell_round": f.fell[0] if f.fell else None,
             "hit_points": f.hit_points, "max_hit_points": f.max_hit_points, "attacks": f.attacks, "hits": f.hits,
             "damage_dealt": f.damage_dealt, "damage_taken": f.damage_taken,

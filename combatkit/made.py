@@ -28,12 +28,14 @@ def made(cls: type[T], values: Mapping[str, Any], like: T | None = None) -> T:
 
     >>> from combatkit.model import Declaration
     >>> from combatkit.kinds import ActionKind
-    >>> made(Declaration, {"actor": "Mira", "phase": 2, "kind": ActionKind.MOVE}) == Declaration("Mira", 2, ActionKind.MOVE)
+    >>> declared = made(Declaration, {"actor": "Mira", "phase": 2, "kind": ActionKind.MOVE})
+    >>> declared == Declaration("Mira", 2, ActionKind.MOVE)
     True
     """
     spec = _FIELDS.get(cls)
     if spec is None:
-        spec = _FIELDS[cls] = tuple((f.name, f.default, f.default_factory) for f in fields(cls))  # type: ignore[arg-type]
+        found = fields(cls)  # type: ignore[arg-type]
+        spec = _FIELDS[cls] = tuple((f.name, f.default, f.default_factory) for f in found)
     new = object.__new__(cls)
     used = 0
     for name, default, factory in spec:

@@ -636,7 +636,8 @@ class _Run:
                 known[key] = found
         return found
 
-    def _table_schedule(self, c: Combatant, weapons: tuple[Weapon, ...], forms: bool) -> tuple[tuple[int, ...], str, str]:
+    def _table_schedule(self, c: Combatant, weapons: tuple[Weapon, ...],
+                        forms: bool) -> tuple[tuple[int, ...], str, str]:
         """:meth:`_schedule_for` from 000 §3 C Tables 6 and 7."""
         if forms:
             count = len(natural_forms(c))
