@@ -447,8 +447,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
             def reschedule(hits: tuple[Hit, ...], enc: Encounter = round_encounter, known: dict = known,
                            roller_type: type = timing, rng: random.Random = schedule_rng,
                            opts: object = sys_opts, plan: Plan = plan) -> Timeline:
-                again = found.schedule(replace(enc, hits=hits), roller_type(entered=dict(known), rng=rng), opts,
-                                       check_rolls=False)
+                again = found.schedule(made(Encounter, {"hits": hits}, like=enc),
+                                       roller_type(entered=dict(known), rng=rng), opts, check_rolls=False)
                 known.update({roll.purpose: (roll.faces if roll.faces else roll.total) for roll in again.rolls})
                 asked.extend(roll.purpose for roll in again.rolls)
                 return annotate(again, plan) if explain else again
