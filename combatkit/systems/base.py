@@ -365,6 +365,16 @@ class FightRound:
     """What ``ResolutionOptions.figures`` gives each figure, by name (a :class:`~combatkit.battle.FigureExtras`:
     its 004 stance among them)."""
 
+    def __init__(self, number: int, names: tuple[str, ...], surprise_check: bool = True, flagged: bool = False,
+                 extras: Mapping[str, Any] | None = None) -> None:
+        # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
+        # dataclass makes as Python, and a fight makes one a round (#18).
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "surprise_check", surprise_check)
+        object.__setattr__(self, "flagged", flagged)
+        object.__setattr__(self, "extras", {} if extras is None else extras)
+
     @property
     def first(self) -> bool:
         """Round 1 of the fight."""
