@@ -963,7 +963,7 @@ class _Round:
         before = Moment(BEFORE, "surprise round" if self.surprise_round else "before initiative")
         end = Moment(END, "end of round")
         hits = self.hits
-        moments = [before, end, *groups.values(), *(m for _, m in hits.values())]
+        moments = [before, end, *groups.values(), *[m for _, m in hits.values()]]
         clock, ticks = moment_clock(UNIT, moments)
         placed: list[tuple[Span, Declaration | None]] = []
         for f in self.figures.values():
