@@ -163,7 +163,8 @@ class Walk:
 
     def _load(self, spans: Sequence[Span], after: Tick, ruined_now: frozenset[str] = frozenset()) -> None:
         ordinal: dict[tuple[str, str], int] = {}
-        for span in sorted(spans, key=lambda s: (s.start, s.end, s.actor)):
+        # by (start, end, actor), stably: sorted as tuples, not through a key function called once a span (#18)
+        for _, _, _, _, span in sorted([(s.start, s.end, s.actor, i, s) for i, s in enumerate(spans)]):
             key = (span.actor, span.kind)
             k = ordinal.get(key, 0)
             ordinal[key] = k + 1
