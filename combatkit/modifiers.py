@@ -30,7 +30,6 @@ restate the Player's Handbook's own; :class:`combatkit.resolution.ResolutionOpti
 
 from __future__ import annotations
 
-import enum
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -41,7 +40,7 @@ from typing import Any
 from combatkit.attack import Modifier
 from combatkit.conditions import CONDITIONS
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.kinds import Maneuver, Size
+from combatkit.kinds import IdentityEnum, Maneuver, Size
 from combatkit.model import reaction_adjustment
 
 __all__ = [
@@ -69,7 +68,7 @@ def table_002() -> dict[str, Any]:
     return tomllib.loads(text)
 
 
-class RangeBand(enum.Enum):
+class RangeBand(IdentityEnum):
     """002 Missile Attacks I."""
 
     SHORT = "short"
@@ -77,7 +76,7 @@ class RangeBand(enum.Enum):
     LONG = "long"
 
 
-class Position(enum.Enum):
+class Position(IdentityEnum):
     """Where the attacker stands relative to the defender's front (002 Special Types of Attacks, Mounted I)."""
 
     FRONT = "front"
@@ -85,7 +84,7 @@ class Position(enum.Enum):
     REAR = "rear"
 
 
-class TargetState(enum.Enum):
+class TargetState(IdentityEnum):
     """The defender's state (002 Special Types of Attacks III, IV)."""
 
     NORMAL = "normal"
@@ -98,14 +97,14 @@ class TargetState(enum.Enum):
     """Magically held: automatically hit."""
 
 
-class Hand(enum.Enum):
+class Hand(IdentityEnum):
     """Which weapon of a two-weapon routine (002 Special Types of Attacks VI)."""
 
     PRIMARY = "primary"
     SECONDARY = "secondary"
 
 
-class WeaponUse(enum.Enum):
+class WeaponUse(IdentityEnum):
     """A weapon's label for mounted combat (002 Mounted Combat II.A)."""
 
     HORSEMAN = "horseman"
