@@ -221,9 +221,12 @@ def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declara
         two_weapons=Hand.PRIMARY if extras.two_weapons and len(weapons) > 1 else None,
         unarmed=_unarmed(decl) or (Maneuver.PUMMEL if weapons[0].length is Length.UNARMED else None),
     )
-    if all(value == _PLAIN_FIELDS[name] for name, value in fields.items()):
-        return _PLAIN
-    return Situation(**fields)  # type: ignore[arg-type]
+    kept = ("situation", *fields.values())  # one Situation a run for each, a value (its __init__ is Python, #18)
+    found = walk.cache.get(kept)
+    if found is None:
+        plain = all(value == _PLAIN_FIELDS[name] for name, value in fields.items())
+        found = walk.cache[kept] = _PLAIN if plain else Situation(**fields)  # type: ignore[arg-type]
+    return found
 
 
 def _unarmed(decl: Declaration | None) -> Maneuver | None:
