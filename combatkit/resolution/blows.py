@@ -12,6 +12,7 @@ weapon the roll to hit and for damage, plain DMG 2e or through a critical rule s
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from combatkit.attack import DEFENSELESS_RULE, Attacker, Defender, RuleSet, setup_attack
@@ -482,9 +483,11 @@ _PLAIN = Situation()
 _PLAIN_FIELDS = {name: getattr(_PLAIN, name) for name in Situation.__dataclass_fields__}
 
 
+@lru_cache(maxsize=1024)
 def _term(label: str, value: int, rule: str, armor: bool = False, dexterity: bool = False) -> Condition:
     """A situational to-hit (or AC) term, carried to :func:`combatkit.criticals.setup_attack` as a condition;
-    ``dexterity``: the AC term that takes the defender's Dexterity bonus away (so no other rule takes it again)."""
+    ``dexterity``: the AC term that takes the defender's Dexterity bonus away (so no other rule takes it again).
+    Made once for each (a condition is a value, and its ``__init__`` is Python: a five-phase blow has its terms)."""
     if armor:
         return Condition("situational", label, f"{value:+d} AC", rule, ac_modifier=value, loses_agility_bonus=dexterity)
     return Condition("situational", label, f"{value:+d} to hit", rule, attack_modifier=value)
