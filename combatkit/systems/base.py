@@ -585,10 +585,22 @@ def plan_encounter(encounter: Encounter, plan: Plan) -> Encounter:
     return replace(encounter, declarations=tuple(sorted(plan.declarations, key=lambda d: d.phase)))
 
 
+_ORDERED: tuple[tuple[Declaration, ...], tuple[Declaration, ...]] = ((), ())
+"""The declarations :func:`in_phase_order` was last given, and what it gave: a fight's round asks it of the same
+tuple three times (the fight, :meth:`TimingSystem.schedule`, the short form's and the Segment of Action's
+scheduler). Holding them keeps the tuple alive, so that no other takes its identity."""
+
+
 def in_phase_order(declarations: tuple[Declaration, ...]) -> tuple[Declaration, ...]:
     """``declarations`` in phase order, each phase's as given: themselves when they are."""
+    global _ORDERED
+    last = _ORDERED
+    if last[0] is declarations:
+        return last[1]
     phases = [d.phase for d in declarations]
-    return declarations if phases == sorted(phases) else tuple(sorted(declarations, key=lambda d: d.phase))
+    ordered = declarations if phases == sorted(phases) else tuple(sorted(declarations, key=lambda d: d.phase))
+    _ORDERED = (declarations, ordered)
+    return ordered
 
 
 def _in_phase_order(encounter: Encounter) -> Encounter:
