@@ -683,6 +683,34 @@ def test_made_makes_the_value_the_class_makes():
         made(Declaration, {"actor": "Mira", "phase": 2})
 
 
+@pytest.mark.parametrize("system", ["phase1", "phase2", "segments", "five_phase", "short_form", "strike_speed"])
+def test_what_the_engine_makes_unchecked_passes_the_checks(system):
+    """The policy's intents and the planner's declarations and placements, made without their checks (#18), pass
+    them: each is the value its class makes of the same fields, in fights with spells, missiles and melee."""
+    from dataclasses import fields
+
+    from combatkit import load_example
+    from combatkit.fight import FightOptions, run_fight
+    from combatkit.intent import Intent, Placement
+
+    def remade(value):
+        return type(value)(**{f.name: getattr(value, f.name) for f in fields(value) if f.init})
+
+    seen = 0
+    for example in ("fighter-and-mage-vs-orc-archer", "short-form-spear-web-and-ready-bow"):
+        for seed in range(3):
+            fight = run_fight(load_example(example), system, seed=seed, options=FightOptions(max_rounds=4))
+            for result in fight.rounds:
+                for placement in result.timeline.plan.placements if result.timeline.plan else ():
+                    assert isinstance(placement, Placement) and remade(placement) == placement
+                    if placement.intent is not None:
+                        assert isinstance(placement.intent, Intent) and remade(placement.intent) == placement.intent
+                    for d in placement.declarations:
+                        assert remade(d) == d
+                        seen += 1
+    assert seen > 20
+
+
 def test_a_round_builds_each_figure_from_every_field():
     """``Live.figure`` builds the figure a round leaves field by field (quicker than ``replace``, #18); a field
     added to Figure's ``__init__`` must be carried there too, or a round would drop it back to its default (its
