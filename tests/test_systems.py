@@ -36,6 +36,22 @@ def test_schedule_without_a_roller_uses_the_encounters_rolls_and_seed(name):
     assert {r.purpose for r in own.rolls if r.entered} == set(encounter.rolls) & {r.purpose for r in own.rolls}
 
 
+@pytest.mark.parametrize("sid", sorted(SYSTEMS))
+def test_declarations_given_out_of_phase_order_are_scheduled_in_it(sid):
+    # TimingSystem._schedule reads them in phase order, each phase's as given: schedule puts them so
+    system = find_system(sid)
+    reordered = 0
+    for name in EXAMPLES:
+        encounter = load_example(name)
+        declared = system.plan(encounter).declarations
+        ordered = replace(encounter, intents=(), refinements=(), declarations=tuple(sorted(declared, key=lambda d: d.phase)))
+        backwards = tuple(sorted(declared, key=lambda d: -d.phase))
+        reordered += backwards != ordered.declarations
+        given = system.schedule(replace(ordered, declarations=backwards), Roller(seed=3))
+        assert spans(given) == spans(system.schedule(ordered, Roller(seed=3))), name
+    assert reordered >= 9
+
+
 @pytest.mark.parametrize("name", WITH_ROLLS)
 def test_a_misspelled_roll_key_is_refused_naming_the_keys(name):
     """A number entered under a key no roll is called must never be ignored silently (issue #11)."""

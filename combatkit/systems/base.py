@@ -231,7 +231,8 @@ class TimingSystem:
         return self.options_class(**given) if given else default_options(self.options_class)
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: Any) -> Timeline:
-        """The system's own scheduling: ``options`` is an instance of :attr:`options_class`."""
+        """The system's own scheduling: ``options`` is an instance of :attr:`options_class`, and the encounter's
+        declarations are in phase order (:meth:`schedule` and :meth:`odds` give them so), each phase's as given."""
         raise NotImplementedError
 
     def odds(self, encounter: Encounter, a: str, b: str, options: Any = None, *,
@@ -585,22 +586,10 @@ def plan_encounter(encounter: Encounter, plan: Plan) -> Encounter:
     return replace(encounter, declarations=tuple(sorted(plan.declarations, key=lambda d: d.phase)))
 
 
-_ORDERED: tuple[tuple[Declaration, ...], tuple[Declaration, ...]] = ((), ())
-"""The declarations :func:`in_phase_order` was last given, and what it gave: a fight's round asks it of the same
-tuple three times (the fight, :meth:`TimingSystem.schedule`, the short form's and the Segment of Action's
-scheduler). Holding them keeps the tuple alive, so that no other takes its identity."""
-
-
 def in_phase_order(declarations: tuple[Declaration, ...]) -> tuple[Declaration, ...]:
     """``declarations`` in phase order, each phase's as given: themselves when they are."""
-    global _ORDERED
-    last = _ORDERED
-    if last[0] is declarations:
-        return last[1]
     phases = [d.phase for d in declarations]
-    ordered = declarations if phases == sorted(phases) else tuple(sorted(declarations, key=lambda d: d.phase))
-    _ORDERED = (declarations, ordered)
-    return ordered
+    return declarations if phases == sorted(phases) else tuple(sorted(declarations, key=lambda d: d.phase))
 
 
 def _in_phase_order(encounter: Encounter) -> Encounter:

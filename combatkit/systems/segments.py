@@ -88,7 +88,7 @@ from combatkit.kinds import ActionKind, Length, WeaponKind
 from combatkit.model import ONE_ROUND, Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.systems._memo import by_pair, explaining, kit, memo
 from combatkit.systems._plan import ChainRules
-from combatkit.systems.base import FightRound, TimingSystem, default_options, in_phase_order, register
+from combatkit.systems.base import FightRound, TimingSystem, default_options, register
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -408,7 +408,7 @@ class _Run:
 
     def run(self) -> Timeline:
         mine: dict[str, list[Declaration]] = {}
-        for d in in_phase_order(self.encounter.declarations):  # each figure's in phase order (a fight's are already)
+        for d in self.encounter.declarations:  # in phase order (TimingSystem._schedule), so each figure's are
             if d.actor not in self.people:
                 raise RulesError("encounter", f"a declaration names {d.actor!r}, who is not in the encounter")
             if d.target is not None and d.target not in self.people:

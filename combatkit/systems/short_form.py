@@ -94,7 +94,7 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
-from combatkit.systems.base import FightRound, TimingSystem, checked_once, default_options, in_phase_order, register
+from combatkit.systems.base import FightRound, TimingSystem, checked_once, default_options, register
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -509,7 +509,7 @@ class _Round:
         self.people = {c.name: c for c in encounter.combatants}
         self.notes: list[str] = []
         mine: dict[str, list[Declaration]] = {}
-        for d in in_phase_order(encounter.declarations):  # each figure's in phase order (a fight's are already)
+        for d in encounter.declarations:  # in phase order (TimingSystem._schedule), so each figure's are
             mine.setdefault(d.actor, []).append(d)
         self.figures = {c.name: _Figure(c, mine.get(c.name, [])) for c in encounter.combatants}
         self.distance = by_pair(encounter.distances)
