@@ -656,11 +656,13 @@ class _Round:
                                   f"{'is' if len(flagged) == 1 else 'are'} surprised (002 I.A).")
         elif self.options.surprise_check and self.encounter.round == 1 and len(self.encounter.sides) > 1:
             surprised = {}
+            table = _table("short_form surprise terms")
+            terms = {c.name: self._surprise_terms(c, table) for c in combatants}
             for side in self.encounter.sides:
                 members = [c for c in combatants if c.side == side]
-                bonus = max((s for o in combatants if o.side != side for s in self._surprise_terms(o)[0]), default=0)
+                bonus = max((s for o in combatants if o.side != side for s in terms[o.name][0]), default=0)
                 mods = [self._dex(c) for c in members]
-                ranges = [_data()["surprise_range"] + bonus + self._surprise_terms(c)[1] for c in members]
+                ranges = [_data()["surprise_range"] + bonus + terms[c.name][1] for c in members]
                 roll = self.roller.roll_total(_data()["surprise_die"], f"surprise: {side}",
                                               classify=lambda t: tuple(
                                                   t + mod <= top for mod, top in zip(mods, ranges, strict=True))).total
@@ -694,11 +696,11 @@ class _Round:
             mod = self.dex[c.name] = dex_modifier(c, self.options)
         return mod
 
-    def _surprise_terms(self, c: Combatant) -> tuple[tuple[int, ...], int]:
+    def _surprise_terms(self, c: Combatant, terms: dict[str, tuple[tuple[int, ...], int]]
+                        ) -> tuple[tuple[int, ...], int]:
         """What 002's Surprise Modifiers that apply to the figure (:func:`surprise_modifiers`) add to its foes'
-        surprise ranges, row by row, and to its own, in all: once a run, for its class, its level and the options'
-        rows for it do not change in one."""
-        terms = _table("short_form surprise terms")
+        surprise ranges, row by row, and to its own, in all: in ``terms`` (the run's memo table), once a run, for
+        its class, its level and the options' rows for it do not change in one."""
         found = terms.get(c.name)
         if found is None:
             rows = surprise_modifiers(c, self.options)
