@@ -347,11 +347,12 @@ def _tracks(encounter: Encounter, rolls: Mapping[str, int], cycle: int,
         if explain and track is not _track(rolls[c.side], 0, opposing, options.tie_track):
             notes.append(f"Cycle {cycle}: {c.name}'s {score} Reaction Adjustment {adjustment:+d} moves {c.name} onto "
                          f"the {track} track ({rolls[c.side]} - ({adjustment:+d}) against {opposing}, 000 §1 B).")
-    losers = [name for name, track in tracks.items() if track is Track.LOSER] if explain else []
-    if losers:
-        winners = [name for name, track in tracks.items() if track is Track.WINNER] or ["nobody"]
-        notes.append(f"Cycle {cycle}: winner track {', '.join(winners)}; loser track {', '.join(losers)}, who state "
-                     f"their intentions first in each phase (000 Table 4).")
+    if explain:
+        losers = [name for name, track in tracks.items() if track is Track.LOSER]
+        if losers:
+            winners = [name for name, track in tracks.items() if track is Track.WINNER] or ["nobody"]
+            notes.append(f"Cycle {cycle}: winner track {', '.join(winners)}; loser track {', '.join(losers)}, who "
+                         f"state their intentions first in each phase (000 Table 4).")
     return tracks, notes
 
 
