@@ -22,7 +22,7 @@ from combatkit.criticals import resolve_attack
 from combatkit.dice import Dice
 from combatkit.effects import saving_throw
 from combatkit.kinds import Length, Maneuver, WeaponKind
-from combatkit.model import Combatant, Declaration, Weapon, defensive_adjustment
+from combatkit.model import Declaration, Weapon, defensive_adjustment
 from combatkit.modifiers import Hand, RangeBand, Situation, TargetState, situational_modifiers
 from combatkit.resolution import spells
 from combatkit.resolution.events import EventKind
@@ -284,7 +284,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     key = f"round {walk.round}, tick {t}{suffix}" if walk.fast_rng is None or rules is not None else ""
     adjustment = None
     if walk.options.modifiers_002 and situation is not _PLAIN:
-        adjustment = _adjustment(walk, situation, foe, theirs, c, weapon)
+        adjustment = _adjustment(walk, situation, live, target, weapon)
     attacker_terms = tuple(_term(*x) for x in terms.hit) if terms.hit else ()
     defender_terms: tuple[Condition, ...] = ()
     if adjustment is not None:
@@ -404,10 +404,13 @@ def _half_die(walk: Walk, terms: BlowTerms, weapon: Weapon, name: str, key: str)
     return walk.roll(Dice.parse(weapon.damage), lambda: f"damage, extra half die: {name} [{key}]") // 2
 
 
-def _adjustment(walk: Walk, situation: Situation, foe: Combatant, theirs: FigureExtras, c: Combatant, weapon: Weapon):
-    key = ("adj", situation, foe.name, c.name, weapon.name)
+def _adjustment(walk: Walk, situation: Situation, live: Live, target: Live, weapon: Weapon):
+    """002's situational modifiers (:func:`situational_modifiers`) to ``live``'s blow with ``weapon`` at ``target``:
+    once a fight for each situation."""
+    key = ("adj", situation, target.name, live.name, weapon.name)
     adj = walk.cache.get(key)
     if adj is None:
+        c, foe, theirs = live.c, target.c, target.extras
         adj = walk.cache[key] = situational_modifiers(
             situation, defender_armor_class=foe.armor_class,
             shield_ac=theirs.shield_ac if theirs.shield is not Shield.NONE else 0,
