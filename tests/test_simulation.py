@@ -87,7 +87,7 @@ def test_fast_path_is_the_explained_path(system):
         assert fast.rounds == () and fast.events == ()
 
 
-PLACED_AGAIN = ("phase1", "phase2", "five_phase", "strike_speed")
+PLACED_AGAIN = ("phase1", "phase2", "five_phase", "short_form", "strike_speed")
 """Systems whose rounds, once the dice are rolled, are looked up in the run's memo."""
 LOOKED_UP = {
     "default": FightOptions(),

@@ -1,14 +1,14 @@
 """A run's memo: what the fights of one Monte Carlo run work out once and then look up (#18).
 
-A fight's ``cache`` (:func:`combatkit.fight.run_fight`) holds what its fights share: each round's policy and plan
-for every round that looks the same to them, and, while the fight is played, the rounds a timing system placed
-(:func:`remembering`): a scheduler whose round, once its dice are rolled, depends on nothing a round changes but
-what its key holds looks up what it placed before (:func:`memo`, through
-:func:`combatkit.systems.base.placed_round`): Phase System I once the tracks are known, Phase System II once the
-first cycle's are, the five-phase system once the sides are ordered (when nothing else is rolled), Strike Speed once
-a side has initiative; none of them when a hit on a caster calls for more dice. The Segment of Action and the short
-form roll through their rounds (a die a figure, a d12 count a figure) and are placed afresh each time. The short
-form and Strike Speed look up whether a round's declarations passed their checks, which read no dice
+A fight's ``cache`` (:func:`combatkit.fight.run_fight`) holds what its fights share: each round's policy and plan for
+every round that looks the same to them, and, while the fight is played, the rounds a timing system placed
+(:func:`remembering`): a scheduler whose round, once its dice are rolled, depends on nothing a round changes but what
+its key holds looks up what it placed before (:func:`memo`, through :func:`combatkit.systems.base.placed_round`): Phase
+System I once the tracks are known, Phase System II once the first cycle's are, the five-phase system once the sides are
+ordered (when nothing else is rolled), Strike Speed once a side has initiative, the short form once every figure's count
+is known (a d12 a side, or Dexterity in a surprise round); none of them when a hit on a caster calls for more dice or
+reads its moment. The Segment of Action rolls through its rounds (a die a figure) and is placed afresh each time. The
+short form and Strike Speed look up whether a round's declarations passed their checks, which read no dice
 (:func:`combatkit.systems.base.checked_once`). The memo also says whether the round is to be explained
 (:func:`explaining`). Outside a fight (a round scheduled on its own, exact odds) there is no memo and every round is
 worked out afresh. Each table is emptied when it holds :data:`SIZE` entries, so a long run's memory stays bounded.

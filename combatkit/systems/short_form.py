@@ -94,7 +94,7 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
-from combatkit.systems.base import FightRound, TimingSystem, checked_once, default_options, register
+from combatkit.systems.base import FightRound, TimingSystem, checked_once, default_options, placed_round, register
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -740,10 +740,22 @@ class _Round:
                 if self.explain and any(self._early(f, d) for d in f.decls):
                     self.notes.append(f"{f.name} begins the round with a missile ready and target in sight: "
                                       f"fires before initiative is rolled (002 III.A).")
+        # Once every figure's count is known, the round's placing rolls nothing more and reads no hit points: a
+        # round that looks the same is placed as before, unless a hit is reported (002 III.F reads it; no memo).
+        # A figure's die and readiness follow from its count, its Dexterity, its declarations and the options.
+        placed = placed_round("short_form", self.encounter, self.options,
+                              (self.surprise_round, tuple(f.count for f in self.figures.values())))
+        known = placed.before() if placed is not None else None
+        if known is not None:
+            return Timeline(SHORT_FORM.id, known[0], known[1], tuple(self.notes) + known[2], tuple(self.roller.log))
+        after = len(self.notes)
         self._closing()
         self._armed_against_unarmed()
         self.hits = self._disruptions()
-        return self._place()
+        timeline = self._place()
+        if placed is not None:
+            placed.keep((timeline.clock, timeline.spans, timeline.notes[after:]))
+        return timeline
 
     def _label(self, count: int) -> str:
         return f"Dex {count}" if self.surprise_round else f"count {count}"
