@@ -73,7 +73,6 @@ Choices this module makes where the seed is silent:
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -457,7 +456,14 @@ class _Run:
                 self._check_declaration(c, d)
                 if checked is not None:  # in a fight, once a run: the check reads the declaration alone
                     checked[id(d)] = d
-        steps = [list(group) for _, group in itertools.groupby(mine, key=lambda d: d.phase)]
+        steps: list[list[Declaration]] = []  # the declarations of each step (a phase), in order
+        step = 0
+        for d in mine:
+            if steps and d.phase == step:
+                steps[-1].append(d)
+            else:
+                steps.append([d])
+                step = d.phase
         lost = self._surprise(c)
         at = lost  # the segment the previous step ended in (0: the round has not begun for this figure)
         timed = False  # whether a step that takes time came before
