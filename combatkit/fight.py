@@ -369,10 +369,10 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     carry: Mapping[str, object] = {}
     quiet = 0
     played = 0
-    # The system's options timed only, worked out once a fight, not each round (003's are built and their dice
-    # checked each time); each round's own (round_options) start from them, as from the options given.
-    timed = found.timing_options(system_options)
     with remembering(cache, explain):  # the rounds a system placed, looked up again (combatkit.systems._memo)
+        # The system's options timed only, worked out once a fight (once a run: derived_options), not each round
+        # (003's are built and their dice checked each time); each round's own (round_options) start from them.
+        timed = found.timing_options(system_options)
         for r in range(1, options.max_rounds + 1):
             if _over(figures):
                 break

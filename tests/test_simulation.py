@@ -181,6 +181,32 @@ def test_a_placed_round_is_looked_up_at_its_place_in_the_cycle_of_attack_counts(
     assert found == {2: None, 3: "round 1's", 4: None, 5: "round 1's"}
 
 
+def test_options_a_fight_derives_are_made_once_a_run_for_each_options_and_change():
+    """The Segment of Action's options timed only, and round 1's with its surprise checks, are made once a run
+    (combatkit.systems.base.derived_options) and are the options the system makes of them each time; another
+    change or other options make others; outside a fight each call makes them afresh."""
+    from combatkit.systems.base import FightRound
+    from combatkit.systems._memo import remembering
+    from combatkit.systems.segments import SegmentsOptions
+
+    segments = find_system("segments")
+    given = SegmentsOptions(misc_die="d8")
+    first = FightRound(1, ("Brienne", "Grak"), True, False, {})
+    alone = segments.timing_options(given)
+    assert alone == replace(given, kills=False, dying_blow=False) and segments.timing_options(given) is not alone
+    with remembering({}):
+        timed = segments.timing_options(given)
+        assert timed == alone and segments.timing_options(given) is timed
+        assert segments.timing_options(SegmentsOptions()) is not timed
+        assert segments.timing_options(timed) is timed  # timing only already
+        round_1 = segments.round_options(timed, first)
+        assert round_1 == replace(timed, surprise_checks=frozenset({"Brienne", "Grak"}))
+        assert segments.round_options(timed, first) is round_1
+        fewer = segments.round_options(timed, replace(first, names=("Brienne",)))
+        assert fewer.surprise_checks == {"Brienne"} and fewer is not round_1
+        assert segments.round_options(timed, replace(first, number=2)) is timed
+
+
 def test_a_figure_s_kit_answers_as_the_figure_does():
     """What the hot paths of a run read of a figure's arms (combatkit.systems._memo.Kit, made once a run by its
     name) is what the figure's own methods say: the weapons a blow names, its whole attacks in each round with each

@@ -531,6 +531,22 @@ class PlacedRound:
         self.table[self.key] = placed
 
 
+def derived_options(base: Any, change: Hashable, make: Callable[[], Any]) -> Any:
+    """``make()``: options made from ``base`` by ``change`` (a system's :meth:`~TimingSystem.timing_options` or
+    :meth:`~TimingSystem.round_options`), made once a run in a fight for each ``base`` (by identity) and change,
+    and the same object after: an options class's ``__init__`` and checks are Python (some 100,000 instructions
+    for the Segment of Action's, twice a fight), and the run's memo finds options by identity
+    (:func:`~combatkit.systems._memo.stands_for`). Outside a fight, made each time."""
+    table = memo("derived options")
+    if table is None:
+        return make()
+    key = (id(base), change)
+    found = table.get(key)
+    if found is None or found[0] is not base:  # the entry keeps ``base``, so no other object takes its identity
+        found = table[key] = (base, make())
+    return found[1]
+
+
 def checked_once(system: str, encounter: Encounter, options: Any, check: Callable[[], None]) -> None:
     """``check()``: a scheduler's checks of a round's declarations, which read no dice, no distances, no hit points,
     and the round's number only for each figure's attacks in it (000 §2 C: a 3/2 figure's 1 or 2). In a fight, a

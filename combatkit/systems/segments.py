@@ -87,7 +87,7 @@ from combatkit.kinds import ActionKind, Length, WeaponKind
 from combatkit.model import ONE_ROUND, Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.systems._memo import by_pair, explaining, kit, memo
 from combatkit.systems._plan import ChainRules
-from combatkit.systems.base import FightRound, TimingSystem, default_options, register
+from combatkit.systems.base import FightRound, TimingSystem, default_options, derived_options, register
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -1116,7 +1116,7 @@ class SegmentOfAction(TimingSystem):
         base = options if isinstance(options, SegmentsOptions) else default_options(SegmentsOptions)
         if not base.kills and not base.dying_blow:
             return base  # timing only already (the fight's round options): not built and checked again
-        return replace(base, kills=False, dying_blow=False)
+        return derived_options(base, "timing only", lambda: replace(base, kills=False, dying_blow=False))
 
     def round_options(self, options: SegmentsOptions | None, fight: FightRound) -> SegmentsOptions:
         """003 §VI: "d6 per character": in round 1 every figure rolls for surprise when none is
@@ -1124,7 +1124,9 @@ class SegmentOfAction(TimingSystem):
         base = self.timing_options(options)
         checks = frozenset(fight.names) if fight.first and fight.surprise_check and not fight.flagged else frozenset()
         surprise_checks = (base.surprise_checks | checks) if fight.first else frozenset()
-        return base if surprise_checks == base.surprise_checks else replace(base, surprise_checks=surprise_checks)
+        if surprise_checks == base.surprise_checks:
+            return base
+        return derived_options(base, surprise_checks, lambda: replace(base, surprise_checks=surprise_checks))
 
     def _odds_round(self, encounter: Encounter, a: str, b: str,
                     options: SegmentsOptions) -> Callable[[Roller], Timeline]:

@@ -94,7 +94,15 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
-from combatkit.systems.base import FightRound, TimingSystem, checked_once, default_options, placed_round, register
+from combatkit.systems.base import (
+    FightRound,
+    TimingSystem,
+    checked_once,
+    default_options,
+    derived_options,
+    placed_round,
+    register,
+)
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -1204,7 +1212,9 @@ class ShortForm(TimingSystem):
         """002 I: the d12 surprise roll (round 1, no figure flagged) unless ``SurpriseOptions.check`` is off."""
         base = options if isinstance(options, ShortFormOptions) else default_options(ShortFormOptions)
         check = base.surprise_check and fight.surprise_check
-        return base if check == base.surprise_check else replace(base, surprise_check=check)
+        if check == base.surprise_check:
+            return base
+        return derived_options(base, "no surprise check", lambda: replace(base, surprise_check=False))
 
     chain_rules = ChainRules(
         move="002 III.D: all characters may move their standard rate and still attack or cast",

@@ -67,7 +67,15 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.systems._plan import ChainRules
-from combatkit.systems.base import FightRound, TimingSystem, checked_once, default_options, placed_round, register
+from combatkit.systems.base import (
+    FightRound,
+    TimingSystem,
+    checked_once,
+    default_options,
+    derived_options,
+    placed_round,
+    register,
+)
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Timeline
 
@@ -493,7 +501,7 @@ class StrikeSpeed(TimingSystem):
         if not base.stances:
             stances = {n: e.stance for n, e in fight.extras.items() if e.stance is not Stance.STANDARD}
             if stances:  # none: the options as they are, the same object each round
-                base = replace(base, stances=stances)
+                base = derived_options(base, tuple(stances.items()), lambda: replace(base, stances=stances))
         return base
 
 
