@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from combatkit.attack import DEFENSELESS_RULE, find_rule_set
-from combatkit.battle import REACH, ActiveCondition, Figure, FigureStatus, routine
+from combatkit.battle import NO_EXTRAS, REACH, ActiveCondition, Figure, FigureStatus, routine
 from combatkit.conditions import Condition, Duration, Imposed, Until, Who
 from combatkit.dice import Dice, Roller, face
 from combatkit.effects import saving_throw
@@ -77,7 +77,8 @@ class Walk:
         self.system_options = system_options
         self.reschedule_fn = reschedule
         self.cache = cache
-        self.live = {f.name: Live(f, options.extras(f.name)) for f in figures}
+        given = options.figures  # what ResolutionOptions.extras answers, read here once, not asked for each figure
+        self.live = {f.name: Live(f, given.get(f.name, NO_EXTRAS)) for f in figures}
         self.declarations = tuple(declarations)
         self.events: list[Event] = []
         self.spans: list[Span] = []
