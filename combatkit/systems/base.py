@@ -531,19 +531,19 @@ class PlacedRound:
         self.table[self.key] = placed
 
 
-def derived_options(base: Any, change: Hashable, make: Callable[[], Any]) -> Any:
-    """``make()``: options made from ``base`` by ``change`` (a system's :meth:`~TimingSystem.timing_options` or
-    :meth:`~TimingSystem.round_options`), made once a run in a fight for each ``base`` (by identity) and change,
-    and the same object after: an options class's ``__init__`` and checks are Python (some 100,000 instructions
-    for the Segment of Action's, twice a fight), and the run's memo finds options by identity
-    (:func:`~combatkit.systems._memo.stands_for`). Outside a fight, made each time."""
+def derived_options(base: Any, change: Hashable, **fields: Any) -> Any:
+    """``replace(base, **fields)``: options a system derives from ``base`` (its :meth:`~TimingSystem.timing_options`
+    or :meth:`~TimingSystem.round_options`), made once a run in a fight for each ``base`` (by identity) and
+    ``change`` (a hashable name for ``fields``), and the same object after: an options class's ``__init__`` and
+    checks are Python (some 100,000 instructions for the Segment of Action's, twice a fight), and the run's memo
+    finds options by identity (:func:`~combatkit.systems._memo.stands_for`). Outside a fight, made each time."""
     table = memo("derived options")
     if table is None:
-        return make()
+        return replace(base, **fields)
     key = (id(base), change)
     found = table.get(key)
     if found is None or found[0] is not base:  # the entry keeps ``base``, so no other object takes its identity
-        found = table[key] = (base, make())
+        found = table[key] = (base, replace(base, **fields))
     return found[1]
 
 

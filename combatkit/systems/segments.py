@@ -1116,7 +1116,7 @@ class SegmentOfAction(TimingSystem):
         base = options if isinstance(options, SegmentsOptions) else default_options(SegmentsOptions)
         if not base.kills and not base.dying_blow:
             return base  # timing only already (the fight's round options): not built and checked again
-        return derived_options(base, "timing only", lambda: replace(base, kills=False, dying_blow=False))
+        return derived_options(base, "timing only", kills=False, dying_blow=False)
 
     def round_options(self, options: SegmentsOptions | None, fight: FightRound) -> SegmentsOptions:
         """003 §VI: "d6 per character": in round 1 every figure rolls for surprise when none is
@@ -1126,7 +1126,7 @@ class SegmentOfAction(TimingSystem):
         surprise_checks = (base.surprise_checks | checks) if fight.first else frozenset()
         if surprise_checks == base.surprise_checks:
             return base
-        return derived_options(base, surprise_checks, lambda: replace(base, surprise_checks=surprise_checks))
+        return derived_options(base, surprise_checks, surprise_checks=surprise_checks)
 
     def _odds_round(self, encounter: Encounter, a: str, b: str,
                     options: SegmentsOptions) -> Callable[[Roller], Timeline]:

@@ -1214,7 +1214,7 @@ class ShortForm(TimingSystem):
         check = base.surprise_check and fight.surprise_check
         if check == base.surprise_check:
             return base
-        return derived_options(base, "no surprise check", lambda: replace(base, surprise_check=False))
+        return derived_options(base, "no surprise check", surprise_check=False)
 
     chain_rules = ChainRules(
         move="002 III.D: all characters may move their standard rate and still attack or cast",

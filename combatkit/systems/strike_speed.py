@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
 
@@ -501,7 +501,7 @@ class StrikeSpeed(TimingSystem):
         if not base.stances:
             stances = {n: e.stance for n, e in fight.extras.items() if e.stance is not Stance.STANDARD}
             if stances:  # none: the options as they are, the same object each round
-                base = derived_options(base, tuple(stances.items()), lambda: replace(base, stances=stances))
+                base = derived_options(base, tuple(stances.items()), stances=stances)
         return base
 
 
