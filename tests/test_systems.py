@@ -44,7 +44,8 @@ def test_declarations_given_out_of_phase_order_are_scheduled_in_it(sid):
     for name in EXAMPLES:
         encounter = load_example(name)
         declared = system.plan(encounter).declarations
-        ordered = replace(encounter, intents=(), refinements=(), declarations=tuple(sorted(declared, key=lambda d: d.phase)))
+        ordered = replace(encounter, intents=(), refinements=(),
+                          declarations=tuple(sorted(declared, key=lambda d: d.phase)))
         backwards = tuple(sorted(declared, key=lambda d: -d.phase))
         reordered += backwards != ordered.declarations
         given = system.schedule(replace(ordered, declarations=backwards), Roller(seed=3))
