@@ -599,7 +599,7 @@ def _scheduled(system: TimingSystem, encounter: Encounter, options: Any, roller:
 
 def plan_encounter(encounter: Encounter, plan: Plan) -> Encounter:
     """``encounter`` with the plan's declarations, in phase order (what a system's scheduler reads)."""
-    return replace(encounter, declarations=tuple(sorted(plan.declarations, key=lambda d: d.phase)))
+    return replace(encounter, declarations=in_phase_order(plan.declarations))
 
 
 def in_phase_order(declarations: tuple[Declaration, ...]) -> tuple[Declaration, ...]:
