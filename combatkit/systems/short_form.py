@@ -752,7 +752,7 @@ class _Round:
         # round that looks the same is placed as before, unless a hit is reported (002 III.F reads it; no memo).
         # A figure's die and readiness follow from its count, its Dexterity, its declarations and the options.
         placed = placed_round("short_form", self.encounter, self.options,
-                              (self.surprise_round, tuple(f.count for f in self.figures.values())))
+                              (self.surprise_round, tuple([f.count for f in self.figures.values()])))
         known = placed.before() if placed is not None else None
         if known is not None:
             return Timeline(SHORT_FORM.id, known[0], known[1], tuple(self.notes) + known[2], tuple(self.roller.log))
