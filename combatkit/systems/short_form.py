@@ -412,6 +412,11 @@ class _Figure:
     """Its combatant's name and side, kept beside it: the round reads them dozens of times, and the combatant is
     a Python value type, slow to read in the compiled build (#18)."""
     side: str = field(init=False, repr=False, compare=False)
+    attacks: int = field(init=False, repr=False, compare=False)
+    """Its attacks this round, all its attack declarations' (002 III.B)."""
+    cast: Declaration | None = field(init=False, repr=False, compare=False)
+    """Its spell this round, if it casts one: its declarations never change in the round, and the round asks
+    these dozens of times."""
 
     def __init__(self, c: Combatant, decls: list[Declaration], count: int | None = None, die: int | None = None,
                  ready: bool = False) -> None:
@@ -424,14 +429,13 @@ class _Figure:
         self.ready = ready
         self.name = c.name
         self.side = c.side
-
-    @property
-    def attacks(self) -> int:
-        return sum(d.attacks for d in self.decls if d.kind is ActionKind.ATTACK)
-
-    @property
-    def cast(self) -> Declaration | None:
-        return next((d for d in self.decls if d.kind is ActionKind.CAST), None)
+        self.attacks = 0
+        self.cast = None
+        for d in decls:
+            if d.kind is ActionKind.ATTACK:
+                self.attacks += d.attacks
+            elif d.kind is ActionKind.CAST and self.cast is None:
+                self.cast = d
 
 
 @dataclass(frozen=True)
@@ -503,6 +507,10 @@ def _pairs(names: tuple[str, ...]) -> dict[str, tuple[tuple[str, frozenset[str]]
     return found
 
 
+_LABELS: dict[tuple[bool, int], str] = {}
+"""A count's label (:meth:`_Round._label`), by whether the round is a surprise round."""
+
+
 def _table(name: str) -> dict:
     """The run's memo table ``name`` (:mod:`combatkit.systems._memo`); outside a fight, a new one for the round."""
     found = memo(name)
@@ -537,6 +545,8 @@ class _Round:
         else once a round."""
         self.dex: dict[str, int] = _table("short_form dex")
         """Each figure's Dexterity modifier (:meth:`_dex`)."""
+        self.said: dict[int, tuple[Declaration, SpanKind, str, str]] = _table("short_form declaration words")
+        """id(declaration) -> the declaration and what its span says (:meth:`_said`)."""
         self.weapons: dict[tuple[str, tuple[str, ...]], _Arms] = _table("short_form arms")
         """(actor, the weapons a declaration names) -> what they are to the round: worked out once a run, for a
         figure's weapons never change in one (:mod:`combatkit.systems._memo`), else once a round."""
@@ -766,7 +776,12 @@ class _Round:
         return timeline
 
     def _label(self, count: int) -> str:
-        return f"Dex {count}" if self.surprise_round else f"count {count}"
+        """What a count is called: made once for each (kept rounds share them)."""
+        key = (self.surprise_round, count)
+        label = _LABELS.get(key)
+        if label is None:
+            label = _LABELS[key] = f"Dex {count}" if self.surprise_round else f"count {count}"
+        return label
 
     def _acting(self, name: str) -> bool:
         return self.figures[name].count is not None
@@ -920,12 +935,21 @@ class _Round:
             if f.count is None or not f.decls:
                 continue
             name = f.name
-            turn = [d for d in f.decls if not self._pulled(name, d) and not self._early(f, d)]
+            turn = False
+            wsf: int | None = None
+            missile = False
+            for d in f.decls:
+                if self._pulled(name, d) or self._early(f, d):
+                    continue
+                turn = True
+                _, arms, melee = self._arms(d)
+                if melee:
+                    wsf = arms.wsf if wsf is None else max(wsf, arms.wsf)
+                elif d.kind is ActionKind.ATTACK:
+                    missile = True
             if turn:
-                melee = [d for d in turn if self._melee(d)]
-                nodes.setdefault(f.count, []).append(_Node(
-                    ("turn", name), attacks=f.attacks, wsf=max((self._wsf(d) for d in melee), default=None),
-                    missile=any(d.kind is ActionKind.ATTACK and not self._melee(d) for d in turn)))
+                nodes.setdefault(f.count, []).append(_Node(("turn", name), attacks=f.attacks, wsf=wsf,
+                                                           missile=missile))
             completes = self._completion(f) if f.cast is not None and name not in self.hits else None
             if f.cast is not None and completes is not None:
                 ct = int(f.c.spell(f.cast.spell).casting_time)
@@ -1050,7 +1074,18 @@ class _Round:
 
     def _span(self, f: _Figure, d: Declaration, start: Tick, end: Tick, period: str, rule: str, why: str,
               status: Status = Status.DONE) -> Span:
+        _, kind, action, more = self._said(f, d)
+        return Span(f.name, f.side, kind, action, start, end, period, rule, why + more, target=d.target, status=status)
+
+    def _said(self, f: _Figure, d: Declaration) -> tuple[Declaration, SpanKind, str, str]:
+        """The declaration, what its span is and says it does, and what a miscellaneous action's why adds: once a
+        run for each declaration (by identity, kept with it as :attr:`arms` keeps its weapons), for none of it reads
+        the round."""
+        known = self.said.get(id(d))
+        if known is not None and known[0] is d:
+            return known
         target = f" -> {d.target}" if d.target else ""
+        more = ""
         if d.kind is ActionKind.ATTACK:
             what = " + ".join(w.name for w in self._weapons(d)) + (f" ({d.attacks} attacks)" if d.attacks > 1 else "")
         elif d.kind is ActionKind.MOVE:
@@ -1063,9 +1098,9 @@ class _Round:
             what = d.note or "miscellaneous action"
         if d.kind is ActionKind.MISC:
             kind = action_types()[misc_type(d)]
-            why += f" A {kind.name.lower()} (002 Action Types), like: {'; '.join(kind.examples)}."
-        return Span(f.name, f.side, SPAN_KIND[d.kind], what + target, start, end, period, rule, why, target=d.target,
-                    status=status)
+            more = f" A {kind.name.lower()} (002 Action Types), like: {'; '.join(kind.examples)}."
+        known = self.said[id(d)] = (d, SPAN_KIND[d.kind], what + target, more)
+        return known
 
     def _cast_span(self, f: _Figure, d: Declaration, tick: Tick, period: str, groups: dict[Hashable, Moment],
                    ticks: dict[Moment, Tick], end: Moment, hits: dict[str, tuple[Hit, Moment]]) -> Span:
