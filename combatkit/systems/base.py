@@ -559,7 +559,7 @@ def checked_once(system: str, encounter: Encounter, options: Any, check: Callabl
         check()
         return
     key = (stands_for(encounter.declarations, items=True), stands_for(options), _in_cycle(passed, encounter),
-           tuple((c.name, tuple(s.name for s in c.spells)) for c in encounter.combatants))
+           tuple([_keyed(c)[1] for c in encounter.combatants]))
     if key not in passed:
         check()
         passed[key] = True
@@ -576,10 +576,23 @@ def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable
     table = memo(f"{system} rounds") if not encounter.hits else None
     if table is None:
         return None
-    figures = tuple((c.name, c.surprised, tuple(s.name for s in c.spells), c.components_ready)
-                    for c in encounter.combatants)
+    figures = tuple([_keyed(c)[2] for c in encounter.combatants])
     return PlacedRound(table, (dice, stands_for(encounter.declarations, items=True), encounter.distances,
                                _in_cycle(table, encounter), stands_for(options), figures))
+
+
+def _keyed(c: Combatant) -> tuple[Combatant, tuple, tuple]:
+    """The figure, and what :func:`checked_once` (its name and spells left) and :func:`placed_round` (those, its
+    surprise and its components) key on of it: read once a run for each figure in each state (by identity, kept
+    with it: a fight's figures are made once for each state, :func:`combatkit.made.made`), not field by field each
+    round from its Python value type (#18). Called in a fight only, where both have a memo."""
+    seen = memo("figure keys")
+    assert seen is not None, "in a fight"
+    known = seen.get(id(c))
+    if known is None or known[0] is not c:
+        spells = tuple([s.name for s in c.spells])
+        known = seen[id(c)] = (c, (c.name, spells), (c.name, c.surprised, spells, c.components_ready))
+    return known
 
 
 def _in_cycle(table: dict, encounter: Encounter) -> int:
