@@ -276,8 +276,9 @@ def _plan(found, distances: tuple[tuple[str, str, int], ...], seen: tuple[Combat
     plans = table(cache, "plans")
     key: tuple | None = None
     try:
-        key = (found.id, tuple(map(id, seen)), distances, stands_for(intents, items=True, cache=cache),
-               refinements, in_cycle, stands_for(options, cache=cache), tuple(carry.items()))
+        key = (found.id, tuple(map(id, seen)), stands_for(distances, cache=cache),
+               stands_for(intents, items=True, cache=cache), refinements, in_cycle, stands_for(options, cache=cache),
+               tuple(carry.items()))
         plan = plans.get(key)
     except TypeError:  # an option or a carry that cannot be a key (a seventh system's): worked out each time
         key, plan = None, None
@@ -286,6 +287,35 @@ def _plan(found, distances: tuple[tuple[str, str, int], ...], seen: tuple[Combat
         if key is not None:
             plans[key] = plan
     return plan
+
+
+def _distances(names: tuple[str, ...], at: list[int], cache: dict) -> tuple[tuple[str, str, int], ...]:
+    """Each pair of the round's figures and the feet between them (:attr:`~combatkit.encounter.Encounter.distances`),
+    made once for each layout a run meets: the keys of its memo find the very tuple again by identity
+    (:func:`~combatkit.systems._memo.stands_for`, :func:`~combatkit.systems._memo.by_pair`) instead of hashing its
+    pairs, three times a round (#18)."""
+    layouts = table(cache, "layouts")
+    key = (names, tuple(at))
+    found = layouts.get(key)
+    if found is None:
+        found = layouts[key] = tuple([(names[i], names[j], abs(at[i] - at[j]))
+                                      for i in range(len(names)) for j in range(i + 1, len(names))])
+    return found
+
+
+def _round_declarations(plan: Plan, mine: frozenset[str], cache: dict
+                        ) -> tuple[tuple[Declaration, ...], tuple[Declaration, ...]]:
+    """The declarations of the plan's figures that have intents of their own (``mine``: the user's), and all of the
+    plan's in phase order (what the system schedules), made once for each plan a run meets again: the keys of its
+    memo then find the very tuple by identity (:func:`~combatkit.systems._memo.stands_for`, #18)."""
+    kept = table(cache, "round declarations")
+    key = (id(plan), mine)
+    found = kept.get(key)
+    if found is None or found[0] is not plan:  # kept with the plan, so that its id is never another's
+        user = tuple([d for p in plan.placements if p.actor in mine for d in p.declarations])
+        others = tuple([d for p in plan.placements if p.actor not in mine for d in p.declarations])
+        found = kept[key] = (plan, user, in_phase_order(user + others))
+    return found[1], found[2]
 
 
 def _policy(present: list[Figure], found, number: int, in_cycle: int, surprised: frozenset[str],
@@ -400,9 +430,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
             mine = frozenset(i.actor for i in planned)
             in_cycle = _in_cycle(encounter, number, cache)
             policy = _policy(present, found, number, in_cycle, round_surprised, options, mine, cache)
-            at = [f.position for f in present]
-            distances = tuple((names[i], names[j], abs(at[i] - at[j]))
-                              for i in range(len(names)) for j in range(i + 1, len(names)))
+            distances = _distances(names, [f.position for f in present], cache)
             refinements = (tuple(x for x in encounter.refinements if x.actor in mine)
                            if first and options.declarations else ())
             seen = tuple(_as_planned(f, f.name in round_surprised, cache) for f in present)
@@ -415,8 +443,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
             carry = plan.carry
             carried = {p.actor: [p.intent] for p in plan.placements
                        if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}
-            user = tuple(d for p in plan.placements if p.actor in mine for d in p.declarations)
-            policy_declarations = tuple(d for p in plan.placements if p.actor not in mine for d in p.declarations)
+            user, declarations = _round_declarations(plan, mine, cache)
             for f in present:
                 if f.holding is not None and f.status.acts:
                     extra_events.append(Event(r, 1, f.name, EventKind.NOTE, "000 §2 A: Holding a Spell",
@@ -431,7 +458,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                                               if explain else ""))
             round_encounter = made(Encounter, {
                 "title": encounter.title, "combatants": combatants,
-                "declarations": in_phase_order(user + policy_declarations), "distances": distances, "rolls": entered,
+                "declarations": declarations, "distances": distances, "rolls": entered,
                 "round": number, "system": sid, "description": encounter.description})
             timing = found.timing_roller()
             timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,

@@ -245,6 +245,21 @@ def test_what_a_cache_keeps_is_bounded(monkeypatch, system):
         assert all(len(table) <= 3 for name, table in shared.items() if isinstance(name, str)), shared.keys()
 
 
+def test_the_short_form_keeps_more_of_its_rounds_and_is_bounded_still(monkeypatch):
+    """Its placed rounds' table starts afresh at TIMES_SIZE times SIZE entries, not SIZE; the fights are the same."""
+    import combatkit.systems._memo
+    from combatkit.systems._memo import TIMES_SIZE
+
+    monkeypatch.setattr(combatkit.systems._memo, "SIZE", 3)
+    shared: dict = {}
+    most = 0
+    for seed in range(12):
+        assert outcome(run_fight(FOUR, "short_form", seed=seed, explain=False, cache=shared)) == outcome(
+            run_fight(FOUR, "short_form", seed=seed, explain=False)), seed
+        most = max(most, len(shared["short_form rounds"]))
+    assert 3 < most <= 3 * TIMES_SIZE["short_form rounds"]
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_the_policy_declares_only_what_each_system_allows(system):
     """Every round of every fight is declared by the policy in the system's own terms: nothing refused."""

@@ -96,11 +96,16 @@ def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) 
     cache = _RUN.get() if cache is None else cache
     assert cache is not None, "in a fight, or given a run's memo"
     met = table(cache, "met")
+    found = met.get(id(value))  # the very value met before: a fight's rounds share their distances and declarations
+    if found is not None:
+        return found[1]
     identity: Hashable = tuple(map(id, value)) if items else id(value)  # type: ignore[call-overload]
     found = met.get(identity)
     if found is None:  # hashed once: a value met for the first time takes the next number
         number = table(cache, "numbers").setdefault(value, next(_NUMBERS))
         found = met[identity] = (value, number)
+    if items:  # the tuple itself, met again as the rounds that hold it recur (in the table as it is now: SIZE)
+        table(cache, "met")[id(value)] = found
     return found[1]
 
 
@@ -109,11 +114,12 @@ def by_pair(distances: tuple[tuple[str, str, int], ...]) -> dict[frozenset[str],
     made once a run for each layout of the figures the run meets and shared by the rounds that meet it again: read
     it, or copy it to change it."""
     found = memo("distances by pair")
-    pairs = found.get(distances) if found is not None else None
-    if pairs is None:
-        pairs = {frozenset((a, b)): feet for a, b, feet in distances}
-        if found is not None:
-            found[distances] = pairs
+    known = found.get(id(distances)) if found is not None else None
+    if known is not None and known[0] is distances:  # a fight's rounds share the layouts they meet again (#18)
+        return known[1]
+    pairs = {frozenset((a, b)): feet for a, b, feet in distances}
+    if found is not None:
+        found[id(distances)] = (distances, pairs)  # kept with it, so that its id is never another's
     return pairs
 
 

@@ -558,8 +558,9 @@ def checked_once(system: str, encounter: Encounter, options: Any, check: Callabl
     if passed is None:
         check()
         return
+    keys = _figure_keys()
     key = (stands_for(encounter.declarations, items=True), stands_for(options), _in_cycle(passed, encounter),
-           tuple([_keyed(c)[1] for c in encounter.combatants]))
+           tuple([_keyed(c, keys)[1] for c in encounter.combatants]))
     if key not in passed:
         check()
         passed[key] = True
@@ -576,22 +577,30 @@ def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable
     table = memo(f"{system} rounds") if not encounter.hits else None
     if table is None:
         return None
-    figures = tuple([_keyed(c)[2] for c in encounter.combatants])
-    return PlacedRound(table, (dice, stands_for(encounter.declarations, items=True), encounter.distances,
+    keys = _figure_keys()
+    figures = tuple([_keyed(c, keys)[2] for c in encounter.combatants])
+    return PlacedRound(table, (dice, stands_for(encounter.declarations, items=True), stands_for(encounter.distances),
                                _in_cycle(table, encounter), stands_for(options), figures))
 
 
-def _keyed(c: Combatant) -> tuple[Combatant, tuple, tuple]:
-    """The figure, and what :func:`checked_once` (its name and spells left) and :func:`placed_round` (those, its
-    surprise and its components) key on of it: read once a run for each figure in each state (by identity, kept
-    with it: a fight's figures are made once for each state, :func:`combatkit.made.made`), not field by field each
-    round from its Python value type (#18). Called in a fight only, where both have a memo."""
+def _figure_keys() -> dict:
+    """The run's table of :func:`_keyed` (in a fight only, where :func:`checked_once` and :func:`placed_round` have a
+    memo)."""
     seen = memo("figure keys")
     assert seen is not None, "in a fight"
+    return seen
+
+
+def _keyed(c: Combatant, seen: dict) -> tuple[Combatant, tuple, tuple]:
+    """The figure, and what :func:`checked_once` (its name and spells left) and :func:`placed_round` (those, its
+    surprise and its components) key on of it: read once a run for each figure in each state (by identity, kept
+    with it in ``seen``, :func:`_figure_keys`: a fight's figures are made once for each state,
+    :func:`combatkit.made.made`), not field by field each round from its Python value type (#18)."""
     known = seen.get(id(c))
     if known is None or known[0] is not c:
         spells = tuple([s.name for s in c.spells])
-        known = seen[id(c)] = (c, (c.name, spells), (c.name, c.surprised, spells, c.components_ready))
+        known = (c, (c.name, spells), (c.name, c.surprised, spells, c.components_ready))
+        _figure_keys()[id(c)] = known  # the table as it is now, started afresh at SIZE entries
     return known
 
 
