@@ -11,7 +11,8 @@ reads its moment. The Segment of Action rolls through its rounds (a die a figure
 short form and Strike Speed look up whether a round's declarations passed their checks, which read no dice
 (:func:`combatkit.systems.base.checked_once`). The memo also says whether the round is to be explained
 (:func:`explaining`). Outside a fight (a round scheduled on its own, exact odds) there is no memo and every round is
-worked out afresh. Each table is emptied when it holds :data:`SIZE` entries, so a long run's memory stays bounded.
+worked out afresh. Each table is emptied when it holds :data:`SIZE` entries (:data:`TIMES_SIZE` as many for the
+short form's placed rounds), so a long run's memory stays bounded.
 
 A key may name a figure by its name alone for what never changes in a run (its weapons, abilities, spells
 known): the fights that share a cache are of one encounter, under one system and one set of options. A key holds
@@ -89,8 +90,8 @@ def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) 
     get the same number, different values never do. A key that held a round's intents, declarations or options
     hashed each of them field by field in Python, though a run's rounds mostly hold the very objects of the plans
     and policies it keeps, and the options it was given. So ``value`` is looked up by identity (with ``items``, by
-    the identity of each of its items: a tuple a round builds anew from kept objects), and by value only the first
-    time it is met. The table keeps what it met, so that an identity it holds is never another object's. When a
+    its own identity, then by the identity of each of its items: a tuple a round may build anew from kept objects),
+    and by value only the first time it is met. The table keeps what it met, so that an identity it holds is never another object's. When a
     table starts afresh (:data:`SIZE`), a value met again may get a new number: a miss in the keys, never a wrong
     hit. Raises TypeError for a value that cannot be a key, as hashing it would."""
     cache = _RUN.get() if cache is None else cache
@@ -111,8 +112,8 @@ def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) 
 
 def by_pair(distances: tuple[tuple[str, str, int], ...]) -> dict[frozenset[str], int]:
     """A round's distances (:attr:`~combatkit.encounter.Encounter.distances`) by pair of figures. In a fight it is
-    made once a run for each layout of the figures the run meets and shared by the rounds that meet it again: read
-    it, or copy it to change it."""
+    made once a run for each layout of the figures the run meets (the fight's one tuple for it, found by identity)
+    and shared by the rounds that meet it again: read it, or copy it to change it."""
     found = memo("distances by pair")
     known = found.get(id(distances)) if found is not None else None
     if known is not None and known[0] is distances:  # a fight's rounds share the layouts they meet again (#18)
