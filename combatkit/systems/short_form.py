@@ -528,6 +528,9 @@ class _Round:
         for d in encounter.declarations:  # in phase order (TimingSystem._schedule), so each figure's are
             mine.setdefault(d.actor, []).append(d)
         self.figures = {c.name: _Figure(c, mine.get(c.name, [])) for c in encounter.combatants}
+        self.sides = tuple(dict.fromkeys([f.side for f in self.figures.values()]))
+        """The encounter's sides in order of first appearance (:attr:`Encounter.sides`, a Python property some 7,000
+        instructions a call in the compiled build, #18), read from the round's own figures."""
         self.distance = by_pair(encounter.distances)
         """Each pair's distance (read, never changed: :meth:`_opportunities` walks a copy)."""
         self.surprise_round = False
@@ -672,11 +675,11 @@ class _Round:
             if explain:
                 self.notes.append(f"The DM has determined that {', '.join(flagged)} "
                                   f"{'is' if len(flagged) == 1 else 'are'} surprised (002 I.A).")
-        elif self.options.surprise_check and self.encounter.round == 1 and len(self.encounter.sides) > 1:
+        elif self.options.surprise_check and self.encounter.round == 1 and len(self.sides) > 1:
             surprised = {}
             table = _table("short_form surprise terms")
             terms = {c.name: self._surprise_terms(c, table) for c in combatants}
-            for side in self.encounter.sides:
+            for side in self.sides:
                 members = [c for c in combatants if c.side == side]
                 bonus = max((s for o in combatants if o.side != side for s in terms[o.name][0]), default=0)
                 mods = [self._dex(c) for c in members]
@@ -694,7 +697,7 @@ class _Round:
                             + (", Surprise Modifiers" if top != _data()["surprise_range"] else "") + ").")
         else:
             return None
-        sides = self.encounter.sides
+        sides = self.sides
         hit = {side for side in sides if any(surprised[c.name] for c in combatants if c.side == side)}
         if hit and len(hit) < len(sides):
             if explain:
@@ -727,7 +730,7 @@ class _Round:
 
     def _initiative(self) -> dict[str, int]:
         """002 II.A: a d12 per side; each figure adds its Dexterity modifier."""
-        rolls = {side: self.roller.roll_total("d12", f"initiative: {side}").total for side in self.encounter.sides}
+        rolls = {side: self.roller.roll_total("d12", f"initiative: {side}").total for side in self.sides}
         parts = []
         for f in self.figures.values():
             mod = self._dex(f.c)
@@ -759,10 +762,11 @@ class _Round:
                     self.notes.append(f"{f.name} begins the round with a missile ready and target in sight: "
                                       f"fires before initiative is rolled (002 III.A).")
         # Once every figure's count is known, the round's placing rolls nothing more and reads no hit points: a
-        # round that looks the same is placed as before, unless a hit is reported (002 III.F reads it; no memo).
-        # A figure's die and readiness follow from its count, its Dexterity, its declarations and the options.
+        # round that looks the same is placed as before, its reported hits too (002 III.F reads them, and rolls
+        # nothing for them). A figure's die and readiness follow from its count, its Dexterity, its declarations and
+        # the options.
         placed = placed_round("short_form", self.encounter, self.options,
-                              (self.surprise_round, tuple([f.count for f in self.figures.values()])))
+                              (self.surprise_round, tuple([f.count for f in self.figures.values()])), hits=True)
         known = placed.before() if placed is not None else None
         if known is not None:
             return Timeline(SHORT_FORM.id, known[0], known[1], tuple(self.notes) + known[2], tuple(self.roller.log))
