@@ -498,6 +498,24 @@ def test_a_run_s_memo_of_passed_checks_keeps_the_round_s_place_among_attack_coun
     assert len(cache["short_form checked"]) == 3, "the cycle of attack counts, and the two rounds that passed"
 
 
+def test_a_run_s_memo_keeps_a_round_with_the_hits_reported_in_it():
+    """002 III.F in a fight's memo (combatkit.systems._memo, #18): the round rescheduled for a hit on a caster reads
+    the hit and rolls nothing for it, so it is kept with its hits and looked up when they are the same; other hits,
+    or none, are other rounds. Each is the round placed afresh."""
+    from combatkit.systems._memo import remembering
+
+    decls = [Declaration("Mira", 1, C, spell="web", target="Ugluk")]
+    rounds = [(), [Hit("Mira", 5, "Ugluk")], [Hit("Mira", 9, "Ugluk")], [Hit("Mira", 5, "Ugluk")], ()]
+    afresh = [run([mage(), orc()], decls, hits=hits) for hits in rounds]
+    cache: dict = {}
+    with remembering(cache):
+        looked_up = [run([mage(), orc()], decls, hits=hits) for hits in rounds]
+    assert looked_up == afresh
+    assert span(looked_up[1], "Mira", "cast").status is Status.RUINED
+    assert span(looked_up[2], "Mira", "cast").status is Status.CANCELLED
+    assert len([key for key in cache["short_form rounds"] if key != "cycle"]) == 3, "none, count 5 and count 9"
+
+
 def test_a_fight_s_fast_path_leaves_out_the_words_the_explained_path_writes(monkeypatch):
     """#18, explanations only when asked for: on run_fight's fast path the short form writes no why for a span on
     its count and no notes (initiative, surprise, a missile ready); explained (and outside a fight) it writes them,

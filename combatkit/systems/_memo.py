@@ -6,13 +6,13 @@ every round that looks the same to them, and, while the fight is played, the rou
 its key holds looks up what it placed before (:func:`memo`, through :func:`combatkit.systems.base.placed_round`): Phase
 System I once the tracks are known, Phase System II once the first cycle's are, the five-phase system once the sides are
 ordered (when nothing else is rolled), Strike Speed once a side has initiative, the short form once every figure's count
-is known (a d12 a side, or Dexterity in a surprise round); none of them when a hit on a caster calls for more dice or
-reads its moment. The Segment of Action rolls through its rounds (a die a figure) and is placed afresh each time. The
-short form and Strike Speed look up whether a round's declarations passed their checks, which read no dice
-(:func:`combatkit.systems.base.checked_once`). The memo also says whether the round is to be explained
-(:func:`explaining`). Outside a fight (a round scheduled on its own, exact odds) there is no memo and every round is
-worked out afresh. Each table is emptied when it holds :data:`SIZE` entries (:data:`TIMES_SIZE` as many for the
-short form's placed rounds), so a long run's memory stays bounded.
+is known (a d12 a side, or Dexterity in a surprise round; and the hits reported, which it reads and rolls nothing for);
+none of the others when a hit on a caster calls for more dice or reads its moment. The Segment of Action rolls through
+its rounds (a die a figure) and is placed afresh each time. The short form and Strike Speed look up whether a round's
+declarations passed their checks, which read no dice (:func:`combatkit.systems.base.checked_once`). The memo also says
+whether the round is to be explained (:func:`explaining`). Outside a fight (a round scheduled on its own, exact odds)
+there is no memo and every round is worked out afresh. Each table is emptied when it holds :data:`SIZE` entries
+(:data:`TIMES_SIZE` as many for the short form's placed rounds), so a long run's memory stays bounded.
 
 A key may name a figure by its name alone for what never changes in a run (its weapons, abilities, spells
 known): the fights that share a cache are of one encounter, under one system and one set of options. A key holds
@@ -86,14 +86,14 @@ _NUMBERS = itertools.count()
 
 
 def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) -> int:
-    """A number that stands for ``value`` in the keys of the run's memo (the fight's, or ``cache``): equal values
-    get the same number, different values never do. A key that held a round's intents, declarations or options
-    hashed each of them field by field in Python, though a run's rounds mostly hold the very objects of the plans
-    and policies it keeps, and the options it was given. So ``value`` is looked up by identity (with ``items``, by
-    its own identity, then by the identity of each of its items: a tuple a round may build anew from kept objects),
-    and by value only the first time it is met. The table keeps what it met, so that an identity it holds is never another object's. When a
-    table starts afresh (:data:`SIZE`), a value met again may get a new number: a miss in the keys, never a wrong
-    hit. Raises TypeError for a value that cannot be a key, as hashing it would."""
+    """A number that stands for ``value`` in the keys of the run's memo (the fight's, or ``cache``): equal values get
+    the same number, different values never do. A key that held a round's intents, declarations or options hashed each
+    of them field by field in Python, though a run's rounds mostly hold the very objects of the plans and policies it
+    keeps, and the options it was given. So ``value`` is looked up by identity (with ``items``, by its own identity,
+    then by the identity of each of its items: a tuple a round may build anew from kept objects), and by value only the
+    first time it is met. The table keeps what it met, so that an identity it holds is never another object's. When a
+    table starts afresh (:data:`SIZE`), a value met again may get a new number: a miss in the keys, never a wrong hit.
+    Raises TypeError for a value that cannot be a key, as hashing it would."""
     cache = _RUN.get() if cache is None else cache
     assert cache is not None, "in a fight, or given a run's memo"
     met = table(cache, "met")

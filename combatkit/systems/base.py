@@ -566,21 +566,24 @@ def checked_once(system: str, encounter: Encounter, options: Any, check: Callabl
         passed[key] = True
 
 
-def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable) -> PlacedRound | None:
+def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable, hits: bool = False
+                 ) -> PlacedRound | None:
     """Where scheduler ``system`` keeps this round, keyed on what placing it reads once its dice are rolled:
     ``dice``, the outcome its placing reads (tracks, an order, the side with initiative), the declarations,
     distances and options, the round's place in the cycle of attack counts (a scheduler reads the round's number
     only for each figure's attacks in it, as the checks do: :func:`checked_once`; a refusal that names the round
     is raised, never kept), and each figure's name (for all a run never changes), surprise, spells left and
     components; not its hit points (a scheduler that reads them keeps no memo). None outside a fight, and when a
-    hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads more)."""
-    table = memo(f"{system} rounds") if not encounter.hits else None
+    hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads more), unless ``hits``:
+    the scheduler only reads the reported hits (the short form's 002 III.F, a hit before the spell goes off), and
+    they join the key (a round rescheduled for its hits is placed as before when they are the same)."""
+    table = memo(f"{system} rounds") if hits or not encounter.hits else None
     if table is None:
         return None
     keys = _figure_keys()
     figures = tuple([_keyed(c, keys)[2] for c in encounter.combatants])
     return PlacedRound(table, (dice, stands_for(encounter.declarations, items=True), stands_for(encounter.distances),
-                               _in_cycle(table, encounter), stands_for(options), figures))
+                               _in_cycle(table, encounter), stands_for(options), figures, encounter.hits))
 
 
 def _figure_keys() -> dict:
