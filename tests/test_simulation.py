@@ -207,6 +207,27 @@ def test_options_a_fight_derives_are_made_once_a_run_for_each_options_and_change
         assert segments.round_options(timed, replace(first, number=2)) is timed
 
 
+def test_a_number_stands_for_equal_values_and_never_for_another():
+    """combatkit.systems._memo.stands_for (#18): equal values get one number, by identity, by their items' identities
+    or by value; a tuple met again by its own identity is held, so that a tuple freed and another made where it was
+    (CPython reuses a freed tuple's memory) is never taken for it."""
+    from combatkit.systems._memo import stands_for
+
+    cache: dict = {}
+    a, b = Weapon("long sword", 5), Weapon("dagger", 2)
+    first = (a, b)
+    number = stands_for(first, items=True, cache=cache)
+    assert stands_for(tuple([a, b]), items=True, cache=cache) == number  # a new tuple of the same items
+    assert stands_for((Weapon("long sword", 5), Weapon("dagger", 2)), cache=cache) == number  # equal, by value
+    for _ in range(50):
+        again = tuple([a, b])
+        assert stands_for(again, items=True, cache=cache) == number
+        del again
+        other = tuple([b, a])  # often where `again` was
+        assert stands_for(other, items=True, cache=cache) != number
+        del other
+
+
 def test_a_figure_s_kit_answers_as_the_figure_does():
     """What the hot paths of a run read of a figure's arms (combatkit.systems._memo.Kit, made once a run by its
     name) is what the figure's own methods say: the weapons a blow names, its whole attacks in each round with each

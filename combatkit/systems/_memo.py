@@ -41,7 +41,7 @@ TIMES_SIZE = {"short_form rounds": 4}
 """Tables that keep so many times :data:`SIZE` entries. The short form's placed rounds: its key holds every figure's
 count (a d12 a side and each figure's Dexterity), and a run of encounter prep's length (2,000 four-vs-four fights)
 meets some 9,000 rounds, half of them met before. Emptied at 4,096, the table found a quarter of its 17,500 rounds;
-at 16,384 it finds 47% (the most there is), for about 28 MiB more at the run's peak (#18)."""
+at 16,384 it finds 47% (the most there is), for 16-28 MiB more at the run's peak (compiled, pure Python; #18)."""
 
 _RUN: ContextVar[dict | None] = ContextVar("combatkit run memo", default=None)
 _EXPLAIN: ContextVar[bool] = ContextVar("combatkit explaining", default=True)
@@ -105,8 +105,8 @@ def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) 
     if found is None:  # hashed once: a value met for the first time takes the next number
         number = table(cache, "numbers").setdefault(value, next(_NUMBERS))
         found = met[identity] = (value, number)
-    if items:  # the tuple itself, met again as the rounds that hold it recur (in the table as it is now: SIZE)
-        table(cache, "met")[id(value)] = found
+    if items:  # the tuple itself, met again as the rounds that hold it recur (in the table as it is now: SIZE),
+        table(cache, "met")[id(value)] = (value, found[1])  # kept with it: the one met first may be another tuple
     return found[1]
 
 
