@@ -186,7 +186,7 @@ def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declara
                  weapons: tuple[Weapon, ...]) -> Situation | None:
     """The 002 situation of a blow (None: out of range, cancelled); the shared plain one when nothing applies."""
     if (not missile and span.kind is not SpanKind.OPPORTUNITY and target.status is FigureStatus.ACTIVE
-            and live.name not in walk.options.figures and target.name not in walk.options.figures
+            and live.name not in walk.given_extras and target.name not in walk.given_extras
             and weapons[0].length is not Length.UNARMED and _unarmed(decl) is None
             and not _casting(walk, target.name, span)
             and not (walk.rules.charge is ChargeRule.SITUATIONAL
@@ -237,7 +237,7 @@ def _unarmed(decl: Declaration | None) -> Maneuver | None:
 
 def _charging(walk: Walk, name: str) -> bool:
     """A figure that declared a charge this round (002 Charging: a charging creature)."""
-    return any(d.maneuver is Maneuver.CHARGE for d in walk.by_actor.get((name, SpanKind.MOVE), ()))
+    return name in walk.chargers
 
 
 def _casting(walk: Walk, name: str, span: Span) -> bool:

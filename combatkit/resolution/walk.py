@@ -78,6 +78,9 @@ class Walk:
         self.reschedule_fn = reschedule
         self.cache = cache
         given = options.figures  # what ResolutionOptions.extras answers, read here once, not asked for each figure
+        self.given_extras = given
+        """The figures the options give extras (:attr:`ResolutionOptions.figures`), read once a round, not from the
+        Python options at every blow (#18)."""
         self.live = {f.name: Live(f, given.get(f.name, NO_EXTRAS)) for f in figures}
         self.declarations = tuple(declarations)
         self.events: list[Event] = []
@@ -102,8 +105,12 @@ class Walk:
         self.touchy: dict[str, int] = {}
         self.rule_set = find_rule_set(options.criticals) if options.criticals is not None else None
         self.by_actor: dict[tuple[str, SpanKind], list[Declaration]] = {}
+        self.chargers: set[str] = set()
+        """The figures that declared a charge this round (002 Charging: a charging creature), asked at every blow."""
         for d in self.declarations:
             self.by_actor.setdefault((d.actor, SPAN_KIND[d.kind]), []).append(d)
+            if d.maneuver is Maneuver.CHARGE and SPAN_KIND[d.kind] is SpanKind.MOVE:
+                self.chargers.add(d.actor)
             if self.rules.charge is ChargeRule.COMBAT_II and d.maneuver is Maneuver.CHARGE and not d.target:
                 raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
                                                              f"without a target: a charge and its target are "
