@@ -77,11 +77,10 @@ class Walk:
         self.system_options = system_options
         self.reschedule_fn = reschedule
         self.cache = cache
-        given = options.figures  # what ResolutionOptions.extras answers, read here once, not asked for each figure
-        self.given_extras = given
-        """The figures the options give extras (:attr:`ResolutionOptions.figures`), read once a round, not from the
-        Python options at every blow (#18)."""
-        self.live = {f.name: Live(f, given.get(f.name, NO_EXTRAS)) for f in figures}
+        self.given_extras = options.figures
+        """The figures the options give extras (what :attr:`ResolutionOptions.extras` answers), read once a round, not
+        from the Python options for each figure and at every blow (#18)."""
+        self.live = {f.name: Live(f, self.given_extras.get(f.name, NO_EXTRAS)) for f in figures}
         self.declarations = tuple(declarations)
         self.events: list[Event] = []
         self.spans: list[Span] = []
@@ -108,10 +107,13 @@ class Walk:
         self.chargers: set[str] = set()
         """The figures that declared a charge this round (002 Charging: a charging creature), asked at every blow."""
         for d in self.declarations:
-            self.by_actor.setdefault((d.actor, SPAN_KIND[d.kind]), []).append(d)
-            if d.maneuver is Maneuver.CHARGE and SPAN_KIND[d.kind] is SpanKind.MOVE:
+            kind = SPAN_KIND[d.kind]
+            self.by_actor.setdefault((d.actor, kind), []).append(d)
+            if d.maneuver is not Maneuver.CHARGE:
+                continue
+            if kind is SpanKind.MOVE:
                 self.chargers.add(d.actor)
-            if self.rules.charge is ChargeRule.COMBAT_II and d.maneuver is Maneuver.CHARGE and not d.target:
+            if self.rules.charge is ChargeRule.COMBAT_II and not d.target:
                 raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
                                                              f"without a target: a charge and its target are "
                                                              f"announced at the beginning of the phase")
