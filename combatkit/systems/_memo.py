@@ -77,6 +77,7 @@ def table(cache: dict, name: str) -> dict:
     """The table ``name`` of ``cache``: a new one when there was none, or when it held :data:`SIZE` entries
     (:data:`TIMES_SIZE` as many for some)."""
     found = cache.get(name)
+    # TIMES_SIZE is looked up only once a table holds SIZE entries: a table is asked for many times a round
     if found is None or (len(found) >= SIZE and len(found) >= SIZE * TIMES_SIZE.get(name, 1)):
         found = cache[name] = {}
     return found
