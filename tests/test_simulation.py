@@ -117,6 +117,24 @@ def test_a_plan_worked_out_once_is_the_plan_of_every_round_that_looks_the_same(s
         assert 0 < len([key for key in shared[f"{system} rounds"] if key != "cycle" and not key[-1]]) < rounds
 
 
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_round_placed_before_is_walked_from_the_queue_loaded_before(system):
+    """On the fast path, the walk queues the actions of a round placed before once (Walk._first_load) and fights
+    sharing one cache play as fights that each queue every round afresh; a system that places every round afresh
+    keeps nothing for it."""
+    shared: dict = {}
+    rounds = 0
+    for seed in range(12):
+        alone = run_fight(FOUR, system, seed=seed, explain=False)
+        looked_up = run_fight(FOUR, system, seed=seed, explain=False, cache=shared)
+        assert outcome(looked_up) == outcome(alone), seed
+        rounds += looked_up.round_count
+    if system in PLACED_AGAIN:
+        assert 0 < len(shared["loaded rounds"]) < rounds
+    else:
+        assert "loaded rounds" not in shared
+
+
 def test_a_looked_up_policy_tells_a_figure_already_under_a_spell_from_one_that_is_not():
     """The policy aims blindness at the nearest foe not blind already (combatkit.effects.takes): the same round
     with that foe blinded is another round to the policy, and the one looked up (combatkit.fight._policy) is

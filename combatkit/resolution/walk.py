@@ -31,7 +31,8 @@ from combatkit.model import Declaration
 from combatkit.resolution import blows, moves, spells
 from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live
-from combatkit.systems.base import SYSTEMS, TimingSystem
+from combatkit.systems._memo import table as memo_table
+from combatkit.systems.base import SYSTEMS, TimingSystem, rounds_table
 from combatkit.systems.rules import ChargeRule
 from combatkit.timeline import SPAN_KIND, Span, SpanKind, Status, Tick, Timeline
 
@@ -117,7 +118,7 @@ class Walk:
                 raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
                                                              f"without a target: a charge and its target are "
                                                              f"announced at the beginning of the phase")
-        self._load(timeline.spans, after=0)
+        self._first_load(timeline)
 
     # -- time
 
@@ -194,6 +195,32 @@ class Walk:
                     self.somatic_windows.setdefault(a.span.actor, []).append((a.span.start, a.tick, somatic))
             if self.is_touchy(a):
                 self.touchy[a.span.actor] = self.touchy.get(a.span.actor, 0) + 1
+
+    def _first_load(self, timeline: Timeline) -> None:
+        """Queue the round's actions (:meth:`_load`). A system that keeps its placed rounds in the run's memo
+        (:func:`~combatkit.systems.base.placed_round`) hands the walk the very spans of a round it placed before, most
+        rounds of a long run: their queue, cast windows and spells under way are then made once a run for each (kept
+        by the identity of the spans, clock and declarations, with them), not once a round (#18). Nothing in the
+        queue is changed by the walk but its order, and the count of spells under way, which are copied."""
+        # Not for a round placed afresh each time (the Segment of Action), outside a run, or explained (its spans
+        # are annotated afresh each round).
+        if self.explain or rounds_table(self.system) not in self.cache:
+            self._load(timeline.spans, after=0)
+            return
+        loaded = memo_table(self.cache, "loaded rounds")
+        spans, clock, declarations = timeline.spans, timeline.clock, self.declarations
+        found = loaded.get(id(spans))
+        if found is None or found[0] is not spans or found[1] is not clock or found[2] is not declarations:
+            self._load(spans, after=0)
+            found = loaded[id(spans)] = (spans, clock, declarations, tuple(self.queue), self.seq, self.cast_windows,
+                                         self.somatic_windows, self.touchy)
+            self.touchy = dict(self.touchy)
+            return
+        self.queue = list(found[3])
+        self.seq = found[4]
+        self.cast_windows = found[5]
+        self.somatic_windows = found[6]
+        self.touchy = dict(found[7])
 
     def _somatic(self, span: Span) -> str | None:
         """The spell a cast span invokes, if it has somatic components: its caster is then a stationary,

@@ -577,13 +577,19 @@ def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable
     hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads more), unless ``hits``:
     the scheduler only reads the reported hits (the short form's 002 III.F, a hit before the spell goes off), and
     they join the key (a round rescheduled for its hits is placed as before when they are the same)."""
-    table = memo(f"{system} rounds") if hits or not encounter.hits else None
+    table = memo(rounds_table(system)) if hits or not encounter.hits else None
     if table is None:
         return None
     keys = _figure_keys()
     figures = tuple([_keyed(c, keys)[2] for c in encounter.combatants])
     return PlacedRound(table, (dice, stands_for(encounter.declarations, items=True), stands_for(encounter.distances),
                                _in_cycle(table, encounter), stands_for(options), figures, encounter.hits))
+
+
+def rounds_table(system: str) -> str:
+    """The name of the table of the run's memo where scheduler ``system`` keeps its placed rounds
+    (:func:`placed_round`); a run's cache holds it once the system has kept a round."""
+    return f"{system} rounds"
 
 
 def _figure_keys() -> dict:
