@@ -165,3 +165,22 @@ def test_short_form_suggests_002_s_action_type_examples_for_a_miscellaneous_acti
 @pytest.mark.parametrize("sid", ["phase1", "phase2", "segments"])
 def test_a_system_that_reads_the_note_as_free_text_suggests_nothing(sid):
     assert all(SYSTEMS[sid].note_suggestions(kind) == [] for kind in ActionKind)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_sides_a_scheduler_reads_are_the_encounters_in_order_of_first_appearance(name):
+    """base.sides_of, what the schedulers read every round, is Encounter.sides (a Python property)."""
+    from combatkit.systems.base import sides_of
+
+    encounter = load_example(name)
+    assert sides_of(encounter) == encounter.sides
+
+
+def test_each_side_is_held_to_the_best_of_the_other_sides_rolls():
+    """000 §1 A, §3 A: a d10 a side, low wins; a side is held to the lowest roll of the others, and a side alone has
+    no opposing roll."""
+    from combatkit.systems.base import opposing_best
+
+    assert opposing_best({"party": 4, "orcs": 7, "wolves": 2}) == {"party": 2, "orcs": 2, "wolves": 4}
+    assert opposing_best({"party": 5, "orcs": 5}) == {"party": 5, "orcs": 5}
+    assert opposing_best({"party": 3}) == {}

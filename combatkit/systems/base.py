@@ -586,6 +586,22 @@ def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable
                                _in_cycle(table, encounter), stands_for(options), figures, encounter.hits))
 
 
+def sides_of(encounter: Encounter) -> tuple[str, ...]:
+    """:attr:`Encounter.sides <combatkit.encounter.Encounter.sides>` (in order of first appearance), read where a
+    scheduler reads them every round: the property runs as Python, some 7,000 instructions a call in the compiled
+    build, this a third of that (#18)."""
+    seen: dict[str, None] = {}
+    for c in encounter.combatants:
+        seen[c.side] = None
+    return tuple(seen)
+
+
+def opposing_best(rolls: Mapping[str, int]) -> dict[str, int]:
+    """Each side's best (lowest) opposing roll of ``rolls`` (a d10 a side, low wins: 000 §1 A, §3 A); no entry
+    for a side fighting alone."""
+    return {side: min([r for other, r in rolls.items() if other != side]) for side in rolls if len(rolls) > 1}
+
+
 def rounds_table(system: str) -> str:
     """The name of the table of the run's memo where scheduler ``system`` keeps its placed rounds
     (:func:`placed_round`); a run's cache holds it once the system has kept a round."""

@@ -112,7 +112,7 @@ from combatkit.systems._order_of_battle import (
 from combatkit.intent import Intent
 from combatkit.systems._memo import by_pair, kit, memo
 from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
-from combatkit.systems.base import TimingSystem, placed_round, register
+from combatkit.systems.base import TimingSystem, placed_round, register, sides_of
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -686,20 +686,20 @@ class _Round:
         self.items: list[_Item] = []
         self.extras: list[tuple[Combatant, Declaration]] = []
         self.distance = by_pair(encounter.distances)  # read only
-        sides = len(encounter.sides)
-        self.layout = _layout(min(max(2, sides), 6))
+        self.sides = sides_of(encounter)
+        self.layout = _layout(min(max(2, len(self.sides)), 6))
 
     # ------------------------------------------------------------ ordering (001 B)
 
     def _ordering(self) -> None:
         """001 B The Ordering Check: a d6 per side, ranked high to low; ties act together."""
-        rolls = {side: self.roller.roll_total("d6", f"ordering: {side}").total for side in self.encounter.sides}
+        rolls = {side: self.roller.roll_total("d6", f"ordering: {side}").total for side in self.sides}
         values = sorted(set(rolls.values()), reverse=True)
         self.rank = {side: values.index(roll) + 1 for side, roll in rolls.items()}
         self.all_tied = len(values) == 1
         shown = ", ".join(f"{side} {roll}" for side, roll in rolls.items())
         if len(rolls) == 1:
-            self.notes.append(f"Only {self.encounter.sides[0]} is fighting: it acts first in every step (001 B).")
+            self.notes.append(f"Only {self.sides[0]} is fighting: it acts first in every step (001 B).")
         elif self.all_tied:
             self.notes.append(f"Ordering check, d6 per side: {shown}. A tie: like actions in each phase are "
                               f"simultaneous (001 B The Ordering Check).")
@@ -1279,7 +1279,7 @@ class _Round:
         return _STEP_TICKS[step](layout, phase, slot) + rounds * layout.ticks
 
     def _timeline(self) -> Timeline:
-        self.collapse = self.options.tied_phase_simultaneous and self.all_tied and len(self.encounter.sides) > 1
+        self.collapse = self.options.tied_phase_simultaneous and self.all_tied and len(self.sides) > 1
         clock = self.layout.clock
         spans: list[Span] = []
         for item in self.items:

@@ -50,7 +50,7 @@ from combatkit.model import ONE_ROUND, Combatant, Declaration, Refined, Spell, W
 from combatkit.movement import phase_allowance, withdraw_allowance
 from combatkit.systems._memo import explaining, kit, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
-from combatkit.systems.base import TimingSystem, placed_round, register
+from combatkit.systems.base import TimingSystem, opposing_best, placed_round, register, sides_of
 from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
@@ -221,7 +221,7 @@ class Initiative:
 def roll_initiative(encounter: Encounter, roller: Roller, options: Phase1Options) -> Initiative:
     """000 §1 A-B: a d10 per side, low wins; each figure's Reaction Adjustment may change its track. The notes
     are written only when the round is explained (:func:`~combatkit.systems._memo.explaining`)."""
-    sides = encounter.sides
+    sides = sides_of(encounter)
     rolls = {side: roller.roll("d10", f"initiative: {side}").total for side in sides}
     explain = explaining()
     notes = []
@@ -236,24 +236,26 @@ def roll_initiative(encounter: Encounter, roller: Roller, options: Phase1Options
         else:
             notes.append(f"Initiative d10 per side (low wins): {shown}. {' and '.join(winners)} tie (000 §1 A).")
     tracks: dict[str, Track] = {}
+    opposing_of = opposing_best(rolls)
+    split, tie_track = options.agility_split, options.tie_track  # read once: the options are a Python class
     for c in encounter.combatants:
-        score_name, score, adj = reaction_terms(c, options.agility_split)
-        own = rolls[c.side] - adj
-        others = [rolls[s] for s in sides if s != c.side]
-        if not others:
-            tracks[c.name] = Track.WINNER
+        side, name = c.side, c.name
+        opposing = opposing_of.get(side)
+        if opposing is None:
+            tracks[name] = Track.WINNER
             continue
-        opposing = min(others)
+        score_name, score, adj = reaction_terms(c, split)
+        own = rolls[side] - adj
         if own < opposing:
             track = Track.WINNER
         elif own > opposing:
             track = Track.LOSER
         else:
-            track = options.tie_track
-        tracks[c.name] = track
+            track = tie_track
+        tracks[name] = track
         if not explain:
             continue
-        side_won = rolls[c.side] < opposing or (rolls[c.side] == opposing and options.tie_track is Track.WINNER)
+        side_won = rolls[side] < opposing or (rolls[side] == opposing and tie_track is Track.WINNER)
         if adj and (track is Track.WINNER) != side_won:
             moved = "onto the winner track" if track is Track.WINNER else "onto the loser track"
             notes.append(

@@ -85,7 +85,7 @@ from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import EnumeratingRoller
 from combatkit.systems._memo import by_pair, explaining, kit, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
-from combatkit.systems.base import TimingSystem, placed_round, register
+from combatkit.systems.base import TimingSystem, opposing_best, placed_round, register, sides_of
 from combatkit.systems.phase1 import (
     COMBAT_II_RULES, MAX_HOLD, Phase1Options, adjusted_speed_factor, declared_sf_penalties, reaction_terms,
     retarget_half_segment, sf_band, strike_half_segment,
@@ -324,7 +324,7 @@ def _tracks(encounter: Encounter, rolls: Mapping[str, int], cycle: int,
             options: Phase2Options) -> tuple[dict[str, Track], list[str]]:
     """Each figure's track for one cycle from the side rolls, and the notes that explain it, written only when the
     round is explained (:func:`~combatkit.systems._memo.explaining`), as Phase System I's initiative does."""
-    sides = encounter.sides
+    sides = sides_of(encounter)
     explain = explaining()
     phases = f"phases {cycle * 3 - 2}-{cycle * 3}"
     notes = []
@@ -338,15 +338,17 @@ def _tracks(encounter: Encounter, rolls: Mapping[str, int], cycle: int,
         notes.append(f"Cycle {cycle} ({phases}): initiative d10 per side at phase A (low wins): {shown}; {verdict}. "
                      f"The tracks hold through phase C (000 §3 A).")
     tracks = {}
+    opposing_of = opposing_best(rolls)
+    split, tie_track = options.agility_split, options.tie_track  # read once: the options are a Python class
     for c in encounter.combatants:
-        others = [rolls[s] for s in sides if s != c.side]
-        opposing = min(others) if others else None
-        score, _, adjustment = reaction_terms(c, options.agility_split)
-        track = _track(rolls[c.side], adjustment, opposing, options.tie_track)
-        tracks[c.name] = track
-        if explain and track is not _track(rolls[c.side], 0, opposing, options.tie_track):
-            notes.append(f"Cycle {cycle}: {c.name}'s {score} Reaction Adjustment {adjustment:+d} moves {c.name} onto "
-                         f"the {track} track ({rolls[c.side]} - ({adjustment:+d}) against {opposing}, 000 §1 B).")
+        side, name = c.side, c.name
+        opposing = opposing_of.get(side)
+        score, _, adjustment = reaction_terms(c, split)
+        track = _track(rolls[side], adjustment, opposing, tie_track)
+        tracks[name] = track
+        if explain and track is not _track(rolls[side], 0, opposing, tie_track):
+            notes.append(f"Cycle {cycle}: {name}'s {score} Reaction Adjustment {adjustment:+d} moves {name} onto "
+                         f"the {track} track ({rolls[side]} - ({adjustment:+d}) against {opposing}, 000 §1 B).")
     if explain:
         losers = [name for name, track in tracks.items() if track is Track.LOSER]
         if losers:
@@ -390,7 +392,7 @@ class _Dice:
 
     def _roll_cycle(self, cycle: int) -> None:
         suffix = "" if cycle == 1 else f", cycle {cycle}"
-        rolls = {side: self.roller.roll("d10", f"initiative: {side}{suffix}").total for side in self.encounter.sides}
+        rolls = {side: self.roller.roll("d10", f"initiative: {side}{suffix}").total for side in sides_of(self.encounter)}
         tracks, notes = _tracks(self.encounter, rolls, cycle, self.options)
         self.cycles.append(tracks)
         self.notes.extend(notes)

@@ -75,6 +75,7 @@ from combatkit.systems.base import (
     derived_options,
     placed_round,
     register,
+    sides_of,
 )
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Timeline
@@ -351,7 +352,7 @@ class _Round:
     def _initiative(self) -> str | None:
         """004: the side with the higher roll gets +5; a tie for the highest gives it to nobody."""
         die = self.options.initiative_die
-        rolls = {side: self.roller.roll_total(die, f"initiative: {side}").total for side in self.encounter.sides}
+        rolls = {side: self.roller.roll_total(die, f"initiative: {side}").total for side in sides_of(self.encounter)}
         best = max(rolls.values())
         top = [side for side, roll in rolls.items() if roll == best]
         shown = ", ".join(f"{side} {roll}" for side, roll in rolls.items())
