@@ -104,21 +104,37 @@ class Walk:
         self.somatic_windows: dict[str, list[tuple[Tick, Tick, str]]] = {}  # defenseless while casting (000 §2 C)
         self.touchy: dict[str, int] = {}
         self.rule_set = find_rule_set(options.criticals) if options.criticals is not None else None
-        self.by_actor: dict[tuple[str, SpanKind], list[Declaration]] = {}
-        self.chargers: set[str] = set()
+        self.by_actor: dict[tuple[str, SpanKind], list[Declaration]]
+        """Each figure's declarations by the kind of span they make (read only)."""
+        self.chargers: set[str]
         """The figures that declared a charge this round (002 Charging: a charging creature), asked at every blow."""
-        for d in self.declarations:
+        self.by_actor, self.chargers = self._sorted_declarations()
+        self._first_load(timeline)
+
+    def _sorted_declarations(self) -> tuple[dict[tuple[str, SpanKind], list[Declaration]], set[str]]:
+        """:attr:`by_actor` and :attr:`chargers`, which follow from the round's declarations: sorted once a run for
+        each declarations tuple (by identity, kept with it: a run's rounds mostly hold the very declarations of the
+        plans it keeps), not once a round (#18); both are only read."""
+        sorted_before = memo_table(self.cache, "declarations by actor")
+        declarations = self.declarations
+        found = sorted_before.get(id(declarations))
+        if found is not None and found[0] is declarations:
+            return found[1], found[2]
+        by_actor: dict[tuple[str, SpanKind], list[Declaration]] = {}
+        chargers: set[str] = set()
+        for d in declarations:
             kind = SPAN_KIND[d.kind]
-            self.by_actor.setdefault((d.actor, kind), []).append(d)
+            by_actor.setdefault((d.actor, kind), []).append(d)
             if d.maneuver is not Maneuver.CHARGE:
                 continue
             if kind is SpanKind.MOVE:
-                self.chargers.add(d.actor)
+                chargers.add(d.actor)
             if self.rules.charge is ChargeRule.COMBAT_II and not d.target:
                 raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
                                                              f"without a target: a charge and its target are "
                                                              f"announced at the beginning of the phase")
-        self._first_load(timeline)
+        sorted_before[id(declarations)] = (declarations, by_actor, chargers)
+        return by_actor, chargers
 
     # -- time
 
