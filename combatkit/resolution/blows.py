@@ -310,7 +310,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     automatic = adjustment is not None and adjustment.automatic_hit
     dice_text = adjustment.damage_dice if adjustment is not None and adjustment.damage_dice else None
     holds = situation.unarmed if adjustment is not None and situation.unarmed in _HOLDS else None
-    live.tally["attacks"] += 1
+    live.attacks += 1
     if rules is not None and not automatic and dice_text is None and holds is None:
         attacker = _attacker(walk, akey, live, weapon, extras, thac0)
         defender = _defender(walk, dkey, target, theirs)
@@ -471,7 +471,7 @@ def _hasted(walk: Walk, live: Live, target: Live, weapons: tuple[Weapon, ...], s
 
 def _land(walk: Walk, live: Live, target: Live, damage: int, t: Tick, outcome: str, why: str, rule: str) -> None:
     if outcome in ("hit", "severe hit", "critical hit"):
-        live.tally["hits"] += 1
+        live.hits += 1
     if damage > 0:
         walk.damage(target, damage, t, live)
     if walk.explain:

@@ -55,7 +55,7 @@ def held_later(walk: Walk, name: str, span: Span) -> bool:
 
 def not_done(walk: Walk, live: Live, span: Span, t: Tick) -> None:
     """A cast the timing system ruined or cancelled: it is reported, and a ruined spell is used up."""
-    live.tally["spells_attempted"] += 1
+    live.spells_attempted += 1
     name = spell_name(live.c, span)
     if span.status is Status.RUINED:
         if name and name not in live.spells_used:
@@ -76,12 +76,12 @@ def cast(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     name = spell_name(c, span)
     for condition in walk.conditions_on(live, t):
         if condition.id in _CANNOT_CAST or not condition.can_cast:
-            live.tally["spells_attempted"] += 1
+            live.spells_attempted += 1
             rule = condition.rule if condition.id == "stunned" or not condition.can_cast \
                 else "002 Special Types of Attacks III.C"
             walk.cancel(live, span, t, rule, f"{live.name} is {condition.name} and cannot cast.")
             return
-    live.tally["spells_attempted"] += 1
+    live.spells_attempted += 1
     if name is None:
         walk.event(t, live.name, EventKind.SPELL, span.rule, f"{live.name}: {span.action}.")
         walk.record(span)
@@ -91,7 +91,7 @@ def cast(walk: Walk, live: Live, action: Action, t: Tick) -> None:
         live.components = False
     if name not in live.spells_used:
         live.spells_used.append(name)
-    live.tally["spells_succeeded"] += 1
+    live.spells_succeeded += 1
     effect = spell_effect(spell, walk.options.spell_effects)
     walk.event(t, live.name, EventKind.SPELL, span.rule,
                f"{live.name}'s {name} goes off" + (f" at {span.target}" if span.target else "") + "." if walk.explain

@@ -40,8 +40,14 @@ class Live:
         """A fall not yet in effect: (tick it takes effect, status)."""
         self.attacks_made = 0
         self.struck_phases: set[int] = set()
-        self.tally: dict[str, int] = {"attacks": 0, "hits": 0, "damage_dealt": 0, "damage_taken": 0,
-                                      "spells_attempted": 0, "spells_succeeded": 0}
+        # The fight's running totals, counted on from the figure's (plain attributes, not a dict of them: a blow
+        # adds to two or three, #18).
+        self.attacks = fig.attacks
+        self.hits = fig.hits
+        self.damage_dealt = fig.damage_dealt
+        self.damage_taken = fig.damage_taken
+        self.spells_attempted = fig.spells_attempted
+        self.spells_succeeded = fig.spells_succeeded
         self.dying_save: bool | None = None
         self.lasting: list[Lasting] = list(fig.lasting)
         """Spells' effects still running on it (:attr:`Figure.lasting <combatkit.battle.Figure.lasting>`)."""
@@ -59,16 +65,12 @@ class Live:
 
     def figure(self, holding: str | None) -> Figure:
         """The figure as the round leaves it, ``holding`` the spell it holds into the next round (if any)."""
-        tally, fig = self.tally, self.fig
         return Figure(  # every field given: a new Figure is quicker made than replaced (#18)
-            combatant=fig.combatant, holding=holding, hit_points=self.hp, position=self.position, status=self.status,
-            spells_used=tuple(self.spells_used), components_ready=self.components, conditions=tuple(self.conditions),
-            fell=self.fell, attacks=fig.attacks + tally["attacks"], hits=fig.hits + tally["hits"],
-            damage_dealt=fig.damage_dealt + tally["damage_dealt"],
-            damage_taken=fig.damage_taken + tally["damage_taken"],
-            spells_attempted=fig.spells_attempted + tally["spells_attempted"],
-            spells_succeeded=fig.spells_succeeded + tally["spells_succeeded"],
-            lasting=tuple(self.lasting), no_effect_data=tuple(self.no_effect),
+            combatant=self.fig.combatant, holding=holding, hit_points=self.hp, position=self.position,
+            status=self.status, spells_used=tuple(self.spells_used), components_ready=self.components,
+            conditions=tuple(self.conditions), fell=self.fell, attacks=self.attacks, hits=self.hits,
+            damage_dealt=self.damage_dealt, damage_taken=self.damage_taken, spells_attempted=self.spells_attempted,
+            spells_succeeded=self.spells_succeeded, lasting=tuple(self.lasting), no_effect_data=tuple(self.no_effect),
         )
 
 

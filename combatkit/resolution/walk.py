@@ -413,7 +413,7 @@ class Walk:
             return
         if not live.acts_at(t) and not self._dying_blow(live, span, t):
             if kind in _CASTS and not spells.held_later(self, live.name, span):
-                live.tally["spells_attempted"] += 1
+                live.spells_attempted += 1
             self.cancel(live, span, t, self.rules.preempts if live.status.fallen else
                         f"{live.name} is {live.status.value}", f"{live.name} is {live.status.value} and cannot act.")
             return
@@ -508,9 +508,9 @@ class Walk:
     def damage(self, target: Live, amount: int, t: Tick, source: Live | None) -> None:
         """Take ``amount`` hit points from ``target`` at tick t; it falls when its seed says."""
         target.hp -= amount
-        target.tally["damage_taken"] += amount
+        target.damage_taken += amount
         if source is not None:
-            source.tally["damage_dealt"] += amount
+            source.damage_dealt += amount
         hit_tick = t
         if self.rules.hits_as_counts:
             period = self.timeline.clock.period_of(t)
