@@ -381,11 +381,18 @@ class _Round:
         self.spans: list[Span] = []
         self.notes: list[str] = []
         self.people = {c.name: c for c in encounter.combatants}
-        self.state = {c.name: _State(components=c.components_ready) for c in encounter.combatants}
-        for a, b, feet in encounter.distances:
-            if a in self.state and b in self.state:  # a gap to a figure not in this round moves nothing
-                self.state[a].distance[b] = feet
-                self.state[b].distance[a] = feet
+        self.state: dict[str, _State] = {}
+        """What each figure has done so far as the round is placed (:meth:`_states`, only for a round placed afresh)."""
+
+    def _states(self) -> dict[str, _State]:
+        """Each figure's state as the round's placing begins: nothing done, its components, the gaps to the others.
+        Made only when the round is placed afresh, not when it is looked up (most rounds of a run, #18)."""
+        state = {c.name: _State(components=c.components_ready) for c in self.encounter.combatants}
+        for a, b, feet in self.encounter.distances:
+            if a in state and b in state:  # a gap to a figure not in this round moves nothing
+                state[a].distance[b] = feet
+                state[b].distance[a] = feet
+        return state
 
     # -- helpers
 
@@ -418,6 +425,7 @@ class _Round:
         if known is not None:
             return Timeline(PHASE1.id, CLOCK, known[0], tuple(self.notes) + known[1], tuple(self.roller.log))
         after = len(self.notes)
+        self.state = self._states()
         self.notes.extend(self._declaration_order())
         for c in self.encounter.combatants:
             if c.surprised:

@@ -490,16 +490,22 @@ class _Figure:
         self.completed: dict[str, int] = {}
 
 
+_NO_SF_OPTIONS = Phase1Options()
+"""What :attr:`_Run.sf_options` holds until the round is placed afresh."""
+
+
 class _Run:
     def __init__(self, encounter: Encounter, dice: _Dice, options: Phase2Options) -> None:
         self.encounter, self.dice, self.options = encounter, dice, options
         self.people = {c.name: c for c in encounter.combatants}
-        self.state = {c.name: _Figure(components=c.components_ready) for c in encounter.combatants}
+        # What the placing reads and changes, made once the round is to be placed afresh (not when it is looked up,
+        # most rounds of a run, #18): each figure's state, and Phase System I's options for its speed factors.
+        self.state: dict[str, _Figure] = {}
+        self.sf_options = _NO_SF_OPTIONS
         self.spans: list[tuple[int, Span]] = []
         self.notes: list[str] = []
         self.closures: list[tuple[frozenset[str], int, int]] = []  # (pair, phase, feet closed)
         self.gaps = by_pair(encounter.distances)  # read only
-        self.sf_options = Phase1Options(agility_split=options.agility_split)
 
     # -- helpers
 
@@ -545,6 +551,8 @@ class _Run:
         if known is not None:
             shown, spans, notes = known
             return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.dice.notes) + notes, self.dice.rolls())
+        self.state = {c.name: _Figure(components=c.components_ready) for c in self.encounter.combatants}
+        self.sf_options = Phase1Options(agility_split=self.options.agility_split)
         for c in self.encounter.combatants:
             if c.surprised:
                 st = self.state[c.name]
