@@ -1035,9 +1035,9 @@ class _Round:
                     placed.append((Span(name, side, SpanKind.ATTACK, f"set weapon -> {p.closer}", ticks[moment],
                                         ticks[moment], moment.label, p.rule, p.why, target=p.closer), None))
         spans = [span for span, _ in placed] + self._opportunities(placed)
-        order = {id(span): i for i, span in enumerate(spans)}
-        spans.sort(key=lambda s: (s.end, s.start, order[id(s)]))
-        return Timeline(SHORT_FORM.id, clock, tuple(spans), tuple(self.notes), tuple(self.roller.log))
+        # by (end, start), stably: sorted as tuples, not through a key function called once a span (#18)
+        ordered = tuple([span for _, _, _, span in sorted([(s.end, s.start, i, s) for i, s in enumerate(spans)])])
+        return Timeline(SHORT_FORM.id, clock, ordered, tuple(self.notes), tuple(self.roller.log))
 
     def _place_declaration(self, f: _Figure, d: Declaration, groups: dict[Hashable, Moment],
                            ticks: dict[Moment, Tick], before: Moment, end: Moment,
