@@ -27,7 +27,7 @@ from combatkit.resolution import EventKind
 from combatkit.simulation import simulate
 from combatkit.systems import SYSTEMS, Switch, TimingSystem, register
 from combatkit.systems.base import FightRound
-from combatkit.systems.rules import GENERIC_RULES
+from combatkit.systems.rules import GENERIC_RULES, BlowTerms
 from combatkit.timeline import Clock, Period, Span, Status, Timeline
 from combatkit.widgets.compare import SystemComparison
 from combatkit.widgets.system_timeline import SystemTimeline
@@ -317,6 +317,33 @@ def test_its_rules_and_hooks_are_what_the_fight_and_the_policy_follow():
         assert strict.seen[0].flagged and strict.seen[0].names == ("Brienne", "Mira", "Ugluk")
     finally:
         SYSTEMS.pop("strict_toy", None)
+
+
+class HeavyToy(Toy):
+    """The toy with a term of its own on every declared blow (toy §4: +100 damage), as 001 puts its own."""
+
+    id = "heavy_toy"
+    aliases = ()
+
+    def blow_terms(self, attacker, span, declaration, moves, set_against_charge):
+        return BlowTerms(damage=100)
+
+
+def test_its_own_terms_on_a_blow_are_what_the_blow_deals():
+    """A system that puts terms of its own on a declared blow (TimingSystem.blow_terms) has them asked at every
+    blow, explained or not; one that does not deals its weapons' damage."""
+    heavy = register(HeavyToy())
+    try:
+        encounter = _party()
+        for explain in (True, False):
+            struck = [f for seed in range(6) for f in run_fight(encounter, "heavy_toy", seed=seed,
+                                                                explain=explain).figures if f.hits]
+            assert struck and all(f.damage_dealt >= 100 * f.hits for f in struck)
+        plain = [f for seed in range(6) for f in run_fight(encounter, "toy", seed=seed, explain=False).figures
+                 if f.hits]
+        assert plain and all(f.damage_dealt < 100 * f.hits for f in plain)
+    finally:
+        SYSTEMS.pop(heavy.id, None)
 
 
 def test_no_code_outside_the_systems_package_names_a_system():

@@ -258,7 +258,7 @@ def _system_terms(walk: Walk, live: Live, target: Live, span: Span, decl: Declar
     weapon set against a charge (002 Charging)."""
     set_against_charge = (live.name, SpanKind.READY) in walk.by_actor and _charging(walk, target.name)
     terms = NO_TERMS
-    if decl is not None and not action.injected:
+    if decl is not None and not action.injected and walk.own_blow_terms:
         terms = walk.found.blow_terms(live.c, span, decl, walk.by_actor.get((live.name, SpanKind.MOVE), ()),
                                       set_against_charge)
     if walk.rules.charge is ChargeRule.SITUATIONAL and set_against_charge:

@@ -68,6 +68,10 @@ class Walk:
         self.system = timeline.system
         self.found = system_of(self.system)
         self.rules = self.found.rules
+        self.own_blow_terms = type(self.found).blow_terms is not TimingSystem.blow_terms
+        """Whether the system puts terms of its own on a declared blow (:meth:`TimingSystem.blow_terms
+        <combatkit.systems.base.TimingSystem.blow_terms>`; 001's): its Python method is asked at every blow only
+        then, not for the default's nothing (#18)."""
         self.options = options
         self.roller = roller
         self.fast_rng = roller.rng if not explain and not roller.entered else None
