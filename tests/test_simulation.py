@@ -441,19 +441,33 @@ def test_progress_callback():
 
 def test_the_cycle_collector_is_held_off_only_while_fights_are_played():
     """A chunk is played with the collector off (combatkit.simulation._playing), and leaves it as it found it:
-    on after a run, after a run a progress callback stopped, and off when the caller had turned it off."""
+    on after a run, after a run a progress callback stopped, and off when the caller had turned it off. What a
+    chunk leaves is frozen until the next chunk or the run's end, which leaves nothing frozen; with the collector
+    found off, nothing is frozen."""
     import gc
+
+    from combatkit.simulation import _playing
 
     seen = []
     simulate(FOUR, "phase1", n=3, seed=1, progress=lambda done, total: seen.append(gc.isenabled()), every=1)
     assert seen == [False, False, False] and gc.isenabled(), "off while the fights are played, on after"
+    frozen = []
+    simulate(FOUR, "phase1", n=120, seed=1, progress=lambda done, total: frozen.append(gc.get_freeze_count()),
+             every=60)
+    assert frozen == [0, 0] and gc.get_freeze_count() == 0, "thawed while a chunk is played and after the run"
+    with _playing():
+        kept = [[] for _ in range(10)]
+    assert gc.isenabled() and gc.get_freeze_count() >= len(kept), "what a chunk leaves is frozen after it"
+    gc.unfreeze()
     with pytest.raises(ZeroDivisionError):
         simulate(FOUR, "phase1", n=3, seed=1, progress=lambda done, total: 1 / 0, every=1)
-    assert gc.isenabled()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
     gc.disable()
     try:
         simulate(FOUR, "phase1", n=2, seed=1)
-        assert not gc.isenabled()
+        with _playing():
+            kept = [[] for _ in range(10)]
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
     finally:
         gc.enable()
 
