@@ -223,6 +223,12 @@ class Span:
         object.__setattr__(self, "placed", placed)
         object.__setattr__(self, "marks", marks)
 
+    def in_period(self, period: str) -> Span:
+        """The same span in the period labelled ``period``: every field given (quicker than ``replace`` in the
+        compiled build, #18; tests/test_timeline.py holds it to the fields)."""
+        return Span(self.actor, self.side, self.kind, self.action, self.start, self.end, period, self.rule, self.why,
+                    self.track, self.target, self.status, self.placed, self.marks)
+
     def row(self) -> dict[str, object]:
         """The span as one long-form row (plain types only)."""
         data = asdict(self)

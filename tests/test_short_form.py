@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from combatkit import (
     Abilities, ActionKind, Combatant, Declaration, Encounter, Hit, IllegalActionError, Length, Maneuver, Roller,
-    RulesError, Size, Spell, Status, Weapon, WeaponKind, find_system, load_example, loads_encounter,
+    RulesError, Size, SpanKind, Spell, Status, Weapon, WeaponKind, find_system, load_example, loads_encounter,
 )
 from combatkit.encounter_files import dumps_toml
 from combatkit.systems._exhaust import matchup
@@ -518,8 +518,8 @@ def test_a_run_s_memo_keeps_a_round_with_the_hits_reported_in_it():
 
 def test_a_fight_s_fast_path_leaves_out_the_words_the_explained_path_writes(monkeypatch):
     """#18, explanations only when asked for: on run_fight's fast path the short form writes no why for a span on
-    its count and no notes (initiative, surprise, a missile ready); explained (and outside a fight) it writes them,
-    the spans otherwise the same."""
+    its count or a spell under way, and no notes (initiative, surprise, a missile ready); explained (and outside a
+    fight) it writes them, the spans otherwise the same."""
     import combatkit.systems.short_form as short_form
     from combatkit.fight import FightOptions, run_fight
     from combatkit.systems._memo import explaining, remembering
@@ -529,8 +529,10 @@ def test_a_fight_s_fast_path_leaves_out_the_words_the_explained_path_writes(monk
     told = SHORT_FORM.schedule(encounter, Roller(entered=encounter.rolls))
     with remembering({}, explain=False):
         quiet = SHORT_FORM.schedule(encounter, Roller(entered=encounter.rolls))
-    assert [replace(s, why="") if s.rule == on_count else s for s in told.spans] == list(quiet.spans)
-    assert any(s.rule == on_count for s in quiet.spans)
+    under_way = {"002 II.C", "002 Charging III.B.i"}
+    assert [replace(s, why="") if s.rule == on_count or s.kind is SpanKind.CAST and s.rule in under_way else s
+            for s in told.spans] == list(quiet.spans)
+    assert any(s.rule == on_count for s in quiet.spans) and any(s.rule in under_way for s in quiet.spans)
     assert all(" acts on count " in s.why for s in told.spans if s.rule == on_count)
     assert quiet.notes == ()
     assert [n.split(" ")[0] for n in told.notes] == ["Surprise,"] * 5 + ["No", "Initiative,", "Kell", "Snaga"]
@@ -647,3 +649,28 @@ def test_any_encounter_orders_every_action_or_names_the_rule(case, seed):
         assert span_.rule.startswith("002"), span_
     counts = [int(p.label.split()[-1]) for p in timeline.clock.periods if p.label.split()[0] in ("count", "Dex")]
     assert counts == sorted(counts, reverse=True), "counts run high to low"
+
+
+@pytest.mark.parametrize("options", [ShortFormOptions(surprise_check=False),
+                                     ShortFormOptions(surprise_check=False, tie_weapon_speed=True,
+                                                      tie_spell_vs_melee=True)], ids=["plain", "II.F ties"])
+def test_a_round_whose_dice_differ_by_the_same_on_every_side_is_the_round_met_before_relabelled(options):
+    """#18: on the fast path the short form keeps a round by its counts less the lowest (_Round._shifted) and, for
+    dice that differ from its by the same number on every side, gives it again with its moments relabelled: each
+    of the 144 rounds two d12s make is the round placed afresh, and one is placed for each difference of the
+    dice (23)."""
+    from combatkit.systems._memo import remembering
+
+    encounter = replace(load_example("short-form-spear-web-and-ready-bow"), rolls={})
+
+    def schedule(party: int, orcs: int, cache: dict):
+        with remembering(cache, explain=False):
+            return SHORT_FORM.schedule(encounter, Roller(entered={"initiative: party": party,
+                                                                  "initiative: orcs": orcs}), options)
+
+    shared: dict = {}
+    for party in range(1, 13):
+        for orcs in range(1, 13):
+            assert schedule(party, orcs, shared) == schedule(party, orcs, {}), (party, orcs)
+    assert len([key for key in shared["short_form rounds"] if key != "cycle"]) == 144
+    assert len([key for key in shared["short_form shifted rounds"] if key != "cycle"]) == 23
