@@ -36,7 +36,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 from combatkit.errors import RulesError
 
@@ -52,12 +52,12 @@ __all__ = [
     "thief_adjustments",
 ]
 
-PERCEPTION_RULE = "000 Part 4 Perception"
-THIEF_RULE = "000 Part 4 Thief Adjustments, PH 2e Table 28"
+PERCEPTION_RULE: Final = "000 Part 4 Perception"
+THIEF_RULE: Final = "000 Part 4 Thief Adjustments, PH 2e Table 28"
 
-AGILITY_SKILLS = ("move silently", "hide in shadows", "climb walls")
+AGILITY_SKILLS: Final = ("move silently", "hide in shadows", "climb walls")
 """The skills AGI adjusts under the AGI/DEX split (000 Part 4)."""
-DEXTERITY_SKILLS = ("pick pockets", "open locks", "find/remove traps")
+DEXTERITY_SKILLS: Final = ("pick pockets", "open locks", "find/remove traps")
 """The skills DEX adjusts under the AGI/DEX split (000 Part 4)."""
 
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Final
 
 from combatkit.attack import AttackForm
 from combatkit.conditions import Condition
@@ -39,9 +40,9 @@ __all__ = [
     "routine",
 ]
 
-REACH = 5
+REACH: Final = 5
 """Melee striking distance in feet (000 §2 D "within 5' or so"; 002 III.G "5' (1 square)")."""
-REPOSITION = 10
+REPOSITION: Final = 10
 """A repositioning step before an attack (000 §2 C: "max. 10'")."""
 
 
@@ -237,7 +238,7 @@ class FigureExtras:
     """Where this figure's attacks come from on its foe: front, flank or rear (002)."""
 
 
-NO_EXTRAS = FigureExtras()
+NO_EXTRAS: Final = FigureExtras()
 """A figure with nothing the model lacks."""
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from combatkit.encounter import Encounter
 from combatkit.model import ONE_ROUND
@@ -33,8 +34,8 @@ from combatkit.timeline import Span, SpanKind, Status, Timeline
 
 __all__ = ["Act", "Difference", "acts", "first_difference", "groups_alike", "why_alike"]
 
-_SHOWN = {SpanKind.MOVE, SpanKind.ATTACK, SpanKind.CAST, SpanKind.MISC, SpanKind.READY, SpanKind.OPPORTUNITY}
-_VERBS = {SpanKind.MOVE: "moves", SpanKind.ATTACK: "strikes", SpanKind.CAST: "casts", SpanKind.MISC: "acts",
+_SHOWN: Final = {SpanKind.MOVE, SpanKind.ATTACK, SpanKind.CAST, SpanKind.MISC, SpanKind.READY, SpanKind.OPPORTUNITY}
+_VERBS: Final = {SpanKind.MOVE: "moves", SpanKind.ATTACK: "strikes", SpanKind.CAST: "casts", SpanKind.MISC: "acts",
           SpanKind.READY: "stands ready", SpanKind.OPPORTUNITY: "strikes"}
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
+from typing import Final
 
 __all__ = ["CONDITIONS", "Condition", "Duration", "ExtraAttack", "Imposed", "ItemEvent", "Until", "Who", "phase_name"]
 
@@ -135,7 +136,7 @@ def _load_conditions() -> Mapping[str, Condition]:
     return MappingProxyType({key: Condition(id=key, **value) for key, value in tomllib.loads(text).items()})
 
 
-CONDITIONS: Mapping[str, Condition] = _load_conditions()
+CONDITIONS: Final[Mapping[str, Condition]] = _load_conditions()
 """Every condition the tables impose, by id."""
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from typing import Final
 
 import icepool
 from mypy_extensions import mypyc_attr
@@ -44,11 +45,11 @@ __all__ = [
     "sum_of",
 ]
 
-_NOTATION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
-_MAX_COUNT = 100
-_MAX_SIDES = 1000
-_MAX_MODIFIER = 1000
-MAX_EXACT_TOTALS = 1000
+_NOTATION: Final = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+_MAX_COUNT: Final = 100
+_MAX_SIDES: Final = 1000
+_MAX_MODIFIER: Final = 1000
+MAX_EXACT_TOTALS: Final = 1000
 """The most different totals of dice whose exact distribution combatkit works out (10d100 has 991,
 100d10 has 901): each takes icepool well under a second. Larger dice are rolled, never enumerated."""
 

@@ -49,6 +49,7 @@ import enum
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -77,11 +78,11 @@ from combatkit.timeline import Timeline
 
 __all__ = ["STALEMATE", "End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]
 
-STALEMATE = 3
+STALEMATE: Final = 3
 """Rounds in a row with nobody hurt that make an undecided fight a stalemate (:attr:`Fight.undecided_why`)."""
 
 
-_STATUS_TEXT = {status: status.value for status in FigureStatus}
+_STATUS_TEXT: Final = {status: status.value for status in FigureStatus}
 """Each status as its figure row gives it, read once: an enumeration's ``value`` is a Python property (#18)."""
 
 
@@ -515,7 +516,7 @@ def _round_intents(encounter: Encounter, names: tuple[str, ...], first: bool,
     return tuple(i for name in names for i in carried.get(name, ()))
 
 
-_SURPRISE_KEYS = ("surprise: <side>",)
+_SURPRISE_KEYS: Final = ("surprise: <side>",)
 """The PH 2e surprise roll's key (``SurpriseOptions.standard_roll``)."""
 
 

@@ -9,7 +9,7 @@ Python by looking the class up in its globals and the member up on the class, th
 from __future__ import annotations
 
 import enum
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 __all__ = ["ActionKind", "IdentityEnum", "IntentKind", "Length", "Maneuver", "PlacementKind", "Size", "SpeedFactor",
            "WeaponKind"]
@@ -57,7 +57,7 @@ class Size(IdentityEnum):
 
 
 # 000 §1 E, Table 2: Speed Factor Based on Size -> (SF for natural attack, SF adj. for weapon)
-_TABLE_2: dict[Size, tuple[int, int]] = {
+_TABLE_2: Final[dict[Size, tuple[int, int]]] = {
     Size.TINY: (0, -1),
     Size.SMALL: (2, -1),
     Size.MEDIUM: (3, 0),
@@ -66,7 +66,7 @@ _TABLE_2: dict[Size, tuple[int, int]] = {
     Size.GARGANTUAN: (10, 4),
 }
 
-_SIZE_RANK = {size: rank for rank, size in enumerate(Size)}
+_SIZE_RANK: Final = {size: rank for rank, size in enumerate(Size)}
 """Each size's place, tiny (0) to gargantuan (:meth:`Size.larger_than`)."""
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import MISSING, fields
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 __all__ = ["made"]
 
 T = TypeVar("T")
 
-_FIELDS: dict[type, tuple[tuple[str, Any, Any], ...]] = {}
+_FIELDS: Final[dict[type, tuple[tuple[str, Any, Any], ...]]] = {}
 """Each class's fields as :func:`made` reads them: name, default, default factory."""
 
 

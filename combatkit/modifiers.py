@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 from combatkit.attack import Modifier
 from combatkit.conditions import CONDITIONS
@@ -57,8 +57,8 @@ __all__ = [
     "wrong_target_chance",
 ]
 
-MISSILES = "002 Missile Attacks"
-SPECIAL = "002 Special Types of Attacks"
+MISSILES: Final = "002 Missile Attacks"
+SPECIAL: Final = "002 Special Types of Attacks"
 
 
 @cache

@@ -51,6 +51,7 @@ import enum
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Final
 
 from combatkit.dice import Roller
 from combatkit.errors import RulesError
@@ -87,21 +88,21 @@ __all__ = [
     "withdraw_allowance",
 ]
 
-SQUARE = 10
+SQUARE: Final = 10
 """Feet (indoors) or yards (outdoors) in one 000 Table 3 square; also MV 1 for a round."""
-MAX_FACTOR = 5
+MAX_FACTOR: Final = 5
 """000 §2 D Acceleration: "reaching maximum movement of 5x MV"."""
-ACCELERATION_PER_PHASE = 2
+ACCELERATION_PER_PHASE: Final = 2
 """000 §2 D Acceleration: "up to 2x base MV per phase" beyond walking."""
-DECELERATION_FACTORS = 2
+DECELERATION_FACTORS: Final = 2
 """000 §2 D Deceleration: "may decelerate by 2 factors immediately"."""
-CHARGE_MIN_FACTOR = 2
+CHARGE_MIN_FACTOR: Final = 2
 """000 §2 D Charging: "minimum of jogging speed, or base MV x 2"."""
-PRONE_AFTER_FAILED_STOP = "d4"
+PRONE_AFTER_FAILED_STOP: Final = "d4"
 """000 §2 D Deceleration: a failed DEX check means falling prone for 1d4 phases."""
-PHASES_PER_ROUND = 3
+PHASES_PER_ROUND: Final = 3
 """000 §1: movement happens in the three action phases, 1/3 MV each."""
-HALF_SEGMENTS_PER_PHASE = 6
+HALF_SEGMENTS_PER_PHASE: Final = 6
 """000 Table 1: six half-segments in each of phases 1-3."""
 
 

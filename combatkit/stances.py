@@ -28,7 +28,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import IdentityEnum
@@ -43,8 +43,8 @@ __all__ = [
     "maneuver_penalty_limit",
 ]
 
-_STANCE_RULE = "004 Combat Stance"
-_MANEUVER_RULE = "004 Combat Maneuvers"
+_STANCE_RULE: Final = "004 Combat Stance"
+_MANEUVER_RULE: Final = "004 Combat Maneuvers"
 
 
 class Role(enum.Enum):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from combatkit.dice import Roll
 from combatkit.intent import Plan
@@ -65,7 +65,7 @@ class SpanKind(enum.StrEnum):
     001: a potion 2-5 phases after it is drunk)."""
 
 
-SPAN_KIND: dict[ActionKind, SpanKind] = {kind: SpanKind(kind.value) for kind in ActionKind}
+SPAN_KIND: Final[dict[ActionKind, SpanKind]] = {kind: SpanKind(kind.value) for kind in ActionKind}
 """The span kind of each kind of declaration (looked up, not made from its value: a fight asks it of every span)."""
 
 

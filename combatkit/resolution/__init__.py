@@ -99,6 +99,8 @@ Readings this module takes (options where they are a real choice):
 
 from __future__ import annotations
 
+from typing import Final
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -182,7 +184,7 @@ def system_rules(system: str) -> SystemRules:
 
 # ----------------------------------------------------------------- entry points
 
-ROLL_KEYS = ("<what>: <name> [<when>]", "DEX check (stopping): <name>")
+ROLL_KEYS: Final = ("<what>: <name> [<when>]", "DEX check (stopping): <name>")
 """What the rolls of a resolved round are called, besides its timing system's
 (:attr:`~combatkit.systems.base.TimingSystem.roll_keys`): ``"attack roll: Brienne [round 1, tick 9]"``,
 ``"damage: ..."``, ``"save vs spell: ..."``, a spell's own dice (``"magic missile: Mira [round 1, tick 5, 1]"``)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from combatkit.attack import DEFENSELESS_RULE, Attacker, Defender, RuleSet, setup_attack
 from combatkit.battle import REACH, REPOSITION, FigureExtras, FigureStatus, attack_form, missile_range, routine
@@ -374,7 +374,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     return ("hit" if hit else "miss"), damage, False
 
 
-_HOLDS = frozenset({Maneuver.GRAPPLE, Maneuver.OVERBEAR})
+_HOLDS: Final = frozenset({Maneuver.GRAPPLE, Maneuver.OVERBEAR})
 """002 Unarmed Combat III.B-C: the unarmed attacks that do no damage, but hold or fell the one they hit."""
 
 
@@ -479,11 +479,11 @@ def _land(walk: Walk, live: Live, target: Live, damage: int, t: Tick, outcome: s
                    hit_points=target.hp)
 
 
-_PLAIN = Situation()
+_PLAIN: Final = Situation()
 """A frontal blow at a figure in no special state: 002's tables add nothing."""
 
 
-_PLAIN_FIELDS = {name: getattr(_PLAIN, name) for name in Situation.__dataclass_fields__}
+_PLAIN_FIELDS: Final = {name: getattr(_PLAIN, name) for name in Situation.__dataclass_fields__}
 
 
 @lru_cache(maxsize=1024)

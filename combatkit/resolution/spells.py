@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from combatkit.battle import ActiveCondition, FigureStatus, Lasting
 from combatkit.conditions import CONDITIONS
@@ -35,17 +35,17 @@ from combatkit.timeline import Span, SpanKind, Status, Tick
 if TYPE_CHECKING:
     from combatkit.resolution.walk import Walk
 
-_CANNOT_CAST = frozenset({"stunned", "prone", "knocked_prone", "overborne"})
-_STATUS = {EffectKind.SLEEP: FigureStatus.ASLEEP, EffectKind.HOLD: FigureStatus.HELD,
+_CANNOT_CAST: Final = frozenset({"stunned", "prone", "knocked_prone", "overborne"})
+_STATUS: Final = {EffectKind.SLEEP: FigureStatus.ASLEEP, EffectKind.HOLD: FigureStatus.HELD,
            EffectKind.CHARM: FigureStatus.CHARMED, EffectKind.FEAR: FigureStatus.FRIGHTENED}
 """The effects that take a figure out of the fight, and the status each leaves it in."""
-_OPPOSITE = {"haste": "slow", "slow": "haste"}
+_OPPOSITE: Final = {"haste": "slow", "slow": "haste"}
 """PH 2e haste "negates the effects of a slow spell", and slow negates a haste."""
-_BIG = frozenset({Size.LARGE, Size.HUGE, Size.GARGANTUAN})
-_FOREVER = 10**9
-NO_EFFECT_RULE = "combatkit/data/spell_effects.toml"
+_BIG: Final = frozenset({Size.LARGE, Size.HUGE, Size.GARGANTUAN})
+_FOREVER: Final = 10**9
+NO_EFFECT_RULE: Final = "combatkit/data/spell_effects.toml"
 """What an event about a spell with no effect data cites."""
-WEB_RULE = "PH 2e web: Strength 13-17 breaks 1' a round, 18+ 2', large creatures 10'"
+WEB_RULE: Final = "PH 2e web: Strength 13-17 breaks 1' a round, 18+ 2', large creatures 10'"
 
 
 def held_later(walk: Walk, name: str, span: Span) -> bool:
@@ -244,7 +244,7 @@ def _out_of_the_fight(walk: Walk, caster: Live, effect: SpellEffect, figure: Liv
               else None)
 
 
-_WORDS = {FigureStatus.ASLEEP: "put to sleep", FigureStatus.HELD: "held", FigureStatus.CHARMED: "charmed",
+_WORDS: Final = {FigureStatus.ASLEEP: "put to sleep", FigureStatus.HELD: "held", FigureStatus.CHARMED: "charmed",
           FigureStatus.FRIGHTENED: "sent fleeing in panic"}
 
 

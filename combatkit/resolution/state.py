@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from combatkit.battle import ActiveCondition, Figure, FigureExtras, FigureStatus, Lasting
 from combatkit.dice import Dice
 from combatkit.model import Combatant, Declaration, Weapon
 from combatkit.modifiers import Situation
 from combatkit.timeline import Span, Tick
 
-D20 = Dice(1, 20)
+D20: Final = Dice(1, 20)
 """Attack rolls and saving throws."""
 
 

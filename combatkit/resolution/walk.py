@@ -17,7 +17,7 @@ import heapq
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from combatkit.attack import DEFENSELESS_RULE, find_rule_set
 from combatkit.battle import NO_EXTRAS, REACH, ActiveCondition, Figure, FigureStatus, routine
@@ -39,10 +39,10 @@ from combatkit.timeline import SPAN_KIND, Span, SpanKind, Status, Tick, Timeline
 if TYPE_CHECKING:
     from combatkit.resolution import ResolutionOptions
 
-_CASTS = frozenset({SpanKind.CAST, SpanKind.HOLD})
-_MOVES_FIRST = {SpanKind.MOVE: 0}
-_MOVES_LAST = {SpanKind.MOVE: 3, SpanKind.MISC: 4, SpanKind.READY: 2}
-_FOREVER = 10**9
+_CASTS: Final = frozenset({SpanKind.CAST, SpanKind.HOLD})
+_MOVES_FIRST: Final = {SpanKind.MOVE: 0}
+_MOVES_LAST: Final = {SpanKind.MOVE: 3, SpanKind.MISC: 4, SpanKind.READY: 2}
+_FOREVER: Final = 10**9
 
 
 def system_of(system: str) -> TimingSystem:
@@ -51,7 +51,7 @@ def system_of(system: str) -> TimingSystem:
     return SYSTEMS.get(system) or _UNREGISTERED
 
 
-_UNREGISTERED = TimingSystem()
+_UNREGISTERED: Final = TimingSystem()
 
 
 Reschedule = Callable[[tuple[Hit, ...]], Timeline]

@@ -27,7 +27,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from combatkit.dice import Dice, Roll, Roller
 from combatkit.encounter import Encounter
@@ -39,7 +39,7 @@ __all__ = ["ACTS", "EnumeratingRoller", "check_matchup", "exhaust", "first_act",
 T = TypeVar("T")
 R = TypeVar("R")
 
-ACTS = frozenset({SpanKind.ATTACK, SpanKind.CAST})
+ACTS: Final = frozenset({SpanKind.ATTACK, SpanKind.CAST})
 """Span kinds that count as *acting* in a matchup: a blow struck or a spell gone off."""
 
 
@@ -137,9 +137,9 @@ def _ways(dice: Dice) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     return tuple(distribution), tuple(int(chance * outcomes) for chance in distribution.values()), outcomes
 
 
-MAX_FACE_BRANCHES = 100_000
+MAX_FACE_BRANCHES: Final = 100_000
 """The most ways a roll's dice may fall for :meth:`EnumeratingRoller.roll` to branch on each (3d20: 8000)."""
-KEPT_FACES = 10_000
+KEPT_FACES: Final = 10_000
 """The most ways of a roll whose list of faces is kept for the next run (a kernel's memory stays bounded:
 at most 64 such lists, about 1 MB each); bigger ones are listed again each time."""
 

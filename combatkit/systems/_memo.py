@@ -33,6 +33,7 @@ import itertools
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Final
 
 from combatkit.model import Combatant, Weapon
 
@@ -47,8 +48,8 @@ count (a d12 a side and each figure's Dexterity), and a run of encounter prep's 
 meets some 9,000 rounds, half of them met before. Emptied at 4,096, the table found a quarter of its 17,500 rounds;
 at 16,384 it finds 47% (the most there is), for 16-28 MiB more at the run's peak (compiled, pure Python; #18)."""
 
-_RUN: ContextVar[dict | None] = ContextVar("combatkit run memo", default=None)
-_EXPLAIN: ContextVar[bool] = ContextVar("combatkit explaining", default=True)
+_RUN: Final[ContextVar[dict | None]] = ContextVar("combatkit run memo", default=None)
+_EXPLAIN: Final[ContextVar[bool]] = ContextVar("combatkit explaining", default=True)
 
 
 @contextmanager
@@ -87,7 +88,7 @@ def table(cache: dict, name: str) -> dict:
     return found
 
 
-_NUMBERS = itertools.count()
+_NUMBERS: Final = itertools.count()
 
 
 def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) -> int:

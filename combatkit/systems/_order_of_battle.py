@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Final
 
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
@@ -94,7 +95,7 @@ def moment_clock(unit: str, moments: Iterable[Moment]) -> tuple[Clock, dict[Mome
 
 # ----------------------------------------------------------------- declarations
 
-_COMBAT_II_FIELDS = {
+_COMBAT_II_FIELDS: Final = {
     "hold": "holding a completed spell (000 §2 A)",
     "reposition": "a repositioning step (000 §2 A, C)",
     "retarget": "retargeting (000 §2 C)",

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from combatkit.battle import REACH, REPOSITION, missile_range, routine
 from combatkit.encounter import Encounter
@@ -52,9 +52,9 @@ def weapon_names(weapons: tuple[Weapon, ...]) -> tuple[str, ...]:
     return tuple(w.name for w in weapons)
 
 
-_WORDS = {MOVE: "a move", ATTACK: "an attack", CAST: "a cast", MISC: "a miscellaneous action",
+_WORDS: Final = {MOVE: "a move", ATTACK: "an attack", CAST: "a cast", MISC: "a miscellaneous action",
           READY: "a readied weapon"}
-_MANEUVER_WORDS = {Maneuver.CHARGE: "a charge", Maneuver.WITHDRAW: "a withdrawal", Maneuver.FLEE: "a flight",
+_MANEUVER_WORDS: Final = {Maneuver.CHARGE: "a charge", Maneuver.WITHDRAW: "a withdrawal", Maneuver.FLEE: "a flight",
                    Maneuver.PUMMEL: "a pummel", Maneuver.GRAPPLE: "a grapple",
                    Maneuver.OVERBEAR: "an overbearing attack"}
 """What :meth:`ActorPlan.where` calls a declaration: by its maneuver when it has one, else by its kind."""
@@ -295,7 +295,7 @@ class ActorPlan:
         return intent
 
 
-_KIND = {IntentKind.MOVE: MOVE, IntentKind.ATTACK: ATTACK, IntentKind.CAST: CAST, IntentKind.READY: MISC,
+_KIND: Final = {IntentKind.MOVE: MOVE, IntentKind.ATTACK: ATTACK, IntentKind.CAST: CAST, IntentKind.READY: MISC,
          IntentKind.HOLD: READY, IntentKind.ACTION: MISC}
 
 
@@ -340,7 +340,7 @@ def _pair(steps: list[tuple[int, Intent]], i: int) -> bool:
 # ---------------------------------------------------------------- Combat II: one action a phase
 
 
-_ONE_A_PHASE = "000 §1 C: one action a phase (move, attack, cast or a miscellaneous action)"
+_ONE_A_PHASE: Final = "000 §1 C: one action a phase (move, attack, cast or a miscellaneous action)"
 
 
 def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, int], str | None],

@@ -6,7 +6,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from functools import cache, partial
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -26,7 +26,7 @@ from combatkit.timeline import Clock, Span, Tick, Timeline
 __all__ = ["SYSTEMS", "FightRound", "GENERIC_CHAIN", "Switch", "TableRoller", "TimingSystem", "find_system",
            "register", "roll_words", "table_rolls"]
 
-GENERIC_CHAIN = ChainRules(
+GENERIC_CHAIN: Final = ChainRules(
     move="combatkit: a system that gives no plan moves, then acts", strike="combatkit: the blow after the move",
     cast="combatkit: a spell is an action", ready="combatkit: readying is an action", hold="combatkit: standing ready",
     action="combatkit: a named action is an action", flee="combatkit: a flight is a move",
@@ -326,7 +326,7 @@ class Switch:
     """The docstring written under the field, on one line (``""`` if it has none)."""
 
 
-_DEFAULTS: dict[type, Any] = {}
+_DEFAULTS: Final[dict[type, Any]] = {}
 
 
 def default_options(options_class: type) -> Any:
@@ -388,7 +388,7 @@ def roll_words(encounter: Encounter) -> dict[str, list[str]]:
     return {"side": list(encounter.sides), "name": names, "target": names, "tag": names}
 
 
-SYSTEMS: dict[str, TimingSystem] = {}
+SYSTEMS: Final[dict[str, TimingSystem]] = {}
 
 
 def register(system: TimingSystem) -> TimingSystem:

@@ -95,6 +95,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -135,18 +136,18 @@ __all__ = [
     "weapon_facility",
 ]
 
-LAST = 6
+LAST: Final = 6
 """Position of Last Actions, right after phase five (001 H)."""
-MORALE = 7
+MORALE: Final = 7
 """Position of the morale step (001 I)."""
-NEXT = 8
+NEXT: Final = 8
 """Position of the next round's phase 1: long actions run on past the round."""
-REACH = 5  # melee range in feet
-_MOVES = {"shift": Move001.SHIFT, "half_move": Move001.HALF_MOVE, "full_move": Move001.FULL_MOVE,
+REACH: Final = 5  # melee range in feet
+_MOVES: Final = {"shift": Move001.SHIFT, "half_move": Move001.HALF_MOVE, "full_move": Move001.FULL_MOVE,
           "take_cover": Move001.TAKE_COVER, "flight": Move001.FLIGHT, "charge": Move001.CHARGE,
           "counter_charge": Move001.CHARGE}
 """Entries of 001's list whose allotment :func:`combatkit.movement.move_001` gives; other moves are half-moves."""
-STEPS = ("distractions", "movement", "missiles & magic", "melee", "phase", "rally")
+STEPS: Final = ("distractions", "movement", "missiles & magic", "melee", "phase", "rally")
 
 
 # ----------------------------------------------------------------- facilities and actions
@@ -569,7 +570,7 @@ def _layout(slots: int) -> PhaseLayout:
     return PhaseLayout(slots)
 
 
-_STEP_TICKS: dict[str, Callable[[PhaseLayout, int, int], Tick]] = {
+_STEP_TICKS: Final[dict[str, Callable[[PhaseLayout, int, int], Tick]]] = {
     "distractions": lambda layout, phase, slot: layout.distractions(phase),
     "phase start": lambda layout, phase, slot: layout.distractions(phase),
     "movement": lambda layout, phase, slot: layout.movement(phase, slot),
@@ -581,7 +582,7 @@ _STEP_TICKS: dict[str, Callable[[PhaseLayout, int, int], Tick]] = {
 }
 """The tick of each step a span is placed at, in a phase, for a side's slot (:meth:`_Round._tick`)."""
 
-CLOCK = _layout(2).clock
+CLOCK: Final = _layout(2).clock
 
 
 # ----------------------------------------------------------------- positions
@@ -675,7 +676,7 @@ class _Item:
         self.rushed = rushed
 
 
-_RUSHED = frozenset({"rushed"})
+_RUSHED: Final = frozenset({"rushed"})
 
 
 class _Round:
@@ -1671,5 +1672,5 @@ class FivePhase(TimingSystem):
         return BlowTerms(tuple(terms), damage, 1, half_die)
 
 
-FIVE_PHASE = register(FivePhase())
+FIVE_PHASE: Final = register(FivePhase())
 odds = FIVE_PHASE.odds

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -60,14 +61,14 @@ __all__ = [
     "reaction_terms", "retarget_half_segment", "sf_band", "strike_half_segment",
 ]  # fmt: skip
 
-HALF_SEGMENTS = 20
-ATTACK_PHASES = (1, 2, 3)
-MAX_CT_BEGUN = {1: 9, 2: 6, 3: 3}  # 000 §1 G and Table 1's CT columns
-MAX_HOLD: int = field_specs(Refined)["hold"].high  # type: ignore[assignment]  # 000 §2 A, Holding a Spell: 6
-MELEE_REACH_FT = 5  # 000 §2 D, Closing Movement: "within 5' or so"
-REPOSITION_FT = 10  # 000 §2 A, §2 C: "a step or two (max. 10')"
+HALF_SEGMENTS: Final = 20
+ATTACK_PHASES: Final = (1, 2, 3)
+MAX_CT_BEGUN: Final = {1: 9, 2: 6, 3: 3}  # 000 §1 G and Table 1's CT columns
+MAX_HOLD: Final[int] = field_specs(Refined)["hold"].high  # type: ignore[assignment]  # 000 §2 A, Holding a Spell: 6
+MELEE_REACH_FT: Final = 5  # 000 §2 D, Closing Movement: "within 5' or so"
+REPOSITION_FT: Final = 10  # 000 §2 A, §2 C: "a step or two (max. 10')"
 
-CLOCK = Clock(
+CLOCK: Final = Clock(
     unit="half-segment (3 seconds)",
     ticks=HALF_SEGMENTS,
     periods=(
@@ -316,7 +317,7 @@ class _State:
         self.distance: dict[str, int] = {}
 
 
-COMBAT_II_RULES = SystemRules(
+COMBAT_II_RULES: Final = SystemRules(
     "000", "000 §1 E Simultaneous Actions: dying or incapacitation occur after the half-segment's actions",
     "000 §1 E: killing an opponent on a half-segment prior to the opponent's attack preempts the attack",
     Retarget.COMBAT_II, "000 §2 C Retargeting", 4, moves_first=False, flight=Flight.COMBAT_II,
@@ -776,4 +777,4 @@ def _fits(spell: Spell, phase: int) -> str | None:
     return f"000 §1 G: a spell begun in phase {phase} may not exceed CT {limit}; {spell.name} has CT {spell.casting_time}"
 
 
-PHASE1 = register(PhaseSystemI())
+PHASE1: Final = register(PhaseSystemI())

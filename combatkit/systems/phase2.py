@@ -72,7 +72,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache, partial
-from typing import cast
+from typing import Final, cast
 
 import icepool
 from mypy_extensions import mypyc_attr
@@ -109,19 +109,19 @@ __all__ = [
     "table5_delay",
 ]
 
-HALF_SEGMENTS = 6  # per phase, 000 Table 4
-LETTERS = "ABC"
-CT_PER_PHASE = 3  # active half-segments a phase, 000 Table 4 "C" marks
-ONE_ROUND_SEGMENTS = 10  # 000 §3 B: "a one round CT (10 seg)"
-MELEE_REACH_FT = 5  # 000 §2 D
-REPOSITION_FT = 10  # 000 §2 A, §2 C
-BASE_CASTING_DELAY = 2  # 000 §3 B: "the caster must wait two phases"
-CASTER_ATTACK_DELAY = 2  # 000 §3 B-C: casters delay 2 phases around a physical attack
+HALF_SEGMENTS: Final = 6  # per phase, 000 Table 4
+LETTERS: Final = "ABC"
+CT_PER_PHASE: Final = 3  # active half-segments a phase, 000 Table 4 "C" marks
+ONE_ROUND_SEGMENTS: Final = 10  # 000 §3 B: "a one round CT (10 seg)"
+MELEE_REACH_FT: Final = 5  # 000 §2 D
+REPOSITION_FT: Final = 10  # 000 §2 A, §2 C
+BASE_CASTING_DELAY: Final = 2  # 000 §3 B: "the caster must wait two phases"
+CASTER_ATTACK_DELAY: Final = 2  # 000 §3 B-C: casters delay 2 phases around a physical attack
 ACTION_RANK, MOVEMENT_RANK, AFTER_ALL_RANK = 0, 1, 2  # order of spans on one tick: blows and spells,
 # then movement and other actions, then 1-round spells and expiring effects (000 §1 F, §3 B)
 
 # 000 §3 C Table 6: attacks per round -> attack/delay sequence (number of attacks each phase).
-TABLE_6: dict[Fraction, tuple[int, ...]] = {
+TABLE_6: Final[dict[Fraction, tuple[int, ...]]] = {
     Fraction(1): (1, 0, 0),
     Fraction(3, 2): (1, 0),
     Fraction(2): (1, 1, 0),
@@ -131,12 +131,12 @@ TABLE_6: dict[Fraction, tuple[int, ...]] = {
     Fraction(5): (2, 2, 1),
     Fraction(6): (2, 2, 2),
 }
-_TABLE_6_TERMS = {(rate.numerator, rate.denominator): sequence for rate, sequence in TABLE_6.items()}
+_TABLE_6_TERMS: Final = {(rate.numerator, rate.denominator): sequence for rate, sequence in TABLE_6.items()}
 """Table 6 by the rate's numerator and denominator in lowest terms: :func:`attack_schedule` is asked thousands of
 times a run, where building, hashing and comparing a Fraction each time was slow (#18)."""
 
 # 000 §3 C Table 7: number of attack forms -> forms used each phase.
-TABLE_7: dict[int, tuple[int, ...]] = {
+TABLE_7: Final[dict[int, tuple[int, ...]]] = {
     1: (1, 0, 0),
     2: (1, 1, 0),
     3: (1, 1, 1),
@@ -490,7 +490,7 @@ class _Figure:
         self.completed: dict[str, int] = {}
 
 
-_NO_SF_OPTIONS = Phase1Options()
+_NO_SF_OPTIONS: Final = Phase1Options()
 """What :attr:`_Run.sf_options` holds until the round is placed afresh."""
 
 
@@ -1064,7 +1064,7 @@ class PhaseSystemII(TimingSystem):
         return partial(_pair_round, encounter, options, (a, b))
 
 
-PHASE2 = register(PhaseSystemII())
+PHASE2: Final = register(PhaseSystemII())
 
 
 odds = PHASE2.odds

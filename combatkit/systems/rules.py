@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 __all__ = ["GENERIC_RULES", "NO_TERMS", "BlowTerms", "ChargeRule", "Flight", "Retarget", "SystemRules", "full_move"]
 
@@ -76,7 +77,7 @@ class BlowTerms:
     """An extra half die of damage (001 Set to Receive Charge)."""
 
 
-NO_TERMS = BlowTerms()
+NO_TERMS: Final = BlowTerms()
 """A blow the system's seed adds nothing to."""
 
 
@@ -136,7 +137,7 @@ class SystemRules:
     surprise round). None: the system's own rule says what surprise costs (000 §2 F: a phase)."""
 
 
-GENERIC_RULES = SystemRules("?", "figures fall after the moment they are hit", "a fallen figure does not act",
+GENERIC_RULES: Final = SystemRules("?", "figures fall after the moment they are hit", "a fallen figure does not act",
                             Retarget.LOST, "a blow at a fallen figure is lost", 3)
 """The rules of a system that gives none: figures fall after the tick they are hit, a blow at a
 fallen figure is lost, a round is counted in three phases."""

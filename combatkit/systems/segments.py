@@ -77,6 +77,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -103,18 +104,18 @@ __all__ = [
     "tick_of",
 ]
 
-ROUND = 10  # segments in a melee round, 003 §I
-LAST = 11  # the tick of the round's last actions, 003 §II
-MELEE_REACH_FT = 5  # "in melee": within 5' (as 000 §2 D)
-ONE_ROUND_SEGMENTS = 10  # a casting time of "1 round"
+ROUND: Final = 10  # segments in a melee round, 003 §I
+LAST: Final = 11  # the tick of the round's last actions, 003 §II
+MELEE_REACH_FT: Final = 5  # "in melee": within 5' (as 000 §2 D)
+ONE_ROUND_SEGMENTS: Final = 10  # a casting time of "1 round"
 
-CLOCK = Clock(
+CLOCK: Final = Clock(
     unit="segment (6 seconds; tick 11 is the round's last actions, 12 on the next round)",
     ticks=LAST,
     periods=(Period("melee round", 1, ROUND), Period("last actions", LAST, LAST)),
 )
 
-DEFAULT_CHAIN_DICE: Mapping[Length, str] = {
+DEFAULT_CHAIN_DICE: Final[Mapping[Length, str]] = {
     Length.UNARMED: "d4",
     Length.SHORT: "d4",
     Length.MEDIUM: "d6",
@@ -144,13 +145,13 @@ def speed_band(speed_factor: int) -> int:
 
 
 # PH (2e) Table 60, "Paralyzation, Poison, or Death Magic": (highest level of the band, save).
-_SAVES = {
+_SAVES: Final = {
     "warrior": ((0, 16), (2, 14), (4, 13), (6, 11), (8, 10), (10, 8), (12, 7), (14, 5), (16, 4), (40, 3)),
     "priest": ((3, 10), (6, 9), (9, 7), (12, 6), (15, 5), (18, 4), (40, 2)),
     "rogue": ((4, 13), (8, 12), (12, 11), (16, 10), (20, 9), (40, 8)),
     "wizard": ((5, 14), (10, 13), (15, 11), (20, 10), (40, 8)),
 }
-_GROUPS = {
+_GROUPS: Final = {
     "fighter": "warrior", "warrior": "warrior", "ranger": "warrior", "paladin": "warrior", "monster": "warrior",
     "priest": "priest", "cleric": "priest", "druid": "priest",
     "thief": "rogue", "rogue": "rogue", "bard": "rogue",
@@ -1145,7 +1146,7 @@ class SegmentOfAction(TimingSystem):
         return partial(_alone_round, alone, timing)
 
 
-SEGMENTS = register(SegmentOfAction())
+SEGMENTS: Final = register(SegmentOfAction())
 
 
 odds = SEGMENTS.odds

@@ -75,6 +75,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -122,13 +123,13 @@ __all__ = [
     "surprise_table",
 ]
 
-REACH = 5  # 002 III.G: "5' (1 square)"
-UNIT = "moment (initiative count, high to low)"
-BEFORE = (0,)
-END = (2,)
-_LENGTH_ORDER = list(Length)
+REACH: Final = 5  # 002 III.G: "5' (1 square)"
+UNIT: Final = "moment (initiative count, high to low)"
+BEFORE: Final = (0,)
+END: Final = (2,)
+_LENGTH_ORDER: Final = list(Length)
 
-CLOCK = Clock(
+CLOCK: Final = Clock(
     unit=UNIT,
     ticks=25,
     periods=(Period("before initiative", 1, 1),)
@@ -508,7 +509,7 @@ def _pairs(names: tuple[str, ...]) -> dict[str, tuple[tuple[str, frozenset[str]]
     return found
 
 
-_LABELS: dict[tuple[bool, int], str] = {}
+_LABELS: Final[dict[tuple[bool, int], str]] = {}
 """A count's label (:meth:`_Round._label`), by whether the round is a surprise round."""
 
 
@@ -1334,5 +1335,5 @@ class ShortForm(TimingSystem):
                                                f"left for next round")
 
 
-SHORT_FORM = register(ShortForm())
+SHORT_FORM: Final = register(ShortForm())
 odds = SHORT_FORM.odds

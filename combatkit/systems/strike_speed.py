@@ -49,6 +49,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -92,12 +93,12 @@ __all__ = [
     "strike_speed",
 ]
 
-RULE = "004 Strike Speed"
-INITIATIVE_BONUS = 5  # 004: "The side with the higher roll gets a +5 to strike speed for the round."
-UNIT = "moment (strike speed, high to low; ties by level)"
-BEFORE = Moment((0,), "before initiative")
+RULE: Final = "004 Strike Speed"
+INITIATIVE_BONUS: Final = 5  # 004: "The side with the higher roll gets a +5 to strike speed for the round."
+UNIT: Final = "moment (strike speed, high to low; ties by level)"
+BEFORE: Final = Moment((0,), "before initiative")
 
-CLOCK = Clock(
+CLOCK: Final = Clock(
     unit=UNIT,
     ticks=18,
     periods=(Period("before initiative", 1, 1),) + tuple(Period(f"strike speed {17 - i}", i + 2, i + 2) for i in range(17)),
@@ -506,5 +507,5 @@ class StrikeSpeed(TimingSystem):
         return base
 
 
-STRIKE_SPEED = register(StrikeSpeed())
+STRIKE_SPEED: Final = register(StrikeSpeed())
 odds = STRIKE_SPEED.odds
