@@ -97,11 +97,11 @@ from combatkit.systems._order_of_battle import (
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.base import (
     FightRound,
+    PlacedRound,
     TimingSystem,
     checked_once,
     default_options,
     derived_options,
-    PlacedRound,
     placed_round,
     register,
 )
@@ -791,8 +791,8 @@ class _Round:
         placed = placed_round("short_form", self.encounter, self.options, (self.surprise_round, tuple(counts)),
                               hits=True)
         known = placed.before() if placed is not None else None
-        low, shifted = self._shifted(counts) if placed is not None else (0, None)
-        if known is None and shifted is not None:
+        low, shifted = self._shifted(counts) if placed is not None and known is None else (0, None)
+        if shifted is not None:
             like = shifted.before()
             if like is not None:
                 known = _moved(like, low - like[3])
