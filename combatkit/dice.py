@@ -239,14 +239,20 @@ class Roll:
 Entered = int | Sequence[int]
 
 
+_RANDOM: Final = random.Random
+_BITS: Final = tuple(n.bit_length() for n in range(_MAX_SIDES + 1))
+"""The bits that hold each number of sides a die may have (``int.bit_length`` is a Python call in the compiled
+build)."""
+
+
 def face(rng: random.Random, sides: int) -> int:
     """One die of ``sides`` faces: the very number ``rng.randint(1, sides)`` gives, drawn the way
     :class:`random.Random` draws it (the fewest bits that hold ``sides``, drawn again while too high), without
     its three Python calls a die, the most made in a fight. Only for a :class:`random.Random` itself: a subclass
     may draw otherwise, and gets ``randint`` (``tests/test_dice.py`` holds the two together)."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         return rng.randint(1, sides)
-    bits = sides.bit_length()
+    bits = _BITS[sides] if sides <= _MAX_SIDES else sides.bit_length()
     r = rng.getrandbits(bits)
     while r >= sides:
         r = rng.getrandbits(bits)
@@ -279,8 +285,12 @@ class Roller:
             result = self._from_entry(spec, purpose, self.entered[purpose])
         elif self.rng is not None:
             rng = self.rng
-            faces = tuple(face(rng, spec.sides) for _ in range(spec.count))
-            result = Roll(spec, purpose, sum(faces) + spec.modifier, faces, entered=False)
+            if spec.count == 1:  # most rolls: no generator resumed, no sum() called (#18)
+                one = face(rng, spec.sides)
+                result = Roll(spec, purpose, one + spec.modifier, (one,), entered=False)
+            else:
+                faces = tuple([face(rng, spec.sides) for _ in range(spec.count)])
+                result = Roll(spec, purpose, sum(faces) + spec.modifier, faces, entered=False)
         else:
             raise MissingRollError(
                 f"no number entered for {purpose!r} ({spec}) and no seed to roll it: "
