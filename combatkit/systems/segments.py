@@ -380,7 +380,9 @@ class _Run:
         self.shot_delayed: set[str] = set()
         for h in encounter.hits:
             self.hits[h.target].append(h.tick)
-        self.swings = explaining() or not isinstance(roller, _TimingRoller)
+        self.explain = explaining()
+        """Whether the round's words are asked for: a fight's fast path leaves out each span's why (#18)."""
+        self.swings = self.explain or not isinstance(roller, _TimingRoller)
         """Whether a blow's to-hit d20 is rolled here (:meth:`_swing`): not on a fight's fast path, where the timing
         roller answers each with a miss (the resolver rolls the blows, 003 §I) and the words it leaves are not
         asked for (#18)."""
@@ -575,15 +577,16 @@ class _Run:
             raise IllegalActionError("003 §II", f"{c.name} has {blows} blow(s) in round {self.encounter.round}, not "
                                                 f"{d.attacks}")
         band = self._band((weapon,))
+        explain = self.explain  # the words below only when they are asked for (#18)
         extra = (f" The {weapon.name}'s speed factor {weapon.speed_factor} adds {band} segment(s) (003 §VI)."
-                 if self.options.speed_bands and weapon.kind is not WeaponKind.NATURAL else "")
-        late = f" {at} segment(s) lost to surprise come first." if at else ""
+                 if explain and self.options.speed_bands and weapon.kind is not WeaponKind.NATURAL else "")
+        late = f" {at} segment(s) lost to surprise come first." if explain and at else ""
         if blows == 1:
             face = self.roll("d10", f"segment: {tag}").total
             return [_Act(c, SpanKind.ATTACK, weapon.name + _arrow(d.target), index, at + face + band, at + face + band, "last",
                          "003 §I: d10 for the segment of the blow",
-                         f"d10 = {face}: the blow falls in segment {face}.{extra}{late}", d.target, (weapon,),
-                         _hit_tag(tag, d.target))]
+                         f"d10 = {face}: the blow falls in segment {face}.{extra}{late}" if explain else "", d.target,
+                         (weapon,), _hit_tag(tag, d.target))]
         if blows > 3:
             return self._many_blows(c, d, tag, index, at, weapon, blows, band, extra + late)
         dice = "2d6" if blows == 2 else "3d4"
@@ -596,7 +599,7 @@ class _Run:
                              f"003 §II: {blows} blows on {dice}" + (", past 10: last action" if total > ROUND else ""),
                              f"{dice} = {list(faces)}: blow {n} is {how}, segment {total - at - band}.{extra}{late}"
                              + (" Past segment 10, the blow is still awarded as the last action of the round."
-                                if total > ROUND else ""),
+                                if total > ROUND else "") if explain else "",
                              d.target, (weapon,), _hit_tag(tag, d.target) + f", blow {n}"))
         return acts
 
@@ -1038,7 +1041,7 @@ class _Run:
     def _span(self, act: _Act) -> Span:
         tick = act.tick
         period = "next round" if tick > LAST else CLOCK.period_of(tick).label  # type: ignore[union-attr]
-        why = " ".join([act.why, *act.notes])
+        why = " ".join([act.why, *act.notes]) if self.explain else ""
         start = min(act.start_tick, tick)
         return Span(act.actor.name, act.actor.side, act.kind, act.label, start, tick, period, act.rule, why,
                     target=act.target, status=act.status)
