@@ -423,8 +423,10 @@ class _Run:
         self._no_two_in_a_segment()
         self._resolve()
         spans = [self._span(a) for a in self.acts]
-        spans.sort(key=lambda s: (s.end, s.start, s.actor, s.kind))
-        return Timeline(SEGMENTS.id, CLOCK, tuple(spans), tuple(self.notes), tuple(self.roller.log))
+        # by (end, start, actor, kind), stably: sorted as tuples, not through a key function called once a span (#18)
+        ordered = tuple([s for _, _, _, _, _, s in sorted([(s.end, s.start, s.actor, s.kind, i, s)
+                                                           for i, s in enumerate(spans)])])
+        return Timeline(SEGMENTS.id, CLOCK, ordered, tuple(self.notes), tuple(self.roller.log))
 
     # -- planning: each figure's round, step by step
 
