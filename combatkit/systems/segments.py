@@ -847,7 +847,11 @@ class _Run:
         t = 1
         while True:
             open_ = [(a, a.tick) for a in self.acts if not a.resolved]
-            if not open_ or t > max(tick for _, tick in open_):
+            last = 0  # the last tick an open action lands on (a loop: max() of a generator is a Python call, #18)
+            for _, tick in open_:
+                if tick > last:
+                    last = tick
+            if not open_ or t > last:
                 return
             begins = [(a, min(tick_of(a.start), tick)) for a, tick in open_ if a.status is Status.DONE]
             # lists, not generators: a compiled generator is a Python object resumed once an item
@@ -855,7 +859,9 @@ class _Run:
             t = min([tick for tick in ticks if tick >= t])
             self._begin(t, [a for a, tick in begins if tick == t])
             landed = [a for a, tick in open_ if tick == t and not a.repel]
-            for act in sorted(landed, key=lambda a: (order[a.actor.name], a.step, a.segment)):
+            if len(landed) > 1:  # most ticks land one action or none: no sort, no key function called
+                landed.sort(key=lambda a: (order[a.actor.name], a.step, a.segment))
+            for act in landed:
                 self._land(act, t)
             if t == LAST:
                 for act in [a for a in self.acts if a.repel and not a.resolved]:
