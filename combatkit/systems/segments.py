@@ -491,7 +491,12 @@ class _Run:
                 if d.kind is ActionKind.ATTACK:
                     guarding = False
                 self.acts.extend(acts)
-                ends.append(max(a.segment for a in acts))
+                assert acts, f"{c.name}'s {d.kind.value} places no action"
+                end = 0  # the step's last segment (a loop: max() of a generator is a Python call, #18)
+                for a in acts:
+                    if a.segment > end:
+                        end = a.segment
+                ends.append(end)
             if ends:
                 at, timed = max(ends), True
 
