@@ -99,10 +99,9 @@ Readings this module takes (options where they are a real choice):
 
 from __future__ import annotations
 
-from typing import Final
-
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
