@@ -104,6 +104,7 @@ from combatkit.systems.base import (
     derived_options,
     placed_round,
     register,
+    sides_of,
 )
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
@@ -550,9 +551,8 @@ class _Round:
         for d in encounter.declarations:  # in phase order (TimingSystem._schedule), so each figure's are
             mine.setdefault(d.actor, []).append(d)
         self.figures = {c.name: _Figure(c, mine.get(c.name, [])) for c in encounter.combatants}
-        self.sides = tuple(dict.fromkeys([f.side for f in self.figures.values()]))
-        """The encounter's sides in order of first appearance (:attr:`Encounter.sides`, a Python property some 7,000
-        instructions a call in the compiled build, #18), read from the round's own figures."""
+        self.sides = sides_of(encounter)
+        """The encounter's sides in order of first appearance (:func:`~combatkit.systems.base.sides_of`)."""
         self.distance = by_pair(encounter.distances)
         """Each pair's distance (read, never changed: :meth:`_opportunities` walks a copy)."""
         self.surprise_round = False
