@@ -246,6 +246,21 @@ def test_a_number_stands_for_equal_values_and_never_for_another():
         del other
 
 
+def test_an_entry_kept_by_identity_is_found_only_for_its_own_value():
+    """combatkit.systems._memo.kept (#18): an entry kept under a value's id, the value held first in it, is found for
+    that value, and not for another object that was given the same id once the first was freed."""
+    from combatkit.systems._memo import kept
+
+    table: dict = {}
+    value = ("long sword", 5)
+    table[id(value)] = (value, "kept")
+    assert kept(table, value) == (value, "kept")
+    assert kept(table, ("dagger", 2)) is None
+    impostor = ("dagger", 2)
+    table[id(impostor)] = (value, "kept for another")  # what the table holds once an id is given again
+    assert kept(table, impostor) is None
+
+
 def test_a_figure_s_kit_answers_as_the_figure_does():
     """What the hot paths of a run read of a figure's arms (combatkit.systems._memo.Kit, made once a run by its
     name) is what the figure's own methods say: the weapons a blow names, its whole attacks in each round with each

@@ -31,7 +31,7 @@ from combatkit.model import Declaration
 from combatkit.resolution import blows, moves, spells
 from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live
-from combatkit.systems._memo import table as memo_table
+from combatkit.systems._memo import kept, table as memo_table
 from combatkit.systems.base import SYSTEMS, TimingSystem, rounds_table
 from combatkit.systems.rules import ChargeRule
 from combatkit.timeline import SPAN_KIND, Span, SpanKind, Status, Tick, Timeline
@@ -121,8 +121,8 @@ class Walk:
         plans it keeps), not once a round (#18); both are only read."""
         sorted_before = memo_table(self.cache, "declarations by actor")
         declarations = self.declarations
-        found = sorted_before.get(id(declarations))
-        if found is not None and found[0] is declarations:
+        found = kept(sorted_before, declarations)
+        if found is not None:
             return found[1], found[2]
         by_actor: dict[tuple[str, SpanKind], list[Declaration]] = {}
         chargers: set[str] = set()
@@ -229,8 +229,8 @@ class Walk:
             return
         loaded = memo_table(self.cache, "loaded rounds")
         spans, clock, declarations = timeline.spans, timeline.clock, self.declarations
-        found = loaded.get(id(spans))
-        if found is None or found[0] is not spans or found[1] is not clock or found[2] is not declarations:
+        found = kept(loaded, spans)
+        if found is None or found[1] is not clock or found[2] is not declarations:
             self._load(spans, after=0)
             found = loaded[id(spans)] = (spans, clock, declarations, tuple(self.queue), self.seq, self.cast_windows,
                                          self.somatic_windows, self.touchy)

@@ -33,11 +33,12 @@ import itertools
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Final
+from typing import Any, Final
 
 from combatkit.model import Combatant, Weapon
 
-__all__ = ["SIZE", "TIMES_SIZE", "Kit", "by_pair", "explaining", "kit", "memo", "remembering", "stands_for", "table"]
+__all__ = ["SIZE", "TIMES_SIZE", "Kit", "by_pair", "explaining", "kept", "kit", "memo", "remembering", "stands_for",
+           "table"]
 
 SIZE = 4096
 """Entries a table of the memo keeps before it starts afresh."""
@@ -91,6 +92,14 @@ def table(cache: dict, name: str) -> dict:
 _NUMBERS: Final = itertools.count()
 
 
+def kept(table: dict, value: object) -> Any:
+    """The entry ``table`` keeps for ``value`` under its identity (:func:`id`), or None. Such an entry holds the value
+    itself as its first item, so that no other object takes its id while the entry lives: an entry whose first item
+    is not ``value`` was kept for another object, freed since, whose id was given again."""
+    found = table.get(id(value))
+    return found if found is not None and found[0] is value else None
+
+
 def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) -> int:
     """A number that stands for ``value`` in the keys of the run's memo (the fight's, or ``cache``): equal values get
     the same number, different values never do. A key that held a round's intents, declarations or options hashed each
@@ -121,8 +130,8 @@ def by_pair(distances: tuple[tuple[str, str, int], ...]) -> dict[frozenset[str],
     made once a run for each layout of the figures the run meets (the fight's one tuple for it, found by identity)
     and shared by the rounds that meet it again: read it, or copy it to change it."""
     found = memo("distances by pair")
-    known = found.get(id(distances)) if found is not None else None
-    if known is not None and known[0] is distances:  # a fight's rounds share the layouts they meet again (#18)
+    known = kept(found, distances) if found is not None else None
+    if known is not None:  # a fight's rounds share the layouts they meet again (#18)
         return known[1]
     pairs = {frozenset((a, b)): feet for a, b, feet in distances}
     if found is not None:

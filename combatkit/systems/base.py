@@ -18,7 +18,7 @@ from combatkit.kinds import ActionKind, Maneuver, PlacementKind
 from combatkit.intent import Placement, Plan, Refinement, steps_of
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import check_matchup, exhaust, matchup
-from combatkit.systems._memo import memo, stands_for
+from combatkit.systems._memo import kept, memo, stands_for
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
 from combatkit.timeline import Clock, Span, Tick, Timeline
@@ -621,8 +621,8 @@ def _keyed(c: Combatant, seen: dict) -> tuple[Combatant, tuple, tuple]:
     surprise and its components) key on of it: read once a run for each figure in each state (by identity, kept
     with it in ``seen``, :func:`_figure_keys`: a fight's figures are made once for each state,
     :func:`combatkit.made.made`), not field by field each round from its Python value type (#18)."""
-    known = seen.get(id(c))
-    if known is None or known[0] is not c:
+    known = kept(seen, c)
+    if known is None:
         spells = tuple([s.name for s in c.spells])
         known = (c, (c.name, spells), (c.name, c.surprised, spells, c.components_ready))
         _figure_keys()[id(c)] = known  # the table as it is now, started afresh at SIZE entries

@@ -111,7 +111,7 @@ from combatkit.systems._order_of_battle import (
     refuse_combat_ii_fields,
 )
 from combatkit.intent import Intent
-from combatkit.systems._memo import by_pair, kit, memo
+from combatkit.systems._memo import by_pair, kept, kit, memo
 from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
 from combatkit.systems.base import TimingSystem, placed_round, register, sides_of
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
@@ -342,8 +342,8 @@ def action_for(c: Combatant, d: Declaration) -> ActionSpec:
     ['Break & Run', 'Flight', 'Break & Run']
     """
     found = memo("five_phase actions")
-    known = found.get(id(d)) if found is not None else None
-    if known is not None and known[0] is d:
+    known = kept(found, d) if found is not None else None
+    if known is not None:
         return known[1]
     weapon = None
     if d.kind is ActionKind.ATTACK:

@@ -86,7 +86,7 @@ from combatkit.kinds import ActionKind, Length, Maneuver, PlacementKind, WeaponK
 from combatkit.model import Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.modifiers import Hand, two_weapon_modifier
 from combatkit.movement import charge_rate_002
-from combatkit.systems._memo import by_pair, explaining, kit, memo
+from combatkit.systems._memo import by_pair, explaining, kept, kit, memo
 from combatkit.systems._order_of_battle import (
     Moment,
     check_names,
@@ -580,8 +580,8 @@ class _Round:
 
     def _arms(self, d: Declaration) -> tuple[Declaration, _Arms, bool]:
         """The declaration, its weapons, and whether it is a melee attack."""
-        known = self.arms.get(id(d))
-        if known is not None and known[0] is d:
+        known = kept(self.arms, d)
+        if known is not None:
             return known
         key = (d.actor, d.weapons)
         found = self.weapons.get(key)
@@ -1132,8 +1132,8 @@ class _Round:
         """The declaration, what its span is and says it does, and what a miscellaneous action's why adds: once a
         run for each declaration (by identity, kept with it as :attr:`arms` keeps its weapons), for none of it reads
         the round."""
-        known = self.said.get(id(d))
-        if known is not None and known[0] is d:
+        known = kept(self.said, d)
+        if known is not None:
             return known
         target = f" -> {d.target}" if d.target else ""
         more = ""
