@@ -98,20 +98,27 @@ LOOKED_UP = {
 every figure (flight), and conditions (the critical tables' stuns and the like)."""
 
 
+def _alone_and_sharing(system: str, **given) -> tuple[dict, int]:
+    """Twelve fights each played alone and again sharing one cache: each pair the same fight (its events and words
+    too, when explained). The shared cache, and the rounds the fights played."""
+    shared: dict = {}
+    rounds = 0
+    for seed in range(12):
+        alone = run_fight(FOUR, system, seed=seed, **given)
+        looked_up = run_fight(FOUR, system, seed=seed, cache=shared, **given)
+        assert outcome(looked_up) == outcome(alone), seed
+        assert looked_up.events == alone.events and looked_up.why() == alone.why(), seed
+        rounds += looked_up.round_count
+    return shared, rounds
+
+
 @pytest.mark.parametrize("options", LOOKED_UP.values(), ids=LOOKED_UP.keys())
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_a_plan_worked_out_once_is_the_plan_of_every_round_that_looks_the_same(system, options):
     """Fights sharing one cache look each round's policy and plan up (combatkit.fight._policy, _plan), and the
     round a system placed once its dice were rolled (combatkit.systems._memo), and play, explained too, as fights
     that each work them out afresh; the looked-up ones are far fewer than the rounds."""
-    shared: dict = {}
-    rounds = 0
-    for seed in range(12):
-        alone = run_fight(FOUR, system, seed=seed, options=options)
-        looked_up = run_fight(FOUR, system, seed=seed, options=options, cache=shared)
-        assert outcome(looked_up) == outcome(alone), seed
-        assert looked_up.events == alone.events and looked_up.why() == alone.why(), seed
-        rounds += looked_up.round_count
+    shared, rounds = _alone_and_sharing(system, options=options)
     assert 0 < len(shared["plans"]) < rounds and 0 < len(shared["policies"]) < rounds
     if system in PLACED_AGAIN:  # the rounds placed as their dice fell (the short form keeps its reschedules too)
         assert 0 < len([key for key in shared[f"{system} rounds"] if key != "cycle" and not key[-1]]) < rounds
@@ -122,13 +129,7 @@ def test_a_round_placed_before_is_walked_from_the_queue_loaded_before(system):
     """On the fast path, the walk queues the actions of a round placed before once (Walk._first_load) and fights
     sharing one cache play as fights that each queue every round afresh; a system that places every round afresh
     keeps nothing for it."""
-    shared: dict = {}
-    rounds = 0
-    for seed in range(12):
-        alone = run_fight(FOUR, system, seed=seed, explain=False)
-        looked_up = run_fight(FOUR, system, seed=seed, explain=False, cache=shared)
-        assert outcome(looked_up) == outcome(alone), seed
-        rounds += looked_up.round_count
+    shared, rounds = _alone_and_sharing(system, explain=False)
     if system in PLACED_AGAIN:
         assert 0 < len(shared["loaded rounds"]) < rounds
     else:
