@@ -495,7 +495,8 @@ def test_a_run_s_memo_of_passed_checks_keeps_the_round_s_place_among_attack_coun
         run([mage(), orc()], casting, round=2)
         with pytest.raises(RulesError, match="no spell to cast"):
             run([replace(mage(), spells=()), orc()], casting, round=2)  # the web cast in an earlier round
-    assert len(cache["short_form checked"]) == 3, "the cycle of attack counts, and the two rounds that passed"
+    assert len(cache["short_form checked"]) == 2, "the two rounds that passed"
+    assert cache["attack cycle"] == {"cycle": 2}, "a 3/2 figure's attack counts repeat every two rounds"
 
 
 def test_a_run_s_memo_keeps_a_round_with_the_hits_reported_in_it():

@@ -121,7 +121,7 @@ def test_a_plan_worked_out_once_is_the_plan_of_every_round_that_looks_the_same(s
     shared, rounds = _alone_and_sharing(system, options=options)
     assert 0 < len(shared["plans"]) < rounds and 0 < len(shared["policies"]) < rounds
     if system in PLACED_AGAIN:  # the rounds placed as their dice fell (the short form keeps its reschedules too)
-        assert 0 < len([key for key in shared[f"{system} rounds"] if key != "cycle" and not key[-1]]) < rounds
+        assert 0 < len([key for key in shared[f"{system} rounds"] if not key[-1]]) < rounds
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

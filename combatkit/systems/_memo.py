@@ -37,8 +37,8 @@ from typing import Any, Final
 
 from combatkit.model import Combatant, Weapon
 
-__all__ = ["SIZE", "TIMES_SIZE", "Kit", "by_pair", "explaining", "kept", "kit", "memo", "remembering", "stands_for",
-           "table"]
+__all__ = ["SIZE", "TIMES_SIZE", "Kit", "by_pair", "explaining", "kept", "kit", "memo", "numbered", "remembering",
+           "running", "stands_for", "table"]
 
 SIZE = 4096
 """Entries a table of the memo keeps before it starts afresh."""
@@ -71,6 +71,11 @@ def explaining() -> bool:
     writes for its spans (``why``) and its notes; never what a span is or does (its ``action``, which
     resolution reads). #18: explanations are built only when they are asked for."""
     return _EXPLAIN.get()
+
+
+def running() -> dict | None:
+    """The run's memo (the fight's ``cache``), or None outside a fight."""
+    return _RUN.get()
 
 
 def memo(name: str) -> dict | None:
@@ -118,11 +123,18 @@ def stands_for(value: Hashable, items: bool = False, cache: dict | None = None) 
     identity: Hashable = tuple(map(id, value)) if items else id(value)  # type: ignore[call-overload]
     found = met.get(identity)
     if found is None:  # hashed once: a value met for the first time takes the next number
-        number = table(cache, "numbers").setdefault(value, next(_NUMBERS))
-        found = met[identity] = (value, number)
+        found = met[identity] = (value, numbered(value, cache))
     if items:  # the tuple itself, met again as the rounds that hold it recur (in the table as it is now: SIZE),
         table(cache, "met")[id(value)] = (value, found[1])  # kept with it: the one met first may be another tuple
     return found[1]
+
+
+def numbered(value: Hashable, cache: dict) -> int:
+    """The number that stands for ``value`` in the keys of the run's memo ``cache``, found by value (hashed): equal
+    values get the same number, different values never do (:func:`stands_for`, which finds a value by identity first,
+    hashes it here the first time). For a small value a key would otherwise hold and hash whole each time it is
+    looked up (a figure's state in a round: :class:`combatkit.systems.base.RoundKeys`)."""
+    return table(cache, "numbers").setdefault(value, next(_NUMBERS))
 
 
 def by_pair(distances: tuple[tuple[str, str, int], ...]) -> dict[frozenset[str], int]:

@@ -18,7 +18,7 @@ from combatkit.kinds import ActionKind, Maneuver, PlacementKind
 from combatkit.intent import Placement, Plan, Refinement, steps_of
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import check_matchup, exhaust, matchup
-from combatkit.systems._memo import kept, memo, stands_for
+from combatkit.systems._memo import kept, memo, numbered, running, stands_for, table as memo_table
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
 from combatkit.timeline import Clock, Span, Tick, Timeline
@@ -547,27 +547,27 @@ def derived_options(base: Any, change: Hashable, **fields: Any) -> Any:
     return found[1]
 
 
-def checked_once(system: str, encounter: Encounter, options: Any, check: Callable[[], None]) -> None:
+def checked_once(system: str, encounter: Encounter, options: Any, check: Callable[[], None],
+                 keys: RoundKeys | None = None) -> None:
     """``check()``: a scheduler's checks of a round's declarations, which read no dice, no distances, no hit points,
     and the round's number only for each figure's attacks in it (000 §2 C: a 3/2 figure's 1 or 2). In a fight, a
     round whose declarations, options and figures' spells left passed them once, at the same place in the cycle
     of attack counts (:attr:`~combatkit.model.Combatant.attack_cycle`, worked out once a run), passes again
     without them (the run's memo, :mod:`combatkit.systems._memo`). Only a pass is kept: a refusal is worked out
-    afresh, for its words."""
+    afresh, for its words. ``keys``: the round's :class:`RoundKeys`, when the scheduler has them already."""
     passed = memo(f"{system} checked")
     if passed is None:
         check()
         return
-    keys = _figure_keys()
-    key = (stands_for(encounter.declarations, items=True), stands_for(options), _in_cycle(passed, encounter),
-           tuple([_keyed(c, keys)[1] for c in encounter.combatants]))
+    keys = keys if keys is not None else RoundKeys(encounter, options)
+    key = (keys.declarations, keys.options, keys.cycle, keys.spells)
     if key not in passed:
         check()
         passed[key] = True
 
 
-def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable, hits: bool = False
-                 ) -> PlacedRound | None:
+def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable, hits: bool = False,
+                 keys: RoundKeys | None = None) -> PlacedRound | None:
     """Where scheduler ``system`` keeps this round, keyed on what placing it reads once its dice are rolled:
     ``dice``, the outcome its placing reads (tracks, an order, the side with initiative), the declarations,
     distances and options, the round's place in the cycle of attack counts (a scheduler reads the round's number
@@ -576,14 +576,56 @@ def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable
     components; not its hit points (a scheduler that reads them keeps no memo). None outside a fight, and when a
     hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads more), unless ``hits``:
     the scheduler only reads the reported hits (the short form's 002 III.F, a hit before the spell goes off), and
-    they join the key (a round rescheduled for its hits is placed as before when they are the same)."""
+    they join the key (a round rescheduled for its hits is placed as before when they are the same). ``keys``: the
+    round's :class:`RoundKeys`, when the scheduler has them already (it looks the round up under two keys, or
+    checks it too)."""
     table = memo(rounds_table(system)) if hits or not encounter.hits else None
     if table is None:
         return None
-    keys = _figure_keys()
-    figures = tuple([_keyed(c, keys)[2] for c in encounter.combatants])
-    return PlacedRound(table, (dice, stands_for(encounter.declarations, items=True), stands_for(encounter.distances),
-                               _in_cycle(table, encounter), stands_for(options), figures, encounter.hits))
+    keys = keys if keys is not None else RoundKeys(encounter, options)
+    return PlacedRound(table, (dice, keys.declarations, keys.distances, keys.cycle, keys.options, keys.figures,
+                               encounter.hits))
+
+
+def round_keys(encounter: Encounter, options: Any) -> RoundKeys | None:
+    """The round's :class:`RoundKeys` in a fight, for a scheduler that both checks and places it, or looks it up
+    under two keys; None outside one."""
+    return RoundKeys(encounter, options) if running() is not None else None
+
+
+class RoundKeys:
+    """What the run's memo keys a round on but its dice (:func:`checked_once`, :func:`placed_round`), worked out
+    once for the round, in a fight: the numbers that stand for its declarations, distances and options
+    (:func:`~combatkit.systems._memo.stands_for`), its place in the cycle of its figures' attack counts, and each
+    figure's state as a number (:func:`_keyed`), so that a key is a short tuple of small numbers, cheap to hash
+    and to compare (#18)."""
+
+    declarations: int
+    distances: int
+    options: int
+    cycle: int
+    """The round's place in the cycle of attack counts (:attr:`~combatkit.model.Combatant.attack_cycle`, worked out
+    once a run): a scheduler reads the round's number only for each figure's attacks in it."""
+    spells: tuple[int, ...]
+    """Each figure's name and spells left, as a number: what the checks read of it."""
+    figures: tuple[int, ...]
+    """Each figure's name, surprise, spells left and components, as a number: what the placing reads of it."""
+
+    def __init__(self, encounter: Encounter, options: Any) -> None:
+        cache = running()
+        assert cache is not None, "in a fight"
+        self.declarations = stands_for(encounter.declarations, items=True, cache=cache)
+        self.distances = stands_for(encounter.distances, cache=cache)
+        self.options = stands_for(options, cache=cache)
+        cycles = memo_table(cache, "attack cycle")
+        cycle = cycles.get("cycle")
+        if cycle is None:
+            cycle = cycles["cycle"] = encounter.attack_cycle
+        self.cycle = encounter.round % cycle
+        seen = memo_table(cache, "figure keys")
+        keyed = [_keyed(c, seen, cache) for c in encounter.combatants]
+        self.spells = tuple([k[1] for k in keyed])
+        self.figures = tuple([k[2] for k in keyed])
 
 
 def sides_of(encounter: Encounter) -> tuple[str, ...]:
@@ -608,35 +650,18 @@ def rounds_table(system: str) -> str:
     return f"{system} rounds"
 
 
-def _figure_keys() -> dict:
-    """The run's table of :func:`_keyed` (in a fight only, where :func:`checked_once` and :func:`placed_round` have a
-    memo)."""
-    seen = memo("figure keys")
-    assert seen is not None, "in a fight"
-    return seen
-
-
-def _keyed(c: Combatant, seen: dict) -> tuple[Combatant, tuple, tuple]:
-    """The figure, and what :func:`checked_once` (its name and spells left) and :func:`placed_round` (those, its
-    surprise and its components) key on of it: read once a run for each figure in each state (by identity, kept
-    with it in ``seen``, :func:`_figure_keys`: a fight's figures are made once for each state,
-    :func:`combatkit.made.made`), not field by field each round from its Python value type (#18)."""
+def _keyed(c: Combatant, seen: dict, cache: dict) -> tuple[Combatant, int, int]:
+    """The figure, and the numbers (:func:`~combatkit.systems._memo.numbered`) that stand for what
+    :func:`checked_once` (its name and spells left) and :func:`placed_round` (those, its surprise and its components)
+    key on of it: read once a run for each figure in each state (by identity, kept with it in ``seen``, the run's
+    table of them as the round found it: a fight's figures are made once for each state, :func:`combatkit.made.made`), not field by field
+    each round from its Python value type, nor hashed whole in every key (#18)."""
     known = kept(seen, c)
     if known is None:
         spells = tuple([s.name for s in c.spells])
-        known = (c, (c.name, spells), (c.name, c.surprised, spells, c.components_ready))
-        _figure_keys()[id(c)] = known  # the table as it is now, started afresh at SIZE entries
+        known = (c, numbered((c.name, spells), cache), numbered((c.name, c.surprised, spells, c.components_ready), cache))
+        memo_table(cache, "figure keys")[id(c)] = known  # the table as it is now, started afresh at SIZE entries
     return known
-
-
-def _in_cycle(table: dict, encounter: Encounter) -> int:
-    """The round's place in the cycle of its figures' attack counts (:attr:`~combatkit.model.Combatant.attack_cycle`),
-    the cycle worked out once for a table of the run's memo: what :func:`checked_once` and :func:`placed_round` key
-    on for the round."""
-    cycle = table.get("cycle")
-    if cycle is None:
-        cycle = table["cycle"] = encounter.attack_cycle
-    return encounter.round % cycle
 
 
 def _scheduled(system: TimingSystem, encounter: Encounter, options: Any, roller: Roller) -> Timeline:

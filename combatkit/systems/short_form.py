@@ -98,12 +98,14 @@ from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.base import (
     FightRound,
     PlacedRound,
+    RoundKeys,
     TimingSystem,
     checked_once,
     default_options,
     derived_options,
     placed_round,
     register,
+    round_keys,
     sides_of,
 )
 from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
@@ -610,10 +612,10 @@ class _Round:
 
     # ------------------------------------------------------------ checks that need no dice
 
-    def _check(self) -> None:
+    def _check(self, keys: RoundKeys | None) -> None:
         # The checks read no dice, no distances, no hit points, and the round's number only for each figure's
         # attacks in it (002 III.B): in a fight, a round like one that passed them passes again.
-        checked_once("short_form", self.encounter, self.options, self._check_all)
+        checked_once("short_form", self.encounter, self.options, self._check_all, keys)
 
     def _check_all(self) -> None:
         check_names(self.encounter)
@@ -768,7 +770,8 @@ class _Round:
     # ------------------------------------------------------------ the round
 
     def run(self) -> Timeline:
-        self._check()
+        keys = round_keys(self.encounter, self.options)
+        self._check(keys)
         surprised = self._surprise()
         self.surprise_round = surprised is not None
         if surprised is not None:
@@ -789,9 +792,9 @@ class _Round:
         # the options.
         counts = [f.count for f in self.figures.values()]
         placed = placed_round("short_form", self.encounter, self.options, (self.surprise_round, tuple(counts)),
-                              hits=True)
+                              hits=True, keys=keys)
         known = placed.before() if placed is not None else None
-        low, shifted = self._shifted(counts) if placed is not None and known is None else (0, None)
+        low, shifted = self._shifted(counts, keys) if placed is not None and known is None else (0, None)
         if shifted is not None:
             like = shifted.before()
             if like is not None:
@@ -811,7 +814,7 @@ class _Round:
                 shifted.keep(kept)
         return timeline
 
-    def _shifted(self, counts: list[int | None]) -> tuple[int, PlacedRound | None]:
+    def _shifted(self, counts: list[int | None], keys: RoundKeys | None) -> tuple[int, PlacedRound | None]:
         """The round's lowest count, and where the round is kept by its counts less that (:func:`_moved`): on the
         fast path, for a round with no hits reported, not the surprise round, without II.F's missile-against-spell
         option (it reads a die against a casting time). Every other rule of the placing reads the counts only
@@ -823,7 +826,8 @@ class _Round:
             return 0, None
         known = [c for c in counts if c is not None]
         low = min(known)
-        return low, placed_round("short_form shifted", self.encounter, self.options, tuple([c - low for c in known]))
+        return low, placed_round("short_form shifted", self.encounter, self.options, tuple([c - low for c in known]),
+                                 keys=keys)
 
     def _label(self, count: int) -> str:
         """What a count is called: made once for each (kept rounds share them)."""

@@ -70,12 +70,14 @@ from combatkit.systems._order_of_battle import (
 from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import (
     FightRound,
+    RoundKeys,
     TimingSystem,
     checked_once,
     default_options,
     derived_options,
     placed_round,
     register,
+    round_keys,
     sides_of,
 )
 from combatkit.systems.rules import Retarget, SystemRules
@@ -285,11 +287,12 @@ class _Round:
         """Strike speed -> (figure, level) of everyone acting at it."""
 
     def run(self) -> Timeline:
-        self._check()
+        keys = round_keys(self.encounter, self.options)
+        self._check(keys)
         winner = self._initiative()
         # The initiative roll is the round's only die: a round that looks the same once the side with initiative
         # is known, and with no hit reported on a caster, is placed as before (combatkit.systems._memo).
-        placed = placed_round("strike_speed", self.encounter, self.options, winner)
+        placed = placed_round("strike_speed", self.encounter, self.options, winner, keys=keys)
         known = placed.before() if placed is not None else None
         if known is not None:
             clock, spans, notes = known
@@ -310,10 +313,10 @@ class _Round:
 
     # -- checks that need no dice
 
-    def _check(self) -> None:
+    def _check(self, keys: RoundKeys | None) -> None:
         # The checks read no dice, no distances, no hit points, and the round's number only for each figure's
         # attacks in it (004 Strike Speed): in a fight, a round like one that passed them passes again.
-        checked_once("strike_speed", self.encounter, self.options, self._check_all)
+        checked_once("strike_speed", self.encounter, self.options, self._check_all, keys)
 
     def _check_all(self) -> None:
         check_names(self.encounter)
