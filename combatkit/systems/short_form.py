@@ -779,13 +779,8 @@ class _Round:
                 f.count = None if surprised[f.name] else f.c.abilities.dexterity
         else:
             self._initiative()
-            for f in self.figures.values():
-                first = f.decls[0] if f.decls else None
-                default = first is not None and first.kind is ActionKind.ATTACK and not self._melee(first)
-                f.ready = self.options.missile_ready.get(f.name, default)
-                if self.explain and any(self._early(f, d) for d in f.decls):
-                    self.notes.append(f"{f.name} begins the round with a missile ready and target in sight: "
-                                      f"fires before initiative is rolled (002 III.A).")
+            if self.explain:  # its notes come before the placing's
+                self._readiness()
         # Once every figure's count is known, the round's placing rolls nothing more and reads no hit points: a
         # round that looks the same is placed as before, its reported hits too (002 III.F reads them, and rolls
         # nothing for them). A figure's die and readiness follow from its count, its Dexterity, its declarations and
@@ -803,6 +798,8 @@ class _Round:
         if known is not None:
             return Timeline(SHORT_FORM.id, known[0], known[1], tuple(self.notes) + known[2], tuple(self.roller.log))
         after = len(self.notes)
+        if not self.explain and not self.surprise_round:
+            self._readiness()
         self._closing()
         self._armed_against_unarmed()
         self.hits = self._disruptions()
@@ -813,6 +810,17 @@ class _Round:
             if shifted is not None and not kept[2]:
                 shifted.keep(kept)
         return timeline
+
+    def _readiness(self) -> None:
+        """002 III.A: who begins the round with a missile ready and a target in sight, and fires before initiative
+        (:attr:`_Figure.ready`): only the placing reads it, so a round looked up leaves it unread."""
+        for f in self.figures.values():
+            first = f.decls[0] if f.decls else None
+            default = first is not None and first.kind is ActionKind.ATTACK and not self._melee(first)
+            f.ready = self.options.missile_ready.get(f.name, default)
+            if self.explain and any(self._early(f, d) for d in f.decls):
+                self.notes.append(f"{f.name} begins the round with a missile ready and target in sight: "
+                                  f"fires before initiative is rolled (002 III.A).")
 
     def _shifted(self, counts: list[int | None], keys: RoundKeys | None) -> tuple[int, PlacedRound | None]:
         """The round's lowest count, and where the round is kept by its counts less that (:func:`_moved`): on the
