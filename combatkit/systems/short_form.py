@@ -417,14 +417,14 @@ class _Figure:
     """Its combatant's name and side, kept beside it: the round reads them dozens of times, and the combatant is
     a Python value type, slow to read in the compiled build (#18)."""
     side: str = field(init=False, repr=False, compare=False)
-    attacks: int = field(init=False, repr=False, compare=False)
+    attacks: int = field(default=0, repr=False, compare=False)
     """Its attacks this round, all its attack declarations' (002 III.B)."""
-    cast: Declaration | None = field(init=False, repr=False, compare=False)
+    cast: Declaration | None = field(default=None, repr=False, compare=False)
     """Its spell this round, if it casts one: its declarations never change in the round, and the round asks
     these dozens of times."""
 
     def __init__(self, c: Combatant, decls: list[Declaration], count: int | None = None, die: int | None = None,
-                 ready: bool = False) -> None:
+                 ready: bool = False, attacks: int = 0, cast: Declaration | None = None) -> None:
         # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
         # dataclass makes as Python, and a fight makes dozens of these (#18).
         self.c = c
@@ -434,13 +434,37 @@ class _Figure:
         self.ready = ready
         self.name = c.name
         self.side = c.side
-        self.attacks = 0
-        self.cast = None
+        self.attacks = attacks
+        self.cast = cast
+
+
+_NONE_DECLARED: Final[tuple[list[Declaration], int, Declaration | None]] = ([], 0, None)
+"""What a figure that declares nothing has declared (:func:`_declared`): read only."""
+
+
+def _declared(declarations: tuple[Declaration, ...]) -> dict[str, tuple[list[Declaration], int, Declaration | None]]:
+    """Each figure's declarations in order, with its attacks in all (002 III.B) and its spell (the first it casts):
+    :class:`_Figure`'s, worked out once a run for each declarations tuple (by identity, kept with it: a run's rounds
+    hold the declarations of the plans it keeps), else once a round (#18). Read only."""
+    table = memo("short_form declarations by actor")
+    known = kept(table, declarations) if table is not None else None
+    if known is not None:
+        return known[1]
+    mine: dict[str, list[Declaration]] = {}
+    for d in declarations:  # in phase order (TimingSystem._schedule), so each figure's are
+        mine.setdefault(d.actor, []).append(d)
+    grouped = {}
+    for actor, decls in mine.items():
+        attacks, cast = 0, None
         for d in decls:
             if d.kind is ActionKind.ATTACK:
-                self.attacks += d.attacks
-            elif d.kind is ActionKind.CAST and self.cast is None:
-                self.cast = d
+                attacks += d.attacks
+            elif d.kind is ActionKind.CAST and cast is None:
+                cast = d
+        grouped[actor] = (decls, attacks, cast)
+    if table is not None:
+        table[id(declarations)] = (declarations, grouped)
+    return grouped
 
 
 @dataclass(frozen=True)
@@ -549,10 +573,11 @@ class _Round:
         """Whether to write each span's why and the round's notes (a fight's fast path does not)."""
         self.people = {c.name: c for c in encounter.combatants}
         self.notes: list[str] = []
-        mine: dict[str, list[Declaration]] = {}
-        for d in encounter.declarations:  # in phase order (TimingSystem._schedule), so each figure's are
-            mine.setdefault(d.actor, []).append(d)
-        self.figures = {c.name: _Figure(c, mine.get(c.name, [])) for c in encounter.combatants}
+        declared = _declared(encounter.declarations)
+        self.figures: dict[str, _Figure] = {}
+        for c in encounter.combatants:
+            decls, attacks, cast = declared.get(c.name, _NONE_DECLARED)
+            self.figures[c.name] = _Figure(c, decls, attacks=attacks, cast=cast)
         self.sides = sides_of(encounter)
         """The encounter's sides in order of first appearance (:func:`~combatkit.systems.base.sides_of`)."""
         self.distance = by_pair(encounter.distances)
