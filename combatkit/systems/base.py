@@ -18,7 +18,7 @@ from combatkit.kinds import ActionKind, Maneuver, PlacementKind
 from combatkit.intent import Placement, Plan, Refinement, steps_of
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import check_matchup, exhaust, matchup
-from combatkit.systems._memo import kept, memo, numbered, running, stands_for, table as memo_table
+from combatkit.systems._memo import explaining, kept, memo, numbered, running, stands_for, table as memo_table
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
 from combatkit.timeline import Clock, Span, Tick, Timeline
@@ -576,7 +576,9 @@ def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable
     components; not its hit points (a scheduler that reads them keeps no memo). None outside a fight, and when a
     hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads more), unless ``hits``:
     the scheduler only reads the reported hits (the short form's 002 III.F, a hit before the spell goes off), and
-    they join the key (a round rescheduled for its hits is placed as before when they are the same). ``keys``: the
+    they join the key (a round rescheduled for its hits is placed as before when they are the same). So does whether
+    the round is explained: on the fast path a scheduler may leave out its words (:func:`~combatkit.systems._memo.
+    explaining`), and fights played both ways may share a run's memo. ``keys``: the
     round's :class:`RoundKeys`, when the scheduler has them already (it looks the round up under two keys, or
     checks it too)."""
     table = memo(rounds_table(system)) if hits or not encounter.hits else None
@@ -584,7 +586,7 @@ def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable
         return None
     keys = keys if keys is not None else RoundKeys(encounter, options)
     return PlacedRound(table, (dice, keys.declarations, keys.distances, keys.cycle, keys.options, keys.figures,
-                               encounter.hits))
+                               encounter.hits, keys.explained))
 
 
 def round_keys(encounter: Encounter, options: Any) -> RoundKeys | None:
@@ -610,6 +612,8 @@ class RoundKeys:
     """Each figure's name and spells left, as a number: what the checks read of it."""
     figures: tuple[int, ...]
     """Each figure's name, surprise, spells left and components, as a number: what the placing reads of it."""
+    explained: bool
+    """Whether the round is explained (:func:`~combatkit.systems._memo.explaining`)."""
 
     def __init__(self, encounter: Encounter, options: Any) -> None:
         cache = running()
@@ -626,6 +630,7 @@ class RoundKeys:
         keyed = [_keyed(c, seen, cache) for c in encounter.combatants]
         self.spells = tuple([k[1] for k in keyed])
         self.figures = tuple([k[2] for k in keyed])
+        self.explained = explaining()
 
 
 def sides_of(encounter: Encounter) -> tuple[str, ...]:
