@@ -85,7 +85,7 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     situation = action.situation or situation_of(walk, live, target, span, decl, missile, weapons)
     if situation is None:
         return
-    if situation.unarmed is not None and walk.options.modifiers_002 and target.c.size.larger_than(live.c.size):
+    if situation.unarmed is not None and walk.modifiers_002 and target.c.size.larger_than(live.c.size):
         walk.cancel(live, span, t, "002 Unarmed Combat",
                     f"{live.name} ({live.c.size.value}) may fight unarmed only a creature of its own size or smaller, "
                     f"and {target.name} is {target.c.size.value}: no {situation.unarmed.value}.")
@@ -283,7 +283,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     # what the rolls are logged under; on the fast path only a critical rule set reads it (its steps name it)
     key = f"round {walk.round}, tick {t}{suffix}" if walk.fast_rng is None or rules is not None else ""
     adjustment = None
-    if walk.options.modifiers_002 and situation is not _PLAIN:
+    if walk.modifiers_002 and situation is not _PLAIN:
         adjustment = _adjustment(walk, situation, live, target, weapon)
     attacker_terms = tuple(_term(*x) for x in terms.hit) if terms.hit else ()
     defender_terms: tuple[Condition, ...] = ()
@@ -299,9 +299,10 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
                                      dexterity=True),)
         if theirs.mounted:
             defender_terms += (_term("charging mounted", -2, "000 §2 D Charging", armor=True),)
-    thac0 = min(20, max(1, c.thac0))
-    if thac0 != c.thac0:
-        attacker_terms += (_term(f"THAC0 {c.thac0}", thac0 - c.thac0, "PH 2e THAC0"),)
+    given = c.thac0
+    thac0 = min(20, max(1, given))
+    if thac0 != given:
+        attacker_terms += (_term(f"THAC0 {given}", thac0 - given, "PH 2e THAC0"),)
     somatic = walk.somatic_spell(target.name, t)  # 000 §2 C: a caster invoking somatic components is defenseless
     akey = (live.name, weapon.name, walk.conditions_on(live, t) + attacker_terms)
     dkey = (target.name, walk.conditions_on(target, t) + defender_terms, somatic is not None)
@@ -348,7 +349,7 @@ def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffi
     dice = Dice.parse(dice_text or weapon.damage)
     if hit and holds is None:
         base = walk.roll(dice, lambda: f"damage: {live.name} [{key}]")
-        damage = max(walk.options.critical_options.minimum_damage, base + setup.damage_bonus) * multiplier
+        damage = max(walk.minimum_damage, base + setup.damage_bonus) * multiplier
         damage = max(0, damage + damage_bonus + _half_die(walk, terms, weapon, live.name, key))
     why = ""
     if walk.explain:

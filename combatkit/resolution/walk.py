@@ -82,6 +82,10 @@ class Walk:
         self.system_options = system_options
         self.reschedule_fn = reschedule
         self.cache = cache
+        self.modifiers_002 = options.modifiers_002
+        """:attr:`ResolutionOptions.modifiers_002`, and below the critical options' least damage, read once a round,
+        not from the Python options at every blow (#18)."""
+        self.minimum_damage = options.critical_options.minimum_damage
         self.given_extras = options.figures
         """The figures the options give extras (what :attr:`ResolutionOptions.extras` answers), read once a round, not
         from the Python options for each figure and at every blow (#18)."""
