@@ -19,6 +19,7 @@ from combatkit import (
 )
 from combatkit.encounter_files import dumps_toml, example_encounters
 from combatkit.systems._exhaust import matchup
+from combatkit.systems.rules import AFTER_THE_COUNTS, BEFORE_THE_COUNTS
 from combatkit.systems.short_form import (
     SHORT_FORM, DexScale, ShortFormOptions, action_types, dex_modifier, layers, surprise_modifiers, surprise_table,
 )
@@ -680,5 +681,43 @@ def test_a_round_whose_dice_differ_by_the_same_on_every_side_is_the_round_met_be
         for second in range(1, 13):
             assert schedule(first, second, shared) == schedule(first, second, {}), (first, second)
     if name == "short-form-spear-web-and-ready-bow":
-        assert len([key for key in shared["short_form rounds"] if key != "cycle"]) == 144
-        assert len([key for key in shared["short_form shifted rounds"] if key != "cycle"]) == 23
+        assert len(shared["short_form rounds"]) == 144
+        assert len(shared["short_form shifted rounds"]) == 23
+
+
+HITS = {"before every count": lambda first: BEFORE_THE_COUNTS, "after every count": lambda first: AFTER_THE_COUNTS,
+        "two under the first d12": lambda first: first - 2, "on it": lambda first: first,
+        "three over it": lambda first: first + 3, "on count 7": lambda first: 7}
+"""Where a round's reported hits land, on the counts (002 III.F): before or after every count, moving with the
+first side's d12, or on one count whatever the dice."""
+
+
+@pytest.mark.parametrize("hit", HITS.values(), ids=HITS.keys())
+@pytest.mark.parametrize("name", sorted(example_encounters()))
+def test_a_round_rescheduled_for_its_hits_is_the_round_met_before_relabelled_too(name, hit):
+    """#18: on the fast path the short form keeps a round with hits reported by its counts less the lowest and the
+    hits on its casters so too (_Round._shifted): for every shipped encounter placed under the short form, with a
+    hit reported on every figure, each of the 144 rounds its first two sides' d12s make is the round placed
+    afresh; the short form's own example, whose caster is hit, finds rounds so."""
+    from combatkit.systems._memo import remembering
+
+    encounter = replace(load_example(name), rolls={}, system="short_form")
+    sides = encounter.sides
+
+    def schedule(first: int, second: int, cache: dict):
+        entered = {f"initiative: {side}": 6 for side in sides}
+        entered[f"initiative: {sides[0]}"] = first
+        if len(sides) > 1:
+            entered[f"initiative: {sides[1]}"] = second
+        hits = tuple(Hit(c.name, hit(first), "a blow") for c in encounter.combatants)
+        with remembering(cache, explain=False):
+            return SHORT_FORM.schedule(replace(encounter, hits=hits), Roller(entered=entered),
+                                       ShortFormOptions(surprise_check=False))
+
+    shared: dict = {}
+    for first in range(1, 13):
+        for second in range(1, 13):
+            assert schedule(first, second, shared) == schedule(first, second, {}), (first, second)
+    moves = hit(2) - hit(1) == 1 or hit(1) in (BEFORE_THE_COUNTS, AFTER_THE_COUNTS)  # relative to the dice
+    if name == "short-form-spear-web-and-ready-bow" and moves:
+        assert len(shared["short_form shifted rounds"]) < 144 - 12, "a round met again with both dice moved"

@@ -33,7 +33,7 @@ from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live
 from combatkit.systems._memo import kept, table as memo_table
 from combatkit.systems.base import SYSTEMS, TimingSystem, rounds_table
-from combatkit.systems.rules import ChargeRule
+from combatkit.systems.rules import AFTER_THE_COUNTS, BEFORE_THE_COUNTS, ChargeRule
 from combatkit.timeline import SPAN_KIND, Span, SpanKind, Status, Tick, Timeline
 
 if TYPE_CHECKING:
@@ -523,7 +523,7 @@ class Walk:
         if self.rules.hits_as_counts:
             period = self.timeline.clock.period_of(t)
             count = _count_of(period.label) if period is not None else None
-            hit_tick = count if count is not None else (99 if t <= 1 else -99)
+            hit_tick = count if count is not None else (BEFORE_THE_COUNTS if t <= 1 else AFTER_THE_COUNTS)
         self.hits.append((target.name, hit_tick, source.name if source is not None else ""))
         if self._sensitive(target):
             self.wants_reschedule = True

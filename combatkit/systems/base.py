@@ -566,7 +566,7 @@ def checked_once(system: str, encounter: Encounter, options: Any, check: Callabl
         passed[key] = True
 
 
-def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable, hits: bool = False,
+def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable, hits: Hashable = None,
                  keys: RoundKeys | None = None) -> PlacedRound | None:
     """Where scheduler ``system`` keeps this round, keyed on what placing it reads once its dice are rolled:
     ``dice``, the outcome its placing reads (tracks, an order, the side with initiative), the declarations,
@@ -574,19 +574,20 @@ def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable
     only for each figure's attacks in it, as the checks do: :func:`checked_once`; a refusal that names the round
     is raised, never kept), and each figure's name (for all a run never changes), surprise, spells left and
     components; not its hit points (a scheduler that reads them keeps no memo). None outside a fight, and when a
-    hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads more), unless ``hits``:
-    the scheduler only reads the reported hits (the short form's 002 III.F, a hit before the spell goes off), and
-    they join the key (a round rescheduled for its hits is placed as before when they are the same). So does whether
+    hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads more), unless ``hits``
+    says what of the reported hits the scheduler reads, all it reads of them (the short form's 002 III.F, a hit
+    before the spell goes off): that joins the key (a round rescheduled for its hits is placed as before when they
+    are the same). So does whether
     the round is explained: on the fast path a scheduler may leave out its words (:func:`~combatkit.systems._memo.
     explaining`), and fights played both ways may share a run's memo. ``keys``: the
     round's :class:`RoundKeys`, when the scheduler has them already (it looks the round up under two keys, or
     checks it too)."""
-    table = memo(rounds_table(system)) if hits or not encounter.hits else None
+    table = memo(rounds_table(system)) if hits is not None or not encounter.hits else None
     if table is None:
         return None
     keys = keys if keys is not None else RoundKeys(encounter, options)
     return PlacedRound(table, (dice, keys.declarations, keys.distances, keys.cycle, keys.options, keys.figures,
-                               encounter.hits, keys.explained))
+                               hits, keys.explained))
 
 
 def round_keys(encounter: Encounter, options: Any) -> RoundKeys | None:

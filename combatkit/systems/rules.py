@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["GENERIC_RULES", "NO_TERMS", "BlowTerms", "ChargeRule", "Flight", "Retarget", "SystemRules", "full_move"]
+__all__ = ["AFTER_THE_COUNTS", "BEFORE_THE_COUNTS", "GENERIC_RULES", "NO_TERMS", "BlowTerms", "ChargeRule", "Flight",
+           "Retarget", "SystemRules", "full_move"]
 
 
 class Retarget(enum.Enum):
@@ -81,6 +82,13 @@ NO_TERMS: Final = BlowTerms()
 """A blow the system's seed adds nothing to."""
 
 
+BEFORE_THE_COUNTS: Final = 99
+"""A hit reported as counts (:attr:`SystemRules.hits_as_counts`) that landed before the round's first count: above
+every count a round has."""
+AFTER_THE_COUNTS: Final = -99
+"""One that landed after its last: below every count."""
+
+
 @dataclass(frozen=True)
 class SystemRules:
     """What a timing system's seed says about the moment-to-moment of a fight; each field is a
@@ -107,7 +115,8 @@ class SystemRules:
     flee_rule: str | None = None
     """The rule a flight or withdrawal is cited under; None: the one the system placed the move by."""
     hits_as_counts: bool = False
-    """The system reads :class:`~combatkit.encounter.Hit` ticks as the count (strike speed) in its period label."""
+    """The system reads :class:`~combatkit.encounter.Hit` ticks as the count (strike speed) in its period label: a hit
+    in no counted period as :data:`BEFORE_THE_COUNTS` or :data:`AFTER_THE_COUNTS`."""
     charge: ChargeRule = ChargeRule.TIMED
     """What a declared charge is."""
     reach_rule: str = "002 III.G: melee range is 5' (1 square)"

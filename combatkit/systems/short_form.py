@@ -108,7 +108,7 @@ from combatkit.systems.base import (
     round_keys,
     sides_of,
 )
-from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
+from combatkit.systems.rules import AFTER_THE_COUNTS, BEFORE_THE_COUNTS, ChargeRule, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
 __all__ = [
@@ -548,13 +548,19 @@ def _count_label(count: int) -> str:
     return label
 
 
+_UNCOUNTED: Final = frozenset({BEFORE_THE_COUNTS, AFTER_THE_COUNTS})
+"""The counts a reported hit that landed before or after every count of its round is read at (002 III.F)."""
+
+
 def _moved(kept: tuple, by: int) -> tuple[Clock, tuple[Span, ...], tuple[str, ...], int]:
     """A placed round kept with its lowest count (:meth:`_Round._shifted`), its counts moved ``by``: each moment
-    labelled ``count N`` is labelled ``count N + by``, on the clock and the spans; nothing else changes."""
+    labelled ``count N`` is labelled ``count N + by``, on the clock and the spans (but a reported hit's before or
+    after every count: :data:`_UNCOUNTED`); nothing else changes."""
     clock, spans, notes, low = kept
     if by == 0:
         return kept
-    labels = {p.label: _count_label(int(p.label[6:]) + by) for p in clock.periods if p.label.startswith("count ")}
+    labels = {p.label: _count_label(int(p.label[6:]) + by) for p in clock.periods
+              if p.label.startswith("count ") and int(p.label[6:]) not in _UNCOUNTED}
     periods = tuple([Period(labels.get(p.label, p.label), p.start, p.end) for p in clock.periods])
     moved = tuple([s.in_period(labels[s.period]) if s.period in labels else s for s in spans])
     return Clock(clock.unit, clock.ticks, periods), moved, notes, low + by
@@ -812,7 +818,7 @@ class _Round:
         # the options.
         counts = [f.count for f in self.figures.values()]
         placed = placed_round("short_form", self.encounter, self.options, (self.surprise_round, tuple(counts)),
-                              hits=True, keys=keys)
+                              hits=self.encounter.hits, keys=keys)
         known = placed.before() if placed is not None else None
         low, shifted = self._shifted(counts, keys) if placed is not None and known is None else (0, None)
         if shifted is not None:
@@ -849,18 +855,26 @@ class _Round:
 
     def _shifted(self, counts: list[int | None], keys: RoundKeys | None) -> tuple[int, PlacedRound | None]:
         """The round's lowest count, and where the round is kept by its counts less that (:func:`_moved`): on the
-        fast path, for a round with no hits reported, not the surprise round, without II.F's missile-against-spell
-        option (it reads a die against a casting time). Every other rule of the placing reads the counts only
-        against each other (initiative order, a spell's count less its casting time, who enters reach first), so
-        rounds whose dice differ by the same number on every side are placed alike but for the counts their
-        moments are labelled with, and the fast path's spans name no count otherwise. A run of prep's length finds
-        about half the rounds it has not met as they fell among those (#18)."""
-        if self.explain or self.surprise_round or self.encounter.hits or self.options.tie_missile_vs_spell:
+        fast path, not the surprise round, without II.F's missile-against-spell option (it reads a die against a
+        casting time). Every other rule of the placing reads the counts only against each other (initiative order,
+        a spell's count less its casting time, who enters reach first, a reported hit on a caster against its count
+        and its spell's: III.F), so rounds whose dice differ by the same number on every side are placed alike but
+        for the counts their moments are labelled with, and the fast path's spans name no count otherwise. Of the
+        reported hits the key holds what the placing reads: those on a figure casting this round, by target and
+        count less the lowest (a hit before or after every count stays so), not who struck (only the explained
+        words say). A run of prep's length finds about half the rounds it has not met as they fell among those,
+        and more than half of those it places again for a hit on a caster (#18)."""
+        if self.explain or self.surprise_round or self.options.tie_missile_vs_spell:
             return 0, None
         known = [c for c in counts if c is not None]
         low = min(known)
+        hits = []
+        for h in self.encounter.hits:
+            f = self.figures.get(h.target)
+            if f is not None and f.cast is not None:
+                hits.append((h.target, h.tick if h.tick in _UNCOUNTED else h.tick - low))
         return low, placed_round("short_form shifted", self.encounter, self.options, tuple([c - low for c in known]),
-                                 keys=keys)
+                                 hits=tuple(hits), keys=keys)
 
     def _label(self, count: int) -> str:
         """What a count is called: made once for each (kept rounds share them)."""
@@ -1213,10 +1227,11 @@ class _Round:
             if hit.tick > self._count(f.name):
                 return self._span(f, d, tick, tick, period, "002 III.F",
                                   f"{f.name} is hit{by} on {self._label(hit.tick)}, before beginning {spell.name}: "
-                                  f"the casting is disrupted (the spell is not lost).", Status.CANCELLED)
+                                  f"the casting is disrupted (the spell is not lost)." if self.explain else "",
+                                  Status.CANCELLED)
             return self._span(f, d, tick, ticks[moment], period, "002 III.F",
                               f"{f.name} is hit{by} on {self._label(hit.tick)} while casting {spell.name}: "
-                              f"the spell is lost.", Status.RUINED)
+                              f"the spell is lost." if self.explain else "", Status.RUINED)
         rule = "002 II.C" if f.name not in self.early_completion else "002 Charging III.B.i"
         return self._span(f, d, tick, ticks[done], done.label, rule, why)
 
