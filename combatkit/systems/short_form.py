@@ -577,13 +577,15 @@ class _Round:
         self.encounter, self.roller, self.options = encounter, roller, options
         self.explain = explaining()
         """Whether to write each span's why and the round's notes (a fight's fast path does not)."""
-        self.people = {c.name: c for c in encounter.combatants}
         self.notes: list[str] = []
         declared = _declared(encounter.declarations)
+        self.people: dict[str, Combatant] = {}
         self.figures: dict[str, _Figure] = {}
-        for c in encounter.combatants:
-            decls, attacks, cast = declared.get(c.name, _NONE_DECLARED)
-            self.figures[c.name] = _Figure(c, decls, attacks=attacks, cast=cast)
+        for c in encounter.combatants:  # each figure's name read once (a Python value type's field, #18)
+            name = c.name
+            decls, attacks, cast = declared.get(name, _NONE_DECLARED)
+            self.figures[name] = _Figure(c, decls, attacks=attacks, cast=cast)
+            self.people[name] = c
         self.sides = sides_of(encounter)
         """The encounter's sides in order of first appearance (:func:`~combatkit.systems.base.sides_of`)."""
         self.distance = by_pair(encounter.distances)
