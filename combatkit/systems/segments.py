@@ -126,6 +126,10 @@ DEFAULT_CHAIN_DICE: Final[Mapping[Length, str]] = {
 """003 §III: the strike after a move: "another d4 (or perhaps d6 or even d8 for a large, heavy weapon)"."""
 
 
+_NEVER: Final = 1 << 30
+"""Later than any tick a round has (:meth:`_Run._resolve`'s search for the next one)."""
+
+
 def tick_of(segment: int) -> Tick:
     """The tick of an absolute segment: 1-10 this round, then 12-21 for the next (11 is last actions).
 
@@ -851,17 +855,35 @@ class _Run:
         reported = [h.tick for h in self.encounter.hits]
         t = 1
         while True:
-            open_ = [(a, a.tick) for a in self.acts if not a.resolved]
-            last = 0  # the last tick an open action lands on (a loop: max() of a generator is a Python call, #18)
-            for _, tick in open_:
+            # One pass over the actions a step (#18): the open ones with the tick each lands on, the last of those,
+            # the tick each that goes ahead begins on, and the next tick from t that any of these, the last actions
+            # (LAST) or a reported hit falls on; loops, not max()/min() of generators (Python calls).
+            open_: list[tuple[_Act, Tick]] = []
+            begins: list[tuple[_Act, Tick]] = []
+            last = 0
+            upcoming = LAST if LAST >= t else _NEVER
+            for a in self.acts:
+                if a.resolved:
+                    continue
+                tick = a.tick
+                open_.append((a, tick))
                 if tick > last:
                     last = tick
+                if t <= tick < upcoming:
+                    upcoming = tick
+                if a.status is Status.DONE:
+                    begin = tick_of(a.start)
+                    if tick < begin:
+                        begin = tick
+                    begins.append((a, begin))
+                    if t <= begin < upcoming:
+                        upcoming = begin
             if not open_ or t > last:
                 return
-            begins = [(a, min(tick_of(a.start), tick)) for a, tick in open_ if a.status is Status.DONE]
-            # lists, not generators: a compiled generator is a Python object resumed once an item
-            ticks = [tick for _, tick in open_] + [tick for _, tick in begins] + [LAST] + reported
-            t = min([tick for tick in ticks if tick >= t])
+            for tick in reported:
+                if t <= tick < upcoming:
+                    upcoming = tick
+            t = upcoming
             self._begin(t, [a for a, tick in begins if tick == t])
             landed = [a for a, tick in open_ if tick == t and not a.repel]
             if len(landed) > 1:  # most ticks land one action or none: no sort, no key function called
