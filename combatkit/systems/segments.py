@@ -436,10 +436,13 @@ class _Run:
 
     def _surprise(self, c: Combatant) -> int:
         """003 §VI: segments the figure loses to surprise."""
+        explain = self.explain  # the notes only when they are asked for (#18)
         if c.surprised:
             top = self.options.surprised_on
             lost = self.roll(f"d{top}", f"surprise: {c.name}").total if top > 1 else 1
-            self.notes.append(f"{c.name} is surprised and loses {lost} segment(s): its round begins late (003 §VI).")
+            if explain:
+                self.notes.append(f"{c.name} is surprised and loses {lost} segment(s): its round begins late "
+                                  f"(003 §VI).")
             return lost
         if c.name not in self.options.surprise_checks:
             return 0
@@ -447,12 +450,14 @@ class _Run:
         adjustment = reaction_adjustment(c.abilities.dexterity)
         adjusted = face + adjustment
         if adjusted > self.options.surprised_on:
-            self.notes.append(f"{c.name}'s surprise d6: {face} ({adjustment:+d} DEX) = {adjusted}, not surprised "
-                              f"(003 §VI).")
+            if explain:
+                self.notes.append(f"{c.name}'s surprise d6: {face} ({adjustment:+d} DEX) = {adjusted}, not surprised "
+                                  f"(003 §VI).")
             return 0
         lost = max(1, adjusted)
-        self.notes.append(f"{c.name}'s surprise d6: {face} ({adjustment:+d} DEX) = {adjusted}: surprised, loses "
-                          f"{lost} segment(s) (003 §VI).")
+        if explain:
+            self.notes.append(f"{c.name}'s surprise d6: {face} ({adjustment:+d} DEX) = {adjusted}: surprised, loses "
+                              f"{lost} segment(s) (003 §VI).")
         return lost
 
     def _plan(self, c: Combatant, closers: set[str], mine: list[Declaration]) -> None:
@@ -1068,8 +1073,9 @@ class _Run:
                     act.notes.append(f"{name} was hit: a shot past segment 10 is no longer allowed (003 §III).")
             if self.options.kills and self.hp[name] <= 0 and name not in self.fallen:
                 self.fallen[name] = t
-                self.notes.append(f"{name} falls at {CLOCK.describe(t)} ({self.hp[name]} hp): anything it had not "
-                                  f"yet done is lost.")
+                if self.explain:
+                    self.notes.append(f"{name} falls at {CLOCK.describe(t)} ({self.hp[name]} hp): anything it had not "
+                                      f"yet done is lost.")
 
     # -- spans
 
