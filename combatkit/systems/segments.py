@@ -563,7 +563,8 @@ class _Run:
             face = self.roll(self.options.misc_die, f"segment: {tag}").total
             what = d.note or ("gets material components out" if d.readies_components else "miscellaneous action")
             return [_Act(c, SpanKind.MISC, what, index, at + 1, at + face, "spill", "003 §V: getting something out and ready",
-                         f"{self.options.misc_die} = {face}: done in segment {at + face}.", d.target)]
+                         f"{self.options.misc_die} = {face}: done in segment {at + face}." if self.explain else "",
+                         d.target)]
         if d.spell is not None:
             return [self._touch(c, d, tag, index, at, timed)]
         named = kit(c).striking(d.weapons)
@@ -574,7 +575,8 @@ class _Run:
             return [_Act(c, SpanKind.ATTACK, " + ".join(w.name for w in named) + _arrow(d.target), index, at + face, at + face,
                          "last", "003 §IV: breath and glance weapons",
                          f"Breath and glance weapons are very rapid: {die} = {face}, segment {at + face}; the breath "
-                         f"reaches its full extent in that segment.", d.target, named, _hit_tag(tag, d.target))]
+                         f"reaches its full extent in that segment." if self.explain else "", d.target, named,
+                         _hit_tag(tag, d.target))]
         if all(w.kind is WeaponKind.MISSILE for w in named):
             return self._missile(c, d, tag, index, at, (timed, later, closed_on), guarding, named[0])
         if timed:
@@ -652,7 +654,8 @@ class _Run:
         size = self.options.forms_per_die
         groups = [named[i:i + size] for i in range(0, len(named), size)] if len(named) > 3 else [named]
         band = self._band(named)
-        extra = f" Speed factor adds {band} segment(s) (003 §VI)." if band else ""
+        explain = self.explain  # the words below only when they are asked for (#18)
+        extra = f" Speed factor adds {band} segment(s) (003 §VI)." if band and explain else ""
         acts = []
         for n, group in enumerate(groups, 1):
             purpose = f"segment: {tag}" + (f", forms {n}" if n > 1 else "")
@@ -662,7 +665,7 @@ class _Run:
             acts.append(_Act(c, SpanKind.ATTACK, " + ".join(w.name for w in group) + _arrow(d.target), index,
                              at + face + band, at + face + band, "last", rule,
                              f"d10 = {face}: {', '.join(w.name for w in group)} strike together in segment "
-                             f"{face}.{extra}",
+                             f"{face}.{extra}" if explain else "",
                              d.target, group, _hit_tag(tag, d.target) + (f", forms {n}" if len(groups) > 1 else "")))
         return acts
 
@@ -673,13 +676,16 @@ class _Run:
         die = max(dice, key=lambda text: Dice.parse(text).maximum)
         face = self.roll(die, f"weapon ready: {tag}").total
         segment = at + face
-        verdict = ("" if segment <= ROUND else
-                   " Past segment 10: " + ("it comes last in the round." if self.options.chain_overflow_last else
-                                           "the blow is disallowed, the weapon was not in place."))
+        why = ""
+        if self.explain:  # the words only when they are asked for (#18)
+            verdict = ("" if segment <= ROUND else
+                       " Past segment 10: " + ("it comes last in the round." if self.options.chain_overflow_last else
+                                               "the blow is disallowed, the weapon was not in place."))
+            why = (f"{c.name} is ready in segment {at}; the {named[0].name} takes {die} = {face} more: segment "
+                   f"{segment}.{verdict}")
         return _Act(c, SpanKind.ATTACK, " + ".join(w.name for w in named) + _arrow(d.target), index, at + 1, segment, "chain",
-                    f"003 §III: double action, {die} for the weapon after segment {at}",
-                    f"{c.name} is ready in segment {at}; the {named[0].name} takes {die} = {face} more: segment "
-                    f"{segment}.{verdict}", d.target, named, _hit_tag(tag, d.target))
+                    f"003 §III: double action, {die} for the weapon after segment {at}", why, d.target, named,
+                    _hit_tag(tag, d.target))
 
     def _touch(self, c: Combatant, d: Declaration, tag: str, index: int, at: int, timed: bool) -> _Act:
         spell = c.spell(d.spell)
@@ -690,7 +696,8 @@ class _Run:
         face = self.roll(self.options.chain_dice[Length.UNARMED], f"weapon ready: {tag}").total
         return _Act(c, SpanKind.ATTACK, f"touch: {spell.name}" + _arrow(d.target), index, at + 1, at + face, "chain",
                     "003 §III: double action, the touch after the casting",
-                    f"The touch follows the casting by {face} segment(s): segment {at + face}.", d.target, (),
+                    f"The touch follows the casting by {face} segment(s): segment {at + face}." if self.explain else "",
+                    d.target, (),
                     _hit_tag(tag, d.target))
 
     def _missile(self, c: Combatant, d: Declaration, tag: str, index: int, at: int,
@@ -708,7 +715,7 @@ class _Run:
             return [_Act(c, SpanKind.ATTACK, weapon.name + target, index, at + face, at + face + flight,
                          "chain" if after else "last", f"003 §III: {die} for a missile in a double action",
                          f"A missile loosed {why} is measured by {die} = {face}: segment {at + face}, one shot."
-                         f"{self._flight_note(flight)}", d.target, (weapon,), hit_tag, shot=1)]
+                         f"{self._flight_note(flight)}" if self.explain else "", d.target, (weapon,), hit_tag, shot=1)]
         shots = kit(c).attacks_in_round(self.encounter.round, weapon)
         if shots > 3:
             raise IllegalActionError("003 §III", f"{c.name} fires {shots} missiles in round {self.encounter.round}: "
@@ -735,7 +742,7 @@ class _Run:
                 else ""
             acts.append(_Act(c, SpanKind.ATTACK, label, index, total, total + flight, "last", f"003 §III: {how}",
                              f"{how}: {faces[:n]} puts shot {n} in segment {total}.{past}"
-                             f"{self._flight_note(flight)}", d.target, (weapon,),
+                             f"{self._flight_note(flight)}" if self.explain else "", d.target, (weapon,),
                              hit_tag + (f", shot {n}" if shots > 1 else ""), shot=n))
         return acts
 
@@ -768,7 +775,8 @@ class _Run:
         act = _Act(c, SpanKind.CAST, f"{'discharges' if item else 'casts'} {spell.name} (CT {ct})" + _arrow(d.target), index,
                    start, start + ct, "spill", rule,
                    f"{what} = {face}: begins in segment {start}, goes off {ct} segment(s) later, in segment "
-                   f"{start + ct}" + (" of the next round" if start + ct > ROUND else "") + ".", d.target,
+                   f"{start + ct}" + (" of the next round" if start + ct > ROUND else "") + "." if self.explain else "",
+                   d.target,
                    spell=spell, item=item)
         limit = self.options.melee_spell_limit
         foes = self.engaged(c)
@@ -794,17 +802,22 @@ class _Run:
         segments = math.ceil(feet / c.movement)
         foes = self.engaged(c)
         flees = not timed and bool(foes) and d.target not in foes
+        explain = self.explain  # the words only when they are asked for (#18)
+        why = ""
         if flees:
             face = self.roll("d10", f"segment: {tag}").total
             start, end = at + face, at + face + segments - 1
             rule = "003: fleeing, d10 for the segment the figure breaks away"
-            why = (f"{c.name} is in melee with {', '.join(foes)} and flees: d10 = {face}, away in segment {start}; "
-                   f"a blow falling later misses its chance. {feet}' at MV {c.movement} takes {segments} segment(s).")
+            if explain:
+                why = (f"{c.name} is in melee with {', '.join(foes)} and flees: d10 = {face}, away in segment "
+                       f"{start}; a blow falling later misses its chance. {feet}' at MV {c.movement} takes "
+                       f"{segments} segment(s).")
         else:
             start, end = at + 1, at + segments
             rule = "003 §III: movement, MV feet a segment"
-            why = (f"{feet}' at MV {c.movement} ({c.movement}' a segment) takes {segments} segment(s): "
-                   f"segments {start}-{end}" + (", arriving in the next round." if end > ROUND else "."))
+            if explain:
+                why = (f"{feet}' at MV {c.movement} ({c.movement}' a segment) takes {segments} segment(s): "
+                       f"segments {start}-{end}" + (", arriving in the next round." if end > ROUND else "."))
         return _Act(c, SpanKind.MOVE, f"moves {feet}'" + (f" to {d.target}" if d.target else ""), index, start, end,
                     "spill", rule, why, d.target, flees=flees)
 
