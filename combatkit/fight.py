@@ -217,10 +217,11 @@ def _as_now(f: Figure, surprised: bool, cache: dict) -> Combatant:
     its unused spells, its components, whether it is surprised (built once per state, from the checked one:
     :func:`~combatkit.made.made`)."""
     key = ("now", f.name, max(0, f.hit_points), surprised, f.spells_used, f.components_ready)
-    if key not in cache:
+    found = cache.get(key)  # one look-up, not a test and a read (#18)
+    if found is None:
         planned = _as_planned(f, surprised, cache)
-        cache[key] = made(Combatant, {"hit_points": max(0, f.hit_points)}, like=planned)
-    return cache[key]
+        found = cache[key] = made(Combatant, {"hit_points": max(0, f.hit_points)}, like=planned)
+    return found
 
 
 def _as_planned(f: Figure, surprised: bool, cache: dict) -> Combatant:
@@ -230,11 +231,12 @@ def _as_planned(f: Figure, surprised: bool, cache: dict) -> Combatant:
     has decided that from its wounds already), so a plan is the same for every wound it could carry and one
     worked out is looked up again (:func:`_plan`). Built once per state."""
     key = ("planned", f.name, surprised, f.spells_used, f.components_ready)
-    if key not in cache:
-        cache[key] = made(Combatant, {
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = made(Combatant, {
             "surprised": surprised, "spells": tuple(s for s in f.combatant.spells if s.name not in f.spells_used),
             "components_ready": f.components_ready}, like=f.combatant)
-    return cache[key]
+    return found
 
 
 def _start(encounter: Encounter, opening_gap: int, cache: dict) -> tuple[Figure, ...]:
