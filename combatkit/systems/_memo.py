@@ -8,7 +8,7 @@ System I once the tracks are known, Phase System II once the first cycle's are, 
 ordered (when nothing else is rolled), Strike Speed once a side has initiative, the short form once every figure's count
 is known (a d12 a side, or Dexterity in a surprise round; and the hits reported, which it reads and rolls nothing for),
 and, on the fast path, once the counts less the lowest are (a round met before with both dice moved together, its
-counts relabelled: :meth:`combatkit.systems.short_form._Round._shifted`);
+counts relabelled: :func:`combatkit.systems.short_form._shifted`);
 none of the others when a hit on a caster calls for more dice or reads its moment. The Segment of Action rolls through
 its rounds (a die a figure) and is placed afresh each time. The short form and Strike Speed look up whether a round's
 declarations passed their checks, which read no dice (:func:`combatkit.systems.base.checked_once`). The walk of a round

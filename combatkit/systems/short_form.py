@@ -553,7 +553,7 @@ _UNCOUNTED: Final = frozenset({BEFORE_THE_COUNTS, AFTER_THE_COUNTS})
 
 
 def _moved(kept: tuple, by: int) -> tuple[Clock, tuple[Span, ...], tuple[str, ...], int]:
-    """A placed round kept with its lowest count (:meth:`_Round._shifted`), its counts moved ``by``: each moment
+    """A placed round kept with its lowest count (:func:`_shifted`), its counts moved ``by``: each moment
     labelled ``count N`` is labelled ``count N + by``, on the clock and the spans (but a reported hit's before or
     after every count: :data:`_UNCOUNTED`); nothing else changes."""
     clock, spans, notes, low = kept
@@ -570,6 +570,99 @@ def _table(name: str) -> dict:
     """The run's memo table ``name`` (:mod:`combatkit.systems._memo`); outside a fight, a new one for the round."""
     found = memo(name)
     return {} if found is None else found
+
+
+def _initiative_dice(roller: Roller, sides: tuple[str, ...]) -> dict[str, int]:
+    """002 II.A: a d12 for each side, in order."""
+    return {side: roller.roll_total("d12", f"initiative: {side}").total for side in sides}
+
+
+def _kept(encounter: Encounter, options: ShortFormOptions, keys: RoundKeys | None, surprise_round: bool,
+          counts: list[int | None], casters: frozenset[str], explain: bool
+          ) -> tuple[tuple | None, PlacedRound | None, PlacedRound | None, int]:
+    """The round kept in the run's memo for these counts (:func:`~combatkit.systems.base.placed_round`), else the
+    one kept by its counts less the lowest, relabelled (:func:`_shifted`), if either is there; with where this round
+    is kept under both, and its lowest count."""
+    placed = placed_round("short_form", encounter, options, (surprise_round, tuple(counts)), hits=encounter.hits,
+                          keys=keys)
+    known = placed.before() if placed is not None else None
+    low, shifted = (_shifted(encounter, options, keys, surprise_round, counts, casters, explain)
+                    if placed is not None and known is None else (0, None))
+    if shifted is not None:
+        like = shifted.before()
+        if like is not None:
+            known = _moved(like, low - like[3])
+            placed.keep(known)  # type: ignore[union-attr]
+    return known, placed, shifted, low
+
+
+def _shifted(encounter: Encounter, options: ShortFormOptions, keys: RoundKeys | None, surprise_round: bool,
+             counts: list[int | None], casters: frozenset[str], explain: bool) -> tuple[int, PlacedRound | None]:
+    """The round's lowest count, and where the round is kept by its counts less that (:func:`_moved`): on the
+    fast path, not the surprise round, without II.F's missile-against-spell option (it reads a die against a
+    casting time). Every other rule of the placing reads the counts only against each other (initiative order,
+    a spell's count less its casting time, who enters reach first, a reported hit on a caster against its count
+    and its spell's: III.F), so rounds whose dice differ by the same number on every side are placed alike but
+    for the counts their moments are labelled with, and the fast path's spans name no count otherwise. Of the
+    reported hits the key holds what the placing reads: those on a figure casting this round (``casters``), by
+    target and count less the lowest (a hit before or after every count stays so), not who struck (only the
+    explained words say). A run of prep's length finds about half the rounds it has not met as they fell among
+    those, and more than half of those it places again for a hit on a caster (#18)."""
+    if explain or surprise_round or options.tie_missile_vs_spell:
+        return 0, None
+    known = [c for c in counts if c is not None]
+    low = min(known)
+    hits = tuple([(h.target, h.tick if h.tick in _UNCOUNTED else h.tick - low) for h in encounter.hits
+                  if h.target in casters])
+    return low, placed_round("short_form shifted", encounter, options, tuple([c - low for c in known]), hits=hits,
+                             keys=keys)
+
+
+class _Cast:
+    """What a round reads of its figures before its dice are rolled, as :func:`_looked_up` reads it: the sides in
+    order, each figure's side and Dexterity modifier (002 II.A), the figures that cast, and whether any is
+    surprised. Once a run for each set of figures' states, declarations and options."""
+
+    def __init__(self, encounter: Encounter, options: ShortFormOptions, dex: dict[str, int]) -> None:
+        self.sides = sides_of(encounter)
+        self.figures: list[tuple[str, int]] = []
+        """Each figure's side and Dexterity modifier, in the encounter's order."""
+        for c in encounter.combatants:
+            mod = dex.get(c.name)
+            if mod is None:
+                mod = dex[c.name] = dex_modifier(c, options)
+            self.figures.append((c.side, mod))
+        self.casters = frozenset([actor for actor, (_, _, cast) in _declared(encounter.declarations).items()
+                                  if cast is not None])
+        self.surprised = any(c.surprised for c in encounter.combatants)
+
+
+def _looked_up(encounter: Encounter, roller: Roller, options: ShortFormOptions
+               ) -> tuple[Timeline | None, RoundKeys | None, dict[str, int] | None]:
+    """A fight's round on the fast path that passed its checks before and is no surprise round (none flagged, no
+    surprise check: 002 I), looked up without being set up (#18): its initiative dice rolled (002 II.A) and the round
+    kept for its counts found (:func:`_kept`), as :meth:`_Round.run` finds it. The timeline if it was there; else
+    the round's keys and the dice rolled, which the round is then placed with (None for a round this does not look
+    up, which rolls nothing)."""
+    if explaining():
+        return None, None, None
+    keys = round_keys(encounter, options)
+    passed = memo("short_form checked")
+    if keys is None or passed is None or (keys.declarations, keys.options, keys.cycle, keys.spells) not in passed:
+        return None, keys, None
+    casts = _table("short_form casts")
+    key = (keys.figures, keys.declarations, keys.options)
+    cast = casts.get(key)
+    if cast is None:
+        cast = casts[key] = _Cast(encounter, options, _table("short_form dex"))
+    if cast.surprised or (options.surprise_check and encounter.round == 1 and len(cast.sides) > 1):
+        return None, keys, None
+    rolls = _initiative_dice(roller, cast.sides)
+    counts: list[int | None] = [rolls[side] + mod for side, mod in cast.figures]
+    known = _kept(encounter, options, keys, False, counts, cast.casters, False)[0]
+    if known is None:
+        return None, keys, rolls
+    return Timeline(SHORT_FORM.id, known[0], known[1], known[2], tuple(roller.log)), keys, rolls
 
 
 class _Round:
@@ -785,9 +878,10 @@ class _Round:
             found = terms[c.name] = (tuple(m.surprises for m in rows), sum(m.is_surprised for m in rows))
         return found
 
-    def _initiative(self) -> dict[str, int]:
-        """002 II.A: a d12 per side; each figure adds its Dexterity modifier."""
-        rolls = {side: self.roller.roll_total("d12", f"initiative: {side}").total for side in self.sides}
+    def _initiative(self, rolled: dict[str, int] | None) -> dict[str, int]:
+        """002 II.A: a d12 per side (``rolled``: the dice :func:`_looked_up` rolled already); each figure adds its
+        Dexterity modifier."""
+        rolls = rolled if rolled is not None else _initiative_dice(self.roller, self.sides)
         parts = []
         for f in self.figures.values():
             mod = self._dex(f.c)
@@ -802,16 +896,18 @@ class _Round:
 
     # ------------------------------------------------------------ the round
 
-    def run(self) -> Timeline:
-        keys = round_keys(self.encounter, self.options)
+    def run(self, keys: RoundKeys | None = None, rolled: dict[str, int] | None = None) -> Timeline:
+        """The round; ``keys`` and ``rolled``: its :class:`RoundKeys` and the initiative dice :func:`_looked_up`
+        worked out and rolled already, for a round it did not find."""
+        keys = keys if keys is not None else round_keys(self.encounter, self.options)
         self._check(keys)
-        surprised = self._surprise()
+        surprised = self._surprise() if rolled is None else None
         self.surprise_round = surprised is not None
         if surprised is not None:
             for f in self.figures.values():
                 f.count = None if surprised[f.name] else f.c.abilities.dexterity
         else:
-            self._initiative()
+            self._initiative(rolled)
             if self.explain:  # its notes come before the placing's
                 self._readiness()
         # Once every figure's count is known, the round's placing rolls nothing more and reads no hit points: a
@@ -819,15 +915,9 @@ class _Round:
         # nothing for them). A figure's die and readiness follow from its count, its Dexterity, its declarations and
         # the options.
         counts = [f.count for f in self.figures.values()]
-        placed = placed_round("short_form", self.encounter, self.options, (self.surprise_round, tuple(counts)),
-                              hits=self.encounter.hits, keys=keys)
-        known = placed.before() if placed is not None else None
-        low, shifted = self._shifted(counts, keys) if placed is not None and known is None else (0, None)
-        if shifted is not None:
-            like = shifted.before()
-            if like is not None:
-                known = _moved(like, low - like[3])
-                placed.keep(known)  # type: ignore[union-attr]
+        casters = frozenset([f.name for f in self.figures.values() if f.cast is not None])
+        known, placed, shifted, low = _kept(self.encounter, self.options, keys, self.surprise_round, counts, casters,
+                                            self.explain)
         if known is not None:
             return Timeline(SHORT_FORM.id, known[0], known[1], tuple(self.notes) + known[2], tuple(self.roller.log))
         after = len(self.notes)
@@ -854,29 +944,6 @@ class _Round:
             if self.explain and any(self._early(f, d) for d in f.decls):
                 self.notes.append(f"{f.name} begins the round with a missile ready and target in sight: "
                                   f"fires before initiative is rolled (002 III.A).")
-
-    def _shifted(self, counts: list[int | None], keys: RoundKeys | None) -> tuple[int, PlacedRound | None]:
-        """The round's lowest count, and where the round is kept by its counts less that (:func:`_moved`): on the
-        fast path, not the surprise round, without II.F's missile-against-spell option (it reads a die against a
-        casting time). Every other rule of the placing reads the counts only against each other (initiative order,
-        a spell's count less its casting time, who enters reach first, a reported hit on a caster against its count
-        and its spell's: III.F), so rounds whose dice differ by the same number on every side are placed alike but
-        for the counts their moments are labelled with, and the fast path's spans name no count otherwise. Of the
-        reported hits the key holds what the placing reads: those on a figure casting this round, by target and
-        count less the lowest (a hit before or after every count stays so), not who struck (only the explained
-        words say). A run of prep's length finds about half the rounds it has not met as they fell among those,
-        and more than half of those it places again for a hit on a caster (#18)."""
-        if self.explain or self.surprise_round or self.options.tie_missile_vs_spell:
-            return 0, None
-        known = [c for c in counts if c is not None]
-        low = min(known)
-        hits = []
-        for h in self.encounter.hits:
-            f = self.figures.get(h.target)
-            if f is not None and f.cast is not None:
-                hits.append((h.target, h.tick if h.tick in _UNCOUNTED else h.tick - low))
-        return low, placed_round("short_form shifted", self.encounter, self.options, tuple([c - low for c in known]),
-                                 hits=tuple(hits), keys=keys)
 
     def _label(self, count: int) -> str:
         """What a count is called: made once for each (kept rounds share them)."""
@@ -1335,7 +1402,10 @@ class ShortForm(TimingSystem):
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: ShortFormOptions) -> Timeline:
         """Order one round by initiative count (or surprise), or raise the rule a declaration breaks."""
-        return _Round(encounter, roller, options).run()
+        timeline, keys, rolled = _looked_up(encounter, roller, options)
+        if timeline is not None:
+            return timeline
+        return _Round(encounter, roller, options).run(keys, rolled)
 
     def note_suggestions(self, kind: ActionKind, maneuver: Maneuver | None = None) -> list[str]:
         """002 Action Types, for a miscellaneous action: each type's examples that name its words and no other
