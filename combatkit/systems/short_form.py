@@ -637,13 +637,25 @@ class _Cast:
         self.surprised = any(c.surprised for c in encounter.combatants)
 
 
+class _Rolled:
+    """A round :func:`_looked_up` rolled the dice of and did not find: the dice, and where the round is kept
+    (:func:`_kept`)."""
+
+    def __init__(self, rolls: dict[str, int], placed: PlacedRound | None, shifted: PlacedRound | None,
+                 low: int) -> None:
+        self.rolls = rolls
+        self.placed = placed
+        self.shifted = shifted
+        self.low = low
+
+
 def _looked_up(encounter: Encounter, roller: Roller, options: ShortFormOptions
-               ) -> tuple[Timeline | None, RoundKeys | None, dict[str, int] | None]:
+               ) -> tuple[Timeline | None, RoundKeys | None, _Rolled | None]:
     """A fight's round on the fast path that passed its checks before and is no surprise round (none flagged, no
     surprise check: 002 I), looked up without being set up (#18): its initiative dice rolled (002 II.A) and the round
     kept for its counts found (:func:`_kept`), as :meth:`_Round.run` finds it. The timeline if it was there; else
-    the round's keys and the dice rolled, which the round is then placed with (None for a round this does not look
-    up, which rolls nothing)."""
+    the round's keys, and the dice rolled with where the round is kept, which the round is then placed with and
+    kept under (None for a round this does not look up, which rolls nothing)."""
     if explaining():
         return None, None, None
     keys = round_keys(encounter, options)
@@ -659,10 +671,10 @@ def _looked_up(encounter: Encounter, roller: Roller, options: ShortFormOptions
         return None, keys, None
     rolls = _initiative_dice(roller, cast.sides)
     counts: list[int | None] = [rolls[side] + mod for side, mod in cast.figures]
-    known = _kept(encounter, options, keys, False, counts, cast.casters, False)[0]
+    known, placed, shifted, low = _kept(encounter, options, keys, False, counts, cast.casters, False)
     if known is None:
-        return None, keys, rolls
-    return Timeline(SHORT_FORM.id, known[0], known[1], known[2], tuple(roller.log)), keys, rolls
+        return None, keys, _Rolled(rolls, placed, shifted, low)
+    return Timeline(SHORT_FORM.id, known[0], known[1], known[2], tuple(roller.log)), keys, None
 
 
 class _Round:
@@ -896,9 +908,9 @@ class _Round:
 
     # ------------------------------------------------------------ the round
 
-    def run(self, keys: RoundKeys | None = None, rolled: dict[str, int] | None = None) -> Timeline:
-        """The round; ``keys`` and ``rolled``: its :class:`RoundKeys` and the initiative dice :func:`_looked_up`
-        worked out and rolled already, for a round it did not find."""
+    def run(self, keys: RoundKeys | None = None, rolled: _Rolled | None = None) -> Timeline:
+        """The round; ``keys`` and ``rolled``: its :class:`RoundKeys`, and the initiative dice :func:`_looked_up`
+        rolled and where the round is kept, for a round it did not find."""
         keys = keys if keys is not None else round_keys(self.encounter, self.options)
         self._check(keys)
         surprised = self._surprise() if rolled is None else None
@@ -907,19 +919,23 @@ class _Round:
             for f in self.figures.values():
                 f.count = None if surprised[f.name] else f.c.abilities.dexterity
         else:
-            self._initiative(rolled)
+            self._initiative(rolled.rolls if rolled is not None else None)
             if self.explain:  # its notes come before the placing's
                 self._readiness()
         # Once every figure's count is known, the round's placing rolls nothing more and reads no hit points: a
         # round that looks the same is placed as before, its reported hits too (002 III.F reads them, and rolls
         # nothing for them). A figure's die and readiness follow from its count, its Dexterity, its declarations and
         # the options.
-        counts = [f.count for f in self.figures.values()]
-        casters = frozenset([f.name for f in self.figures.values() if f.cast is not None])
-        known, placed, shifted, low = _kept(self.encounter, self.options, keys, self.surprise_round, counts, casters,
-                                            self.explain)
-        if known is not None:
-            return Timeline(SHORT_FORM.id, known[0], known[1], tuple(self.notes) + known[2], tuple(self.roller.log))
+        if rolled is not None:  # looked up, and not there
+            placed, shifted, low = rolled.placed, rolled.shifted, rolled.low
+        else:
+            counts = [f.count for f in self.figures.values()]
+            casters = frozenset([f.name for f in self.figures.values() if f.cast is not None])
+            known, placed, shifted, low = _kept(self.encounter, self.options, keys, self.surprise_round, counts,
+                                                casters, self.explain)
+            if known is not None:
+                return Timeline(SHORT_FORM.id, known[0], known[1], tuple(self.notes) + known[2],
+                                tuple(self.roller.log))
         after = len(self.notes)
         if not self.explain and not self.surprise_round:
             self._readiness()
