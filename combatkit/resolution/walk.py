@@ -546,13 +546,13 @@ class Walk:
         return self.touchy.get(target.name, 0) > 0
 
 
-@functools.lru_cache(maxsize=256)
 def _names_a_shot(action: str) -> bool:
     """Whether a span's action names a shot (the word ``shot``: "long bow shot 2 -> Grak"), as ``" shot " in
     f" {action} "`` says, without making that string at every check (#18)."""
     return " shot " in action or action.startswith("shot ") or action.endswith(" shot") or action == "shot"
 
 
+@functools.lru_cache(maxsize=256)
 def _count_of(label: str) -> int | None:
     """The count a period's label ends in (``"count 7"``: 7), where a system counts down a round; read once a
     label, not once a hit (#18)."""
