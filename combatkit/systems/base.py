@@ -560,10 +560,16 @@ def checked_once(system: str, encounter: Encounter, options: Any, check: Callabl
         check()
         return
     keys = keys if keys is not None else RoundKeys(encounter, options)
-    key = (keys.declarations, keys.options, keys.cycle, keys.spells)
-    if key not in passed:
+    if keys.checked not in passed:
         check()
-        passed[key] = True
+        passed[keys.checked] = True
+
+
+def checked_before(system: str, keys: RoundKeys) -> bool:
+    """Whether a round like this one (its :class:`RoundKeys`) passed scheduler ``system``'s checks before in the
+    run (:func:`checked_once`)."""
+    passed = memo(f"{system} checked")
+    return passed is not None and keys.checked in passed
 
 
 def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable, hits: Hashable = None,
@@ -577,10 +583,9 @@ def placed_round(system: str, encounter: Encounter, options: Any, dice: Hashable
     hit is reported on a figure (a CON check or a ruined spell: the placing rolls or reads more), unless ``hits``
     says what of the reported hits the scheduler reads, all it reads of them (the short form's 002 III.F, a hit
     before the spell goes off): that joins the key (a round rescheduled for its hits is placed as before when they
-    are the same). So does whether
-    the round is explained: on the fast path a scheduler may leave out its words (:func:`~combatkit.systems._memo.
-    explaining`), and fights played both ways may share a run's memo. ``keys``: the
-    round's :class:`RoundKeys`, when the scheduler has them already (it looks the round up under two keys, or
+    are the same). So does whether the round is explained: on the fast path a scheduler may leave out its words
+    (:func:`~combatkit.systems._memo.explaining`), and fights played both ways may share a run's memo. ``keys``:
+    the round's :class:`RoundKeys`, when the scheduler has them already (it looks the round up under two keys, or
     checks it too)."""
     table = memo(rounds_table(system)) if hits is not None or not encounter.hits else None
     if table is None:
@@ -615,6 +620,9 @@ class RoundKeys:
     """Each figure's name, surprise, spells left and components, as a number: what the placing reads of it."""
     explained: bool
     """Whether the round is explained (:func:`~combatkit.systems._memo.explaining`)."""
+    checked: tuple
+    """What :func:`checked_once` keys the round on: its declarations, options, place in the cycle and figures'
+    spells left."""
 
     def __init__(self, encounter: Encounter, options: Any) -> None:
         cache = running()
@@ -632,6 +640,7 @@ class RoundKeys:
         self.spells = tuple([k[1] for k in keyed])
         self.figures = tuple([k[2] for k in keyed])
         self.explained = explaining()
+        self.checked = (self.declarations, self.options, self.cycle, self.spells)
 
 
 def sides_of(encounter: Encounter) -> tuple[str, ...]:
@@ -660,12 +669,14 @@ def _keyed(c: Combatant, seen: dict, cache: dict) -> tuple[Combatant, int, int]:
     """The figure, and the numbers (:func:`~combatkit.systems._memo.numbered`) that stand for what
     :func:`checked_once` (its name and spells left) and :func:`placed_round` (those, its surprise and its components)
     key on of it: read once a run for each figure in each state (by identity, kept with it in ``seen``, the run's
-    table of them as the round found it: a fight's figures are made once for each state, :func:`combatkit.made.made`), not field by field
-    each round from its Python value type, nor hashed whole in every key (#18)."""
+    table of them as the round found it: a fight's figures are made once for each state,
+    :func:`combatkit.made.made`), not field by field each round from its Python value type, nor hashed whole in
+    every key (#18)."""
     known = kept(seen, c)
     if known is None:
         spells = tuple([s.name for s in c.spells])
-        known = (c, numbered((c.name, spells), cache), numbered((c.name, c.surprised, spells, c.components_ready), cache))
+        known = (c, numbered((c.name, spells), cache),
+                 numbered((c.name, c.surprised, spells, c.components_ready), cache))
         memo_table(cache, "figure keys")[id(c)] = known  # the table as it is now, started afresh at SIZE entries
     return known
 

@@ -100,6 +100,7 @@ from combatkit.systems.base import (
     PlacedRound,
     RoundKeys,
     TimingSystem,
+    checked_before,
     checked_once,
     default_options,
     derived_options,
@@ -659,8 +660,7 @@ def _looked_up(encounter: Encounter, roller: Roller, options: ShortFormOptions
     if explaining():
         return None, None, None
     keys = round_keys(encounter, options)
-    passed = memo("short_form checked")
-    if keys is None or passed is None or (keys.declarations, keys.options, keys.cycle, keys.spells) not in passed:
+    if keys is None or not checked_before("short_form", keys):
         return None, keys, None
     casts = _table("short_form casts")
     key = (keys.figures, keys.declarations, keys.options)
