@@ -483,31 +483,34 @@ class _Run:
         timed = False  # whether a step that takes time came before
         guarding = False
         components = c.components_ready
+        name = c.name  # read once (a Python value type's field, #18)
+        closed_on = name in closers
         for index, group in enumerate(steps):
             if len(group) > 1:
                 self._check_parallel(c, group)
             later = index < len(steps) - 1
-            ends = []
+            placed = False  # whether the step placed an action that takes time
+            end = 0  # the step's last segment (loops, not max(): a Python call, #18)
             for d in group:
-                tag = c.name + (f", step {d.phase}" if len(steps) > 1 else "") + (
+                kind = d.kind
+                tag = name + (f", step {d.phase}" if len(steps) > 1 else "") + (
                     f" -> {d.target}" if len(group) > 1 else "")
-                if d.kind is ActionKind.READY:
+                if kind is ActionKind.READY:
                     guarding = self._ready(c, d, index, at, later)
                     continue
-                if d.kind is ActionKind.MISC and d.readies_components:
+                if kind is ActionKind.MISC and d.readies_components:
                     components = True
-                acts = self._step(c, d, tag, index, at, timed, later, c.name in closers, guarding, components)
-                if d.kind is ActionKind.ATTACK:
+                acts = self._step(c, d, tag, index, at, timed, later, closed_on, guarding, components)
+                if kind is ActionKind.ATTACK:
                     guarding = False
                 self.acts.extend(acts)
-                assert acts, f"{c.name}'s {d.kind.value} places no action"
-                end = 0  # the step's last segment (a loop: max() of a generator is a Python call, #18)
+                assert acts, f"{name}'s {kind.value} places no action"
+                placed = True
                 for a in acts:
                     if a.segment > end:
                         end = a.segment
-                ends.append(end)
-            if ends:
-                at, timed = max(ends), True
+            if placed:
+                at, timed = end, True
 
     def _check_declaration(self, c: Combatant, d: Declaration) -> None:
         if d.phase < 1:
