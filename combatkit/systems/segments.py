@@ -571,8 +571,8 @@ class _Run:
         if d.spell is not None:
             return [self._touch(c, d, tag, index, at, timed)]
         named = kit(c).striking(d.weapons)
-        breath = self.options.breath.get(c.name, {})
-        if all(w.name in breath for w in named):
+        breath = self.options.breath.get(c.name)
+        if breath and all(w.name in breath for w in named):  # most figures breathe nothing: no generator made
             die = breath[named[0].name]
             face = self.roll(die, f"segment: {tag}").total
             return [_Act(c, SpanKind.ATTACK, " + ".join(w.name for w in named) + _arrow(d.target), index, at + face, at + face,
@@ -580,7 +580,7 @@ class _Run:
                          f"Breath and glance weapons are very rapid: {die} = {face}, segment {at + face}; the breath "
                          f"reaches its full extent in that segment." if self.explain else "", d.target, named,
                          _hit_tag(tag, d.target))]
-        if all(w.kind is WeaponKind.MISSILE for w in named):
+        if _all_missile(named):
             return self._missile(c, d, tag, index, at, (timed, later, closed_on), guarding, named[0])
         if timed:
             if d.attacks > 1:
@@ -1102,6 +1102,14 @@ class _Run:
         start = min(act.start_tick, tick)
         return Span(act.actor.name, act.actor.side, act.kind, act.label, start, tick, period, act.rule, why,
                     target=act.target, status=act.status)
+
+
+def _all_missile(weapons: tuple[Weapon, ...]) -> bool:
+    """Whether every weapon is a missile weapon (a loop: ``all()`` of a generator is a Python call and object, #18)."""
+    for w in weapons:
+        if w.kind is not WeaponKind.MISSILE:
+            return False
+    return True
 
 
 def _arrow(target: str | None) -> str:
