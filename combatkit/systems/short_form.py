@@ -1162,7 +1162,15 @@ class _Round:
         return self._spans(groups)
 
     def _pulled(self, name: str, d: Declaration) -> bool:
-        return any(p.striker == name and p.decl is d for p in self.pulls)
+        return self._pull(name, d) is not None
+
+    def _pull(self, name: str, d: Declaration) -> _Pull | None:
+        """The pull that moves ``name``'s declaration ``d``, if any (loops, not a generator: most rounds have no
+        pull, and a compiled generator is a Python object, #18)."""
+        for p in self.pulls:
+            if p.striker == name and p.decl is d:
+                return p
+        return None
 
     def _early(self, f: _Figure, d: Declaration) -> bool:
         """Fired before initiative (III.A)."""
@@ -1230,7 +1238,7 @@ class _Round:
             return self._span(f, d, ticks[before], ticks[before], before.label, "002 III.A",
                               f"{name} began the round with a missile ready and target in sight, so fires before "
                               f"initiative is rolled.")
-        pull = next((p for p in self.pulls if p.striker == name and p.decl is d), None)
+        pull = self._pull(name, d)
         if pull is not None:
             moment = groups[("turn", pull.closer)] if pull.how == "with" else groups[("pull", name, pull.closer)]
             return self._span(f, d, ticks[moment], ticks[moment], moment.label, pull.rule, pull.why)
