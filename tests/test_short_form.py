@@ -653,16 +653,10 @@ def test_any_encounter_orders_every_action_or_names_the_rule(case, seed):
     assert counts == sorted(counts, reverse=True), "counts run high to low"
 
 
-@pytest.mark.parametrize("options", [ShortFormOptions(surprise_check=False),
-                                     ShortFormOptions(surprise_check=False, tie_weapon_speed=True,
-                                                      tie_spell_vs_melee=True)], ids=["plain", "II.F ties"])
-@pytest.mark.parametrize("name", sorted(example_encounters()))
-def test_a_round_whose_dice_differ_by_the_same_on_every_side_is_the_round_met_before_relabelled(name, options):
-    """#18: on the fast path the short form keeps a round by its counts less the lowest (_Round._shifted) and, for
-    dice that differ from its by the same number on every side, gives it again with its moments relabelled: for
-    every shipped encounter placed under the short form, each of the 144 rounds its first two sides' d12s make (a
-    third side's fixed) is the round placed afresh; the short form's own example is placed once for each
-    difference of the dice (23)."""
+def _every_pair_of_dice(name: str, options: ShortFormOptions, hit_at=None) -> dict:
+    """Each of the 144 rounds the first two sides' d12s make (a third side's fixed at 6) of shipped encounter
+    ``name`` placed under the short form on the fast path, sharing one run's memo, is the round placed afresh;
+    ``hit_at(first d12)``: where a hit reported on every figure lands. The shared memo."""
     from combatkit.systems._memo import remembering
 
     encounter = replace(load_example(name), rolls={}, system="short_form")
@@ -673,13 +667,28 @@ def test_a_round_whose_dice_differ_by_the_same_on_every_side_is_the_round_met_be
         entered[f"initiative: {sides[0]}"] = first
         if len(sides) > 1:
             entered[f"initiative: {sides[1]}"] = second
+        hits = () if hit_at is None else tuple(Hit(c.name, hit_at(first), "a blow") for c in encounter.combatants)
         with remembering(cache, explain=False):
-            return SHORT_FORM.schedule(encounter, Roller(entered=entered), options)
+            return SHORT_FORM.schedule(replace(encounter, hits=hits), Roller(entered=entered), options)
 
     shared: dict = {}
     for first in range(1, 13):
         for second in range(1, 13):
             assert schedule(first, second, shared) == schedule(first, second, {}), (first, second)
+    return shared
+
+
+@pytest.mark.parametrize("options", [ShortFormOptions(surprise_check=False),
+                                     ShortFormOptions(surprise_check=False, tie_weapon_speed=True,
+                                                      tie_spell_vs_melee=True)], ids=["plain", "II.F ties"])
+@pytest.mark.parametrize("name", sorted(example_encounters()))
+def test_a_round_whose_dice_differ_by_the_same_on_every_side_is_the_round_met_before_relabelled(name, options):
+    """#18: on the fast path the short form keeps a round by its counts less the lowest (short_form._shifted) and,
+    for dice that differ from its by the same number on every side, gives it again with its moments relabelled: for
+    every shipped encounter placed under the short form, each of the 144 rounds its first two sides' d12s make (a
+    third side's fixed) is the round placed afresh; the short form's own example is placed once for each
+    difference of the dice (23)."""
+    shared = _every_pair_of_dice(name, options)
     if name == "short-form-spear-web-and-ready-bow":
         assert len(shared["short_form rounds"]) == 144
         assert len(shared["short_form shifted rounds"]) == 23
@@ -696,28 +705,10 @@ first side's d12, or on one count whatever the dice."""
 @pytest.mark.parametrize("name", sorted(example_encounters()))
 def test_a_round_rescheduled_for_its_hits_is_the_round_met_before_relabelled_too(name, hit):
     """#18: on the fast path the short form keeps a round with hits reported by its counts less the lowest and the
-    hits on its casters so too (_Round._shifted): for every shipped encounter placed under the short form, with a
-    hit reported on every figure, each of the 144 rounds its first two sides' d12s make is the round placed
+    hits on its casters so too (short_form._shifted): for every shipped encounter placed under the short form, with
+    a hit reported on every figure, each of the 144 rounds its first two sides' d12s make is the round placed
     afresh; the short form's own example, whose caster is hit, finds rounds so."""
-    from combatkit.systems._memo import remembering
-
-    encounter = replace(load_example(name), rolls={}, system="short_form")
-    sides = encounter.sides
-
-    def schedule(first: int, second: int, cache: dict):
-        entered = {f"initiative: {side}": 6 for side in sides}
-        entered[f"initiative: {sides[0]}"] = first
-        if len(sides) > 1:
-            entered[f"initiative: {sides[1]}"] = second
-        hits = tuple(Hit(c.name, hit(first), "a blow") for c in encounter.combatants)
-        with remembering(cache, explain=False):
-            return SHORT_FORM.schedule(replace(encounter, hits=hits), Roller(entered=entered),
-                                       ShortFormOptions(surprise_check=False))
-
-    shared: dict = {}
-    for first in range(1, 13):
-        for second in range(1, 13):
-            assert schedule(first, second, shared) == schedule(first, second, {}), (first, second)
+    shared = _every_pair_of_dice(name, ShortFormOptions(surprise_check=False), hit)
     moves = hit(2) - hit(1) == 1 or hit(1) in (BEFORE_THE_COUNTS, AFTER_THE_COUNTS)  # relative to the dice
     if name == "short-form-spear-web-and-ready-bow" and moves:
         assert len(shared["short_form shifted rounds"]) < 144 - 12, "a round met again with both dice moved"
