@@ -573,6 +573,20 @@ def _table(name: str) -> dict:
     return {} if found is None else found
 
 
+def _kept_dex(c: Combatant, options: ShortFormOptions, dex: dict[str, int]) -> int:
+    """The figure's Dexterity modifier (:func:`dex_modifier`), kept in ``dex`` (the run's memo table): once a run,
+    for a figure's Dexterity and the options' modifiers do not change in one."""
+    mod = dex.get(c.name)
+    if mod is None:
+        mod = dex[c.name] = dex_modifier(c, options)
+    return mod
+
+
+def _casters(declarations: tuple[Declaration, ...]) -> frozenset[str]:
+    """The figures that cast a spell this round (:func:`_declared`)."""
+    return frozenset([actor for actor, (_, _, cast) in _declared(declarations).items() if cast is not None])
+
+
 def _initiative_dice(roller: Roller, sides: tuple[str, ...]) -> dict[str, int]:
     """002 II.A: a d12 for each side, in order."""
     return {side: roller.roll_total("d12", f"initiative: {side}").total for side in sides}
@@ -629,12 +643,8 @@ class _Cast:
         self.figures: list[tuple[str, int]] = []
         """Each figure's side and Dexterity modifier, in the encounter's order."""
         for c in encounter.combatants:
-            mod = dex.get(c.name)
-            if mod is None:
-                mod = dex[c.name] = dex_modifier(c, options)
-            self.figures.append((c.side, mod))
-        self.casters = frozenset([actor for actor, (_, _, cast) in _declared(encounter.declarations).items()
-                                  if cast is not None])
+            self.figures.append((c.side, _kept_dex(c, options, dex)))
+        self.casters = _casters(encounter.declarations)
         self.surprised = any(c.surprised for c in encounter.combatants)
 
 
@@ -872,12 +882,8 @@ class _Round:
         return None
 
     def _dex(self, c: Combatant) -> int:
-        """The figure's Dexterity modifier (:func:`dex_modifier`): once a run, for a figure's Dexterity and the
-        options' modifiers do not change in one."""
-        mod = self.dex.get(c.name)
-        if mod is None:
-            mod = self.dex[c.name] = dex_modifier(c, self.options)
-        return mod
+        """The figure's Dexterity modifier (:func:`_kept_dex`)."""
+        return _kept_dex(c, self.options, self.dex)
 
     def _surprise_terms(self, c: Combatant, terms: dict[str, tuple[tuple[int, ...], int]]
                         ) -> tuple[tuple[int, ...], int]:
@@ -930,9 +936,8 @@ class _Round:
             placed, shifted, low = rolled.placed, rolled.shifted, rolled.low
         else:
             counts = [f.count for f in self.figures.values()]
-            casters = frozenset([f.name for f in self.figures.values() if f.cast is not None])
             known, placed, shifted, low = _kept(self.encounter, self.options, keys, self.surprise_round, counts,
-                                                casters, self.explain)
+                                                _casters(self.encounter.declarations), self.explain)
             if known is not None:
                 return Timeline(SHORT_FORM.id, known[0], known[1], tuple(self.notes) + known[2],
                                 tuple(self.roller.log))
