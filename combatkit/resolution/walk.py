@@ -31,7 +31,7 @@ from combatkit.model import Declaration
 from combatkit.resolution import blows, moves, spells
 from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live
-from combatkit.systems._memo import kept, table as memo_table
+from combatkit.systems._memo import kept, stands_for, table as memo_table
 from combatkit.systems.base import SYSTEMS, TimingSystem, rounds_table
 from combatkit.systems.rules import AFTER_THE_COUNTS, BEFORE_THE_COUNTS, ChargeRule
 from combatkit.timeline import SPAN_KIND, Span, SpanKind, Status, Tick, Timeline
@@ -224,17 +224,22 @@ class Walk:
         """Queue the round's actions (:meth:`_load`). A system that keeps its placed rounds in the run's memo
         (:func:`~combatkit.systems.base.placed_round`) hands the walk the very spans of a round it placed before, most
         rounds of a long run: their queue, cast windows and spells under way are then made once a run for each (kept
-        by the identity of the spans, clock and declarations, with them), not once a round (#18). Nothing in the
-        queue is changed by the walk but its order, and the count of spells under way, which are copied."""
+        by the identity of the spans and clock, with them, and by the declarations' value), not once a round (#18).
+        Nothing in the queue is changed by the walk but its order, and the count of spells under way, which are
+        copied. The declarations are compared by the number that stands for their value
+        (:func:`~combatkit.systems._memo.stands_for`), as the placed round's key holds them: a round placed again for
+        equal declarations in another tuple (Phase System II: seven rounds in ten) has the queue of the first, whose
+        actions hold declarations equal to the round's own, which is all the walk reads of them."""
         # Not for a round placed afresh each time (the Segment of Action), outside a run, or explained (its spans
         # are annotated afresh each round).
         if self.explain or rounds_table(self.system) not in self.cache:
             self._load(timeline.spans, after=0)
             return
         loaded = memo_table(self.cache, "loaded rounds")
-        spans, clock, declarations = timeline.spans, timeline.clock, self.declarations
+        spans, clock = timeline.spans, timeline.clock
+        declarations = stands_for(self.declarations, items=True, cache=self.cache)
         found = kept(loaded, spans)
-        if found is None or found[1] is not clock or found[2] is not declarations:
+        if found is None or found[1] is not clock or found[2] != declarations:
             self._load(spans, after=0)
             found = loaded[id(spans)] = (spans, clock, declarations, tuple(self.queue), self.seq, self.cast_windows,
                                          self.somatic_windows, self.touchy)
