@@ -116,18 +116,21 @@ class Walk:
         """Each figure's declarations by the kind of span they make (read only)."""
         self.chargers: set[str]
         """The figures that declared a charge this round (002 Charging: a charging creature), asked at every blow."""
+        self.declared = stands_for(self.declarations, items=True, cache=cache)
+        """The number that stands for the round's declarations' value (:func:`~combatkit.systems._memo.stands_for`),
+        what the run's memo keys them on here."""
         self.by_actor, self.chargers = self._sorted_declarations()
         self._first_load(timeline)
 
     def _sorted_declarations(self) -> tuple[dict[tuple[str, SpanKind], list[Declaration]], set[str]]:
         """:attr:`by_actor` and :attr:`chargers`, which follow from the round's declarations: sorted once a run for
-        each declarations tuple (by identity, kept with it: a run's rounds mostly hold the very declarations of the
-        plans it keeps), not once a round (#18); both are only read."""
+        each value of them (:attr:`declared`; Phase System II's rounds hold equal declarations in another tuple one
+        time in five), not once a round (#18); both are only read, and hold declarations equal to the round's."""
         sorted_before = memo_table(self.cache, "declarations by actor")
         declarations = self.declarations
-        found = kept(sorted_before, declarations)
+        found = sorted_before.get(self.declared)
         if found is not None:
-            return found[1], found[2]
+            return found
         by_actor: dict[tuple[str, SpanKind], list[Declaration]] = {}
         chargers: set[str] = set()
         for d in declarations:
@@ -141,7 +144,7 @@ class Walk:
                 raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
                                                              f"without a target: a charge and its target are "
                                                              f"announced at the beginning of the phase")
-        sorted_before[id(declarations)] = (declarations, by_actor, chargers)
+        sorted_before[self.declared] = (by_actor, chargers)
         return by_actor, chargers
 
     # -- time
@@ -236,8 +239,7 @@ class Walk:
             self._load(timeline.spans, after=0)
             return
         loaded = memo_table(self.cache, "loaded rounds")
-        spans, clock = timeline.spans, timeline.clock
-        declarations = stands_for(self.declarations, items=True, cache=self.cache)
+        spans, clock, declarations = timeline.spans, timeline.clock, self.declared
         found = kept(loaded, spans)
         if found is None or found[1] is not clock or found[2] != declarations:
             self._load(spans, after=0)
