@@ -835,15 +835,23 @@ class _Run:
     # -- never two actions in a segment
 
     def _no_two_in_a_segment(self) -> None:
-        """003 §III: "A figure should NEVER be allowed two actions in one segment"."""
-        for c in self.encounter.combatants:
+        """003 §III: "A figure should NEVER be allowed two actions in one segment". Each figure's actions are
+        gathered in one pass over the round's (by the figure's identity), and only a figure with two or more is looked
+        at: not a generator over every action and a sort for each figure, most of which have one (#18)."""
+        mine: dict[int, list[_Act]] = {}
+        for a in self.acts:
+            if not a.repel:
+                mine.setdefault(id(a.actor), []).append(a)
+        for acts in mine.values():
+            if len(acts) < 2:
+                continue
+            name = acts[0].actor.name
             taken: dict[Tick, int] = {}  # a segment -> the blows falling together there (0: another action)
 
             def clash(act: _Act) -> bool:  # blows of one d10 (003 §II) are one action
                 return act.tick in taken and not (act.together and taken[act.tick] == act.together)
 
-            for act in sorted((a for a in self.acts if a.actor is c and not a.repel),
-                              key=lambda a: (a.segment, a.step)):
+            for act in sorted(acts, key=lambda a: (a.segment, a.step)):
                 if not clash(act):
                     taken[act.tick] = act.together
                     continue
@@ -854,11 +862,11 @@ class _Run:
                 act.rule += "; 003 §III: never two actions in one segment"
                 if clash(act):
                     act.status = Status.CANCELLED
-                    act.notes.append(f"It would share segment {was} with another of {c.name}'s actions and no "
+                    act.notes.append(f"It would share segment {was} with another of {name}'s actions and no "
                                      f"segment is left: lost.")
                     continue
                 taken[act.tick] = act.together
-                act.notes.append(f"Segment {was} already holds another of {c.name}'s actions: moved to "
+                act.notes.append(f"Segment {was} already holds another of {name}'s actions: moved to "
                                  f"{'the last action' if act.tick == LAST else 'segment ' + str(act.segment)}.")
 
     # -- resolving the round, segment by segment
