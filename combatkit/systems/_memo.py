@@ -12,8 +12,9 @@ counts relabelled: :func:`combatkit.systems.short_form._shifted`);
 none of the others when a hit on a caster calls for more dice or reads its moment. The Segment of Action rolls through
 its rounds (a die a figure) and is placed afresh each time. The short form and Strike Speed look up whether a round's
 declarations passed their checks, which read no dice (:func:`combatkit.systems.base.checked_once`). The walk of a round
-(:class:`combatkit.resolution.walk.Walk`) keeps each declarations tuple sorted by figure, and, on the fast path, the
-queue of actions of each placed round it is handed again (the very spans the memo kept). The memo also says
+(:class:`combatkit.resolution.walk.Walk`) keeps a round's declarations sorted by figure (by the number that stands for
+their value: :func:`stands_for`), and, on the fast path, the queue of actions of each placed round it is handed again
+(the very spans the memo kept, with declarations of that value). The memo also says
 whether the round is to be explained (:func:`explaining`). Outside a fight (a round scheduled on its own, exact odds)
 there is no memo and every round is worked out afresh. Each table is emptied when it holds :data:`SIZE` entries
 (:data:`TIMES_SIZE` as many for the short form's placed rounds), so a long run's memory stays bounded.
