@@ -86,7 +86,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, Length, WeaponKind
 from combatkit.model import ONE_ROUND, Combatant, Declaration, Spell, Weapon, reaction_adjustment
-from combatkit.systems._memo import by_pair, explaining, kit, memo
+from combatkit.systems._memo import by_pair, explaining, kept, kit, memo
 from combatkit.systems._plan import ChainRules
 from combatkit.systems.base import FightRound, TimingSystem, default_options, derived_options, register
 from combatkit.systems.rules import Retarget, SystemRules
@@ -397,7 +397,24 @@ class _Run:
         return self.gaps.get(frozenset((a, b)))
 
     def engaged(self, c: Combatant) -> list[str]:
-        """Foes known to be within melee reach at the start of the round."""
+        """Foes known to be within melee reach at the start of the round (asked while the round is planned, before
+        a landed charge closes a gap). In a fight, worked out once a run for each layout of the figures it meets (the
+        fight's one tuple of distances for it, found by identity and kept with it, as :func:`by_pair` keeps its
+        pairs): the figures a round holds are those its distances name, and their sides never change in a run (#18).
+        Only read."""
+        table = memo("segments engaged")
+        if table is None:
+            return self._engaged(c)
+        distances = self.encounter.distances
+        found = kept(table, distances)
+        if found is None:
+            found = table[id(distances)] = (distances, {})
+        foes = found[1].get(c.name)
+        if foes is None:
+            foes = found[1][c.name] = self._engaged(c)
+        return foes
+
+    def _engaged(self, c: Combatant) -> list[str]:
         return [o.name for o in self.encounter.combatants
                 if o.side != c.side and (g := self.gap(c.name, o.name)) is not None and g <= MELEE_REACH_FT]
 
