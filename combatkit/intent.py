@@ -39,7 +39,7 @@ from typing import Any
 
 from combatkit.errors import RulesError
 from combatkit.kinds import IntentKind, PlacementKind
-from combatkit.model import ActionKind, Declaration, Maneuver, Refined
+from combatkit.model import ActionKind, Declaration, Maneuver, Refined, weapon_names
 
 __all__ = [
     "COMPONENTS",
@@ -100,6 +100,8 @@ class Intent:
         if type(self.kind) is not IntentKind:
             object.__setattr__(self, "kind", IntentKind(self.kind))
         where = self._where
+        if type(self.weapons) is not tuple:
+            object.__setattr__(self, "weapons", weapon_names(self.weapons, "combatkit intents", where()))
         if self.maneuver is not None and _KINDS_OF_MANEUVER.get(self.kind) is not self.maneuver.kind:
             raise RulesError("combatkit intents", f"{where()} cannot {self.maneuver.value}: it is a maneuver of a "
                                                   f"{self.maneuver.kind.value}")

@@ -572,10 +572,22 @@ class Declaration(Refined):
     004's table, 002's action types) reads its words to pick one (:meth:`~combatkit.systems.base.TimingSystem.note_suggestions`)."""
 
     def __post_init__(self) -> None:
+        if type(self.weapons) is not tuple:
+            object.__setattr__(self, "weapons", weapon_names(self.weapons, "combatkit declarations",
+                                                             f"{self.actor}'s phase {self.phase} {self.kind.value}"))
         if self.maneuver is not None and self.maneuver.kind is not self.kind:
             raise RulesError("combatkit declarations", f"{self.actor}'s phase {self.phase} {self.kind.value} cannot "
                                                        f"{self.maneuver.value}: {self.maneuver.value} is a maneuver "
                                                        f"of a {self.maneuver.kind.value}")
+
+
+def weapon_names(value: object, rule: str, where: str) -> tuple[str, ...]:
+    """A declaration's or an intent's weapons given as other than a tuple: a list (or any sequence) of weapon names,
+    as Python is often written, taken as the tuple of them, which the engine keys its memo on (a list cannot be a
+    key); a single name, or anything but names, refused under ``rule``, naming ``where`` and the value."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not all(isinstance(w, str) for w in value):
+        raise RulesError(rule, f"{where}: weapons are a list of weapon names, e.g. ['long sword'], got {value!r}")
+    return tuple(value)
 
 
 def readme_tables() -> str:

@@ -364,3 +364,24 @@ def test_a_surprised_figure_is_closed_on_and_struck_in_one_phase_only_in_the_pha
         plan = find_system(sid).schedule(encounter).plan
         assert [(d.phase, d.kind, d.feet) for d in plan.declarations] == [
             (2, ActionKind.MOVE, 10), (3, ActionKind.ATTACK, None)], sid
+
+
+def test_weapons_given_as_a_python_list_are_the_tuple_of_them_and_anything_else_names_the_rule():
+    """An intent or a declaration written in a notebook with ``weapons=["long bow"]`` plays as the tuple (the run's
+    memo keys on it: a list made every fight fail with a bare "unhashable type: 'list'"); a lone name or anything but
+    names is refused with the rule and the value."""
+    encounter = load_example("orc-closes-on-longbowman")
+    listed = tuple(replace(i, weapons=list(i.weapons) or ["longbow"]) if i.kind is IntentKind.ATTACK
+                   and i.actor == "Aldric" else i for i in encounter.intents)
+    tupled = tuple(replace(i, weapons=tuple(i.weapons) or ("longbow",)) if i.kind is IntentKind.ATTACK
+                   and i.actor == "Aldric" else i for i in encounter.intents)
+    assert listed == tupled
+    assert run_fight(replace(encounter, intents=listed), seed=1) == run_fight(replace(encounter, intents=tupled), seed=1)
+    assert Declaration("Aldric", 1, ActionKind.ATTACK, "Grishnak", weapons=["long bow"]).weapons == ("long bow",)
+    for bad in ("long bow", [1], None):
+        with pytest.raises(RulesError, match="weapons are a list of weapon names") as refused:
+            Intent("Aldric", IntentKind.ATTACK, "Grishnak", weapons=bad)
+        assert refused.value.rule == "combatkit intents" and repr(bad) in str(refused.value)
+    with pytest.raises(RulesError) as refused:
+        Declaration("Aldric", 1, ActionKind.ATTACK, "Grishnak", weapons="long bow")
+    assert refused.value.rule == "combatkit declarations" and "'long bow'" in str(refused.value)
