@@ -316,6 +316,32 @@ def test_the_culler_passes_over_a_kernel_shut_down_while_it_culled_another(tmp_p
     assert [record.getMessage() for record in caplog.records if record.exc_info] == []  # was: KeyError
 
 
+def test_the_culler_passes_over_a_kernel_started_but_not_yet_marked_active(tmp_path, caplog):
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    log = logging.getLogger("combatkit-test-culler-start")
+    manager = serve._kernels_class(AsyncMappingKernelManager, None)
+    kernels = manager(root_dir=str(tmp_path), cull_idle_timeout=0, log=log)
+    joined = kernels._add_kernel_when_ready
+
+    async def culled_as_it_joins(kernel_id, km, starter) -> None:
+        await joined(kernel_id, km, starter)  # listed, no longer pending; jupyter_server marks it active only later
+        await kernels.cull_kernels()
+
+    kernels._add_kernel_when_ready = culled_as_it_joins
+
+    async def scenario() -> list[str]:
+        try:
+            await kernels.start_kernel(kernel_name="python3")
+            return kernels.list_kernel_ids()
+        finally:
+            await kernels.shutdown_all()
+
+    with caplog.at_level(logging.INFO, logger=log.name):
+        assert len(asyncio.run(scenario())) == 1  # not culled: it has not been idle yet
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []  # was: TraitError, last_activity
+
+
 def test_the_server_log_has_no_traceback_from_culling_or_stopping(tmp_path):
     log = tmp_path / "voila.log"
     # 10 s idle: a kernel still starting for the visit (no message yet, 3-8 s on a loaded 2-core machine) is not

@@ -92,6 +92,7 @@ from pathlib import Path
 from typing import Any
 
 from jupyter_core.utils import ensure_async
+from traitlets import TraitError
 
 from combatkit.widgets import compiled
 from combatkit.widgets.compiled import ENGINES
@@ -620,14 +621,20 @@ def _kernels_class(base: type, lessons: Path | None) -> type:
     The culler lists the kernels, then checks them one by one, waiting for each one it shuts down. A
     kernel shut down meanwhile (its page left: voila's beacon; a visit that took a preheated kernel)
     was still on its list, and jupyter_server's check of it raised ``KeyError``, a traceback in the
-    log. When the server stops, each kernel got a shutdown request, and a preheated kernel, waiting
-    for its visitor in the middle of a cell, answered with a traceback (``ZMQError``) as its sockets
-    closed under it; a dashboard kernel has nothing to save, so they are killed instead.
+    log. A kernel just started is listed before jupyter_server marks its last activity, and a check
+    between the two raised ``TraitError``; it has not been idle, so it is passed over too. When the
+    server stops, each kernel got a shutdown request, and a preheated kernel, waiting for its visitor
+    in the middle of a cell, answered with a traceback (``ZMQError``) as its sockets closed under it;
+    a dashboard kernel has nothing to save, so they are killed instead.
     """
 
     class CombatkitKernels(base):
         async def cull_kernel_if_idle(self, kernel_id: str) -> None:
             if kernel_id not in self._kernels or kernel_id in self._pending_kernels:  # gone, or being shut down
+                return
+            try:
+                self._kernels[kernel_id].last_activity
+            except TraitError:  # started, not yet marked: jupyter_server marks it once the start returns
                 return
             await super().cull_kernel_if_idle(kernel_id)
 
