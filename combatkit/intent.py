@@ -39,7 +39,7 @@ from typing import Any
 
 from combatkit.errors import RulesError
 from combatkit.kinds import IntentKind, PlacementKind
-from combatkit.model import ActionKind, Declaration, Maneuver, Refined, weapon_names
+from combatkit.model import MAX_PHASE, ActionKind, Declaration, Maneuver, Refined, check_refined, weapon_names
 
 __all__ = [
     "COMPONENTS",
@@ -185,7 +185,13 @@ class Refinement(Refined):
         if isinstance(self.step, bool) or not isinstance(self.step, int) or self.step < 1:
             raise RulesError("combatkit refinements", f"{self.actor}'s refinement for {self.system}: step is the "
                                                       f"intent's number, 1 or more, got {self.step!r}")
-        object.__setattr__(self, "phases", tuple(self.phases))
+        phases = self.phases
+        if (isinstance(phases, (str, bytes)) or not isinstance(phases, Sequence)
+                or not all(isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= MAX_PHASE for p in phases)):
+            raise RulesError("combatkit refinements", f"{self.actor}'s refinement for {self.system}: phases are the "
+                                                      f"phase numbers, each 1..{MAX_PHASE}, got {phases!r}")
+        object.__setattr__(self, "phases", tuple(phases))
+        check_refined(self, f"{self.actor}'s refinement for {self.system}")
 
     def changes(self) -> list[str]:
         """The fields it sets, in words: ``["phase 2", "reposition"]`` (phases as numbers)."""

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from typing import Final, TypeVar
 
 from combatkit.dice import Dice, DiceNotationError
 from combatkit.errors import RulesError, SpellEffectError
-from combatkit.fields import check, field_table, spec
+from combatkit.fields import check, field_specs, field_table, spec
 from combatkit.kinds import ActionKind, IdentityEnum, Length, Maneuver, Size, SpeedFactor, WeaponKind
 
 __all__ = [
@@ -572,13 +573,77 @@ class Declaration(Refined):
     004's table, 002's action types) reads its words to pick one (:meth:`~combatkit.systems.base.TimingSystem.note_suggestions`)."""
 
     def __post_init__(self) -> None:
+        # Given in Python (a file's are read and checked by combatkit.encounter_files, the planner's are made without
+        # this, combatkit.made): a wrong value is refused here, naming it, not deep in a system as a TypeError.
+        if type(self.kind) is not ActionKind:
+            object.__setattr__(self, "kind", _choice(ActionKind, self.kind, "kind", self._where))
+        if self.maneuver is not None and type(self.maneuver) is not Maneuver:
+            object.__setattr__(self, "maneuver", _choice(Maneuver, self.maneuver, "maneuver", self._where))
+        if not _whole(self.phase):  # its range is the system's clock, which each system refuses under its rule
+            raise RulesError(_DECLARATIONS, f"{self._where()}: phase is a whole number, got {self.phase!r}")
         if type(self.weapons) is not tuple:
-            object.__setattr__(self, "weapons", weapon_names(self.weapons, "combatkit declarations",
-                                                             f"{self.actor}'s phase {self.phase} {self.kind.value}"))
+            object.__setattr__(self, "weapons", weapon_names(self.weapons, _DECLARATIONS, self._where()))
+        for name in ("actor", "target", "spell", "note"):
+            value = getattr(self, name)
+            if not isinstance(value, str) and not (value is None and name in ("target", "spell")):
+                raise RulesError(_DECLARATIONS, f"{self._where()}: {name} is text, got {value!r}")
+        if self.feet is not None and (not _whole(self.feet) or not 0 <= self.feet <= MAX_FEET):
+            raise RulesError(_DECLARATIONS, f"{self._where()}: feet is a whole number, 0..{MAX_FEET}, got "
+                                            f"{self.feet!r}")
+        check_refined(self, self._where())
         if self.maneuver is not None and self.maneuver.kind is not self.kind:
-            raise RulesError("combatkit declarations", f"{self.actor}'s phase {self.phase} {self.kind.value} cannot "
-                                                       f"{self.maneuver.value}: {self.maneuver.value} is a maneuver "
-                                                       f"of a {self.maneuver.kind.value}")
+            raise RulesError(_DECLARATIONS, f"{self._where()} cannot {self.maneuver.value}: {self.maneuver.value} is "
+                                            f"a maneuver of a {self.maneuver.kind.value}")
+
+    def _where(self) -> str:
+        """Whose declaration a refusal names."""
+        kind = self.kind.value if isinstance(self.kind, ActionKind) else repr(self.kind)
+        return f"{self.actor}'s phase {self.phase} {kind}"
+
+
+_DECLARATIONS: Final = "combatkit declarations"
+"""The rule a declaration given in Python is refused under when a field is of the wrong kind or out of range."""
+MAX_PHASE: Final = 20
+"""The highest phase a refinement may name (an encounter file's limit for a declaration too); each system refuses
+one past its own clock, naming its rule."""
+MAX_FEET: Final = 2400
+"""The most feet a declared move may cover (an encounter file's limit too)."""
+_FLAGS: Final = ("reposition", "retarget", "drop_and_draw", "readies_components")
+""":class:`Refined`'s fields that are true or false."""
+
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+def _whole(value: object) -> bool:
+    """Whether ``value`` is a whole number (``True`` is not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _choice(kind: type[E], value: object, name: str, where: Callable[[], str]) -> E:
+    """``value`` as a member of the enumeration ``kind``: a member, or a member's value (``"attack"``, as a file has
+    it); anything else refused, naming the choices."""
+    try:
+        return kind(value)
+    except ValueError:
+        choices = ", ".join(str(m.value) for m in kind)
+        raise RulesError(_DECLARATIONS, f"{where()}: {name} is one of {choices}, got {value!r}") from None
+
+
+def check_refined(refined: Refined, who: str) -> None:
+    """Refuse a :class:`Refined` field (a declaration's, a refinement's) of the wrong kind, naming ``who``, the field,
+    the value and its rule: ``attacks`` and ``hold`` whole numbers, the steps true or false. Their ranges are each
+    system's to refuse, under its own rule (the Segment of Action counts blows where Combat II allows a double
+    attack; a hold past 6 CT units is refused by the systems that hold)."""
+    specs = field_specs(Refined)
+    for name in ("attacks", "hold"):
+        value = getattr(refined, name)
+        if not _whole(value):
+            raise RulesError(specs[name].rule, f"{who}: {name} is a whole number, got {value!r}")
+    for name in _FLAGS:
+        value = getattr(refined, name)
+        if type(value) is not bool:
+            raise RulesError(specs[name].rule, f"{who}: {name.replace('_', ' ')} is true or false, got {value!r}")
 
 
 def weapon_names(value: object, rule: str, where: str) -> tuple[str, ...]:

@@ -386,3 +386,40 @@ def test_weapons_given_as_a_python_list_are_the_tuple_of_them_and_anything_else_
     with pytest.raises(RulesError) as refused:
         Declaration("Aldric", 1, ActionKind.ATTACK, "Grishnak", weapons="long bow")
     assert refused.value.rule == "combatkit declarations" and "'long bow'" in str(refused.value)
+
+
+@pytest.mark.parametrize(("field", "value", "rule"), [
+    ("phase", "1", "combatkit declarations"), ("phase", 1.5, "combatkit declarations"),
+    ("phase", True, "combatkit declarations"), ("kind", "stab", "combatkit declarations"),
+    ("maneuver", "cartwheel", "combatkit declarations"), ("attacks", "2", "000 §2 C"), ("hold", 1.5, "000 §2 A"),
+    ("reposition", "yes", "000 §2 A, C"), ("drop_and_draw", 1, "000 §2 E"), ("feet", -30, "combatkit declarations"),
+    ("feet", "30", "combatkit declarations"), ("actor", 3, "combatkit declarations"),
+    ("target", 5, "combatkit declarations"), ("spell", 3, "combatkit declarations"),
+    ("note", 5, "combatkit declarations")])
+def test_a_declaration_given_in_python_refuses_a_value_of_the_wrong_kind_naming_field_value_and_rule(field, value,
+                                                                                                      rule):
+    """Declarations given directly (in a system's own terms) are used as given: one with a field of the wrong kind was
+    taken, and failed deep in a system with a bare TypeError, KeyError or AssertionError (phase "1" in every system;
+    a note of 5 under the five-phase system), or played (a repositioning step of "yes"). Their ranges stay each
+    system's to refuse under its own rule."""
+    given = {"actor": "Aldric", "phase": 1, "kind": ActionKind.ATTACK, "target": "Grishnak", field: value}
+    with pytest.raises(RulesError) as refused:
+        Declaration(**given)
+    assert refused.value.rule == rule and repr(value) in str(refused.value)
+    assert field.replace("_", " ") in str(refused.value)
+
+
+def test_a_declaration_takes_its_kind_and_maneuver_as_their_words_and_a_refinement_checks_its_fields():
+    """``kind="attack"`` is :attr:`ActionKind.ATTACK` (an intent takes its kind so too), ``maneuver="charge"``
+    :attr:`Maneuver.CHARGE`, and plays as they do; a refinement's fields are checked as a declaration's, and its
+    phases are phase numbers."""
+    worded = Declaration("Grishnak", 1, "move", "Aldric", feet=30, maneuver="charge")
+    assert worded == Declaration("Grishnak", 1, ActionKind.MOVE, "Aldric", feet=30, maneuver=Maneuver.CHARGE)
+    with pytest.raises(RulesError, match="cannot charge: charge is a maneuver of a move"):
+        Declaration("Grishnak", 1, "attack", "Aldric", maneuver="charge")
+    for bad, rule in ((dict(attacks="2"), "000 §2 C"), (dict(reposition=1), "000 §2 A, C"),
+                      (dict(phases=(0,)), "combatkit refinements"), (dict(phases="12"), "combatkit refinements")):
+        with pytest.raises(RulesError) as refused:
+            Refinement("phase1", "Aldric", 1, **bad)
+        assert refused.value.rule == rule and repr(next(iter(bad.values()))) in str(refused.value)
+    assert Refinement("phase1", "Aldric", 1, phases=[1, 2], attacks=2).phases == (1, 2)
