@@ -4,7 +4,7 @@
 #   make test         install (Python packages and Debian's chromium), then run every test
 # Also: make bench (benchmarks that print numbers), make install (just the environment),
 #   make fuzz (a long random run of the generated-input tests; FUZZ_EXAMPLES=N per test, default 2000),
-#   make wheel-compiled (the engine compiled with mypyc, 1.4-2.7 times as fast: dist/*.whl; setup.py says how).
+#   make wheel-compiled (the engine compiled with mypyc, 2.6-4.2 times as fast: dist/*.whl; setup.py says how).
 
 PYTHON ?= python3
 VENV ?= .venv
