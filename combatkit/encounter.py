@@ -7,13 +7,13 @@ a DM saves, edits and shares is read and written by :mod:`combatkit.encounter_fi
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from combatkit.errors import RulesError
 from combatkit.intent import Intent, Refinement
-from combatkit.model import Combatant, Declaration
+from combatkit.model import Combatant, Declaration, is_whole
 
 __all__ = ["Encounter", "Hit"]
 
@@ -28,6 +28,11 @@ class Hit:
     """When it landed, on the system's clock (half-segment 1..20 in Phase System I)."""
     source: str = ""
     """Who or what hit, for the explanation."""
+
+
+_ITEMS: Final = (("combatants", Combatant), ("declarations", Declaration), ("hits", Hit), ("intents", Intent),
+                 ("refinements", Refinement))
+"""An encounter's fields that hold a tuple of values of one type (a list given is taken as its tuple)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +73,39 @@ class Encounter:
     refinements: tuple[Refinement, ...] = ()
     """How one system or another places an intent in its own terms (a phase, a double attack, a hold...);
     the other systems ignore each."""
+
+    def __post_init__(self) -> None:
+        # Given in Python (a file's are read and checked by combatkit.encounter_files; a fight's rounds are made
+        # without this, combatkit.made): a wrong value is refused here, naming it and the rule, not deep in a system
+        # as a TypeError, nor played (round -2, a gap of -5 feet); lists are taken as the tuples they stand for.
+        for name, kind in _ITEMS:
+            value = getattr(self, name)
+            if type(value) is not tuple:
+                if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+                    raise RulesError("encounter", f"{name} are a list of {kind.__name__}s, got {value!r}")
+                value = tuple(value)
+                object.__setattr__(self, name, value)
+            for item in value:
+                if not isinstance(item, kind):
+                    raise RulesError("encounter", f"{name} are a list of {kind.__name__}s, got {item!r} among them")
+        if not isinstance(self.title, str):
+            raise RulesError("encounter", f"the title is text, got {self.title!r}")
+        if not is_whole(self.round) or self.round < 1:
+            raise RulesError("encounter", f"the round is a whole number, 1 or more, got {self.round!r}")
+        if self.seed is not None and not is_whole(self.seed):
+            raise RulesError("encounter", f"the seed is a whole number, got {self.seed!r}")
+        if type(self.distances) is not tuple:
+            if isinstance(self.distances, (str, bytes, Mapping)) or not isinstance(self.distances, Iterable):
+                raise RulesError("encounter", f"distances are a list of (a, b, feet), got {self.distances!r}")
+            object.__setattr__(self, "distances", tuple(self.distances))
+        if any(type(gap) is not tuple for gap in self.distances):
+            object.__setattr__(self, "distances", tuple(tuple(gap) if isinstance(gap, (list, tuple)) else gap
+                                                        for gap in self.distances))
+        for gap in self.distances:
+            if (len(gap) != 3 or not isinstance(gap[0], str) or not isinstance(gap[1], str) or not is_whole(gap[2])
+                    or gap[2] < 0):
+                raise RulesError("encounter", f"a distance is (a, b, feet): two figures' names and the feet between "
+                                              f"them, a whole number, 0 or more; got {gap!r}")
 
     def combatant(self, name: str) -> Combatant:
         """The combatant called ``name``; a RulesError naming the encounter's combatants if there is none

@@ -98,8 +98,19 @@ class Intent:
 
     def __post_init__(self) -> None:
         if type(self.kind) is not IntentKind:
-            object.__setattr__(self, "kind", IntentKind(self.kind))
+            try:
+                object.__setattr__(self, "kind", IntentKind(self.kind))
+            except ValueError:
+                raise RulesError("combatkit intents", f"{self.actor}'s intent: kind is one of "
+                                                      f"{', '.join(k.value for k in IntentKind)}, got {self.kind!r}"
+                                 ) from None
         where = self._where
+        for name in ("actor", "target", "spell", "item", "action", "note"):
+            value = getattr(self, name)
+            if not isinstance(value, str) and not (value is None and name not in ("actor", "note")):
+                raise RulesError("combatkit intents", f"{where()}: {name} is text, got {value!r}")
+        if type(self.away) is not bool:
+            raise RulesError("combatkit intents", f"{where()}: away is true or false, got {self.away!r}")
         if type(self.weapons) is not tuple:
             object.__setattr__(self, "weapons", weapon_names(self.weapons, "combatkit intents", where()))
         if self.maneuver is not None and _KINDS_OF_MANEUVER.get(self.kind) is not self.maneuver.kind:

@@ -579,7 +579,7 @@ class Declaration(Refined):
             object.__setattr__(self, "kind", _choice(ActionKind, self.kind, "kind", self._where))
         if self.maneuver is not None and type(self.maneuver) is not Maneuver:
             object.__setattr__(self, "maneuver", _choice(Maneuver, self.maneuver, "maneuver", self._where))
-        if not _whole(self.phase):  # its range is the system's clock, which each system refuses under its rule
+        if not is_whole(self.phase):  # its range is the system's clock, which each system refuses under its rule
             raise RulesError(_DECLARATIONS, f"{self._where()}: phase is a whole number, got {self.phase!r}")
         if type(self.weapons) is not tuple:
             object.__setattr__(self, "weapons", weapon_names(self.weapons, _DECLARATIONS, self._where()))
@@ -587,7 +587,7 @@ class Declaration(Refined):
             value = getattr(self, name)
             if not isinstance(value, str) and not (value is None and name in ("target", "spell")):
                 raise RulesError(_DECLARATIONS, f"{self._where()}: {name} is text, got {value!r}")
-        if self.feet is not None and (not _whole(self.feet) or not 0 <= self.feet <= MAX_FEET):
+        if self.feet is not None and (not is_whole(self.feet) or not 0 <= self.feet <= MAX_FEET):
             raise RulesError(_DECLARATIONS, f"{self._where()}: feet is a whole number, 0..{MAX_FEET}, got "
                                             f"{self.feet!r}")
         check_refined(self, self._where())
@@ -615,7 +615,7 @@ _FLAGS: Final = ("reposition", "retarget", "drop_and_draw", "readies_components"
 E = TypeVar("E", bound=enum.Enum)
 
 
-def _whole(value: object) -> bool:
+def is_whole(value: object) -> bool:
     """Whether ``value`` is a whole number (``True`` is not)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -638,7 +638,7 @@ def check_refined(refined: Refined, who: str) -> None:
     specs = field_specs(Refined)
     for name in ("attacks", "hold"):
         value = getattr(refined, name)
-        if not _whole(value):
+        if not is_whole(value):
             raise RulesError(specs[name].rule, f"{who}: {name} is a whole number, got {value!r}")
     for name in _FLAGS:
         value = getattr(refined, name)

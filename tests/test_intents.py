@@ -6,6 +6,7 @@ still loads, its declarations becoming intents and that system's refinements.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import replace
 from fractions import Fraction
@@ -423,3 +424,40 @@ def test_a_declaration_takes_its_kind_and_maneuver_as_their_words_and_a_refineme
             Refinement("phase1", "Aldric", 1, **bad)
         assert refused.value.rule == rule and repr(next(iter(bad.values()))) in str(refused.value)
     assert Refinement("phase1", "Aldric", 1, phases=[1, 2], attacks=2).phases == (1, 2)
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ({"round": "1"}, "the round is a whole number, 1 or more, got '1'"),
+    ({"round": -2}, "the round is a whole number, 1 or more, got -2"),
+    ({"round": True}, "the round is a whole number, 1 or more, got True"),
+    ({"distances": (("Aldric", "Grishnak", "30"),)}, "got ('Aldric', 'Grishnak', '30')"),
+    ({"distances": (("Aldric", "Grishnak", -5),)}, "got ('Aldric', 'Grishnak', -5)"),
+    ({"distances": "Aldric-Grishnak 30"}, "distances are a list of (a, b, feet)"),
+    ({"seed": "x"}, "the seed is a whole number, got 'x'"),
+    ({"title": 5}, "the title is text, got 5"),
+    ({"intents": ("attack Grishnak",)}, "intents are a list of Intents, got 'attack Grishnak' among them")])
+def test_an_encounter_given_in_python_refuses_a_value_of_the_wrong_kind(change, said):
+    """An encounter made in a notebook with round "1" or a gap of "30" feet failed deep in a system with a bare
+    TypeError; round -2 and a gap of -5 feet were played. Each is refused as the encounter is made, named with the
+    value (files were checked so already)."""
+    with pytest.raises(RulesError, match=re.escape(said)) as refused:
+        replace(load_example("orc-closes-on-longbowman"), **change)
+    assert refused.value.rule == "encounter"
+
+
+def test_an_encounter_takes_lists_as_tuples_and_an_intent_of_a_figure_not_there_is_refused():
+    """Lists, as Python is often written, are the tuples they stand for (a list of intents played the same fight);
+    an intent's kind that is no kind and its fields of the wrong kind name the rule, and an intent of a figure the
+    encounter lacks is refused where it had been dropped without a word."""
+    encounter = load_example("orc-closes-on-longbowman")
+    listed = replace(encounter, combatants=list(encounter.combatants), intents=list(encounter.intents),
+                     distances=[list(gap) for gap in encounter.distances])
+    assert listed == encounter and run_fight(listed, seed=1) == run_fight(encounter, seed=1)
+    with pytest.raises(RulesError, match="kind is one of move, attack, cast, ready, hold, action, got 'stab'"):
+        Intent("Aldric", "stab", "Grishnak")
+    with pytest.raises(RulesError, match="note is text, got 5"):
+        Intent("Aldric", IntentKind.ATTACK, "Grishnak", note=5)
+    stray = replace(encounter, intents=(*encounter.intents, Intent("Nobody", IntentKind.ATTACK, "Aldric")))
+    for sid in SYSTEMS:
+        with pytest.raises(RulesError, match="an intent names 'Nobody', who is not in the encounter"):
+            find_system(sid).schedule(stray)

@@ -160,6 +160,11 @@ class TimingSystem:
         steps: dict[str, list] = {}
         for step, intent in steps_of(encounter.intents):
             steps.setdefault(intent.actor, []).append((step, intent))
+        if steps:
+            names = {c.name for c in encounter.combatants}
+            for actor in steps:
+                if actor not in names:  # its intents were dropped unsaid
+                    raise RulesError("encounter", f"an intent names {actor!r}, who is not in the encounter")
         mine = [r for r in encounter.refinements if r.system == self.id]
         self._check_refinements(mine, {actor: len(s) for actor, s in steps.items()})
         refined = {(r.actor, r.step): r for r in mine}
