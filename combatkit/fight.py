@@ -116,10 +116,20 @@ class FightOptions:
     """How surprise is found."""
 
     def __post_init__(self) -> None:
-        if self.max_rounds < 1:
-            raise RulesError("combatkit fights", f"max_rounds is 1 or more, got {self.max_rounds}")
-        if self.opening_gap < 0:
-            raise RulesError("combatkit fights", f"opening_gap is 0 feet or more, got {self.opening_gap}")
+        given: object = self.max_rounds  # whatever was given: a native int field would not say which it was
+        if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+            raise RulesError("combatkit fights", f"max_rounds is a whole number, 1 or more, got {given!r}")
+        given = self.opening_gap
+        if isinstance(given, bool) or not isinstance(given, int) or given < 0:
+            raise RulesError("combatkit fights", f"opening_gap is a whole number of feet, 0 or more, got {given!r}")
+        given = self.declarations
+        if not isinstance(given, bool):
+            raise RulesError("combatkit fights", f"declarations is true or false, got {given!r}")
+        for name, kind in (("policy", PolicyOptions), ("resolution", ResolutionOptions),
+                           ("surprise", SurpriseOptions)):
+            given = getattr(self, name)
+            if not isinstance(given, kind):
+                raise RulesError("combatkit fights", f"{name} is a {kind.__name__}, got {given!r}")
 
 
 class End(enum.Enum):

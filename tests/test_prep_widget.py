@@ -372,8 +372,8 @@ def test_a_bad_field_names_the_field_and_value_and_keeps_the_input(prep):
 @pytest.mark.parametrize(("control", "value", "message"), [
     ("fights", 0, f"fights: 1..{MAX_FIGHTS} fights per system in the dashboard, got 0"),
     ("fights", MAX_FIGHTS + 1, f"fights: 1..{MAX_FIGHTS} fights per system in the dashboard, got {MAX_FIGHTS + 1}"),
-    ("max_rounds", 0, "max_rounds is 1 or more, got 0 (rule combatkit fights)"),
-    ("gap", -5, "opening_gap is 0 feet or more, got -5 (rule combatkit fights)"),
+    ("max_rounds", 0, "max_rounds is a whole number, 1 or more, got 0 (rule combatkit fights)"),
+    ("gap", -5, "opening_gap is a whole number of feet, 0 or more, got -5 (rule combatkit fights)"),
 ])
 def test_bad_run_settings_are_refused_with_the_value_and_kept(prep, control, value, message):
     getattr(prep, control).value = value

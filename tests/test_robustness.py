@@ -4,6 +4,7 @@ that failed before its fix. The generated-input tests are in ``test_generated.py
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import replace
 from fractions import Fraction
 
@@ -267,3 +268,18 @@ def test_a_weapon_speed_factor_that_is_not_a_whole_number_is_named(sf):
     with pytest.raises(RulesError, match=r"sword: SF is -5..20, got 21"):
         Weapon("sword", 21)
     assert Weapon("claw", 99, kind=WeaponKind.NATURAL).speed_factor == 99, "a natural attack's SF is its size's"
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    ({"max_rounds": "3"}, "max_rounds is a whole number, 1 or more, got '3'"),
+    ({"max_rounds": True}, "max_rounds is a whole number, 1 or more, got True"),
+    ({"opening_gap": 2.5}, "opening_gap is a whole number of feet, 0 or more, got 2.5"),
+    ({"declarations": "no"}, "declarations is true or false, got 'no'"),
+    ({"policy": 5}, "policy is a PolicyOptions, got 5")])
+def test_fight_options_of_the_wrong_kind_name_the_field_and_the_value(given, said):
+    """FightOptions(max_rounds="3"), as a notebook might write it, was a bare TypeError ('<' between str and int)."""
+    from combatkit.fight import FightOptions
+
+    with pytest.raises(RulesError, match=re.escape(said)) as refused:
+        FightOptions(**given)
+    assert refused.value.rule == "combatkit fights"
