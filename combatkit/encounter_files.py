@@ -33,7 +33,7 @@ from combatkit.errors import EncounterFileError, RulesError
 from combatkit.fields import declared, default_of, field_specs, type_hints
 from combatkit.kinds import ActionKind, IntentKind, Maneuver
 from combatkit.intent import COMPONENTS, Intent, Refinement, derive, named_actions
-from combatkit.model import Abilities, Combatant, Declaration, Refined, Spell, Weapon
+from combatkit.model import MAX_FEET, MAX_PHASE, Abilities, Combatant, Declaration, Refined, Spell, Weapon
 from combatkit.systems import SYSTEMS, find_system
 
 __all__ = [
@@ -180,13 +180,13 @@ def _declaration(data: Any, path: str, names: set[str], combatants: Mapping[str,
     weapons, spell = _gear(r, combatants[actor])
     declaration = Declaration(
         actor=actor,
-        phase=r.get("phase", int, check=lambda v: 1 <= v <= 20, why="phase is a positive number"),
+        phase=r.get("phase", int, check=lambda v: 1 <= v <= MAX_PHASE, why=f"phase is 1..{MAX_PHASE}"),
         kind=r.enum("action", ActionKind, ActionKind.MISC) if "action" in r.data else _missing(r, "action"),
         target=known("target", r.get("target", str, None)),
         weapons=tuple(weapons),
         spell=spell,
         **_fields(r, Refined),
-        feet=r.get("feet", int, None, check=lambda v: 0 <= v <= 2400, why="feet is 0..2400"),
+        feet=r.get("feet", int, None, check=lambda v: 0 <= v <= MAX_FEET, why=f"feet is 0..{MAX_FEET}"),
         maneuver=_maneuver(r),
         note=r.get("note", str, ""),
     )
@@ -259,7 +259,7 @@ def _intent(data: Any, path: str, names: set[str], combatants: Mapping[str, Comb
         intent = Intent(
             actor=actor, kind=kind, target=known("target", r.get("target", str, None)),
             away=r.get("away", bool, False),
-            feet=r.get("feet", int, None, check=lambda v: 0 <= v <= 2400, why="feet is 0..2400"),
+            feet=r.get("feet", int, None, check=lambda v: 0 <= v <= MAX_FEET, why=f"feet is 0..{MAX_FEET}"),
             maneuver=r.enum("maneuver", Maneuver, None), weapons=tuple(weapons),
             blows=r.get("blows", int, None, check=lambda v: 1 <= v <= 12, why="blows is 1..12"),
             spell=spell, item=item, action=action, note=r.get("note", str, ""))
@@ -282,8 +282,8 @@ def _refinement(data: Any, path: str, names: set[str]) -> Refinement:
     phases = r.get("phases", list, [])
     if "phase" in r.data:
         phases = [r.get("phase", int)]
-    if not all(isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= 20 for p in phases):
-        raise EncounterFileError(r.at("phases"), f"phases are numbers 1..20 of {system}'s declaration phases, got {phases!r}")
+    if not all(isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= MAX_PHASE for p in phases):
+        raise EncounterFileError(r.at("phases"), f"phases are numbers 1..{MAX_PHASE} of {system}'s declaration phases, got {phases!r}")
     refinement = Refinement(
         system=system, actor=actor, step=r.get("step", int, check=lambda v: v >= 1, why="step is the intent's number, from 1"),
         phases=tuple(phases),
