@@ -239,11 +239,11 @@ class Walk:
             self._load(timeline.spans, after=0)
             return
         loaded = memo_table(self.cache, "loaded rounds")
-        spans, clock, declarations = timeline.spans, timeline.clock, self.declared
+        spans, clock, declared = timeline.spans, timeline.clock, self.declared
         found = kept(loaded, spans)
-        if found is None or found[1] is not clock or found[2] != declarations:
+        if found is None or found[1] is not clock or found[2] != declared:
             self._load(spans, after=0)
-            found = loaded[id(spans)] = (spans, clock, declarations, tuple(self.queue), self.seq, self.cast_windows,
+            found = loaded[id(spans)] = (spans, clock, declared, tuple(self.queue), self.seq, self.cast_windows,
                                          self.somatic_windows, self.touchy)
             self.touchy = dict(self.touchy)
             return
