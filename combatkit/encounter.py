@@ -79,33 +79,36 @@ class Encounter:
         # without this, combatkit.made): a wrong value is refused here, naming it and the rule, not deep in a system
         # as a TypeError, nor played (round -2, a gap of -5 feet); lists are taken as the tuples they stand for.
         for name, kind in _ITEMS:
-            value = getattr(self, name)
-            if type(value) is not tuple:
-                if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-                    raise RulesError("encounter", f"{name} are a list of {kind.__name__}s, got {value!r}")
-                value = tuple(value)
-                object.__setattr__(self, name, value)
-            for item in value:
+            said = f"{name} are a list of {kind.__name__}s"
+            for item in self._tuple(name, said):
                 if not isinstance(item, kind):
-                    raise RulesError("encounter", f"{name} are a list of {kind.__name__}s, got {item!r} among them")
+                    raise RulesError("encounter", f"{said}, got {item!r} among them")
         if not isinstance(self.title, str):
             raise RulesError("encounter", f"the title is text, got {self.title!r}")
         if not is_whole(self.round) or self.round < 1:
             raise RulesError("encounter", f"the round is a whole number, 1 or more, got {self.round!r}")
         if self.seed is not None and not is_whole(self.seed):
             raise RulesError("encounter", f"the seed is a whole number, got {self.seed!r}")
-        if type(self.distances) is not tuple:
-            if isinstance(self.distances, (str, bytes, Mapping)) or not isinstance(self.distances, Iterable):
-                raise RulesError("encounter", f"distances are a list of (a, b, feet), got {self.distances!r}")
-            object.__setattr__(self, "distances", tuple(self.distances))
-        if any(type(gap) is not tuple for gap in self.distances):
-            object.__setattr__(self, "distances", tuple(tuple(gap) if isinstance(gap, (list, tuple)) else gap
-                                                        for gap in self.distances))
-        for gap in self.distances:
+        distances = self._tuple("distances", "distances are a list of (a, b, feet)")
+        if any(type(gap) is not tuple for gap in distances):
+            distances = tuple(tuple(gap) if isinstance(gap, (list, tuple)) else gap for gap in distances)
+            object.__setattr__(self, "distances", distances)
+        for gap in distances:
             if (len(gap) != 3 or not isinstance(gap[0], str) or not isinstance(gap[1], str) or not is_whole(gap[2])
                     or gap[2] < 0):
                 raise RulesError("encounter", f"a distance is (a, b, feet): two figures' names and the feet between "
                                               f"them, a whole number, 0 or more; got {gap!r}")
+
+    def _tuple(self, name: str, said: str) -> tuple:
+        """Field ``name``, a list given for it taken as its tuple (and kept so); not a list of values: refused,
+        ``said`` saying what it is."""
+        value = getattr(self, name)
+        if type(value) is not tuple:
+            if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+                raise RulesError("encounter", f"{said}, got {value!r}")
+            value = tuple(value)
+            object.__setattr__(self, name, value)
+        return value
 
     def combatant(self, name: str) -> Combatant:
         """The combatant called ``name``; a RulesError naming the encounter's combatants if there is none

@@ -33,7 +33,7 @@ from combatkit.errors import EncounterFileError, RulesError
 from combatkit.fields import declared, default_of, field_specs, type_hints
 from combatkit.kinds import ActionKind, IntentKind, Maneuver
 from combatkit.intent import COMPONENTS, Intent, Refinement, derive, named_actions
-from combatkit.model import MAX_FEET, MAX_PHASE, Abilities, Combatant, Declaration, Refined, Spell, Weapon
+from combatkit.model import MAX_FEET, MAX_PHASE, Abilities, Combatant, Declaration, Refined, Spell, Weapon, is_whole
 from combatkit.systems import SYSTEMS, find_system
 
 __all__ = [
@@ -282,7 +282,7 @@ def _refinement(data: Any, path: str, names: set[str]) -> Refinement:
     phases = r.get("phases", list, [])
     if "phase" in r.data:
         phases = [r.get("phase", int)]
-    if not all(isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= MAX_PHASE for p in phases):
+    if not all(is_whole(p) and 1 <= p <= MAX_PHASE for p in phases):
         raise EncounterFileError(r.at("phases"), f"phases are numbers 1..{MAX_PHASE} of {system}'s declaration phases, got {phases!r}")
     refinement = Refinement(
         system=system, actor=actor, step=r.get("step", int, check=lambda v: v >= 1, why="step is the intent's number, from 1"),

@@ -58,7 +58,7 @@ from combatkit.effects import EffectKind, spell_effect
 from combatkit.encounter import Encounter, Hit
 from combatkit.encounter_files import with_intents
 from combatkit.errors import RulesError
-from combatkit.model import Combatant, Declaration
+from combatkit.model import Combatant, Declaration, is_whole
 from combatkit.kinds import PlacementKind
 from combatkit.made import made
 from combatkit.intent import Intent, Plan
@@ -117,10 +117,10 @@ class FightOptions:
 
     def __post_init__(self) -> None:
         given: object = self.max_rounds  # whatever was given: a native int field would not say which it was
-        if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+        if not is_whole(given) or given < 1:
             raise RulesError("combatkit fights", f"max_rounds is a whole number, 1 or more, got {given!r}")
         given = self.opening_gap
-        if isinstance(given, bool) or not isinstance(given, int) or given < 0:
+        if not is_whole(given) or given < 0:
             raise RulesError("combatkit fights", f"opening_gap is a whole number of feet, 0 or more, got {given!r}")
         given = self.declarations
         if not isinstance(given, bool):

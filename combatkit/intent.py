@@ -39,7 +39,8 @@ from typing import Any
 
 from combatkit.errors import RulesError
 from combatkit.kinds import IntentKind, PlacementKind
-from combatkit.model import MAX_PHASE, ActionKind, Declaration, Maneuver, Refined, check_refined, weapon_names
+from combatkit.model import (MAX_PHASE, ActionKind, Declaration, Maneuver, Refined, check_refined, check_text, choice,
+                             is_whole, weapon_names)
 
 __all__ = [
     "COMPONENTS",
@@ -98,17 +99,11 @@ class Intent:
 
     def __post_init__(self) -> None:
         if type(self.kind) is not IntentKind:
-            try:
-                object.__setattr__(self, "kind", IntentKind(self.kind))
-            except ValueError:
-                raise RulesError("combatkit intents", f"{self.actor}'s intent: kind is one of "
-                                                      f"{', '.join(k.value for k in IntentKind)}, got {self.kind!r}"
-                                 ) from None
+            object.__setattr__(self, "kind", choice(IntentKind, self.kind, "kind", "combatkit intents",
+                                                    lambda: f"{self.actor}'s intent"))
         where = self._where
-        for name in ("actor", "target", "spell", "item", "action", "note"):
-            value = getattr(self, name)
-            if not isinstance(value, str) and not (value is None and name not in ("actor", "note")):
-                raise RulesError("combatkit intents", f"{where()}: {name} is text, got {value!r}")
+        check_text(self, ("actor", "target", "spell", "item", "action", "note"), ("target", "spell", "item", "action"),
+                   "combatkit intents", where)
         if type(self.away) is not bool:
             raise RulesError("combatkit intents", f"{where()}: away is true or false, got {self.away!r}")
         if type(self.weapons) is not tuple:
@@ -119,10 +114,9 @@ class Intent:
         for name, kind in _FITS:
             if self.kind is not kind and getattr(self, name) not in (None, (), False):
                 raise RulesError("combatkit intents", f"{where()} sets {name}, which only a {kind.value} intent has")
-        if self.feet is not None and (isinstance(self.feet, bool) or not isinstance(self.feet, int) or self.feet < 0):
+        if self.feet is not None and (not is_whole(self.feet) or self.feet < 0):
             raise RulesError("combatkit intents", f"{where()}: feet is 0 or more, got {self.feet!r}")
-        if self.blows is not None and (isinstance(self.blows, bool) or not isinstance(self.blows, int)
-                                       or not 1 <= self.blows <= 12):
+        if self.blows is not None and (not is_whole(self.blows) or not 1 <= self.blows <= 12):
             raise RulesError("combatkit intents", f"{where()}: blows is 1..12, got {self.blows!r}")
         if self.away and self.target is None:
             raise RulesError("combatkit intents", f"{where()} moves away, but from whom? It names no target")
@@ -193,16 +187,16 @@ class Refinement(Refined):
     """The system's own words for it: a named action of its list ("half-move", "rushes the shot")."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.step, bool) or not isinstance(self.step, int) or self.step < 1:
+        if not is_whole(self.step) or self.step < 1:
             raise RulesError("combatkit refinements", f"{self.actor}'s refinement for {self.system}: step is the "
                                                       f"intent's number, 1 or more, got {self.step!r}")
         phases = self.phases
         if (isinstance(phases, (str, bytes)) or not isinstance(phases, Sequence)
-                or not all(isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= MAX_PHASE for p in phases)):
+                or not all(is_whole(p) and 1 <= p <= MAX_PHASE for p in phases)):
             raise RulesError("combatkit refinements", f"{self.actor}'s refinement for {self.system}: phases are the "
                                                       f"phase numbers, each 1..{MAX_PHASE}, got {phases!r}")
         object.__setattr__(self, "phases", tuple(phases))
-        check_refined(self, f"{self.actor}'s refinement for {self.system}")
+        check_refined(self, lambda: f"{self.actor}'s refinement for {self.system}")
 
     def changes(self) -> list[str]:
         """The fields it sets, in words: ``["phase 2", "reposition"]`` (phases as numbers)."""

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Final, TypeVar
+from typing import Final, TypeGuard, TypeVar
 
 from combatkit.dice import Dice, DiceNotationError
 from combatkit.errors import RulesError, SpellEffectError
@@ -576,21 +576,19 @@ class Declaration(Refined):
         # Given in Python (a file's are read and checked by combatkit.encounter_files, the planner's are made without
         # this, combatkit.made): a wrong value is refused here, naming it, not deep in a system as a TypeError.
         if type(self.kind) is not ActionKind:
-            object.__setattr__(self, "kind", _choice(ActionKind, self.kind, "kind", self._where))
+            object.__setattr__(self, "kind", choice(ActionKind, self.kind, "kind", _DECLARATIONS, self._where))
         if self.maneuver is not None and type(self.maneuver) is not Maneuver:
-            object.__setattr__(self, "maneuver", _choice(Maneuver, self.maneuver, "maneuver", self._where))
+            object.__setattr__(self, "maneuver", choice(Maneuver, self.maneuver, "maneuver", _DECLARATIONS,
+                                                        self._where))
         if not is_whole(self.phase):  # its range is the system's clock, which each system refuses under its rule
             raise RulesError(_DECLARATIONS, f"{self._where()}: phase is a whole number, got {self.phase!r}")
         if type(self.weapons) is not tuple:
             object.__setattr__(self, "weapons", weapon_names(self.weapons, _DECLARATIONS, self._where()))
-        for name in ("actor", "target", "spell", "note"):
-            value = getattr(self, name)
-            if not isinstance(value, str) and not (value is None and name in ("target", "spell")):
-                raise RulesError(_DECLARATIONS, f"{self._where()}: {name} is text, got {value!r}")
+        check_text(self, ("actor", "target", "spell", "note"), ("target", "spell"), _DECLARATIONS, self._where)
         if self.feet is not None and (not is_whole(self.feet) or not 0 <= self.feet <= MAX_FEET):
             raise RulesError(_DECLARATIONS, f"{self._where()}: feet is a whole number, 0..{MAX_FEET}, got "
                                             f"{self.feet!r}")
-        check_refined(self, self._where())
+        check_refined(self, self._where)
         if self.maneuver is not None and self.maneuver.kind is not self.kind:
             raise RulesError(_DECLARATIONS, f"{self._where()} cannot {self.maneuver.value}: {self.maneuver.value} is "
                                             f"a maneuver of a {self.maneuver.kind.value}")
@@ -615,35 +613,45 @@ _FLAGS: Final = ("reposition", "retarget", "drop_and_draw", "readies_components"
 E = TypeVar("E", bound=enum.Enum)
 
 
-def is_whole(value: object) -> bool:
+def is_whole(value: object) -> TypeGuard[int]:
     """Whether ``value`` is a whole number (``True`` is not)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _choice(kind: type[E], value: object, name: str, where: Callable[[], str]) -> E:
+def choice(kind: type[E], value: object, name: str, rule: str, where: Callable[[], str]) -> E:
     """``value`` as a member of the enumeration ``kind``: a member, or a member's value (``"attack"``, as a file has
-    it); anything else refused, naming the choices."""
+    it); anything else refused under ``rule``, naming ``where``, the field and the choices."""
     try:
         return kind(value)
     except ValueError:
         choices = ", ".join(str(m.value) for m in kind)
-        raise RulesError(_DECLARATIONS, f"{where()}: {name} is one of {choices}, got {value!r}") from None
+        raise RulesError(rule, f"{where()}: {name} is one of {choices}, got {value!r}") from None
 
 
-def check_refined(refined: Refined, who: str) -> None:
-    """Refuse a :class:`Refined` field (a declaration's, a refinement's) of the wrong kind, naming ``who``, the field,
+def check_text(obj: object, names: Sequence[str], optional: Sequence[str], rule: str, where: Callable[[], str]
+               ) -> None:
+    """Refuse a field of ``obj`` among ``names`` that is not text (None is allowed for those in ``optional``) under
+    ``rule``, naming ``where``, the field and the value."""
+    for name in names:
+        value = getattr(obj, name)
+        if not isinstance(value, str) and not (value is None and name in optional):
+            raise RulesError(rule, f"{where()}: {name} is text, got {value!r}")
+
+
+def check_refined(refined: Refined, where: Callable[[], str]) -> None:
+    """Refuse a :class:`Refined` field (a declaration's, a refinement's) of the wrong kind, naming ``where``, the field,
     the value and its rule: ``attacks`` and ``hold`` whole numbers, the steps true or false. Their ranges are each
     system's to refuse, under its own rule (the Segment of Action counts blows where Combat II allows a double
     attack; a hold past 6 CT units is refused by the systems that hold)."""
-    specs = field_specs(Refined)
     for name in ("attacks", "hold"):
         value = getattr(refined, name)
         if not is_whole(value):
-            raise RulesError(specs[name].rule, f"{who}: {name} is a whole number, got {value!r}")
+            raise RulesError(field_specs(Refined)[name].rule, f"{where()}: {name} is a whole number, got {value!r}")
     for name in _FLAGS:
         value = getattr(refined, name)
         if type(value) is not bool:
-            raise RulesError(specs[name].rule, f"{who}: {name.replace('_', ' ')} is true or false, got {value!r}")
+            raise RulesError(field_specs(Refined)[name].rule,
+                             f"{where()}: {name.replace('_', ' ')} is true or false, got {value!r}")
 
 
 def weapon_names(value: object, rule: str, where: str) -> tuple[str, ...]:

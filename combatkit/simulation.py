@@ -83,11 +83,12 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeGuard, cast
+from typing import cast
 
 from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
 from combatkit.fight import Fight, FightOptions, run_fight
+from combatkit.model import is_whole
 
 __all__ = ["CHUNK", "IN_FLIGHT", "PARALLEL_FROM", "Simulation", "StopReason", "SystemRunError", "available_cores",
            "fight_seed", "replay", "simulate", "simulate_systems", "wilson_interval"]
@@ -422,14 +423,11 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def _check(n: object, every: object, workers: object, precision: object, executor: object) -> None:
-    def whole(value: object) -> TypeGuard[int]:
-        return isinstance(value, int) and not isinstance(value, bool)
-
-    if not whole(n) or n < 0:
+    if not is_whole(n) or n < 0:
         raise RulesError(_RULE, f"n is the number of fights, 0 or more; got {n!r}")
-    if every is not None and (not whole(every) or every < 1):
+    if every is not None and (not is_whole(every) or every < 1):
         raise RulesError(_RULE, f"every is 1 or more fights, got {every!r}")
-    if workers is not None and (not whole(workers) or workers < 1):
+    if workers is not None and (not is_whole(workers) or workers < 1):
         raise RulesError(_RULE, f"workers is 1 or more processes (None: every core), got {workers!r}")
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, numbers.Real)
                                   or not 0 < float(precision) <= 0.5):
