@@ -184,3 +184,15 @@ def test_each_side_is_held_to_the_best_of_the_other_sides_rolls():
     assert opposing_best({"party": 4, "orcs": 7, "wolves": 2}) == {"party": 2, "orcs": 2, "wolves": 4}
     assert opposing_best({"party": 5, "orcs": 5}) == {"party": 5, "orcs": 5}
     assert opposing_best({"party": 3}) == {}
+
+
+@pytest.mark.parametrize("sid", sorted(SYSTEMS))
+@pytest.mark.parametrize("field", ["actor", "target"])
+def test_a_declaration_naming_a_figure_not_in_the_encounter_is_refused_naming_it(sid, field):
+    system = find_system(sid)
+    encounter, declared = next((e, d) for e in map(load_example, EXAMPLES)
+                               for d in system.plan(e).declarations if d.target is not None)
+    stray = replace(declared, **{field: "Nobody"})
+    said = "a declaration names 'Nobody'" if field == "actor" else f"{declared.actor} targets 'Nobody'"
+    with pytest.raises(RulesError, match=fr"^{said}, who is not in the encounter \(encounter\)$"):
+        system.schedule(replace(encounter, intents=(), refinements=(), declarations=(stray,)), Roller(seed=1))

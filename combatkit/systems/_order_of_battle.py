@@ -28,13 +28,12 @@ from functools import cache
 from typing import Final
 
 from combatkit.encounter import Encounter
-from combatkit.errors import IllegalActionError, RulesError
+from combatkit.errors import IllegalActionError
 from combatkit.model import Declaration
 from combatkit.timeline import Clock, Period, Tick
 
 __all__ = [
     "Moment",
-    "check_names",
     "has_word",
     "moment_clock",
     "refuse_combat_ii_fields",
@@ -120,16 +119,6 @@ def refuse_combat_ii_fields(d: Declaration, rule: str, allowed: frozenset[str] =
             raise IllegalActionError(
                 rule, f"{d.actor}: {name}={value!r} asks for {what}, a Combat II rule this system does not have"
             )
-
-
-def check_names(encounter: Encounter) -> None:
-    """Every declaration's actor and target is in the encounter."""
-    names = {c.name for c in encounter.combatants}
-    for d in encounter.declarations:
-        if d.actor not in names:
-            raise RulesError("encounter", f"a declaration names {d.actor!r}, who is not in the encounter")
-        if d.target is not None and d.target not in names:
-            raise RulesError("encounter", f"{d.actor} targets {d.target!r}, who is not in the encounter")
 
 
 def has_word(text: str, word: str) -> bool:

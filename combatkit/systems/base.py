@@ -24,7 +24,7 @@ from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRu
 from combatkit.timeline import Clock, Span, Tick, Timeline
 
 __all__ = ["SYSTEMS", "FightRound", "GENERIC_CHAIN", "Switch", "TableRoller", "TimingSystem", "find_system",
-           "register", "roll_words", "table_rolls"]
+           "check_names", "register", "roll_words", "table_rolls"]
 
 GENERIC_CHAIN: Final = ChainRules(
     move="combatkit: a system that gives no plan moves, then acts", strike="combatkit: the blow after the move",
@@ -646,6 +646,16 @@ class RoundKeys:
         self.figures = tuple([k[2] for k in keyed])
         self.explained = explaining()
         self.checked = (self.declarations, self.options, self.cycle, self.spells)
+
+
+def check_names(encounter: Encounter) -> None:
+    """Every declaration's actor and target is in the encounter: each system checks it as it places a round."""
+    names = {c.name for c in encounter.combatants}
+    for d in encounter.declarations:
+        if d.actor not in names:
+            raise RulesError("encounter", f"a declaration names {d.actor!r}, who is not in the encounter")
+        if d.target is not None and d.target not in names:
+            raise RulesError("encounter", f"{d.actor} targets {d.target!r}, who is not in the encounter")
 
 
 def sides_of(encounter: Encounter) -> tuple[str, ...]:

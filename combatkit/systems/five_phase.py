@@ -106,14 +106,13 @@ from combatkit.kinds import ActionKind, IntentKind, Length, Maneuver, PlacementK
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.movement import Move001, move_001
 from combatkit.systems._order_of_battle import (
-    check_names,
     has_word,
     refuse_combat_ii_fields,
 )
 from combatkit.intent import Intent
 from combatkit.systems._memo import by_pair, kept, kit, memo
 from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
-from combatkit.systems.base import TimingSystem, placed_round, register, sides_of
+from combatkit.systems.base import TimingSystem, check_names, placed_round, register, sides_of
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 

@@ -44,14 +44,14 @@ from mypy_extensions import mypyc_attr
 
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter
-from combatkit.errors import IllegalActionError, RulesError
+from combatkit.errors import IllegalActionError
 from combatkit.fields import field_specs
 from combatkit.kinds import ActionKind, Maneuver, WeaponKind
 from combatkit.model import ONE_ROUND, Combatant, Declaration, Refined, Spell, Weapon, reaction_adjustment
 from combatkit.movement import phase_allowance, withdraw_allowance
 from combatkit.systems._memo import explaining, kit, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
-from combatkit.systems.base import TimingSystem, opposing_best, placed_round, register, sides_of
+from combatkit.systems.base import TimingSystem, check_names, opposing_best, placed_round, register, sides_of
 from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
@@ -411,11 +411,7 @@ class _Round:
     # -- the round
 
     def run(self) -> Timeline:
-        for d in self.encounter.declarations:
-            if d.actor not in self.people:
-                raise RulesError("encounter", f"a declaration names {d.actor!r}, who is not in the encounter")
-            if d.target is not None and d.target not in self.people:
-                raise RulesError("encounter", f"{d.actor} targets {d.target!r}, who is not in the encounter")
+        check_names(self.encounter)
         initiative = roll_initiative(self.encounter, self.roller, self.options)
         self.tracks = initiative.tracks
         self.notes.extend(initiative.notes)

@@ -85,7 +85,7 @@ from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import EnumeratingRoller
 from combatkit.systems._memo import by_pair, explaining, kit, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
-from combatkit.systems.base import TimingSystem, opposing_best, placed_round, register, sides_of
+from combatkit.systems.base import TimingSystem, check_names, opposing_best, placed_round, register, sides_of
 from combatkit.systems.phase1 import (
     COMBAT_II_RULES, MAX_HOLD, Phase1Options, adjusted_speed_factor, declared_sf_penalties, reaction_terms,
     retarget_half_segment, sf_band, strike_half_segment,
@@ -533,11 +533,8 @@ class _Run:
     # -- the run
 
     def run(self) -> Timeline:
+        check_names(self.encounter)
         for d in self.encounter.declarations:
-            if d.actor not in self.people:
-                raise RulesError("encounter", f"a declaration names {d.actor!r}, who is not in the encounter")
-            if d.target is not None and d.target not in self.people:
-                raise RulesError("encounter", f"{d.actor} targets {d.target!r}, who is not in the encounter")
             if d.phase < 1:
                 raise IllegalActionError("000 §3", f"{d.actor}: phases are numbered from 1 (phase A), got {d.phase}")
         # The first cycle's d10s are the round's first dice; unless a hit calls for a CON check (000 §2 A), they are

@@ -88,7 +88,7 @@ from combatkit.kinds import ActionKind, Length, WeaponKind
 from combatkit.model import ONE_ROUND, Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.systems._memo import by_pair, explaining, kept, kit, memo
 from combatkit.systems._plan import ChainRules
-from combatkit.systems.base import FightRound, TimingSystem, default_options, derived_options, register
+from combatkit.systems.base import FightRound, TimingSystem, check_names, default_options, derived_options, register
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
@@ -430,12 +430,9 @@ class _Run:
     # -- the round
 
     def run(self) -> Timeline:
+        check_names(self.encounter)
         mine: dict[str, list[Declaration]] = {}
         for d in self.encounter.declarations:  # in phase order (TimingSystem._schedule), so each figure's are
-            if d.actor not in self.people:
-                raise RulesError("encounter", f"a declaration names {d.actor!r}, who is not in the encounter")
-            if d.target is not None and d.target not in self.people:
-                raise RulesError("encounter", f"{d.actor} targets {d.target!r}, who is not in the encounter")
             mine.setdefault(d.actor, []).append(d)
         closers = {d.target for d in self.encounter.declarations if d.kind is ActionKind.MOVE and d.target
                    and self.people[d.target].side != self.people[d.actor].side}

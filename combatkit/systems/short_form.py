@@ -89,7 +89,6 @@ from combatkit.movement import charge_rate_002
 from combatkit.systems._memo import by_pair, explaining, kept, kit, memo
 from combatkit.systems._order_of_battle import (
     Moment,
-    check_names,
     has_word,
     moment_clock,
     refuse_combat_ii_fields,
@@ -100,6 +99,7 @@ from combatkit.systems.base import (
     PlacedRound,
     RoundKeys,
     TimingSystem,
+    check_names,
     checked_before,
     checked_once,
     default_options,

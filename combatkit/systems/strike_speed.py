@@ -62,7 +62,6 @@ from combatkit.stances import Stance, check_stance
 from combatkit.systems._memo import kit
 from combatkit.systems._order_of_battle import (
     Moment,
-    check_names,
     has_word,
     moment_clock,
     refuse_combat_ii_fields,
@@ -72,6 +71,7 @@ from combatkit.systems.base import (
     FightRound,
     RoundKeys,
     TimingSystem,
+    check_names,
     checked_once,
     default_options,
     derived_options,
