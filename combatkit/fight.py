@@ -394,6 +394,8 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     >>> fight.winner, fight.round_count, fight.end.value
     ('archers', 1, 'a side down')
     """
+    if seed is not None and not is_whole(seed):
+        raise RulesError("combatkit fights", f"seed is a whole number (None: the encounter's), got {seed!r}")
     found = find_system(system or encounter.system)
     sid = found.id
     encounter = with_intents(encounter)

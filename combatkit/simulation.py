@@ -422,9 +422,11 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _check(n: object, every: object, workers: object, precision: object, executor: object) -> None:
+def _check(n: object, seed: object, every: object, workers: object, precision: object, executor: object) -> None:
     if not is_whole(n) or n < 0:
         raise RulesError(_RULE, f"n is the number of fights, 0 or more; got {n!r}")
+    if not is_whole(seed):
+        raise RulesError(_RULE, f"seed is a whole number, the master seed of the run's fights; got {seed!r}")
     if every is not None and (not is_whole(every) or every < 1):
         raise RulesError(_RULE, f"every is 1 or more fights, got {every!r}")
     if workers is not None and (not is_whole(workers) or workers < 1):
@@ -460,7 +462,7 @@ def simulate(encounter: Encounter, system: str | None = None, *, n: int = 1000, 
     is back. Raising from it (a Stop button) ends the run, and the pool with it (an executor's chunks
     not yet begun are cancelled).
     """
-    _check(n, every, workers, precision, executor)
+    _check(n, seed, every, workers, precision, executor)
     prepared = _prepared(encounter)
     tally = _Tally(encounter, n, every if every is not None else max(1, n // 100), progress, precision)
     chunks = [(start, min(start + CHUNK, n)) for start in range(0, n, CHUNK)]
@@ -586,7 +588,7 @@ def simulate_systems(encounter: Encounter, systems: Sequence[str], *, n: int = 1
     for system in systems:
         if not isinstance(system, str):
             raise RulesError(_RULE, f"systems are timing system ids such as 'phase1'; got {system!r}")
-    _check(n, every, workers, precision, None)
+    _check(n, seed, every, workers, precision, None)
     step = every if every is not None else max(1, n // 100)
     processes = workers if workers is not None else available_cores()
     if processes > 1 and n * len(systems) >= PARALLEL_FROM:

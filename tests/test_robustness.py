@@ -283,3 +283,13 @@ def test_fight_options_of_the_wrong_kind_name_the_field_and_the_value(given, sai
     with pytest.raises(RulesError, match=re.escape(said)) as refused:
         FightOptions(**given)
     assert refused.value.rule == "combatkit fights"
+
+
+@pytest.mark.parametrize("seed", ["x", 1.5, True])
+def test_a_fight_seed_that_is_not_a_whole_number_is_refused_naming_it(seed):
+    """run_fight(seed="x") was played: Python's Random takes text, so the fight's seed was not the number asked for."""
+    from combatkit.fight import run_fight
+
+    with pytest.raises(RulesError, match=re.escape(f"seed is a whole number (None: the encounter's), got {seed!r}")):
+        run_fight(load_example("orc-closes-on-longbowman"), seed=seed)
+    assert run_fight(load_example("orc-closes-on-longbowman"), seed=-3).round_count >= 1, "any whole number will do"

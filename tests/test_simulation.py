@@ -616,9 +616,11 @@ def test_a_run_stopped_early_ends_its_progress_at_the_fights_played():
     ("precision", -0.02, "got -0.02"), ("precision", 0.6, "got 0.6"), ("precision", math.nan, "got nan"),
     ("precision", True, "got True"), ("precision", "0.02", "got '0.02'"),
     ("every", 0, "every is 1 or more fights, got 0"),
+    ("seed", "x", "seed is a whole number, the master seed of the run's fights; got 'x'"),
+    ("seed", 1.5, "got 1.5"), ("seed", None, "got None"),
     ("executor", "pool", "executor is a concurrent.futures.Executor (anything with submit), or None; got 'pool'"),
 ])
-def test_bad_workers_precision_every_and_executor_are_refused(keyword, value, message):
+def test_bad_workers_precision_every_seed_and_executor_are_refused(keyword, value, message):
     with pytest.raises(RulesError) as raised:
         simulate(FOUR, n=10, **{keyword: value})
     assert message in raised.value.message and raised.value.rule == "combatkit simulation"
