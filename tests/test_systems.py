@@ -196,3 +196,17 @@ def test_a_declaration_naming_a_figure_not_in_the_encounter_is_refused_naming_it
     said = "a declaration names 'Nobody'" if field == "actor" else f"{declared.actor} targets 'Nobody'"
     with pytest.raises(RulesError, match=fr"^{said}, who is not in the encounter \(encounter\)$"):
         system.schedule(replace(encounter, intents=(), refinements=(), declarations=(stray,)), Roller(seed=1))
+
+
+@pytest.mark.parametrize("sid", sorted(SYSTEMS))
+@pytest.mark.parametrize("phase", [0, -1])
+def test_every_system_refuses_a_declaration_before_its_first_phase_naming_it(sid, phase):
+    """A declaration's phase is each system's to read: a phase of its clock (000, 001), or the order of a figure's
+    steps (003) or actions (002, 004). Numbered from 1 in every one: the short form and Strike Speed played action 0
+    and -1 as firsts."""
+    system = find_system(sid)
+    encounter, declared = next((e, d) for e in map(load_example, EXAMPLES)
+                               for d in system.plan(e).declarations if d.target is not None)
+    early = replace(encounter, intents=(), refinements=(), declarations=(replace(declared, phase=phase),))
+    with pytest.raises(RulesError, match=rf"got (phase )?{phase} \(\d{{3}} .+\)$"):
+        system.schedule(early, Roller(seed=1))

@@ -779,6 +779,9 @@ class _Round:
         rate = c.movement * 10
         charged = False
         for i, d in enumerate(f.decls):
+            if d.phase < 1:  # the phase only orders a figure's actions: "action 1", "action 2", ...
+                raise IllegalActionError("002 Action Types", f"{c.name}: a figure's actions in a round are numbered "
+                                                             f"from 1 (action 1, action 2, ...), got {d.phase}")
             refuse_combat_ii_fields(d, "002 Action Types", allowed=frozenset({"drop_and_draw"}))
             if d.kind is ActionKind.ATTACK:
                 self._check_attack(c, d)

@@ -328,6 +328,9 @@ class _Round:
         for c in self.encounter.combatants:
             mine = [d for d in self.encounter.declarations if d.actor == c.name]
             for d in mine:
+                if d.phase < 1:  # the phase only orders a figure's actions: "action 1", "action 2", ...
+                    raise IllegalActionError(RULE, f"{c.name}: a figure's actions in a round are numbered from 1 "
+                                                   f"(action 1, action 2, ...), got {d.phase}")
                 refuse_combat_ii_fields(d, RULE)
                 if d.kind is ActionKind.CAST:
                     spell = c.spell(d.spell)
