@@ -38,7 +38,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-from combatkit.errors import RulesError
+from combatkit.errors import RulesError, is_whole
 
 __all__ = [
     "AGILITY_SKILLS",
@@ -62,7 +62,7 @@ DEXTERITY_SKILLS: Final = ("pick pockets", "open locks", "find/remove traps")
 
 
 def _score(value: object, what: str, rule: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 25:
+    if not is_whole(value) or not 1 <= value <= 25:
         raise RulesError(rule, f"{what} is an ability score, 1..25, got {value!r}")
     return value
 
@@ -78,7 +78,7 @@ def perception(*, intelligence: int, wisdom: int, level: int, char_class: str = 
     """
     _score(intelligence, "INT", PERCEPTION_RULE)
     _score(wisdom, "WIS", PERCEPTION_RULE)
-    if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 40:
+    if not is_whole(level) or not 0 <= level <= 40:
         raise RulesError(PERCEPTION_RULE, f"level is 0..40, got {level!r}")
     per_level = 2 if thief_bonus and char_class.strip().lower() == "thief" else 1
     return (intelligence + wisdom) // 2 + per_level * level

@@ -59,7 +59,7 @@ from importlib import resources
 from typing import Any
 
 from combatkit.conditions import CONDITIONS, Condition
-from combatkit.errors import IllegalActionError, RulesError
+from combatkit.errors import IllegalActionError, RulesError, is_whole
 from combatkit.kinds import Size, WeaponKind
 from combatkit.model import Combatant, Weapon, defensive_adjustment
 from combatkit.stances import CombatManeuver, Role, Shield, Stance, check_stance
@@ -110,7 +110,7 @@ class OutOfRangeError(RulesError):
 
 
 def _whole(value: object, low: int, high: int | None, rule: str, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+    if not is_whole(value) or value < low or (high is not None and value > high):
         allowed = f"a whole number {low}..{high}" if high is not None else f"a whole number {low} or more"
         raise OutOfRangeError(rule, what, value, allowed)
     return value

@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from combatkit.errors import RulesError
+from combatkit.errors import RulesError, is_whole
 from combatkit.intent import Intent, Refinement
-from combatkit.model import Combatant, Declaration, is_whole
+from combatkit.model import Combatant, Declaration
 
 __all__ = ["Encounter", "Hit"]
 

@@ -29,11 +29,11 @@ import tomli_w
 
 from combatkit.effects import effect_from_table, effect_to_table
 from combatkit.encounter import Encounter, Hit
-from combatkit.errors import EncounterFileError, RulesError
+from combatkit.errors import EncounterFileError, RulesError, is_whole
 from combatkit.fields import declared, default_of, field_specs, type_hints
 from combatkit.kinds import ActionKind, IntentKind, Maneuver
 from combatkit.intent import COMPONENTS, Intent, Refinement, derive, named_actions
-from combatkit.model import MAX_FEET, MAX_PHASE, Abilities, Combatant, Declaration, Refined, Spell, Weapon, is_whole
+from combatkit.model import MAX_FEET, MAX_PHASE, Abilities, Combatant, Declaration, Refined, Spell, Weapon
 from combatkit.systems import SYSTEMS, find_system
 
 __all__ = [

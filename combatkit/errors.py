@@ -7,6 +7,8 @@ citation (``"000 §1 G"``) for tools that want to link to it.
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from combatkit.dice import DiceNotationError, EnteredRollError, ExactOddsError, MissingRollError
 
 __all__ = [
@@ -18,6 +20,7 @@ __all__ = [
     "MissingRollError",
     "RulesError",
     "SpellEffectError",
+    "is_whole",
 ]
 
 
@@ -56,3 +59,8 @@ class EncounterFileError(ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+def is_whole(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number (``True`` is not)."""
+    return isinstance(value, int) and not isinstance(value, bool)

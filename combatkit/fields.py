@@ -28,7 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from combatkit.errors import RulesError
+from combatkit.errors import RulesError, is_whole
 
 __all__ = ["Declared", "FieldSpec", "check", "declared", "default_of", "field_docs", "field_specs", "spec"]
 
@@ -80,7 +80,7 @@ class FieldSpec:
 
     def fits(self, value: Any) -> bool:
         """Whether a whole number ``value`` is in range (other values are not this spec's to judge)."""
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_whole(value):
             return True
         return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
 
@@ -131,7 +131,7 @@ def check(obj: Any, who: str, skip: Callable[[str], bool] = lambda name: False) 
             problem = s.valid(value)
             if problem:
                 raise RulesError(s.rule, f"{who}, {s.label}: {problem}")
-        elif s.bounded and (isinstance(value, bool) or not isinstance(value, int)):
+        elif s.bounded and (not is_whole(value)):
             raise RulesError(s.rule, f"{who}: {s.label} is a whole number, got {value!r}")
         elif not s.fits(value):
             raise RulesError(s.rule, f"{who}: {s.words()}, got {value!r}")

@@ -57,8 +57,8 @@ from combatkit.dice import Roller, check_entered
 from combatkit.effects import EffectKind, spell_effect
 from combatkit.encounter import Encounter, Hit
 from combatkit.encounter_files import with_intents
-from combatkit.errors import RulesError
-from combatkit.model import Combatant, Declaration, is_whole
+from combatkit.errors import RulesError, is_whole
+from combatkit.model import Combatant, Declaration
 from combatkit.kinds import PlacementKind
 from combatkit.made import made
 from combatkit.intent import Intent, Plan

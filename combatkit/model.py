@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Final, TypeGuard, TypeVar
+from typing import Final, TypeVar
 
 from combatkit.dice import Dice, DiceNotationError
-from combatkit.errors import RulesError, SpellEffectError
+from combatkit.errors import RulesError, SpellEffectError, is_whole
 from combatkit.fields import check, field_specs, field_table, spec
 from combatkit.kinds import ActionKind, IdentityEnum, Length, Maneuver, Size, SpeedFactor, WeaponKind
 
@@ -611,11 +611,6 @@ _FLAGS: Final = ("reposition", "retarget", "drop_and_draw", "readies_components"
 
 
 E = TypeVar("E", bound=enum.Enum)
-
-
-def is_whole(value: object) -> TypeGuard[int]:
-    """Whether ``value`` is a whole number (``True`` is not)."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def choice(kind: type[E], value: object, name: str, rule: str, where: Callable[[], str]) -> E:

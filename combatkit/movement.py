@@ -54,7 +54,7 @@ from fractions import Fraction
 from typing import Final
 
 from combatkit.dice import Roller
-from combatkit.errors import RulesError
+from combatkit.errors import RulesError, is_whole
 
 __all__ = [
     "CHARGE_MIN_FACTOR",
@@ -118,7 +118,7 @@ class Scale(enum.Enum):
 
 
 def _mv(mv: int, what: str = "MV") -> int:
-    if isinstance(mv, bool) or not isinstance(mv, int) or mv < 0:
+    if not is_whole(mv) or mv < 0:
         raise MovementError("000 §2 D Table 3", f"{what} is a whole number 0 or more, got {mv!r}")
     return mv
 
@@ -175,7 +175,7 @@ def half_segment_squares(mv: int, squares: int | None = None) -> tuple[int, ...]
     """
     row = table_3(mv)
     wanted = row.squares_per_phase if squares is None else squares
-    if isinstance(wanted, bool) or not isinstance(wanted, int) or not 0 <= wanted <= row.squares_per_phase:
+    if not is_whole(wanted) or not 0 <= wanted <= row.squares_per_phase:
         raise MovementError(
             "000 §2 D Table 3",
             f"MV {mv} allows 0..{row.squares_per_phase} squares a phase (may not be exceeded), got {wanted!r}",
@@ -293,7 +293,7 @@ def decelerate(speed: Speed, to: int, within: int | None = None) -> Deceleration
     cut = max(to, speed.current - DECELERATION_FACTORS * speed.base)
     after = Speed(speed.base, cut)
     momentum = math.ceil(Fraction(cut // PHASES_PER_ROUND, 2)) if after.accelerated and to < cut else 0
-    if within is not None and (isinstance(within, bool) or not isinstance(within, int) or within < 0):
+    if within is not None and (not is_whole(within) or within < 0):
         raise MovementError("000 §2 D Deceleration", f"stopping distance is 0 or more squares, got {within!r}")
     short = max(0, momentum - within) if within is not None else 0
     return Deceleration(after, to, momentum, within, -short)
@@ -354,7 +354,7 @@ def charge(speed: Speed, distance: int, scale: Scale = Scale.INDOORS) -> ChargeP
     >>> str(charge(Speed(base=18, current=54), 130, Scale.OUTDOORS))
     'covers 180 yards, 130 to the target, overruns it by 180 - 130 = 50 yards'
     """
-    if isinstance(distance, bool) or not isinstance(distance, int) or distance < 0:
+    if not is_whole(distance) or distance < 0:
         raise MovementError("000 §2 D Charging", f"the distance to the target is 0 or more, got {distance!r}")
     if speed.current < CHARGE_MIN_FACTOR * speed.base or speed.base == 0:
         raise MovementError(
@@ -523,7 +523,7 @@ def split_move_002(mv: int, before: int, after: int) -> int:
     combatkit.movement.MovementError: MV 12 allows 120' a round with an attack; 100' before and 30' after is 130' (002 III.D)
     """
     for what, feet in (("before", before), ("after", after)):
-        if isinstance(feet, bool) or not isinstance(feet, int) or feet < 0:
+        if not is_whole(feet) or feet < 0:
             raise MovementError("002 III.D", f"feet moved {what} the attack are 0 or more, got {feet!r}")
     rate = move_002(mv, attacking=True).feet
     if before + after > rate:

@@ -86,9 +86,8 @@ from pathlib import Path
 from typing import cast
 
 from combatkit.encounter import Encounter
-from combatkit.errors import RulesError
+from combatkit.errors import RulesError, is_whole
 from combatkit.fight import Fight, FightOptions, run_fight
-from combatkit.model import is_whole
 
 __all__ = ["CHUNK", "IN_FLIGHT", "PARALLEL_FROM", "Simulation", "StopReason", "SystemRunError", "available_cores",
            "fight_seed", "replay", "simulate", "simulate_systems", "wilson_interval"]

@@ -30,7 +30,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-from combatkit.errors import IllegalActionError, RulesError
+from combatkit.errors import IllegalActionError, RulesError, is_whole
 from combatkit.kinds import IdentityEnum
 
 __all__ = [
@@ -185,7 +185,7 @@ def check_stance(stance: Stance, *, casting: bool, who: str = "a caster") -> Sta
 
 def maneuver_penalty_limit(level: int) -> int:
     """Most penalty points a Fighter may take on one attack: 2 + level/3, rounded up (004)."""
-    if isinstance(level, bool) or not isinstance(level, int) or level < 0:
+    if not is_whole(level) or level < 0:
         raise RulesError(_MANEUVER_RULE, f"a level is a whole number 0 or more, got {level!r}")
     return 2 + math.ceil(level / 3)
 
@@ -227,7 +227,7 @@ class CombatManeuver:
         ``referee_allows``. Bonuses may not exceed penalties, and penalties may not
         exceed :func:`maneuver_penalty_limit`.
         """
-        if any(isinstance(v, bool) or not isinstance(v, int) for v in self._values()):
+        if any(not is_whole(v) for v in self._values()):
             raise RulesError(_MANEUVER_RULE, f"maneuver modifiers are whole numbers, got {self!r}")
         if role is not Role.FIGHTER and not referee_allows:
             raise IllegalActionError(

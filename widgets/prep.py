@@ -69,7 +69,7 @@ import pandas as pd
 from combatkit.comparison import why_alike
 from combatkit.encounter import Encounter
 from combatkit.encounter_files import dumps_toml, load_example, save_encounter
-from combatkit.errors import EncounterFileError, RulesError
+from combatkit.errors import EncounterFileError, RulesError, is_whole
 from combatkit.fight import Fight, FightOptions
 from combatkit.fields import Declared, declared
 from combatkit.model import FISTS, Abilities, Combatant, Weapon
@@ -763,7 +763,7 @@ class EncounterPrep(widgets.VBox):
         if not 1 <= self.fights.value <= MAX_FIGHTS:
             raise ValueError(f"fights: 1..{MAX_FIGHTS} fights per system in the dashboard, got {self.fights.value}")
         workers = self.workers
-        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        if workers is not None and (not is_whole(workers) or workers < 1):
             raise ValueError(f"workers: 1 or more processes (None: every core), got {workers!r}")
         options = FightOptions(max_rounds=self.max_rounds.value, opening_gap=self.gap.value,
                                declarations=self.declarations.value,

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from combatkit.dice import MissingRollError, Roll, Roller
-from combatkit.errors import RulesError
+from combatkit.errors import RulesError, is_whole
 from combatkit.mana.pools import MAX_SPELL_LEVEL, ManaState, Spend, article, cast
 from combatkit.mana.tables import intelligence_limits, ordinal
 
@@ -56,7 +56,7 @@ _RULE_TABLE_4 = "PH Table 4"
 
 
 def _check_spell_level(level: object) -> None:
-    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= MAX_SPELL_LEVEL:
+    if not is_whole(level) or not 1 <= level <= MAX_SPELL_LEVEL:
         raise RulesError(_RULE, f"a spell's level is 1..{MAX_SPELL_LEVEL}, got {level!r}")
 
 

@@ -48,7 +48,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from combatkit.errors import RulesError
+from combatkit.errors import RulesError, is_whole
 from combatkit.mana.tables import (
     CasterClass,
     check_ability,
@@ -257,7 +257,7 @@ def starting_mana(
     (10, 5)
     """
     check_ability(constitution, "CON", _RULE_CON)
-    if isinstance(base, bool) or not isinstance(base, int) or base < 0:
+    if not is_whole(base) or base < 0:
         raise RulesError(_RULE_CON, f"base mana is a whole number of points, 0 or more, got {base!r}")
     score = constitution
     if prime_requisite is not None:

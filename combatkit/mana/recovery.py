@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeAlias
 
-from combatkit.errors import RulesError
+from combatkit.errors import RulesError, is_whole
 from combatkit.mana.pools import MAX_SPELL_LEVEL, ManaState, Pool, RecoveryRate, cast
 
 __all__ = [
@@ -94,13 +94,13 @@ _RULE_LIMIT = "000 §5 Recovery Limit"
 
 
 def _check_minute(value: object, what: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= PLAN_MINUTES:
+    if not is_whole(value) or not 0 <= value <= PLAN_MINUTES:
         raise RulesError(_RULE, f"{what} is a whole number of minutes from the plan's start, at most {PLAN_MINUTES} "
                                 f"(a plan covers a week) and 0 or more, got {value!r}")
 
 
 def _check_rest(rest_minutes: int) -> None:
-    if isinstance(rest_minutes, bool) or not isinstance(rest_minutes, int) or not 0 <= rest_minutes <= DAY:
+    if not is_whole(rest_minutes) or not 0 <= rest_minutes <= DAY:
         hours = f" ({_duration(rest_minutes)})" if isinstance(rest_minutes, int) and rest_minutes > DAY else ""
         raise RulesError(_RULE, f"a rest lasts 0..{DAY} minutes (24 hours) in a day, got {rest_minutes!r}{hours}")
 
@@ -125,7 +125,7 @@ def minutes_per_point(
     >>> minutes_per_point(3, rest_minutes=3 * 60) is None
     True
     """
-    if isinstance(highest_spell_level, bool) or not isinstance(highest_spell_level, int) or not (
+    if not is_whole(highest_spell_level) or not (
         1 <= highest_spell_level <= MAX_SPELL_LEVEL
     ):
         raise RulesError(
@@ -145,7 +145,7 @@ def recovery_minutes(points: int, minutes_per_point: int, *, specialist: bool = 
     (1620, 11)
     """
     for value, what in ((points, "points"), (minutes_per_point, "minutes per point")):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if not is_whole(value) or value < 0:
             raise RulesError(_RULE, f"{what} must be a whole number, 0 or more, got {value!r}")
     total = points * minutes_per_point
     return math.ceil(Fraction(total, 2)) if specialist else total

@@ -32,7 +32,7 @@ import io
 from dataclasses import dataclass
 from importlib import resources
 
-from combatkit.errors import RulesError
+from combatkit.errors import RulesError, is_whole
 
 __all__ = [
     "MAX_CASTER_LEVEL",
@@ -101,7 +101,7 @@ def _read_csv(name: str) -> list[dict[str, str]]:
 
 def check_caster_level(level: int) -> None:
     """Raise unless ``level`` is a caster level the base-mana table has a row for (1..20)."""
-    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= MAX_CASTER_LEVEL:
+    if not is_whole(level) or not 1 <= level <= MAX_CASTER_LEVEL:
         raise RulesError(
             "000 §5 Mana System I",
             f"caster level must be 1..{MAX_CASTER_LEVEL} (the rows of the base-mana table), got {level!r}",
@@ -253,7 +253,7 @@ def base_mana_comparison(caster_class: CasterClass | None = None) -> tuple[BaseM
 
 def check_ability(score: int, ability: str, rule: str) -> None:
     """Raise unless ``score`` is an ability score, 1..25."""
-    if isinstance(score, bool) or not isinstance(score, int) or not 1 <= score <= 25:
+    if not is_whole(score) or not 1 <= score <= 25:
         raise RulesError(rule, f"{ability} is an ability score, 1..25, got {score!r}")
 
 
