@@ -125,9 +125,7 @@ def minutes_per_point(
     >>> minutes_per_point(3, rest_minutes=3 * 60) is None
     True
     """
-    if not is_whole(highest_spell_level) or not (
-        1 <= highest_spell_level <= MAX_SPELL_LEVEL
-    ):
+    if not is_whole(highest_spell_level) or not 1 <= highest_spell_level <= MAX_SPELL_LEVEL:
         raise RulesError(
             _RULE, f"the highest allowable spell level is 1..{MAX_SPELL_LEVEL}, got {highest_spell_level!r}"
         )
