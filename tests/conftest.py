@@ -64,3 +64,22 @@ def pytest_sessionfinish(session):
     from tests import compiled_build
 
     compiled_build.clean()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """A notebook that a browser test of this session opens in voila (tests/test_notebooks.py: ``opened_by``) is
+    not run a second time with nbclient, where chromium is at hand for that test; after ``-m`` and ``-k`` have
+    deselected (``trylast``), so that a run without the browser tests runs every notebook with nbclient."""
+    browser = {item.path.name for item in items if item.path.parent.name == "browser"}
+    if not browser:  # none collected, or playwright is not installed (each browser module skips itself)
+        return
+    from tests.browser.conftest import CHROMIUM
+    from tests.test_notebooks import opened_by
+
+    if not os.path.exists(CHROMIUM):
+        return
+    for item in items:
+        path = item.callspec.params.get("path") if hasattr(item, "callspec") else None
+        if getattr(item, "originalname", None) == "test_runs" and path is not None and opened_by(path) in browser:
+            item.add_marker(pytest.mark.skip(reason=f"run in voila by tests/browser/{opened_by(path)}"))

@@ -1,4 +1,9 @@
-"""Every notebook in notebooks/ and dashboards/ runs top to bottom with nbclient, and is stored clean."""
+"""Every notebook in notebooks/ and dashboards/ runs top to bottom, and is stored clean.
+
+A notebook runs here with nbclient, unless the browser test that opens it in voila (:func:`opened_by`) is in this
+session with chromium at hand: voila then runs it, and tests/browser/conftest.py fails its page on a cell that
+raised or a traceback shown, as :func:`test_runs` would (tests/conftest.py, ``pytest_collection_modifyitems``). Each
+notebook is so run once in a full run, not twice (``make test``: some 110 s of test time)."""
 
 import os
 from pathlib import Path
@@ -25,6 +30,19 @@ def run(path: Path) -> nbformat.NotebookNode:
     with patch.dict(os.environ, served):
         client.execute()
     return notebook
+
+
+def opened_by(path: Path) -> str | None:
+    """The browser test module that opens notebook ``path`` in voila (tests/browser): every lesson from the landing
+    page, each dashboard in its own; None for a notebook none opens."""
+    if path.parent.name == "notebooks":
+        return "test_learn.py"
+    own = {"compare_systems": "test_dashboard_compare.py", "criticals": "test_dashboard_criticals.py",
+           "encounter_prep": "test_dashboard_prep.py", "mana": "test_dashboard_mana.py",
+           "phase1_timeline": "test_dashboard_phase1.py"}
+    systems = {"phase2_timeline", "segments_timeline", "five_phase_timeline", "short_form_timeline",
+               "strike_speed_timeline"}
+    return own.get(path.stem) or ("test_dashboard_systems.py" if path.stem in systems else None)
 
 
 def outputs(notebook: nbformat.NotebookNode) -> list[dict]:

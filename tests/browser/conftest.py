@@ -3,10 +3,11 @@ started by :func:`combatkit.widgets.serve.serving`.
 
 A test module may set ``POOL_SIZE`` (preheated kernels per dashboard; default 1), ``PREHEAT``
 (which dashboards get them; default all) and ``VIEWPORT`` (default 1280 x 1500). Every page fails its test on
-any page error, any console error, any request that leaves 127.0.0.1 (the dashboards must work offline)
-and any cell that failed on the server (voila, without tracebacks, only puts :data:`FAILED_CELL` in the
-page: no console error), and any page left saying its kernel or the server is gone. Logs and screenshots go to
-``artifacts/``.
+any page error, any console error, any request that leaves 127.0.0.1 (the dashboards must work offline),
+any cell that failed on the server (voila, without tracebacks, only puts :data:`FAILED_CELL` in the
+page: no console error), any traceback printed in an output, and any page left saying its kernel or the
+server is gone. A notebook a test here opens is not run again by tests/test_notebooks.py (``opened_by``).
+Logs and screenshots go to ``artifacts/``.
 """
 
 from pathlib import Path
@@ -88,6 +89,8 @@ def watched(browser, request):
     if not page.is_closed():
         failed = page.locator(".jp-OutputArea-output", has_text=FAILED_CELL)
         watch.problems += [f"a cell failed on the server: {text}" for text in failed.all_inner_texts()]
+        traced = page.locator(".jp-OutputArea-output", has_text="Traceback")  # printed, not raised
+        watch.problems += [f"a traceback on the page: {text[:300]}" for text in traced.all_inner_texts()]
         gone = page.locator("#ck-gone:visible")  # the template's notice that the kernel or the server is gone
         watch.problems += [f"the page says its kernel is gone: {text}" for text in gone.all_inner_texts()]
     context.close()
