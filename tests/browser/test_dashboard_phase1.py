@@ -6,6 +6,7 @@ dashboard must work offline). Screenshots go to ``artifacts/``; with
 ``COMBATKIT_UPDATE_SCREENSHOT=1`` the first one also refreshes ``docs/phase1-dashboard.png``.
 """
 
+import contextlib
 import os
 import re
 import shutil
@@ -100,6 +101,17 @@ def test_at_1280_px_the_chart_fills_its_width_and_no_label_is_cut(server, browse
         page.close()
 
 
+_CURSOR_MOVED = """([selector, seen]) => {
+  const line = document.querySelector(selector);
+  const at = line && (line.getAttribute('transform') || line.getAttribute('d'));
+  return Boolean(at) && !seen.includes(at);
+}"""
+"""Whether the chart's cursor stands somewhere it has not stood before (its line's transform or path)."""
+_OUTLINED = ("Array.from(document.querySelectorAll(selector))"
+             ".filter(p => parseFloat(p.getAttribute('stroke-width')) >= 3).length")
+"""How many of the chart's marks are outlined (what is under way at the cursor)."""
+
+
 def test_stepping_moves_the_cursor_outlines_what_is_under_way_and_says_why(server, page):
     timeline = find_system("phase1").schedule(load_example("fighter-and-mage-vs-orc-archer"))
     page.goto(f"{server}/voila/render/{MAIN_DASHBOARD}")
@@ -107,20 +119,23 @@ def test_stepping_moves_the_cursor_outlines_what_is_under_way_and_says_why(serve
     expect(marks(page, "points")).to_have_count(expected_marks("fighter-and-mage-vs-orc-archer")["points"])
     expect(cursor).to_have_count(0)  # the whole round: no cursor
     step = page.locator(".ck-step")
-    positions = []
+    positions: list[str] = []
     for moment in timeline.moments[:3]:
         step.click()
         expect(page.locator(".ck-where")).to_have_text(timeline.clock.describe(moment))
         expect(cursor).to_have_count(1)
         expect(page.locator(".ck-now")).to_contain_text(timeline.clock.describe(moment))
+        # the chart redraws after the words (the line from the step before stands until then): wait for it to move
+        page.wait_for_function(_CURSOR_MOVED, arg=[f"{CHART} g.cursor_marks line", positions])
         positions.append(cursor.get_attribute("transform") or cursor.get_attribute("d"))
     assert len(set(positions)) == 3  # the cursor moved each step
     landing = next(s for s in timeline.spans if s.end == timeline.moments[2])
     expect(page.locator(".ck-now")).to_contain_text(timeline.why_line(landing))
     selector = f"{CHART} g.points_marks path, {CHART} g.bars_marks path"
-    outlined = page.evaluate("(selector) => Array.from(document.querySelectorAll(selector))"
-                             ".filter(p => parseFloat(p.getAttribute('stroke-width')) >= 3).length", selector)
-    assert outlined == len(timeline.acting_at(timeline.moments[2]))
+    acting = len(timeline.acting_at(timeline.moments[2]))
+    with contextlib.suppress(playwright.TimeoutError):  # the outlines are redrawn with the cursor; the assert says
+        page.wait_for_function(f"(selector) => ({_OUTLINED}) === {acting}", arg=selector, timeout=10_000)
+    assert page.evaluate(f"(selector) => {_OUTLINED}", selector) == acting
     page.screenshot(path=ARTIFACTS / "phase1-dashboard-stepping.png")
 
     # an edit redraws with the cursor where it was; stepping on still works (no console error: see conftest)
