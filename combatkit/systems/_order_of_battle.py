@@ -34,6 +34,7 @@ from combatkit.timeline import Clock, Period, Tick
 
 __all__ = [
     "Moment",
+    "check_action_number",
     "has_word",
     "moment_clock",
     "refuse_combat_ii_fields",
@@ -101,6 +102,14 @@ _COMBAT_II_FIELDS: Final = {
     "drop_and_draw": "dropping one weapon and drawing another (000 §2 E)",
     "readies_components": "readying material components (000 §2 A)",
 }
+
+
+def check_action_number(d: Declaration, rule: str) -> None:
+    """A declaration's phase, where it only orders a figure's actions (002, 004: "action 1", "action 2", ...), is
+    numbered from 1."""
+    if d.phase < 1:
+        raise IllegalActionError(rule, f"{d.actor}: a figure's actions in a round are numbered from 1 (action 1, "
+                                       f"action 2, ...), got {d.phase}")
 
 
 def refuse_combat_ii_fields(d: Declaration, rule: str, allowed: frozenset[str] = frozenset()) -> None:

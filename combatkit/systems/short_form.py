@@ -89,6 +89,7 @@ from combatkit.movement import charge_rate_002
 from combatkit.systems._memo import by_pair, explaining, kept, kit, memo
 from combatkit.systems._order_of_battle import (
     Moment,
+    check_action_number,
     has_word,
     moment_clock,
     refuse_combat_ii_fields,
@@ -779,9 +780,7 @@ class _Round:
         rate = c.movement * 10
         charged = False
         for i, d in enumerate(f.decls):
-            if d.phase < 1:  # the phase only orders a figure's actions: "action 1", "action 2", ...
-                raise IllegalActionError("002 Action Types", f"{c.name}: a figure's actions in a round are numbered "
-                                                             f"from 1 (action 1, action 2, ...), got {d.phase}")
+            check_action_number(d, "002 Action Types")
             refuse_combat_ii_fields(d, "002 Action Types", allowed=frozenset({"drop_and_draw"}))
             if d.kind is ActionKind.ATTACK:
                 self._check_attack(c, d)

@@ -62,6 +62,7 @@ from combatkit.stances import Stance, check_stance
 from combatkit.systems._memo import kit
 from combatkit.systems._order_of_battle import (
     Moment,
+    check_action_number,
     has_word,
     moment_clock,
     refuse_combat_ii_fields,
@@ -328,9 +329,7 @@ class _Round:
         for c in self.encounter.combatants:
             mine = [d for d in self.encounter.declarations if d.actor == c.name]
             for d in mine:
-                if d.phase < 1:  # the phase only orders a figure's actions: "action 1", "action 2", ...
-                    raise IllegalActionError(RULE, f"{c.name}: a figure's actions in a round are numbered from 1 "
-                                                   f"(action 1, action 2, ...), got {d.phase}")
+                check_action_number(d, RULE)
                 refuse_combat_ii_fields(d, RULE)
                 if d.kind is ActionKind.CAST:
                     spell = c.spell(d.spell)
