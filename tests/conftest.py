@@ -81,5 +81,6 @@ def pytest_collection_modifyitems(config, items):
         return
     for item in items:
         path = item.callspec.params.get("path") if hasattr(item, "callspec") else None
-        if getattr(item, "originalname", None) == "test_runs" and path is not None and opened_by(path) in browser:
-            item.add_marker(pytest.mark.skip(reason=f"run in voila by tests/browser/{opened_by(path)}"))
+        module = opened_by(path) if getattr(item, "originalname", None) == "test_runs" and path is not None else None
+        if module in browser:
+            item.add_marker(pytest.mark.skip(reason=f"run in voila by tests/browser/{module}"))

@@ -186,12 +186,17 @@ def test_each_side_is_held_to_the_best_of_the_other_sides_rolls():
     assert opposing_best({"party": 3}) == {}
 
 
+def a_declaration_with_a_target(system):
+    """The first shipped example the system plans a targeted declaration in, and that declaration."""
+    return next((e, d) for e in map(load_example, EXAMPLES)
+                for d in system.plan(e).declarations if d.target is not None)
+
+
 @pytest.mark.parametrize("sid", sorted(SYSTEMS))
 @pytest.mark.parametrize("field", ["actor", "target"])
 def test_a_declaration_naming_a_figure_not_in_the_encounter_is_refused_naming_it(sid, field):
     system = find_system(sid)
-    encounter, declared = next((e, d) for e in map(load_example, EXAMPLES)
-                               for d in system.plan(e).declarations if d.target is not None)
+    encounter, declared = a_declaration_with_a_target(system)
     stray = replace(declared, **{field: "Nobody"})
     said = "a declaration names 'Nobody'" if field == "actor" else f"{declared.actor} targets 'Nobody'"
     with pytest.raises(RulesError, match=fr"^{said}, who is not in the encounter \(encounter\)$"):
@@ -205,8 +210,7 @@ def test_every_system_refuses_a_declaration_before_its_first_phase_naming_it(sid
     steps (003) or actions (002, 004). Numbered from 1 in every one: the short form and Strike Speed played action 0
     and -1 as firsts."""
     system = find_system(sid)
-    encounter, declared = next((e, d) for e in map(load_example, EXAMPLES)
-                               for d in system.plan(e).declarations if d.target is not None)
+    encounter, declared = a_declaration_with_a_target(system)
     early = replace(encounter, intents=(), refinements=(), declarations=(replace(declared, phase=phase),))
     with pytest.raises(RulesError, match=rf"got (phase )?{phase} \(\d{{3}} .+\)$"):
         system.schedule(early, Roller(seed=1))
