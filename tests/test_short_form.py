@@ -683,15 +683,37 @@ def _every_pair_of_dice(name: str, options: ShortFormOptions, hit_at=None) -> di
                                                       tie_spell_vs_melee=True)], ids=["plain", "II.F ties"])
 @pytest.mark.parametrize("name", sorted(example_encounters()))
 def test_a_round_whose_dice_differ_by_the_same_on_every_side_is_the_round_met_before_relabelled(name, options):
-    """#18: on the fast path the short form keeps a round by its counts less the lowest (short_form._shifted) and,
-    for dice that differ from its by the same number on every side, gives it again with its moments relabelled: for
-    every shipped encounter placed under the short form, each of the 144 rounds its first two sides' d12s make (a
-    third side's fixed) is the round placed afresh; the short form's own example is placed once for each
+    """#18: on the fast path the short form keeps a round where someone casts by its counts less the lowest
+    (short_form._like) and, for dice that differ from its by the same number on every side, gives it again with its
+    moments relabelled; a round where no one casts, for counts in the same order (the next test): for every shipped
+    encounter placed under the short form, each of the 144 rounds its first two sides' d12s make (a third side's
+    fixed) is the round placed afresh; the short form's own example, whose wizard casts web, is placed once for each
     difference of the dice (23)."""
     shared = _every_pair_of_dice(name, options)
     if name == "short-form-spear-web-and-ready-bow":
         assert len(shared["short_form rounds"]) == 144
         assert len(shared["short_form shifted rounds"]) == 23
+
+
+@pytest.mark.parametrize("name", ["orc-closes-on-longbowman", "segments-fighters-vs-giant-and-orcs"])
+def test_a_round_where_no_one_casts_is_placed_once_for_each_order_of_its_counts(name):
+    """#18: where no one casts and no hit is reported, the short form's placing reads the counts only against each
+    other (short_form._like): on the fast path, of the 144 rounds the first two sides' d12s make, one is placed for
+    each order of the figures' counts (d12 plus Dexterity modifier, 002 II.A), which are equal and which higher, and
+    each of the others is that round relabelled (the test above: each is the round placed afresh)."""
+    shared = _every_pair_of_dice(name, NO_SURPRISE)
+    encounter = load_example(name)
+    sides = encounter.sides
+    orders = set()
+    for first in range(1, 13):
+        for second in range(1, 13):
+            die = {side: 6 for side in sides} | {sides[0]: first, sides[1]: second}
+            counts = [die[c.side] + dex_modifier(c, NO_SURPRISE) for c in encounter.combatants]
+            orders.add(tuple(sorted(set(counts)).index(count) for count in counts))
+    assert not any(d.kind is C for d in encounter.declarations), "no one casts"
+    assert len(shared["short_form rounds"]) == 144
+    assert len(shared["short_form ranked rounds"]) == len(orders) < 23
+    assert "short_form shifted rounds" not in shared
 
 
 HITS = {"before every count": lambda first: BEFORE_THE_COUNTS, "after every count": lambda first: AFTER_THE_COUNTS,
@@ -705,7 +727,7 @@ first side's d12, or on one count whatever the dice."""
 @pytest.mark.parametrize("name", sorted(example_encounters()))
 def test_a_round_rescheduled_for_its_hits_is_the_round_met_before_relabelled_too(name, hit):
     """#18: on the fast path the short form keeps a round with hits reported by its counts less the lowest and the
-    hits on its casters so too (short_form._shifted): for every shipped encounter placed under the short form, with
+    hits on its casters so too (short_form._like): for every shipped encounter placed under the short form, with
     a hit reported on every figure, each of the 144 rounds its first two sides' d12s make is the round placed
     afresh; the short form's own example, whose caster is hit, finds rounds so."""
     shared = _every_pair_of_dice(name, ShortFormOptions(surprise_check=False), hit)
