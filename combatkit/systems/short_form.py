@@ -561,15 +561,25 @@ def _moved(kept: tuple, counts: tuple[int, ...], by: int = 0) -> tuple[Clock, tu
     ``count N + by``, for a round met with its dice moved by as much on every side (but a reported hit's before or
     after every count: :data:`_UNCOUNTED`); else (``by`` 0) the count in the same place among ``counts``, for a
     round whose counts fall in the same order, where every count a label names is a figure's."""
-    clock, spans, notes, before = kept
+    # typed, so that the compiled build reads the clock's and spans' fields directly (#18)
+    clock: Clock = kept[0]
+    spans: tuple[Span, ...] = kept[1]
+    before: tuple[int, ...] = kept[3]
     if counts == before:
         return kept
     to = dict(zip(before, counts, strict=True)) if by == 0 else {}
-    labels = {p.label: _count_label(int(p.label[6:]) + by if by else to[int(p.label[6:])]) for p in clock.periods
-              if p.label.startswith("count ") and int(p.label[6:]) not in _UNCOUNTED}
-    periods = tuple([Period(labels.get(p.label, p.label), p.start, p.end) for p in clock.periods])
+    labels: dict[str, str] = {}
+    periods: list[Period] = []
+    for p in clock.periods:
+        label = p.label
+        if label.startswith("count "):
+            count = int(label[6:])
+            if count not in _UNCOUNTED:
+                labels[label] = _count_label(count + by if by else to[count])
+                label = labels[label]
+        periods.append(Period(label, p.start, p.end))
     moved = tuple([s.in_period(labels[s.period]) if s.period in labels else s for s in spans])
-    return Clock(clock.unit, clock.ticks, periods), moved, notes, counts
+    return Clock(clock.unit, clock.ticks, tuple(periods)), moved, kept[2], counts
 
 
 def _table(name: str) -> dict:
