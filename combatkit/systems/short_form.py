@@ -554,20 +554,22 @@ _UNCOUNTED: Final = frozenset({BEFORE_THE_COUNTS, AFTER_THE_COUNTS})
 """The counts a reported hit that landed before or after every count of its round is read at (002 III.F)."""
 
 
-def _moved(kept: tuple, counts: tuple[int, ...], by: int = 0) -> tuple[Clock, tuple[Span, ...], tuple[str, ...],
-                                                                 tuple[int, ...]]:
+def _moved(kept: tuple, counts: tuple[int, ...], ranked: bool) -> tuple[Clock, tuple[Span, ...], tuple[str, ...],
+                                                                    tuple[int, ...]]:
     """A placed round kept with its counts (:func:`_like`), given again for a round whose counts are ``counts``:
-    each moment labelled ``count N`` is relabelled, on the clock and the spans; nothing else changes. By ``by``,
-    ``count N + by``, for a round met with its dice moved by as much on every side (but a reported hit's before or
-    after every count: :data:`_UNCOUNTED`); else (``by`` 0) the count in the same place among ``counts``, for a
-    round whose counts fall in the same order, where every count a label names is a figure's."""
+    each moment labelled ``count N`` is relabelled, on the clock and the spans; nothing else changes. ``ranked``
+    (kept by the order of its counts), to the count in the same place among ``counts``, where every count a label
+    names is a figure's; else (kept by its counts less the lowest) to ``count N + by``, ``by`` what the lowest
+    count moved, for a round met with its dice moved by as much on every side (but a reported hit's before or after
+    every count: :data:`_UNCOUNTED`)."""
     # typed, so that the compiled build reads the clock's and spans' fields directly (#18)
     clock: Clock = kept[0]
     spans: tuple[Span, ...] = kept[1]
     before: tuple[int, ...] = kept[3]
     if counts == before:
         return kept
-    to = dict(zip(before, counts, strict=True)) if by == 0 else {}
+    to = dict(zip(before, counts, strict=True)) if ranked else {}
+    by = counts[0] - before[0]
     labels: dict[str, str] = {}
     periods: list[Period] = []
     for p in clock.periods:
@@ -575,7 +577,7 @@ def _moved(kept: tuple, counts: tuple[int, ...], by: int = 0) -> tuple[Clock, tu
         if label.startswith("count "):
             count = int(label[6:])
             if count not in _UNCOUNTED:
-                labels[label] = _count_label(count + by if by else to[count])
+                labels[label] = _count_label(to[count] if ranked else count + by)
                 label = labels[label]
         periods.append(Period(label, p.start, p.end))
     moved = tuple([s.in_period(labels[s.period]) if s.period in labels else s for s in spans])
@@ -621,7 +623,7 @@ def _kept(encounter: Encounter, options: ShortFormOptions, keys: RoundKeys | Non
     if like is not None:
         found = like.before()
         if found is not None:
-            known = _moved(found, levels, 0 if ranked else levels[0] - found[3][0])
+            known = _moved(found, levels, ranked)
             placed.keep(known)  # type: ignore[union-attr]
     return known, placed, like, levels
 
