@@ -734,3 +734,36 @@ def test_a_round_rescheduled_for_its_hits_is_the_round_met_before_relabelled_too
     moves = hit(2) - hit(1) == 1 or hit(1) in (BEFORE_THE_COUNTS, AFTER_THE_COUNTS)  # relative to the dice
     if name == "short-form-spear-web-and-ready-bow" and moves:
         assert len(shared["short_form shifted rounds"]) < 144 - 12, "a round met again with both dice moved"
+
+
+def test_a_caster_hit_again_is_placed_as_for_its_first_hit():
+    """#18, 002 III.F: only a caster's first reported hit before its spell goes off disrupts it, so a second, later
+    hit changes nothing (the round placed afresh is the same), and on the fast path the round rescheduled for it is
+    the one kept for the first hit (short_form._like): for each of the 144 rounds the two sides' d12s make, with the
+    wizard hit a count above the party's d12, then again two counts later, no new round is kept."""
+    from combatkit.systems._memo import remembering
+
+    encounter = replace(load_example("short-form-spear-web-and-ready-bow"), rolls={}, system="short_form")
+
+    def schedule(party: int, orcs: int, hits: tuple[Hit, ...], cache: dict):
+        with remembering(cache, explain=False):
+            return SHORT_FORM.schedule(replace(encounter, hits=hits),
+                                       Roller(entered={"initiative: party": party, "initiative: orcs": orcs}),
+                                       NO_SURPRISE)
+
+    shared: dict = {}
+    once = {}
+    for party in range(1, 13):
+        for orcs in range(1, 13):
+            first = (Hit("Mira", party + 1, "Ugluk"),)
+            once[party, orcs] = schedule(party, orcs, first, shared)
+            assert any(s.actor == "Mira" and s.kind is SpanKind.CAST and s.status is not Status.DONE
+                       for s in once[party, orcs].spans), "the first hit disrupts the web"
+    kept = len(shared["short_form shifted rounds"])
+    for party in range(1, 13):
+        for orcs in range(1, 13):
+            again = (Hit("Mira", party + 1, "Ugluk"), Hit("Mira", party - 1, "Snaga"))
+            assert schedule(party, orcs, again, {}) == once[party, orcs]
+            assert schedule(party, orcs, again, shared) == once[party, orcs]
+    assert len(shared["short_form shifted rounds"]) == kept
+
