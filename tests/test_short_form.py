@@ -767,3 +767,46 @@ def test_a_caster_hit_again_is_placed_as_for_its_first_hit():
             assert schedule(party, orcs, again, shared) == once[party, orcs]
     assert len(shared["short_form shifted rounds"]) == kept
 
+
+@pytest.mark.parametrize("name", sorted(example_encounters()))
+def test_a_first_round_that_checks_for_surprise_is_looked_up_like_any_other(name, monkeypatch):
+    """#18: on the fast path the short form's first round, which checks for surprise (002 I.B), is looked up as any
+    round is (short_form._looked_up): its surprise dice read, then its initiative dice, or in a surprise round the
+    Dexterity of those not surprised (002 I.D). For every shipped encounter placed under the short form, each of the
+    144 first rounds the first two sides' surprise d12s make (the initiative dice fixed) is the round placed afresh;
+    met again, none is set up. The short form's own example meets both kinds of round."""
+    from combatkit.systems import short_form
+    from combatkit.systems._memo import remembering
+
+    encounter = replace(load_example(name), rolls={}, system="short_form", round=1)
+    sides = encounter.sides
+    set_up = []
+    set_up_as = short_form._Round.__init__
+
+    def counted(self, *args) -> None:
+        set_up.append(args)
+        set_up_as(self, *args)
+
+    monkeypatch.setattr(short_form._Round, "__init__", counted)
+
+    def schedule(first: int, second: int, cache: dict):
+        entered = {f"{die}: {side}": 6 for side in sides for die in ("initiative", "surprise")}
+        entered[f"surprise: {sides[0]}"] = first
+        if len(sides) > 1:
+            entered[f"surprise: {sides[1]}"] = second
+        with remembering(cache, explain=False):
+            return SHORT_FORM.schedule(encounter, Roller(entered=entered), ShortFormOptions(), check_rolls=False)
+
+    shared: dict = {}
+    placed = {}
+    for first in range(1, 13):
+        for second in range(1, 13):
+            placed[first, second] = schedule(first, second, shared)
+            assert placed[first, second] == schedule(first, second, {}), (first, second)
+    set_up.clear()
+    for (first, second), timeline in placed.items():
+        assert schedule(first, second, shared) == timeline
+    assert not set_up
+    if name == "short-form-spear-web-and-ready-bow":
+        surprise_rounds = sum(any(s.period.startswith("Dex") for s in t.spans) for t in placed.values())
+        assert 0 < surprise_rounds < 144

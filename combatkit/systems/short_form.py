@@ -71,7 +71,7 @@ from __future__ import annotations
 import enum
 import math
 import tomllib
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -609,6 +609,70 @@ def _initiative_dice(roller: Roller, sides: tuple[str, ...]) -> dict[str, int]:
     return {side: roller.roll_total("d12", f"initiative: {side}").total for side in sides}
 
 
+_SurpriseSide = tuple[str, str, tuple[tuple[str, int, int], ...], Callable[[int], Hashable]]
+"""A side's surprise check (:func:`_surprise_ranges`): the side, the purpose its die is rolled for, each member's
+name, Dexterity modifier and surprise range, and what the die's total is read as (:meth:`Roller.roll_total`)."""
+
+
+def _surprise_ranges(combatants: tuple[Combatant, ...], sides: tuple[str, ...], options: ShortFormOptions
+                     ) -> tuple[_SurpriseSide, ...]:
+    """002 I.B, Surprise Modifiers: for each side, in order, what its surprise check reads: each member's Dexterity
+    modifier, and its surprise range, the rule's 1-4 widened by its foes' modifiers (the largest) and its own. The
+    fast path works them out once a run for each set of figures (:class:`_Cast`), not once a fight (#18)."""
+    table = _table("short_form surprise terms")
+    dex = _table("short_form dex")
+    terms = {c.name: _surprise_terms(c, options, table) for c in combatants}
+    out = []
+    for side in sides:
+        members = [c for c in combatants if c.side == side]
+        bonus = max((s for o in combatants if o.side != side for s in terms[o.name][0]), default=0)
+        rows = tuple([(c.name, _kept_dex(c, options, dex), _data()["surprise_range"] + bonus + terms[c.name][1])
+                      for c in members])
+        out.append((side, f"surprise: {side}", rows, _surprised_by(rows)))
+    return tuple(out)
+
+
+def _surprised_by(rows: tuple[tuple[str, int, int], ...]) -> Callable[[int], Hashable]:
+    """Which of a side's members a total of its surprise die surprises: all an enumerating roller need tell apart."""
+    return lambda total: tuple([total + mod <= top for _, mod, top in rows])
+
+
+def _surprise_check(ranges: tuple[_SurpriseSide, ...], roller: Roller, notes: list[str] | None) -> dict[str, bool]:
+    """002 I.B: a d12 for each side, in order; a member is surprised when the die plus its Dexterity modifier is
+    within its surprise range (:func:`_surprise_ranges`). Who is surprised. ``notes``: where an explained round says
+    how each figure read its side's die."""
+    surprised = {}
+    die, usual = _data()["surprise_die"], _data()["surprise_range"]
+    for side, purpose, rows, classify in ranges:
+        roll = roller.roll_total(die, purpose, classify=classify).total
+        for name, mod, top in rows:
+            surprised[name] = roll + mod <= top
+            if notes is not None:
+                notes.append(f"Surprise, side {side!r} rolls {roll} on the d12: {name} {roll} {mod:+d} (Dex) = "
+                             f"{roll + mod} against a range of 1-{top}: "
+                             f"{'surprised' if surprised[name] else 'not surprised'} (002 I.B"
+                             + (", Surprise Modifiers" if top != usual else "") + ").")
+    return surprised
+
+
+def _surprise_terms(c: Combatant, options: ShortFormOptions, terms: dict[str, tuple[tuple[int, ...], int]]
+                    ) -> tuple[tuple[int, ...], int]:
+    """What 002's Surprise Modifiers that apply to the figure (:func:`surprise_modifiers`) add to its foes'
+    surprise ranges, row by row, and to its own, in all: in ``terms`` (the run's memo table), once a run, for
+    its class, its level and the options' rows for it do not change in one."""
+    found = terms.get(c.name)
+    if found is None:
+        rows = surprise_modifiers(c, options)
+        found = terms[c.name] = (tuple(m.surprises for m in rows), sum(m.is_surprised for m in rows))
+    return found
+
+
+def _surprised_sides(surprised: dict[str, bool], combatants: tuple[Combatant, ...], sides: tuple[str, ...]
+                     ) -> set[str]:
+    """The sides with a surprised figure: a surprise round when some are and some are not (002 I.C, D)."""
+    return {side for side in sides if any(surprised[c.name] for c in combatants if c.side == side)}
+
+
 def _kept(encounter: Encounter, options: ShortFormOptions, keys: RoundKeys | None, surprise_round: bool,
           counts: list[int | None], casters: frozenset[str], explain: bool
           ) -> tuple[tuple | None, PlacedRound | None, PlacedRound | None, tuple[int, ...]]:
@@ -671,8 +735,9 @@ def _like(encounter: Encounter, options: ShortFormOptions, keys: RoundKeys | Non
 
 class _Cast:
     """What a round reads of its figures before its dice are rolled, as :func:`_looked_up` reads it: the sides in
-    order, each figure's side and Dexterity modifier (002 II.A), the figures that cast, and whether any is
-    surprised. Once a run for each set of figures' states, declarations and options."""
+    order, each figure's side and Dexterity modifier (002 II.A), the figures that cast, whether any is surprised,
+    and what a surprise check reads (002 I.B). Once a run for each set of figures' states, declarations and
+    options."""
 
     def __init__(self, encounter: Encounter, options: ShortFormOptions, dex: dict[str, int]) -> None:
         self.sides = sides_of(encounter)
@@ -682,15 +747,18 @@ class _Cast:
             self.figures.append((c.side, _kept_dex(c, options, dex)))
         self.casters = _casters(encounter.declarations)
         self.surprised = any(c.surprised for c in encounter.combatants)
+        self.surprise: tuple[_SurpriseSide, ...] | None = None
+        """What the first round's surprise check reads (:func:`_surprise_ranges`), once needed."""
 
 
 class _Rolled:
-    """A round :func:`_looked_up` rolled the dice of and did not find: the dice, and where the round is kept
-    (:func:`_kept`)."""
+    """A round :func:`_looked_up` rolled the dice of and did not find: the initiative dice, or who is surprised in a
+    surprise round (which rolls none), and where the round is kept (:func:`_kept`)."""
 
-    def __init__(self, rolls: dict[str, int], placed: PlacedRound | None, like: PlacedRound | None,
-                 levels: tuple[int, ...]) -> None:
+    def __init__(self, rolls: dict[str, int], surprised: dict[str, bool] | None, placed: PlacedRound | None,
+                 like: PlacedRound | None, levels: tuple[int, ...]) -> None:
         self.rolls = rolls
+        self.surprised = surprised
         self.placed = placed
         self.like = like
         self.levels = levels
@@ -698,11 +766,15 @@ class _Rolled:
 
 def _looked_up(encounter: Encounter, roller: Roller, options: ShortFormOptions
                ) -> tuple[Timeline | None, RoundKeys | None, _Rolled | None]:
-    """A fight's round on the fast path that passed its checks before and is no surprise round (none flagged, no
-    surprise check: 002 I), looked up without being set up (#18): its initiative dice rolled (002 II.A) and the round
-    kept for its counts found (:func:`_kept`), as :meth:`_Round.run` finds it. The timeline if it was there; else
-    the round's keys, and the dice rolled with where the round is kept, which the round is then placed with and
-    kept under (None for a round this does not look up, which rolls nothing)."""
+    """A fight's round on the fast path that passed its checks before, looked up without being set up (#18): its
+    surprise dice rolled where 002 I checks for surprise (:func:`_surprise_check`), then, unless that makes it a
+    surprise round (whose counts are the Dexterity of those not surprised, 002 I.D), its initiative dice (002 II.A);
+    and the round kept for its counts found (:func:`_kept`), as :meth:`_Round.run` finds it. The timeline if it was
+    there; else the round's keys, and the dice rolled with where the round is kept, which the round is then placed
+    with and kept under (None for a round this does not look up, which rolls nothing).
+
+    Until the first round, which checks for surprise, was looked up too, every fight's was set up (:class:`_Round`,
+    its surprise ranges worked out again) before its placing was found kept."""
     if explaining():
         return None, None, None
     keys = round_keys(encounter, options)
@@ -713,13 +785,26 @@ def _looked_up(encounter: Encounter, roller: Roller, options: ShortFormOptions
     cast = casts.get(key)
     if cast is None:
         cast = casts[key] = _Cast(encounter, options, _table("short_form dex"))
-    if cast.surprised or (options.surprise_check and encounter.round == 1 and len(cast.sides) > 1):
-        return None, keys, None
-    rolls = _initiative_dice(roller, cast.sides)
-    counts: list[int | None] = [rolls[side] + mod for side, mod in cast.figures]
-    known, placed, like, levels = _kept(encounter, options, keys, False, counts, cast.casters, False)
+    combatants = encounter.combatants
+    surprised = None
+    if cast.surprised:
+        surprised = {c.name: c.surprised for c in combatants}
+    elif options.surprise_check and encounter.round == 1 and len(cast.sides) > 1:
+        if cast.surprise is None:
+            cast.surprise = _surprise_ranges(combatants, cast.sides, options)
+        surprised = _surprise_check(cast.surprise, roller, None)
+    if surprised is not None:
+        hit = _surprised_sides(surprised, combatants, cast.sides)
+        surprised = surprised if hit and len(hit) < len(cast.sides) else None
+    if surprised is not None:  # the surprise round: no initiative (002 I.D)
+        rolls: dict[str, int] = {}
+        counts: list[int | None] = [None if surprised[c.name] else c.abilities.dexterity for c in combatants]
+    else:
+        rolls = _initiative_dice(roller, cast.sides)
+        counts = [rolls[side] + mod for side, mod in cast.figures]
+    known, placed, like, levels = _kept(encounter, options, keys, surprised is not None, counts, cast.casters, False)
     if known is None:
-        return None, keys, _Rolled(rolls, placed, like, levels)
+        return None, keys, _Rolled(rolls, surprised, placed, like, levels)
     return Timeline(SHORT_FORM.id, known[0], known[1], known[2], tuple(roller.log)), keys, None
 
 
@@ -885,30 +970,12 @@ class _Round:
                 self.notes.append(f"The DM has determined that {', '.join(flagged)} "
                                   f"{'is' if len(flagged) == 1 else 'are'} surprised (002 I.A).")
         elif self.options.surprise_check and self.encounter.round == 1 and len(self.sides) > 1:
-            surprised = {}
-            table = _table("short_form surprise terms")
-            terms = {c.name: self._surprise_terms(c, table) for c in combatants}
-            for side in self.sides:
-                members = [c for c in combatants if c.side == side]
-                bonus = max((s for o in combatants if o.side != side for s in terms[o.name][0]), default=0)
-                mods = [self._dex(c) for c in members]
-                ranges = [_data()["surprise_range"] + bonus + terms[c.name][1] for c in members]
-                roll = self.roller.roll_total(_data()["surprise_die"], f"surprise: {side}",
-                                              classify=lambda t: tuple(
-                                                  t + mod <= top for mod, top in zip(mods, ranges, strict=True))).total
-                for c, mod, top in zip(members, mods, ranges, strict=True):
-                    surprised[c.name] = roll + mod <= top
-                    if explain:
-                        self.notes.append(
-                            f"Surprise, side {side!r} rolls {roll} on the d12: {c.name} {roll} {mod:+d} (Dex) = "
-                            f"{roll + mod} against a range of 1-{top}: "
-                            f"{'surprised' if surprised[c.name] else 'not surprised'} (002 I.B"
-                            + (", Surprise Modifiers" if top != _data()["surprise_range"] else "") + ").")
+            surprised = _surprise_check(_surprise_ranges(combatants, self.sides, self.options), self.roller,
+                                        self.notes if explain else None)
         else:
             return None
-        sides = self.sides
-        hit = {side for side in sides if any(surprised[c.name] for c in combatants if c.side == side)}
-        if hit and len(hit) < len(sides):
+        hit = _surprised_sides(surprised, combatants, self.sides)
+        if hit and len(hit) < len(self.sides):
             if explain:
                 self.notes.append("This is the surprise round: the surprised do nothing; everyone else acts from "
                                   "highest to lowest Dexterity (002 I.D).")
@@ -921,17 +988,6 @@ class _Round:
     def _dex(self, c: Combatant) -> int:
         """The figure's Dexterity modifier (:func:`_kept_dex`)."""
         return _kept_dex(c, self.options, self.dex)
-
-    def _surprise_terms(self, c: Combatant, terms: dict[str, tuple[tuple[int, ...], int]]
-                        ) -> tuple[tuple[int, ...], int]:
-        """What 002's Surprise Modifiers that apply to the figure (:func:`surprise_modifiers`) add to its foes'
-        surprise ranges, row by row, and to its own, in all: in ``terms`` (the run's memo table), once a run, for
-        its class, its level and the options' rows for it do not change in one."""
-        found = terms.get(c.name)
-        if found is None:
-            rows = surprise_modifiers(c, self.options)
-            found = terms[c.name] = (tuple(m.surprises for m in rows), sum(m.is_surprised for m in rows))
-        return found
 
     def _initiative(self, rolled: dict[str, int] | None) -> dict[str, int]:
         """002 II.A: a d12 per side (``rolled``: the dice :func:`_looked_up` rolled already); each figure adds its
@@ -956,7 +1012,7 @@ class _Round:
         rolled and where the round is kept, for a round it did not find."""
         keys = keys if keys is not None else round_keys(self.encounter, self.options)
         self._check(keys)
-        surprised = self._surprise() if rolled is None else None
+        surprised = self._surprise() if rolled is None else rolled.surprised
         self.surprise_round = surprised is not None
         if surprised is not None:
             for f in self.figures.values():
