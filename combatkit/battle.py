@@ -70,8 +70,8 @@ class FigureStatus(IdentityEnum):
 
     @property
     def acts(self) -> bool:
-        """Takes actions."""
-        return self is FigureStatus.ACTIVE
+        """Takes actions (:func:`is_acting`)."""
+        return is_acting(self)
 
     @property
     def fallen(self) -> bool:
@@ -82,7 +82,19 @@ class FigureStatus(IdentityEnum):
     def present(self) -> bool:
         """Still on the field: active, asleep, held (helpless figures can be attacked) or frightened (running,
         and back when the spell ends)."""
-        return self in (FigureStatus.ACTIVE, FigureStatus.ASLEEP, FigureStatus.HELD, FigureStatus.FRIGHTENED)
+        return is_present(self)
+
+
+def is_acting(status: FigureStatus) -> bool:
+    """Whether a figure with ``status`` takes actions (:attr:`FigureStatus.acts`). The engine asks this and
+    :func:`is_present` some 70,000 times in 200 four-vs-four fights, as functions: the compiled build reads an
+    enum's property through Python's attribute lookup, some 260 instructions each time (#18)."""
+    return status is FigureStatus.ACTIVE
+
+
+def is_present(status: FigureStatus) -> bool:
+    """Whether a figure with ``status`` is still on the field (:attr:`FigureStatus.present`)."""
+    return status in (FigureStatus.ACTIVE, FigureStatus.ASLEEP, FigureStatus.HELD, FigureStatus.FRIGHTENED)
 
 
 @dataclass(frozen=True)

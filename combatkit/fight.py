@@ -63,7 +63,7 @@ from combatkit.kinds import PlacementKind
 from combatkit.made import made
 from combatkit.intent import Intent, Plan
 from combatkit.policy import PolicyOptions, intents
-from combatkit.battle import Figure, FigureStatus, figures_from
+from combatkit.battle import Figure, FigureStatus, figures_from, is_acting, is_present
 from combatkit.resolution import (
     ROLL_KEYS,
     Event,
@@ -342,7 +342,7 @@ def _policy(present: list[Figure], found, number: int, in_cycle: int, surprised:
     reads of a figure (its weapons, spells, size, level, maximum hit points) is the same all run. Kept in the
     run's cache beside the plans (:mod:`combatkit.systems._memo`)."""
     flee = options.policy.flee_below
-    heal = {f.side for f in present if _heals(f, options, cache) and f.status.acts}
+    heal = {f.side for f in present if _heals(f, options, cache) and is_acting(f.status)}
     key = ("policy", found.id, in_cycle, surprised, skip, stands_for(options.policy, cache=cache),
            stands_for(options.resolution, cache=cache),
            tuple((f.name, f.status, f.holding, f.position, f.spells_used, f.components_ready,
@@ -372,7 +372,7 @@ def _heals(f: Figure, options: FightOptions, cache: dict) -> bool:
 
 
 def _over(figures: list[Figure]) -> bool:
-    return len({f.side for f in figures if f.status.acts}) <= 1
+    return len({f.side for f in figures if is_acting(f.status)}) <= 1
 
 
 def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | None = None,
@@ -434,7 +434,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                 surprised = _standard_surprise(encounter, surprise_roller, extra_events)
                 asked.extend(roll.purpose for roll in surprise_roller.log)
             round_surprised = surprised if first else frozenset()
-            present = [f for f in figures if f.status.present]
+            present = [f for f in figures if is_present(f.status)]
             number = encounter.round + r - 1
             combatants = tuple(_as_now(f, f.name in round_surprised, cache) for f in present)
             names = tuple(f.name for f in present)
@@ -460,7 +460,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                        if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}
             user, declarations = _round_declarations(plan, mine, cache)
             for f in present:
-                if f.holding is not None and f.status.acts:
+                if f.holding is not None and is_acting(f.status):
                     extra_events.append(Event(r, 1, f.name, EventKind.NOTE, "000 §2 A: Holding a Spell",
                                               f"{f.name}'s {f.holding}, held over from round {r - 1}, goes off this "
                                               f"round and counts as its casting: {f.name} begins no new spell and "
@@ -508,7 +508,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
             figures = [after.get(f.name, f) for f in figures]
             if explain:
                 rounds.append(replace(result, events=tuple(extra_events) + result.events))
-    standing = sorted({f.side for f in figures if f.status.acts})
+    standing = sorted({f.side for f in figures if is_acting(f.status)})
     if len(standing) == 1 and _over(figures):
         winner = standing[0]
         losers = [f for f in figures if f.side != winner]

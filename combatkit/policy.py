@@ -65,7 +65,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from combatkit.battle import REACH, Figure, missile_range, routine
+from combatkit.battle import REACH, Figure, is_acting, is_present, missile_range, routine
 from combatkit.encounter import Encounter
 from combatkit.effects import EffectKind, spell_effect, takes
 from combatkit.kinds import IntentKind, Length, Maneuver, WeaponKind
@@ -116,10 +116,10 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
     sits_out = system.rules.surprised_sits_out is not None
     out: list[Intent] = []
     for f in figures:
-        if not f.status.acts or f.holding is not None:  # 000 §2 A: the held spell is this round's casting
+        if not is_acting(f.status) or f.holding is not None:  # 000 §2 A: the held spell is this round's casting
             continue
         c = f.combatant
-        foes = [o for o in figures if o.side != f.side and o.status.present]
+        foes = [o for o in figures if o.side != f.side and is_present(o.status)]
         if not foes:
             continue
         extras = resolution.extras(f.name)
@@ -130,7 +130,7 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
 
         target = nearest(foes)
         gap = abs(target.position - f.position)
-        in_reach = any(abs(o.position - f.position) <= REACH for o in foes if o.status.acts)
+        in_reach = any(abs(o.position - f.position) <= REACH for o in foes if is_acting(o.status))
         if (options.flee_below is not None and f.hit_points <= options.flee_below * f.max_hit_points and in_reach
                 and c.movement):  # MV 0: it cannot flee, and fights on
             mine: tuple[Intent, ...] = (_intent(f.name, IntentKind.MOVE, maneuver=Maneuver.FLEE),)
@@ -175,7 +175,7 @@ def _spell_target(f: Figure, figures: Sequence[Figure], target: Figure, foes: li
     """Whom the policy casts ``spell`` at (module docstring, point 3), or None to pass it by."""
     effect = spell_effect(spell, resolution.spell_effects)
     if effect is not None and effect.kind is EffectKind.HEAL:
-        hurt = [o for o in figures if o.side == f.side and o.status.acts and 2 * o.hit_points <= o.max_hit_points]
+        hurt = [o for o in figures if o.side == f.side and is_acting(o.status) and 2 * o.hit_points <= o.max_hit_points]
         return min(hurt, key=lambda o: o.hit_points - o.max_hit_points) if hurt else None
     if effect is not None and not effect.hostile:  # haste, protection, bless: the friend nearest the foe
         ready = [o for o in figures if o.side == f.side and takes(effect, o)]
@@ -189,12 +189,12 @@ def _spell_target(f: Figure, figures: Sequence[Figure], target: Figure, foes: li
             if not awake:
                 return None
             aim = min(awake, key=lambda o: abs(o.position - f.position))
-        friends = [o for o in figures if o.side == f.side and o.status.present]
+        friends = [o for o in figures if o.side == f.side and is_present(o.status)]
         if (effect.radius and not effect.selective
                 and any(abs(o.position - aim.position) <= effect.radius for o in friends)):
             return None
         if effect.kind is EffectKind.SLEEP and not any(
-                abs(o.position - aim.position) <= effect.radius and o.status.acts
+                abs(o.position - aim.position) <= effect.radius and is_acting(o.status)
                 and (effect.max_level is None or o.combatant.level <= effect.max_level) for o in foes):
             return None
     return aim
@@ -263,7 +263,7 @@ def declare(system: str | TimingSystem, figures: Sequence[Figure], *, round: int
     [('Aldric', 1, 'attack'), ('Aldric', 2, 'attack'), ('Grishnak', 1, 'move'), ('Grishnak', 2, 'attack')]
     """
     system = _found(system)
-    present = [f for f in figures if f.status.present]
+    present = [f for f in figures if is_present(f.status)]
     combatants = tuple(f.combatant if f.name not in surprised else _surprised(f) for f in present)
     distances = tuple((a.name, b.name, abs(a.position - b.position))
                       for i, a in enumerate(present) for b in present[i + 1:])

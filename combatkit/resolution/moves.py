@@ -16,7 +16,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from combatkit.battle import REACH, FigureStatus, routine
+from combatkit.battle import REACH, FigureStatus, is_acting, is_present, routine
 from combatkit.kinds import Length, Maneuver
 from combatkit.model import Declaration
 from combatkit.modifiers import Position, Situation
@@ -54,7 +54,7 @@ def move(walk: Walk, live: Live, action: Action, t: Tick) -> None:
         _charge(walk, live, target, span, t)
         return
     feet = _paced(walk, live, t, _feet(walk, live, span, decl))
-    if target is None or not target.status.present:
+    if target is None or not is_present(target.status):
         walk.event(t, live.name, EventKind.MOVE, span.rule, f"{live.name}: {span.action}.", amount=feet)
         walk.record(span)
         return
@@ -98,7 +98,7 @@ def _flee(walk: Walk, live: Live, span: Span, decl: Declaration | None, t: Tick,
                 continue
             if walk.rules.flight is Flight.COMBAT_II:
                 allies = [a for a in walk.live.values() if a.fig.side == live.fig.side and a is not live
-                          and a.status.acts and abs(a.position - foe.position) <= REACH]
+                          and is_acting(a.status) and abs(a.position - foe.position) <= REACH]
                 verdict = flight_free_attack(
                     fleeing_won_initiative=span.track == "winner",
                     opponent_struck_this_phase=walk.phase_index(t) in foe.struck_phases,
@@ -131,7 +131,7 @@ def _flee(walk: Walk, live: Live, span: Span, decl: Declaration | None, t: Tick,
                f"{live.name} {'withdraws' if withdraw else 'flees'} {feet}'." if walk.explain else "", amount=feet)
     walk.record(span)
     clear = all(abs(f.position - live.position) > REACH for f in foes)
-    faster = any(f.c.movement > live.c.movement for f in foes if f.status.acts)
+    faster = any(f.c.movement > live.c.movement for f in foes if is_acting(f.status))
     if clear and not faster and not withdraw:
         walk.fall(live, t, FigureStatus.FLED)
 
@@ -146,7 +146,7 @@ def _charge(walk: Walk, live: Live, target: Live, span: Span, t: Tick) -> None:
     walk.event(t, live.name, EventKind.CHARGE, "000 §2 D Charging",
                f"{live.name} charges {target.name} at MV {speed.current} (from a standstill, 000 §2 D "
                f"Acceleration): {plan}." if walk.explain else "", target=target.name, amount=plan.covered)
-    if not plan.reaches or not target.status.present:
+    if not plan.reaches or not is_present(target.status):
         step = min(plan.covered, max(0, gap - REACH))
         live.position += direction * step
         walk.record(span)

@@ -22,7 +22,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Final, TYPE_CHECKING
 
-from combatkit.battle import ActiveCondition, FigureStatus, Lasting
+from combatkit.battle import ActiveCondition, FigureStatus, Lasting, is_acting, is_present
 from combatkit.conditions import CONDITIONS
 from combatkit.dice import Dice
 from combatkit.effects import CONDITION_OF, EffectKind, Save, SpellEffect, saving_throw, spell_effect
@@ -142,7 +142,7 @@ def _effect(walk: Walk, caster: Live, effect: SpellEffect, aimed: str | None, t:
         elif effect.kind is EffectKind.DAMAGE:
             _damage(walk, caster.name, caster, effect, figure, amount, saved, save_text, t, spell)
             rounds = _rounds(walk, effect, level, figure, key, spell)
-            if rounds is not None and rounds > 1 and figure.status.present:
+            if rounds is not None and rounds > 1 and is_present(figure.status):
                 figure.lasting.append(Lasting(effect, caster.name, level, walk.round, walk.round + rounds - 1))
         elif saved:
             walk.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} resists {spell}{save_text}."
@@ -227,7 +227,7 @@ def _damage(walk: Walk, actor: str, caster: Live | None, effect: SpellEffect, fi
 def _out_of_the_fight(walk: Walk, caster: Live, effect: SpellEffect, figure: Live, t: Tick, key: str, spell: str,
                       save_text: str) -> None:
     """Hold, charm or fear: the figure is out of the fight until the effect ends (held, charmed, frightened)."""
-    if not figure.status.acts:
+    if not is_acting(figure.status):
         return  # already asleep, held, charmed or fled
     status = _STATUS[effect.kind]
     rounds = _rounds(walk, effect, caster.c.level, figure, key, spell)
@@ -293,7 +293,7 @@ def _sleep(walk: Walk, caster: Live, effect: SpellEffect, affected: list[Live], 
     ignored, levels above ``max_level`` unaffected."""
     top = effect.max_level if effect.max_level is not None else 40
     order = list(walk.live)
-    sleepers = sorted((f for f in affected if f.status.acts and f.c.level <= top),
+    sleepers = sorted((f for f in affected if is_acting(f.status) and f.c.level <= top),
                       key=lambda f: (f.c.level, order.index(f.name)))
     if not sleepers:
         walk.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{spell}: no one in the area can be affected.")
@@ -322,7 +322,7 @@ def round_starts(walk: Walk) -> None:
     t = 1
     for live in list(walk.live.values()):
         for item in live.lasting:
-            if (item.status is None and item.effect.kind is EffectKind.DAMAGE and live.status.present
+            if (item.status is None and item.effect.kind is EffectKind.DAMAGE and is_present(live.status)
                     and item.since < walk.round and (item.until is None or walk.round <= item.until)):
                 key = f"round {walk.round}, tick {t}"
                 caster = walk.live.get(item.caster)
@@ -342,7 +342,7 @@ def round_ends(walk: Walk) -> None:
             continue
         keep = []
         for item in live.lasting:
-            gone = (live.status is not item.status) if item.status is not None else not live.status.present
+            gone = (live.status is not item.status) if item.status is not None else not is_present(live.status)
             if gone:
                 continue
             if item.until is not None and item.until <= walk.round:
@@ -387,17 +387,17 @@ def hasted(walk: Walk, live: Live, t: Tick) -> bool:
 
 def _spell_target(walk: Walk, caster: Live, effect: SpellEffect, t: Tick) -> Live | None:
     if effect.kind is EffectKind.HEAL:
-        friends = [f for f in walk.live.values() if f.fig.side == caster.fig.side and f.status.acts
+        friends = [f for f in walk.live.values() if f.fig.side == caster.fig.side and is_acting(f.status)
                    and f.hp < f.fig.max_hit_points]
         return min(friends, key=lambda f: f.hp - f.fig.max_hit_points, default=None)
     order = list(walk.live)
     if not effect.hostile:  # haste, protection, bless: the nearest friend it would help
         condition = CONDITION_OF.get(effect.kind)
-        friends = [f for f in walk.live.values() if f.fig.side == caster.fig.side and f.status.acts
+        friends = [f for f in walk.live.values() if f.fig.side == caster.fig.side and is_acting(f.status)
                    and not any(a.condition.id == condition for a in f.conditions)]
         return min(friends, key=lambda f: (abs(f.position - caster.position), order.index(f.name)), default=None)
     foes = [f for f in walk.live.values() if f.fig.side != caster.fig.side and f.present_at(t)
-            and f.status.present]
+            and is_present(f.status)]
     return min(foes, key=lambda f: (abs(f.position - caster.position), order.index(f.name)), default=None)
 
 

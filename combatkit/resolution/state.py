@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from combatkit.battle import ActiveCondition, Figure, FigureExtras, FigureStatus, Lasting
+from combatkit.battle import ActiveCondition, Figure, FigureExtras, FigureStatus, Lasting, is_acting, is_present
 from combatkit.dice import Dice
 from combatkit.model import Combatant, Declaration, Weapon
 from combatkit.modifiers import Situation
@@ -57,11 +57,11 @@ class Live:
         """Spells it cast that had no effect data, one name a casting (this fight's, so far)."""
 
     def acts_at(self, t: Tick) -> bool:
-        return self.status.acts or (self.down_at is not None and t <= self.down_at)
+        return is_acting(self.status) or (self.down_at is not None and t <= self.down_at)
 
     def present_at(self, t: Tick) -> bool:
         """Still there to be struck or affected at t: present, or fallen no earlier than t."""
-        if self.status.present:
+        if is_present(self.status):
             return True
         return self.down_at is not None and t <= self.down_at
 

@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Final, TYPE_CHECKING
 
 from combatkit.attack import DEFENSELESS_RULE, find_rule_set
-from combatkit.battle import NO_EXTRAS, REACH, ActiveCondition, Figure, FigureStatus, routine
+from combatkit.battle import NO_EXTRAS, REACH, ActiveCondition, Figure, FigureStatus, is_acting, is_present, routine
 from combatkit.conditions import Condition, Duration, Imposed, Until, Who
 from combatkit.dice import Dice, Roller, face
 from combatkit.effects import saving_throw
@@ -341,7 +341,7 @@ class Walk:
     def _held_over(self, live: Live) -> str | None:
         """The spell ``live`` holds past the round's end, unspoilt: the next round's casting (000 §2 A).
         Read from :attr:`held_past_end`, which the fast path keeps too (it records no spans)."""
-        if not live.status.acts or live.name not in self.held_past_end:
+        if not is_acting(live.status) or live.name not in self.held_past_end:
             return None
         return next((d.spell for d in self.by_actor.get((live.name, SpanKind.CAST), ()) if d.hold), None)
 
@@ -368,7 +368,7 @@ class Walk:
     def fall(self, live: Live, t: Tick, status: FigureStatus, rule: str | None = None) -> None:
         """``live`` is out of the fight from tick t: dead, unconscious, asleep, held, fled, charmed or
         frightened (``rule``: what put it there, if not the seed's rule for that status)."""
-        if not live.status.present:
+        if not is_present(live.status):
             return
         live.status = status
         live.down_at = t
@@ -534,7 +534,7 @@ class Walk:
         self.hits.append((target.name, hit_tick, source.name if source is not None else ""))
         if self._sensitive(target):
             self.wants_reschedule = True
-        if target.hp <= 0 and target.pending is None and target.status.present:
+        if target.hp <= 0 and target.pending is None and is_present(target.status):
             status = FigureStatus.DEAD if target.hp <= self.options.dead_at else FigureStatus.UNCONSCIOUS
             target.pending = (self.fall_tick(t), status)
             self.pending += 1
