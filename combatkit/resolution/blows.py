@@ -69,9 +69,10 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
             return
         target = retarget
     if not missile and span.kind is not SpanKind.OPPORTUNITY and not action.injected:
-        reach = REACH + (REPOSITION if decl is not None and decl.reposition else 0)
+        reposition = decl is not None and decl.reposition  # a Python value type's field, read once (#18)
+        reach = REACH + (REPOSITION if reposition else 0)
         gap = abs(live.position - target.position)
-        if decl is not None and decl.reposition and REACH < gap <= reach:
+        if reposition and REACH < gap <= reach:
             step = gap - REACH  # 000 §2 C: a step or two (max. 10') before the attack
             live.position += step if target.position > live.position else -step
             walk.event(t, live.name, EventKind.MOVE, "000 §2 C Repositioning Movement",

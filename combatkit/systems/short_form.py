@@ -782,7 +782,7 @@ def _looked_up(encounter: Encounter, roller: Roller, options: ShortFormOptions
         return None, keys, None
     casts = _table("short_form casts")
     key = (keys.figures, keys.declarations, keys.options)
-    cast = casts.get(key)
+    cast: _Cast | None = casts.get(key)  # typed, so that the compiled build reads its fields directly (#18)
     if cast is None:
         cast = casts[key] = _Cast(encounter, options, _table("short_form dex"))
     combatants = encounter.combatants
