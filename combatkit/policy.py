@@ -73,6 +73,7 @@ from combatkit.intent import COMPONENTS, Intent
 from combatkit.made import made
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.resolution import ResolutionOptions
+from combatkit.stances import may_attack
 from combatkit.systems.base import TimingSystem, find_system
 from combatkit.systems.rules import ChargeRule
 
@@ -138,7 +139,7 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
             mine = ()
             if options.cast and c.spells and not extras.stance.defensive:
                 mine = _spell_intents(f, figures, target, foes, system, surprised, resolution)
-            if not mine and extras.stance.can_attack:  # 004 Full Defense: "no attack possible"
+            if not mine and may_attack(extras.stance):  # 004 Full Defense: "no attack possible"
                 mine = _weapon_intents(f, target, gap, round, system, options)
             if not mine and in_reach and _unarmed_only(c) and c.movement:  # MV 0: it cannot withdraw either
                 mine = (_intent(f.name, IntentKind.MOVE, target.name, away=True, maneuver=Maneuver.WITHDRAW),)

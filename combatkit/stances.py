@@ -132,7 +132,8 @@ class Stance(IdentityEnum):
 
     @property
     def can_attack(self) -> bool:
-        return self.rules.can_attack
+        """False for Full Defense (:func:`may_attack`)."""
+        return may_attack(self)
 
     @property
     def defensive(self) -> bool:
@@ -146,6 +147,13 @@ class Stance(IdentityEnum):
     def ac_bonus(self, shield: Shield) -> int:
         """The stance's AC bonus with ``shield`` (positive lowers the AC number)."""
         return self.rules.ac_bonus[shield]
+
+
+def may_attack(stance: Stance) -> bool:
+    """Whether a figure in ``stance`` may attack (004: Full Defense, "no attack possible"): :attr:`Stance.can_attack`
+    as a function, which the walk asks at every blow, and the compiled build calls directly (it reads an enum's
+    property through Python's attribute lookup, #18)."""
+    return _stance_rules()[stance].can_attack
 
 
 @cache

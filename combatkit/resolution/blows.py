@@ -27,7 +27,7 @@ from combatkit.modifiers import Hand, RangeBand, Situation, TargetState, situati
 from combatkit.resolution import spells
 from combatkit.resolution.events import EventKind
 from combatkit.resolution.state import D20, Action, Live
-from combatkit.stances import Shield
+from combatkit.stances import Shield, may_attack
 from combatkit.systems.rules import NO_TERMS, BlowTerms, ChargeRule, Retarget
 from combatkit.timeline import Span, SpanKind, Status, Tick
 
@@ -54,7 +54,7 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
                                                      f"this round its blows are lost.")
             return
     extras = live.extras
-    if not extras.stance.can_attack:
+    if not may_attack(extras.stance):
         walk.cancel(live, span, t, "004 Combat Stance", f"{live.name} is in {extras.stance.label}: no attack.")
         return
     if action.weapons:

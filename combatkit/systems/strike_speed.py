@@ -58,7 +58,7 @@ from combatkit.encounter import Encounter, Hit
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, Length, Maneuver, WeaponKind
 from combatkit.model import Combatant, Declaration, Weapon
-from combatkit.stances import Stance, check_stance
+from combatkit.stances import Stance, check_stance, may_attack
 from combatkit.systems._memo import kit
 from combatkit.systems._order_of_battle import (
     Moment,
@@ -341,7 +341,7 @@ class _Round:
                             f"{c.name} {given}")
             attacks = [d for d in mine if d.kind is ActionKind.ATTACK]
             stance = self.options.stances.get(c.name, Stance.STANDARD)
-            if attacks and not stance.can_attack:
+            if attacks and not may_attack(stance):
                 raise IllegalActionError("004 Combat Stance",
                                          f"{c.name} is in {stance.label}: no attack possible, yet declares one")
             if attacks:
