@@ -1008,8 +1008,8 @@ class _Round:
     # ------------------------------------------------------------ the round
 
     def run(self, keys: RoundKeys | None = None, rolled: _Rolled | None = None) -> Timeline:
-        """The round; ``keys`` and ``rolled``: its :class:`RoundKeys`, and the initiative dice :func:`_looked_up`
-        rolled and where the round is kept, for a round it did not find."""
+        """The round; ``keys`` and ``rolled``: its :class:`RoundKeys`, and the dice :func:`_looked_up` rolled (who is
+        surprised, or the initiative dice) and where the round is kept, for a round it did not find."""
         keys = keys if keys is not None else round_keys(self.encounter, self.options)
         self._check(keys)
         surprised = self._surprise() if rolled is None else rolled.surprised
