@@ -87,8 +87,8 @@ class FigureStatus(IdentityEnum):
 
 def is_acting(status: FigureStatus) -> bool:
     """Whether a figure with ``status`` takes actions (:attr:`FigureStatus.acts`). The engine asks this and
-    :func:`is_present` some 70,000 times in 200 four-vs-four fights, as functions: the compiled build reads an
-    enum's property through Python's attribute lookup, some 260 instructions each time (#18)."""
+    :func:`is_present` some 70,000 times in 200 short-form four-vs-four fights, as functions: the compiled build
+    reads an enum's property through Python's attribute lookup, some 260 instructions each time (#18)."""
     return status is FigureStatus.ACTIVE
 
 
