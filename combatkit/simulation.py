@@ -68,19 +68,16 @@ from __future__ import annotations
 
 import enum
 import functools
-import gc
 import hashlib
 import math
 import multiprocessing
 import numbers
 import os
-import sys
 import threading
 import uuid
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import cast
@@ -305,63 +302,11 @@ def _play_chunk(encounter: Encounter, system: str | None, seed: int, start: int,
     rows: list[_Rows] = []
     cache = _run_cache(run)
     try:
-        with _playing():
-            for index in range(start, stop):
-                rows.append(_play(encounter, system, seed, index, options, system_options, cache))
+        for index in range(start, stop):
+            rows.append(_play(encounter, system, seed, index, options, system_options, cache))
     except ValueError as error:
         return rows, (type(error), error.args, dict(vars(error)))
     return rows, None
-
-
-@contextmanager
-def _playing() -> Iterator[None]:
-    """What a chunk of fights is played under, each left as it was found:
-
-    * Python's cycle collector held off. A fight leaves some 50 objects in cycles, and a collection of the older
-      generations walks a run's whole memo: held off, a chunk plays 3-5% faster (``benchmarks/simulation.py``).
-      Of two threads playing chunks, the one that found the collector on turns it on again.
-    * Once the chunk is played, its cycles collected (the youngest generation: what the chunk left) and all that
-      is left frozen (:func:`gc.freeze`): the memo a run keeps growing is then walked by no collection between
-      its chunks, where the collector runs, but once, as the chunk that made it ends. The next chunk puts it back
-      (:func:`gc.unfreeze`, as :func:`simulate` does at a run's end): a short-form run of 2,400 fights plays 7-8%
-      faster, Phase System I's 2% (#18). Not when the collector was found off.
-    * On Python 3.11, :class:`enum.EnumType`'s fallback ``__getattr__`` set aside (:func:`_enum_members_direct`).
-    """
-    was = gc.isenabled()
-    if was:
-        gc.unfreeze()  # what the chunk before froze: in the oldest generation, not walked while the collector is off
-    gc.disable()
-    try:
-        with _enum_members_direct():
-            yield
-    finally:
-        if was:
-            gc.collect(0)
-            gc.freeze()
-            gc.enable()
-
-
-@contextmanager
-def _enum_members_direct() -> Iterator[None]:
-    """On Python 3.11, :class:`enum.EnumType` without its ``__getattr__`` while a chunk is played, as Python 3.12
-    and later have it (python/cpython#106762); on later versions, nothing.
-
-    An engine names enum members thousands of times a fight (``Status.DONE``). A class whose type defines
-    ``__getattr__`` has every attribute read go through a slower path even when the attribute is found, and in
-    3.11 ``EnumType.__getattr__`` is only a fallback: every member is also in its class's namespace, where it is
-    found first. Without it, the compiled build does 4.5-8% fewer instructions a fight; the fights are the same
-    (``tests/test_fight_digest.py``). What another thread sees meanwhile is the same too, but for an explicit
-    ``SomeEnum.__getattr__(name)`` call. Of two threads playing chunks, the one that set it aside puts it back."""
-    fallback = vars(enum.EnumType).get("__getattr__") if sys.version_info[:2] == (3, 11) else None
-    if fallback is None:
-        yield
-        return
-    delattr(enum.EnumType, "__getattr__")
-    try:
-        yield
-    finally:
-        if "__getattr__" not in vars(enum.EnumType):
-            setattr(enum.EnumType, "__getattr__", fallback)
 
 
 def _rebuilt(failure: tuple[type, tuple, dict]) -> ValueError:
@@ -466,15 +411,12 @@ def simulate(encounter: Encounter, system: str | None = None, *, n: int = 1000, 
     tally = _Tally(encounter, n, every if every is not None else max(1, n // 100), progress, precision)
     chunks = [(start, min(start + CHUNK, n)) for start in range(0, n, CHUNK)]
     processes = min(workers if workers is not None else available_cores(), len(chunks))
-    try:
-        if executor is not None:
-            reached = _gathered(executor, IN_FLIGHT, prepared, system, seed, options, system_options, chunks, tally)
-        elif processes > 1 and n >= PARALLEL_FROM:
-            reached = _in_processes(prepared, system, seed, options, system_options, chunks, tally, processes)
-        else:
-            reached = _here(prepared, system, seed, options, system_options, chunks, tally)
-    finally:
-        gc.unfreeze()  # what the chunks played in this process froze (_playing): the collector's again
+    if executor is not None:
+        reached = _gathered(executor, IN_FLIGHT, prepared, system, seed, options, system_options, chunks, tally)
+    elif processes > 1 and n >= PARALLEL_FROM:
+        reached = _in_processes(prepared, system, seed, options, system_options, chunks, tally, processes)
+    else:
+        reached = _here(prepared, system, seed, options, system_options, chunks, tally)
     return _simulation(encounter, system, seed, n, precision, tally, reached)
 
 
@@ -493,9 +435,8 @@ def _here(encounter: Encounter, system: str | None, seed: int, options: FightOpt
     """The chunks played in this process, sharing one cache; True if the run stopped at the precision asked for."""
     cache: dict = {}
     for start, stop in chunks:
-        with _playing():
-            for index in range(start, stop):
-                tally.add(_play(encounter, system, seed, index, options, system_options, cache))
+        for index in range(start, stop):
+            tally.add(_play(encounter, system, seed, index, options, system_options, cache))
         if tally.precise():
             return True
     return False

@@ -40,7 +40,6 @@ from combatkit.intent import Refinement
 from combatkit.policy import PolicyOptions
 from combatkit.battle import FigureStatus
 from combatkit.resolution import EventKind, ResolutionOptions
-from combatkit.timeline import Status
 from combatkit.simulation import (
     CHUNK,
     PARALLEL_FROM,
@@ -468,53 +467,37 @@ def test_progress_callback():
     assert calls == [(3, 7), (6, 7), (7, 7)]
 
 
-def test_the_cycle_collector_is_held_off_only_while_fights_are_played():
-    """A chunk is played with the collector off (combatkit.simulation._playing), and leaves it as it found it:
-    on after a run, after a run a progress callback stopped, and off when the caller had turned it off. What a
-    chunk leaves is frozen until the next chunk or the run's end, which leaves nothing frozen; with the collector
-    found off, nothing is frozen."""
+def test_a_run_leaves_the_interpreter_as_it_found_it():
+    """Fights are played under the interpreter as the caller has it (#45): the cycle collector on, what the caller
+    froze still frozen and nothing more frozen, and :class:`enum.EnumType` with its ``__getattr__``, while the
+    fights are played and after, in this process and on a caller's executor, also after a run a progress callback
+    stopped."""
+    import enum
     import gc
 
-    from combatkit.simulation import _playing
+    kept = [[] for _ in range(10)]  # the caller's own objects, frozen as a server may freeze what it imported
+    gc.freeze()
 
-    seen = []
-    simulate(FOUR, "phase1", n=3, seed=1, progress=lambda done, total: seen.append(gc.isenabled()), every=1)
-    assert seen == [False, False, False] and gc.isenabled(), "off while the fights are played, on after"
-    frozen = []
-    simulate(FOUR, "phase1", n=120, seed=1, progress=lambda done, total: frozen.append(gc.get_freeze_count()),
-             every=60)
-    assert frozen == [0, 0] and gc.get_freeze_count() == 0, "thawed while a chunk is played and after the run"
-    with _playing():
-        kept = [[] for _ in range(10)]
-    assert gc.isenabled() and gc.get_freeze_count() >= len(kept), "what a chunk leaves is frozen after it"
-    gc.unfreeze()
-    with pytest.raises(ZeroDivisionError):
-        simulate(FOUR, "phase1", n=3, seed=1, progress=lambda done, total: 1 / 0, every=1)
-    assert gc.isenabled() and gc.get_freeze_count() == 0
-    gc.disable()
+    def state() -> tuple[bool, bool, object]:
+        tracked = {id(thing) for thing in gc.get_objects()}  # every generation but the frozen one
+        still_frozen = not any(id(thing) in tracked for thing in kept)
+        return gc.isenabled(), still_frozen and gc.get_freeze_count() <= frozen, vars(enum.EnumType).get("__getattr__")
+
+    frozen = gc.get_freeze_count()
     try:
-        simulate(FOUR, "phase1", n=2, seed=1)
-        with _playing():
-            kept = [[] for _ in range(10)]
-        assert not gc.isenabled() and gc.get_freeze_count() == 0
+        found = state()
+        assert found == (True, True, enum.EnumType.__dict__.get("__getattr__"))
+        seen: list[tuple[bool, bool, object]] = []
+        simulate(FOUR, "phase1", n=120, seed=1, progress=lambda done, total: seen.append(state()), every=30)
+        with ThreadPoolExecutor(2) as pool:
+            simulate(FOUR, "phase1", n=120, seed=1, executor=pool, every=30,
+                     progress=lambda done, total: seen.append(state()))
+        assert seen == [found] * 8 and state() == found
+        with pytest.raises(ZeroDivisionError):
+            simulate(FOUR, "phase1", n=3, seed=1, progress=lambda done, total: 1 / 0, every=1)
+        assert state() == found
     finally:
-        gc.enable()
-
-
-def test_enum_types_fallback_lookup_is_set_aside_only_while_fights_are_played():
-    """Python 3.11's ``EnumType.__getattr__`` is set aside while a chunk is played (combatkit.simulation.
-    _enum_members_direct) and put back after, also after a run a progress callback stopped; members read the same."""
-    import enum
-
-    had = "__getattr__" in vars(enum.EnumType)
-    seen = []
-    simulate(FOUR, "phase1", n=2, seed=1, every=1,
-             progress=lambda done, total: seen.append(("__getattr__" in vars(enum.EnumType), Status.DONE.value)))
-    assert seen == [(False, "done")] * 2
-    assert ("__getattr__" in vars(enum.EnumType)) == had
-    with pytest.raises(ZeroDivisionError):
-        simulate(FOUR, "phase1", n=2, seed=1, progress=lambda done, total: 1 / 0, every=1)
-    assert ("__getattr__" in vars(enum.EnumType)) == had
+        gc.unfreeze()
 
 
 def test_simulation_refuses_a_negative_count():
