@@ -259,10 +259,16 @@ def face(rng: random.Random, sides: int) -> int:
     return 1 + r
 
 
+def _faces(rng: random.Random, spec: Dice) -> tuple[int, ...]:
+    """The face of each of ``spec``'s dice, drawn from ``rng`` in order (:func:`face`)."""
+    return tuple([face(rng, spec.sides) for _ in range(spec.count)])
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # a seventh system, a dashboard's roller
 @dataclass
 class Roller:
-    """Source of every roll: referee-entered numbers first, then the injected RNG.
+    """Source of every roll: referee-entered numbers first, then the injected RNG. A roll entered still takes
+    its draw from the RNG (:meth:`from_table`): entering one number leaves every other seeded roll as it was.
 
     ``entered`` maps a roll's purpose to a total (``{"initiative: orcs": 7}``) or to
     the faces of each die (``{"blows: Ariadne": (2, 5)}`` for 2d6).
@@ -272,6 +278,9 @@ class Roller:
     entered: Mapping[str, Entered] = field(default_factory=dict)
     rng: random.Random | None = None
     log: list[Roll] = field(default_factory=list)
+    counted: dict[str, int] = field(default_factory=dict, repr=False)
+    """How many rolls so far were called ``<what> [round <r>, ...]``, by ``<what> [round <r>``, while numbers are
+    entered (:meth:`by_count`)."""
 
     def __post_init__(self) -> None:
         if self.rng is None and self.seed is not None:
@@ -281,15 +290,18 @@ class Roller:
     def roll(self, dice: str | Dice, purpose: str) -> Roll:
         """Roll ``dice`` for ``purpose`` (the key a referee's number is entered under)."""
         spec = Dice.parse(dice)
+        counted = self.by_count(purpose) if self.entered else None
         if purpose in self.entered:
-            result = self._from_entry(spec, purpose, self.entered[purpose])
+            result = self.from_table(spec, purpose, self.entered[purpose])
+        elif counted is not None:
+            result = self.from_table(spec, purpose, self.entered[counted])
         elif self.rng is not None:
             rng = self.rng
             if spec.count == 1:  # most rolls: no generator resumed, no sum() called (#18)
                 one = face(rng, spec.sides)
                 result = Roll(spec, purpose, one + spec.modifier, (one,), entered=False)
             else:
-                faces = tuple([face(rng, spec.sides) for _ in range(spec.count)])
+                faces = _faces(rng, spec)
                 result = Roll(spec, purpose, sum(faces) + spec.modifier, faces, entered=False)
         else:
             raise MissingRollError(
@@ -311,6 +323,53 @@ class Roller:
         12
         """
         return self.roll(dice, purpose)
+
+    def by_count(self, purpose: str) -> str | None:
+        """The key a number was entered under for ``purpose`` by its count in the round, if any.
+
+        A roll a fight resolves is called with its round and its tick (``attack roll: Brienne [round 3, tick 9]``),
+        and the tick depends on the round's initiative, which the referee cannot know before the round is placed.
+        So it is also found by its count: ``<what> [round <r>, #<n>]`` is the n-th roll so called in round r, and
+        ``<what> [round <r>]`` the first (#46). Two attacks on one count share a tick, but never a count.
+
+        >>> table = Roller(seed=1, entered={"attack roll: Brienne [round 3, #2]": 20, "damage: Brienne [round 3]": 8})
+        >>> [table.roll("d20", f"attack roll: Brienne [round 3, tick {t}]").total for t in (4, 9)][1]
+        20
+        >>> table.roll("d8", "damage: Brienne [round 3, tick 9]").total
+        8
+        """
+        if not purpose.endswith("]"):
+            return None
+        cut = purpose.find(" [round ")
+        if cut < 0:
+            return None
+        comma = purpose.find(",", cut)
+        if comma < 0:
+            return None  # the key names its round alone already
+        head = purpose[:comma]  # "<what> [round <r>"
+        n = self.counted.get(head, 0) + 1
+        self.counted[head] = n
+        for key in (f"{head}, #{n}]", f"{head}]") if n == 1 else (f"{head}, #{n}]",):
+            if key in self.entered:
+                return key
+        return None
+
+    def from_table(self, spec: Dice, purpose: str, value: Entered) -> Roll:
+        """The roll of ``spec`` for ``purpose`` that the referee entered as ``value`` (checked against the dice;
+        not logged). With a seed, the draw the seed would have made for it is taken all the same and set aside,
+        so a number entered never moves another roll: every later seeded roll is the one the seed gives with
+        nothing entered (#45). Entered rolls are few, so this costs a simulation with nothing entered nothing.
+
+        >>> seeded = Roller(seed=7)
+        >>> seeded.roll("d10", "initiative: party").total, seeded.roll("d10", "initiative: orcs").total
+        (6, 3)
+        >>> table = Roller(seed=7, entered={"initiative: party": 9})
+        >>> table.roll("d10", "initiative: party").total, table.roll("d10", "initiative: orcs").total
+        (9, 3)
+        """
+        if self.rng is not None:
+            _faces(self.rng, spec)
+        return self._from_entry(spec, purpose, value)
 
     @staticmethod
     def _from_entry(spec: Dice, purpose: str, value: Entered) -> Roll:

@@ -30,10 +30,11 @@ import tomli_w
 from combatkit.effects import effect_from_table, effect_to_table
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import EncounterFileError, RulesError, is_whole
-from combatkit.fields import declared, default_of, field_specs, type_hints
+from combatkit.fields import FieldSpec, declared, default_of, field_specs, type_hints
 from combatkit.kinds import ActionKind, IntentKind, Maneuver
 from combatkit.intent import COMPONENTS, Intent, Refinement, derive, named_actions
-from combatkit.model import MAX_FEET, MAX_PHASE, Abilities, Combatant, Declaration, Refined, Spell, Weapon
+from combatkit.model import (MAX_FEET, MAX_PHASE, MOST_ATTACKS, Abilities, Combatant, Declaration, Refined, Spell,
+                             Weapon)
 from combatkit.systems import SYSTEMS, find_system
 
 __all__ = [
@@ -103,14 +104,17 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
-def _fraction(reader: _Reader, key: str, default: str) -> Fraction:
+def _fraction(reader: _Reader, s: FieldSpec, default: str) -> Fraction:
+    """The fraction field ``s`` (attacks per round, a rate of fire): more than 0 and in its range, or refused naming
+    the field, its range and rule and the value."""
+    key = s.file
     value = reader.get(key, (int, str), default)
     try:
         result = Fraction(value)
     except (ValueError, ZeroDivisionError):
         raise EncounterFileError(reader.at(key), f"expected a number like 1, 2 or \"3/2\", got {value!r}") from None
-    if result <= 0:
-        raise EncounterFileError(reader.at(key), f"must be more than 0, got {value!r}")
+    if result <= 0 or not s.fits(result):
+        raise EncounterFileError(reader.at(key), f"{s.cited()}, got {value!r}")
     return result
 
 
@@ -126,7 +130,7 @@ def _fields(r: _Reader, cls: type) -> dict[str, Any]:
             if default is None and s.file not in r.data:
                 r.used.add(s.file)
                 continue
-            out[d.name] = _fraction(r, s.file, str(default or 1))
+            out[d.name] = _fraction(r, s, str(default or 1))
         else:
             kinds: dict[str, type | tuple[type, ...]] = {"text": str, "number": int, "flag": bool, "number text": (int, str)}
             kind = kinds[d.kind]
@@ -261,7 +265,7 @@ def _intent(data: Any, path: str, names: set[str], combatants: Mapping[str, Comb
             away=r.get("away", bool, False),
             feet=r.get("feet", int, None, check=lambda v: 0 <= v <= MAX_FEET, why=f"feet is 0..{MAX_FEET}"),
             maneuver=r.enum("maneuver", Maneuver, None), weapons=tuple(weapons),
-            blows=r.get("blows", int, None, check=lambda v: 1 <= v <= 12, why="blows is 1..12"),
+            blows=r.get("blows", int, None, check=lambda v: 1 <= v <= MOST_ATTACKS, why=f"blows is 1..{MOST_ATTACKS}"),
             spell=spell, item=item, action=action, note=r.get("note", str, ""))
     except RulesError as error:
         raise EncounterFileError(path, error.message) from None
@@ -269,16 +273,19 @@ def _intent(data: Any, path: str, names: set[str], combatants: Mapping[str, Comb
     return intent
 
 
-def _refinement(data: Any, path: str, names: set[str]) -> Refinement:
+def _refinement(data: Any, path: str, names: set[str], combatants: Mapping[str, Combatant]) -> Refinement:
     """One ``[[refinements]]`` entry: ``system``, ``actor``, ``step`` (the actor's intent, from 1) and the
-    system's own fields."""
+    system's own fields, with what its declarations name where the intent does not (``target``, ``weapon`` or
+    ``weapons``, ``spell``, ``feet``)."""
     r = _Reader(data, path)
+    known = _known(r, names)
     system = r.get("system", str)
     if system not in SYSTEMS:
         raise EncounterFileError(r.at("system"), f"no timing system has the id {system!r}; ids: {', '.join(sorted(SYSTEMS))}")
     actor = r.get("actor", str)
     if actor not in names:
         raise EncounterFileError(r.at("actor"), f"no combatant is called {actor!r}; combatants: {sorted(names)}")
+    weapons, spell = _gear(r, combatants[actor])
     phases = r.get("phases", list, [])
     if "phase" in r.data:
         phases = [r.get("phase", int)]
@@ -288,7 +295,9 @@ def _refinement(data: Any, path: str, names: set[str]) -> Refinement:
         system=system, actor=actor, step=r.get("step", int, check=lambda v: v >= 1, why="step is the intent's number, from 1"),
         phases=tuple(phases),
         **_fields(r, Refined),
-        note=r.get("note", str, ""))
+        note=r.get("note", str, ""),
+        target=known("target", r.get("target", str, None)), weapons=tuple(weapons), spell=spell,
+        feet=r.get("feet", int, None, check=lambda v: 0 <= v <= MAX_FEET, why=f"feet is 0..{MAX_FEET}"))
     r.done()
     return refinement
 
@@ -416,7 +425,7 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
         _declaration(d, f"declarations[{i}]", known, by_name) for i, d in enumerate(r.get("declarations", list, []))
     )
     intents = tuple(_intent(d, f"intents[{i}]", known, by_name) for i, d in enumerate(r.get("intents", list, [])))
-    refinements = tuple(_refinement(d, f"refinements[{i}]", known)
+    refinements = tuple(_refinement(d, f"refinements[{i}]", known, by_name)
                         for i, d in enumerate(r.get("refinements", list, [])))
     system = _system(r)
     if declarations:
@@ -631,6 +640,8 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
         if len(x.phases) == 1:
             out["phase"] = x.phases[0]
         out.update({k: v for k, v in _without_defaults(x, {}).items() if len(x.phases) != 1 or k != "phases"})
+        if len(x.weapons) == 1:
+            out["weapon"] = out.pop("weapons")[0]
         return {k: plain(v) for k, v in out.items()}
 
     data: dict[str, Any] = {"title": encounter.title}

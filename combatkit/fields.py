@@ -79,8 +79,9 @@ class FieldSpec:
         return self.low is not None or self.high is not None
 
     def fits(self, value: Any) -> bool:
-        """Whether a whole number ``value`` is in range (other values are not this spec's to judge)."""
-        if not is_whole(value):
+        """Whether a number ``value`` (whole, or a fraction: ``3/2`` attacks a round) is in range (other values are
+        not this spec's to judge)."""
+        if not (is_whole(value) or isinstance(value, (Fraction, float))):
             return True
         return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
 
@@ -115,7 +116,8 @@ def default_of(f: Field) -> Any:
 def check(obj: Any, who: str, skip: Callable[[str], bool] = lambda name: False) -> None:
     """Refuse a value out of its declared range or of the wrong kind, naming ``who``, the field and the value:
     ``RulesError("000 Table 3", "Mira: MV is 0..240, got 400")``; a field for which ``skip(name)`` holds, or
-    left None when None is its default, is not checked.
+    left None when None is its default, is not checked. A field that takes a fraction (``3/2`` attacks a round) is
+    more than 0 and within its bounds.
 
     >>> from combatkit.model import Weapon
     >>> Weapon("sword", 2.5)
@@ -123,7 +125,7 @@ def check(obj: Any, who: str, skip: Callable[[str], bool] = lambda name: False) 
     ...
     combatkit.errors.RulesError: sword: SF is a whole number, got 2.5 (000 §1 E)
     """
-    for name, s, none_ok in _checked(obj.__class__):
+    for name, s, none_ok, rational in _checked(obj.__class__):
         value = getattr(obj, name)
         if (value is None and none_ok) or skip(name):
             continue
@@ -131,6 +133,11 @@ def check(obj: Any, who: str, skip: Callable[[str], bool] = lambda name: False) 
             problem = s.valid(value)
             if problem:
                 raise RulesError(s.rule, f"{who}, {s.label}: {problem}")
+        elif rational:
+            if isinstance(value, bool) or not isinstance(value, (int, Fraction, float)):
+                raise RulesError(s.rule, f"{who}: {s.label} is a number like 1, 2 or Fraction(3, 2), got {value!r}")
+            if not (value > 0 and s.fits(value)):
+                raise RulesError(s.rule, f"{who}: {s.words()}, got {value}")
         elif s.bounded and (not is_whole(value)):
             raise RulesError(s.rule, f"{who}: {s.label} is a whole number, got {value!r}")
         elif not s.fits(value):
@@ -138,9 +145,12 @@ def check(obj: Any, who: str, skip: Callable[[str], bool] = lambda name: False) 
 
 
 @cache
-def _checked(cls: type) -> tuple[tuple[str, FieldSpec, bool], ...]:
-    """The declared fields of ``cls`` to check: name, spec, and whether None is its default (and so allowed)."""
-    return tuple((f.name, f.metadata[_KEY], f.default is None) for f in fields(cls) if _KEY in f.metadata)
+def _checked(cls: type) -> tuple[tuple[str, FieldSpec, bool, bool], ...]:
+    """The declared fields of ``cls`` to check: name, spec, whether None is its default (and so allowed), and whether
+    it takes a fraction (:data:`~fractions.Fraction` among its types: attacks per round, a rate of fire)."""
+    hints = type_hints(cls)
+    return tuple((f.name, f.metadata[_KEY], f.default is None, Fraction in typing.get_args(hints[f.name]) or
+                  hints[f.name] is Fraction) for f in fields(cls) if _KEY in f.metadata)
 
 
 @cache
@@ -260,8 +270,9 @@ def field_table(*classes: type) -> str:
     rows = ["| field | takes | default | rule | what it is |", "| --- | --- | --- | --- | --- |"]
     for d in declared(*classes):
         s = d.spec
-        takes = (s.said or _bounds(s) if s.bounded
-                 else " / ".join(d.choices) if d.choices else {"flag": "true / false", "fraction": "more than 0: 1, 2, \"3/2\""}.get(d.kind, "text"))
+        takes = (f'more than 0{f", at most {s.high}" if s.high is not None else ""}: 1, 2, "3/2"' if d.kind == "fraction"
+                 else s.said or _bounds(s) if s.bounded
+                 else " / ".join(d.choices) if d.choices else {"flag": "true / false"}.get(d.kind, "text"))
         default = "(required)" if d.default is MISSING else "" if d.default is None else d.shown
         default = str(default).lower() if d.kind == "flag" else default
         rows.append(f"| `{s.file}` | {takes} | {default} | {s.rule if s.rule != 'encounter' else ''} | "

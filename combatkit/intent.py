@@ -39,11 +39,12 @@ from typing import Any
 
 from combatkit.errors import RulesError
 from combatkit.kinds import IntentKind, PlacementKind
-from combatkit.model import (MAX_PHASE, ActionKind, Declaration, Maneuver, Refined, check_refined, check_text, choice,
-                             is_whole, weapon_names)
+from combatkit.model import (MAX_FEET, MAX_PHASE, MOST_ATTACKS, ActionKind, Declaration, Maneuver, Refined,
+                             check_refined, check_text, choice, is_whole, weapon_names)
 
 __all__ = [
     "COMPONENTS",
+    "NAMED_FIELDS",
     "REFINEMENT_FIELDS",
     "Intent",
     "IntentKind",
@@ -116,8 +117,8 @@ class Intent:
                 raise RulesError("combatkit intents", f"{where()} sets {name}, which only a {kind.value} intent has")
         if self.feet is not None and (not is_whole(self.feet) or self.feet < 0):
             raise RulesError("combatkit intents", f"{where()}: feet is 0 or more, got {self.feet!r}")
-        if self.blows is not None and (not is_whole(self.blows) or not 1 <= self.blows <= 12):
-            raise RulesError("combatkit intents", f"{where()}: blows is 1..12, got {self.blows!r}")
+        if self.blows is not None and (not is_whole(self.blows) or not 1 <= self.blows <= MOST_ATTACKS):
+            raise RulesError("combatkit intents", f"{where()}: blows is 1..{MOST_ATTACKS}, got {self.blows!r}")
         if self.away and self.target is None:
             raise RulesError("combatkit intents", f"{where()} moves away, but from whom? It names no target")
         if self.kind is IntentKind.READY and not self.item:
@@ -185,18 +186,43 @@ class Refinement(Refined):
     phase or Last Actions (6) of the five-phase round...); empty: where the system's planner puts it."""
     note: str = ""
     """The system's own words for it: a named action of its list ("half-move", "rushes the shot")."""
+    target: str | None = None
+    """The figure its declarations name where the intent's words leave none: the opponent a withdrawal is made from
+    (001 Movement), the figure a readied action is aimed at; None: the intent's."""
+    weapons: tuple[str, ...] = ()
+    """The weapons its declarations name where the intent's kind has none (a weapon set against a charge, 000 §2 D);
+    none: the intent's."""
+    spell: str | None = None
+    """The spell its declarations name where the intent's kind has none: a touch spell's touch, an attack in a phase
+    after the casting (000 §2 A); None: the intent's."""
+    feet: int | None = None
+    """The feet its declarations move where the intent's kind has none, 0..:data:`~combatkit.model.MAX_FEET`: an attack
+    at the end of a move on a surprised figure (000 §2 F), 001's split-move attack (001 Movement); None: the
+    intent's."""
 
     def __post_init__(self) -> None:
+        where = self._where
         if not is_whole(self.step) or self.step < 1:
-            raise RulesError("combatkit refinements", f"{self.actor}'s refinement for {self.system}: step is the "
-                                                      f"intent's number, 1 or more, got {self.step!r}")
+            raise RulesError("combatkit refinements", f"{where()}: step is the intent's number, 1 or more, got "
+                                                      f"{self.step!r}")
         phases = self.phases
         if (isinstance(phases, (str, bytes)) or not isinstance(phases, Sequence)
                 or not all(is_whole(p) and 1 <= p <= MAX_PHASE for p in phases)):
-            raise RulesError("combatkit refinements", f"{self.actor}'s refinement for {self.system}: phases are the "
-                                                      f"phase numbers, each 1..{MAX_PHASE}, got {phases!r}")
+            raise RulesError("combatkit refinements", f"{where()}: phases are the phase numbers, each "
+                                                      f"1..{MAX_PHASE}, got {phases!r}")
         object.__setattr__(self, "phases", tuple(phases))
-        check_refined(self, lambda: f"{self.actor}'s refinement for {self.system}")
+        check_refined(self, where)
+        check_text(self, ("system", "actor", "note", "target", "spell"), ("target", "spell"), "combatkit refinements",
+                   where)
+        if type(self.weapons) is not tuple:
+            object.__setattr__(self, "weapons", weapon_names(self.weapons, "combatkit refinements", where()))
+        if self.feet is not None and (not is_whole(self.feet) or not 0 <= self.feet <= MAX_FEET):
+            raise RulesError("combatkit refinements", f"{where()}: feet is a whole number, 0..{MAX_FEET}, got "
+                                                      f"{self.feet!r}")
+
+    def _where(self) -> str:
+        """Whose refinement a refusal names."""
+        return f"{self.actor}'s refinement for {self.system}"
 
     def changes(self) -> list[str]:
         """The fields it sets, in words: ``["phase 2", "reposition"]`` (phases as numbers)."""
@@ -204,6 +230,7 @@ class Refinement(Refined):
         for f in fields(self):
             if f.name in REFINEMENT_FIELDS and getattr(self, f.name) != f.default:
                 value = getattr(self, f.name)
+                value = " and ".join(value) if isinstance(value, tuple) else value
                 out.append(f.name.replace("_", " ") if value is True else f"{f.name.replace('_', ' ')} {value}")
         return out
 
@@ -213,7 +240,10 @@ class Refinement(Refined):
                 if getattr(self, name) != _REFINEMENT_DEFAULTS[name]}
 
 
-REFINEMENT_FIELDS = (*(f.name for f in fields(Refined)), "note")
+NAMED_FIELDS = ("target", "weapons", "spell", "feet")
+"""The :class:`~combatkit.model.Declaration` fields that name what an action is done to or with, and how far it
+moves: an intent gives them (those of its kind), and a refinement where the intent does not."""
+REFINEMENT_FIELDS = (*(f.name for f in fields(Refined)), "note", *NAMED_FIELDS)
 """The :class:`~combatkit.model.Declaration` fields a refinement sets, besides the phases."""
 _REFINEMENT_DEFAULTS = {f.name: f.default for f in fields(Refinement)}
 
@@ -311,8 +341,11 @@ def derive(declarations: Sequence[Declaration], system: str,
     miscellaneous action that readies components or draws a weapon (``weapons``: each figure's weapon
     names) a ``ready``, another a named action when its note names one, else free text; a READY
     declaration (set against a charge) a ``hold``. Attacks in a row with the same target, weapons and
-    fields are one intent of that many blows. Each intent's refinement keeps the phases and every field
-    only that system reads, its note included.
+    fields are one intent of that many blows (at most :data:`~combatkit.model.MOST_ATTACKS`, then another).
+    Each intent's refinement keeps the phases, every field only that system reads, its note included, and
+    what the declaration names that the intent's kind does not say (:data:`NAMED_FIELDS`: an attack's
+    feet or spell, a withdrawal's opponent), so that each field of every declaration comes back; a
+    miscellaneous action is a named one only where the name keeps its kind in ``system``.
     """
     intents: list[Intent] = []
     refinements: list[Refinement] = []
@@ -326,23 +359,38 @@ def derive(declarations: Sequence[Declaration], system: str,
         for d in mine:
             last = groups[-1][-1] if groups else None
             if (last is not None and d.kind is ActionKind.ATTACK and last.kind is ActionKind.ATTACK
-                    and replace(d, phase=last.phase) == last):
+                    and replace(d, phase=last.phase) == last
+                    and sum(g.attacks for g in groups[-1]) + d.attacks <= MOST_ATTACKS):
                 groups[-1].append(d)
             else:
                 groups.append([d])
         for group in groups:
             d = group[0]
-            intent = _intent_of(d, (weapons or {}).get(actor, ()))
+            intent = _intent_of(d, (weapons or {}).get(actor, ()), system)
             if d.kind is ActionKind.ATTACK:
                 intent = replace(intent, blows=sum(g.attacks for g in group))
             intents.append(intent)
             steps[actor] = steps.get(actor, 0) + 1
-            refinements.append(Refinement(system, actor, steps[actor], tuple(g.phase for g in group),
-                                          **{name: getattr(d, name) for name in REFINEMENT_FIELDS}))
+            kept = {name: getattr(d, name) for name in REFINEMENT_FIELDS if name not in NAMED_FIELDS}
+            refinements.append(Refinement(system, actor, steps[actor], tuple(g.phase for g in group), **kept,
+                                          **_unsaid(d, intent)))
     return tuple(intents), tuple(refinements)
 
 
-def _intent_of(d: Declaration, weapon_names: Sequence[str]) -> Intent:
+def _unsaid(d: Declaration, intent: Intent) -> dict[str, Any]:
+    """What ``d`` names (:data:`NAMED_FIELDS`) that the declaration its intent places would not: a field the intent's
+    kind lacks (an attack's feet or spell, a hold's weapons), or a move away's opponent (a declaration of a move
+    names the figure it closes on, so one away names none)."""
+    out: dict[str, Any] = {}
+    if d.target is not None and (d.target != intent.target or intent.away):
+        out["target"] = d.target
+    for name in ("weapons", "spell", "feet"):
+        if getattr(d, name) != getattr(intent, name):
+            out[name] = getattr(d, name)
+    return out
+
+
+def _intent_of(d: Declaration, weapon_names: Sequence[str], system: str) -> Intent:
     k = d.kind
     if k is ActionKind.MOVE:
         away = d.maneuver in (Maneuver.WITHDRAW, Maneuver.FLEE) and d.target is not None
@@ -361,7 +409,7 @@ def _intent_of(d: Declaration, weapon_names: Sequence[str]) -> Intent:
         if drawn:
             return Intent(d.actor, IntentKind.READY, item=max(drawn, key=lambda w: d.note.lower().rfind(w.lower())))
     named = action_named_by(d.note)
-    if named is not None:
+    if named is not None and named.kind_for(system) is k:  # 001's take cover is a move: a misc is not it there
         return Intent(d.actor, IntentKind.ACTION, d.target, action=named.id)
     return Intent(d.actor, IntentKind.ACTION, d.target, note=d.note)
 

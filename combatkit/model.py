@@ -28,6 +28,7 @@ __all__ = [
     "IdentityEnum",
     "ONE_ROUND",
     "Length",
+    "MOST_ATTACKS",
     "Maneuver",
     "Refined",
     "SAVE_COLUMNS",
@@ -44,6 +45,12 @@ __all__ = [
 
 ONE_ROUND = "1 round"
 """The casting time of a spell that takes the whole round (000 Table 1, phase 4)."""
+
+MOST_ATTACKS: Final = 12
+"""The most attacks a round a figure or a weapon is given, the most missiles a weapon looses at one attack a round,
+and the most blows an intent asks for. The seeds go to 6 attacks a round (000 §3 C Table 6); 12 leaves room for a
+creature of many heads, and bounds the work a round makes (#45: 10**18 attacks a round kept ``schedule`` busy for
+minutes)."""
 
 
 # Player's Handbook (2e) Table 2, Dexterity "Reaction Adjustment", which 000 §1 B
@@ -148,9 +155,13 @@ class Weapon:
     """For strike speed (004) and closing order (002)."""
     damage: str = field(default="d6", metadata=spec("damage", "damage", form="damage", roster=3, valid=_dice_problem))
     """Damage dice, e.g. ``"d8"`` or ``"2d4+1"``."""
-    rate_of_fire: Fraction = field(default=Fraction(1), metadata=spec("rate_of_fire", "rate of fire"))
+    rate_of_fire: Fraction = field(default=Fraction(1), metadata=spec(
+        "rate_of_fire", "rate of fire", high=MOST_ATTACKS, rule="000 §3 C",
+        said=f"a rate of fire is more than 0 and at most {MOST_ATTACKS}"))
     """Missiles per round at one attack per round (PH); 000 §3 C multiplies it by APR."""
-    attacks_per_round: Fraction | None = field(default=None, metadata=spec("attacks_per_round", "attacks/round"))
+    attacks_per_round: Fraction | None = field(default=None, metadata=spec(
+        "attacks_per_round", "attacks/round", high=MOST_ATTACKS, rule="000 §2 C",
+        said=f"attacks per round are more than 0 and at most {MOST_ATTACKS}"))
     """Attacks per round with this weapon when it differs from the wielder's, e.g. a
     specialist's favoured weapon in a two-weapon routine (000 §2 C); None: the wielder's."""
 
@@ -437,8 +448,9 @@ class Combatant:
     hit_points: int = field(default=1, metadata=spec("hp", "HP", 0, None, said="hit points are 0 or more", form="hp",
                                                      roster=4))
     """Current hit points."""
-    attacks_per_round: Fraction = field(default=Fraction(1), metadata=spec("attacks_per_round", "attacks/round",
-                                                                           rule="000 §2 C", form="apr"))
+    attacks_per_round: Fraction = field(default=Fraction(1), metadata=spec(
+        "attacks_per_round", "attacks/round", high=MOST_ATTACKS, rule="000 §2 C",
+        said=f"attacks per round are more than 0 and at most {MOST_ATTACKS}", form="apr"))
     """Attacks per round; 3/2 means 1 in odd rounds and 2 in even rounds."""
     weapons: tuple[Weapon, ...] = ()
     """What it can attack with; the first is the default."""
@@ -449,13 +461,14 @@ class Combatant:
     """Material components in hand at the start of the round (000 §2 A)."""
     surprised: bool = field(default=False, metadata=spec("surprised", "surprised", rule="000 §2 F", form="surprised"))
     """Surprised: loses the first phase (000 §2 F)."""
+    morale: int | None = field(default=None, metadata=spec("morale", "morale", 2, 12, rule="001 I. Morale (OSE)"))
+    """Morale score: a morale check is made on 2d6 at or under it (001 I. Morale, read with OSE's check; 12 never
+    breaks). Left out: 7 (``ResolutionOptions.morale``)."""
 
     def __post_init__(self) -> None:
         if not self.name or not isinstance(self.name, str):
             raise RulesError("encounter", f"a combatant needs a name, got {self.name!r}")
-        check(self, self.name)
-        if Fraction(self.attacks_per_round) <= 0:
-            raise RulesError("000 §2 C", f"{self.name}: attacks per round must be positive, got {self.attacks_per_round}")
+        check(self, self.name)  # attacks per round among the rest: more than 0, at most MOST_ATTACKS (000 §2 C)
         names = [w.name for w in self.weapons]
         if len(set(names)) != len(names):
             raise RulesError("encounter", f"{self.name}: two weapons share a name in {names}")

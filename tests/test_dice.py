@@ -6,9 +6,12 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from combatkit import Dice, DiceNotationError, EnteredRollError, MissingRollError, Roller
 from combatkit.dice import face
+from combatkit.systems.base import TableRoller
 
 
 @pytest.mark.parametrize(("text", "dice"), [
@@ -77,3 +80,56 @@ def test_referee_entered_values_win_and_are_checked():
 def test_a_roll_with_no_entry_and_no_seed_asks_for_one():
     with pytest.raises(MissingRollError, match="'initiative: orcs' \\(d10\\)"):
         Roller().roll("d10", "initiative: orcs")
+
+
+@given(seed=st.integers(0, 2**32), dice=st.lists(st.sampled_from(["d6", "d10", "2d6", "d20"]), min_size=2, max_size=6),
+       which=st.integers(0, 5), data=st.data())
+def test_entering_one_roll_leaves_every_other_seeded_roll_as_it_was(seed, dice, which, data):
+    """#45: a number entered for one roll never changes another roll of the same run (an entered roll
+    still takes its draw from the seed, so every later seeded roll stays where it was)."""
+    which %= len(dice)
+    purposes = [f"roll {i}" for i in range(len(dice))]
+    spec = Dice.parse(dice[which])
+    value = data.draw(st.integers(spec.minimum, spec.maximum))
+    seeded = Roller(seed=seed)
+    before = [seeded.roll(d, p).total for d, p in zip(dice, purposes)]
+    roller = Roller(seed=seed, entered={purposes[which]: value})
+    after = [roller.roll(d, p) for d, p in zip(dice, purposes)]
+    assert [r.total for r in after] == [value if i == which else t for i, t in enumerate(before)]
+    assert [r.entered for r in after] == [i == which for i in range(len(dice))]
+
+
+def test_a_number_entered_by_dice_leaves_the_other_seeded_rolls_as_they_were():
+    """#45, the dashboards' roller: the party's d10 entered, the goblins' d10 is what the seed rolled."""
+    seeded = [TableRoller(seed=3).roll("d10", f"initiative: {side}").total for side in ("party", "goblins")]
+    other = 1 if seeded[0] != 1 else 2
+    table = TableRoller(seed=3, by_dice={("initiative: party", "d10"): other})
+    assert [table.roll("d10", f"initiative: {side}").total for side in ("party", "goblins")] == [other, seeded[1]]
+
+
+@given(seed=st.integers(0, 2**32), purposes=st.permutations([f"roll {i}" for i in range(5)]))
+def test_the_dashboards_roller_gives_each_purpose_its_number_whatever_the_order_asked(seed, purposes):
+    """#45: a page's round may ask for its rolls in another order once a number is entered (a Segment of Action
+    d10 that changes who swings first); each roll the seed makes keeps its number all the same."""
+    in_order = {p: TableRoller(seed=seed).roll("2d6", p).faces for p in sorted(purposes)}
+    shuffled = TableRoller(seed=seed)
+    assert {p: shuffled.roll("2d6", p).faces for p in purposes} == in_order
+
+
+def test_entering_any_box_of_a_segment_of_action_round_moves_no_other_box():
+    """#45 item 3 on the page that broke it: every roll of the Segment of Action's example, entered in turn with
+    another number, leaves every other roll the round makes as the seed gave it."""
+    from combatkit import find_system, load_example
+
+    system = find_system("segments")
+    for name in ("segments-fighters-vs-giant-and-orcs", "fighter-and-mage-vs-orc-archer"):
+        encounter = load_example(name)
+        plain = {r.purpose: r.total for r in system.schedule(encounter, TableRoller(seed=5)).rolls}
+        assert len(plain) > 3
+        for purpose, total in plain.items():
+            dice = next(r.dice for r in system.schedule(encounter, TableRoller(seed=5)).rolls if r.purpose == purpose)
+            other = dice.minimum if total != dice.minimum else dice.maximum
+            rolls = system.schedule(encounter, TableRoller(seed=5, entered={purpose: other})).rolls
+            moved = {r.purpose: (plain[r.purpose], r.total) for r in rolls
+                     if r.purpose != purpose and r.purpose in plain and r.total != plain[r.purpose]}
+            assert not moved, f"{name}: entering {purpose} = {other} moved {moved}"

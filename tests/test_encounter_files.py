@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -11,6 +12,8 @@ from combatkit import (
     loads_encounter, save_encounter,
 )
 from combatkit.encounter_files import dumps_toml
+from combatkit.errors import RulesError
+from combatkit.model import Combatant, Weapon, WeaponKind
 
 
 def test_examples_ship_and_schedule():
@@ -76,12 +79,35 @@ def test_a_maneuver_is_a_field_read_and_written_back():
     ("weapons = [{ name = \"axe\", damage = \"2x6\" }]", "combatants[0].weapons[0].damage", "'2x6'"),
     ("spells = [{ name = \"s\", ct = \"fast\" }]", "combatants[0].spells[0].ct", "'fast'"),
     ("attacks_per_round = \"0\"", "combatants[0].attacks_per_round", "more than 0"),
+    ("attacks_per_round = 1000000000000000000", "combatants[0].attacks_per_round",
+     "attacks per round are more than 0 and at most 12 (000 §2 C), got 1000000000000000000"),
+    ("weapons = [{ name = \"axe\", attacks_per_round = \"25/2\" }]", "combatants[0].weapons[0].attacks_per_round",
+     "attacks per round are more than 0 and at most 12 (000 §2 C), got '25/2'"),
+    ("weapons = [{ name = \"dart\", kind = \"missile\", rate_of_fire = 13 }]", "combatants[0].weapons[0].rate_of_fire",
+     "a rate of fire is more than 0 and at most 12 (000 §3 C), got 13"),
 ])
 def test_bad_combatant_fields_are_named(combatant, field, words):
     text = f'title = "t"\n[[combatants]]\nname = "A"\nside = "x"\n{combatant}\n'
     with pytest.raises(EncounterFileError) as err:
         loads_encounter(text)
     assert err.value.field == field and words in str(err.value)
+
+
+def test_attacks_a_round_are_bounded_by_range_wherever_they_are_given():
+    """#45: 10**18 attacks a round kept a five-phase round's ``schedule`` (and the Segment of Action's) busy for
+    minutes. The count is refused by its range, naming the rule, given in a file (above) or in Python; so are a
+    weapon's own rate and its rate of fire, which multiply it (000 §3 C)."""
+    for given in (Fraction(10**18), 13, Fraction(25, 2), 0, Fraction(-1, 2)):
+        with pytest.raises(RulesError) as refused:
+            Combatant("Erik", "party", attacks_per_round=given)
+        assert str(refused.value) == f"Erik: attacks per round are more than 0 and at most 12, got {given} (000 §2 C)"
+    with pytest.raises(RulesError, match="attacks/round is a number like 1, 2 or Fraction\\(3, 2\\), got '3/2'"):
+        Combatant("Erik", "party", attacks_per_round="3/2")
+    for field, rule in (("attacks_per_round", "000 §2 C"), ("rate_of_fire", "000 §3 C")):
+        with pytest.raises(RulesError, match="more than 0 and at most 12, got 13") as refused:
+            Weapon("dart", kind=WeaponKind.MISSILE, **{field: Fraction(13)})
+        assert refused.value.rule == rule
+    assert Combatant("Hydra", "foes", attacks_per_round=12).attacks_in_round(1) == 12
 
 
 def test_not_toml_and_duplicate_names():

@@ -46,8 +46,9 @@ from combatkit.encounter_files import (
     with_intents,
 )
 from combatkit.errors import EncounterFileError
+from combatkit.intent import COMPONENTS, Intent, IntentKind, Refinement, named_actions
 from combatkit.fight import FightOptions, SurpriseOptions, run_fight
-from combatkit.model import Size
+from combatkit.model import MAX_FEET, MAX_PHASE, Size
 from combatkit.modifiers import Position
 from combatkit.policy import PolicyOptions
 from combatkit.resolution import ResolutionOptions, Retarget
@@ -320,6 +321,193 @@ def test_a_generated_encounter_round_trips_through_toml_and_json(encounter, name
     assert loaded == with_intents(encounter)
     assert loads_encounter(json.dumps(encounter_to_dict(encounter)), "json") == loaded
     assert loads_encounter(dumps_toml(loaded)) == loaded, "the file a loaded file saves to loads"
+
+
+# ----------------------------------------------------------------- the older format and intents, planned back (#45)
+
+NOTES = ("", "parley", "parleys with the orcs", "takes cover", "drinks a potion", "draws and readies {weapon}",
+         "readies material components", "set spear", "sings a song")
+"""A declaration's notes: a named action's words (take cover is a move of 001's list), a weapon drawn, free text."""
+
+
+def _owned(draw, c: Combatant) -> tuple[tuple[str, ...], str | None]:
+    """Weapons and a spell of ``c``'s, or none: what a file's declaration or intent may name."""
+    weapons = tuple(w.name for w in draw(st.lists(st.sampled_from(c.weapons), max_size=2, unique=True))
+                    ) if c.weapons else ()
+    spell = draw(st.one_of(st.none(), st.sampled_from([s.name for s in c.spells]))) if c.spells else None
+    return weapons, spell
+
+
+def _seldom(draw) -> bool:
+    return draw(st.booleans()) and draw(st.booleans())
+
+
+@st.composite
+def any_declaration(draw, c: Combatant, names: list[str], kind: ActionKind | None = None) -> Declaration:
+    """A declaration of ``c``'s with every field of :class:`Declaration` drawn, of any kind, in the ranges an encounter
+    file holds them: a target, weapons and a spell of ``c``'s, feet, a maneuver of its kind, Combat II's terms and a
+    note, whether or not its system gives that field a meaning."""
+    kind = kind or draw(st.sampled_from(list(ActionKind)))
+    weapons, spell = _owned(draw, c)
+    return Declaration(
+        c.name, draw(st.integers(1, 6) if draw(st.integers(0, 7)) else st.integers(1, MAX_PHASE)), kind,
+        target=draw(st.one_of(st.none(), st.sampled_from(names))), weapons=weapons, spell=spell,
+        feet=draw(st.sampled_from([None, None, 0, 5, 10, 20, 30, 60, MAX_FEET])),
+        maneuver=draw(st.sampled_from([None, *(m for m in Maneuver if m.kind is kind)])),
+        attacks=draw(st.sampled_from([1, 1, 2])), reposition=_seldom(draw), retarget=_seldom(draw),
+        drop_and_draw=_seldom(draw), readies_components=_seldom(draw), hold=draw(st.sampled_from([0, 0, 0, 2, 6])),
+        note=draw(st.sampled_from(NOTES)).format(weapon=weapons[0] if weapons else "a dagger"))
+
+
+@st.composite
+def older_files(draw) -> Encounter:
+    """A generated encounter whose declarations are written in its system's phases (the older format), with every
+    field drawn; sometimes a run of one attack over many phases (more blows than an intent holds)."""
+    encounter = draw(encounters())
+    names = [c.name for c in encounter.combatants]
+    declared = [d for c in encounter.combatants for d in draw(st.lists(any_declaration(c, names), max_size=4))]
+    if draw(st.booleans()):
+        c = draw(st.sampled_from(encounter.combatants))
+        blow = draw(any_declaration(c, names, ActionKind.ATTACK))
+        declared += [dataclasses.replace(blow, phase=p) for p in draw(st.lists(st.integers(1, MAX_PHASE),
+                                                                               min_size=7, max_size=14, unique=True))]
+    return dataclasses.replace(encounter, declarations=tuple(declared))
+
+
+def _rows(timeline) -> list[dict]:
+    """The timeline's rows without how each intent was placed (declarations given as such say nothing)."""
+    return [{k: v for k, v in row.items() if k != "placed"} for row in timeline.rows()]
+
+
+def _scheduled(system, encounter: Encounter):
+    """The round ``system`` schedules, or the rule and words it refuses it with."""
+    try:
+        return _rows(system.schedule(encounter))
+    except ValueError as error:
+        named(error)
+        return type(error).__name__, getattr(error, "rule", None), str(error)
+
+
+def _planned_back(encounter: Encounter) -> None:
+    """``encounter``'s declarations, written in the older format and loaded, plan back to themselves under the
+    system they were written for, field by field, and the round is scheduled or refused as they are."""
+    own = find_system(encounter.system)
+    loaded = loads_encounter(dumps_toml(encounter))
+    given = tuple(d for c in encounter.combatants
+                  for d in sorted((d for d in encounter.declarations if d.actor == c.name), key=lambda d: d.phase))
+    assert own.plan(loaded).declarations == given
+    direct = dataclasses.replace(loaded, intents=(), refinements=(), declarations=given)
+    outcome = _scheduled(own, loaded)
+    assert outcome == _scheduled(own, direct)
+    event(f"{own.id}: {'refused: ' + str(outcome[1]) if isinstance(outcome, tuple) else 'scheduled'}")
+
+
+_AXE = Weapon("axe", 7)
+_TOUCHER = Combatant("Mira", "party", spells=(Spell("shocking grasp", 1, 1, "V,S", touch=True),), weapons=(_AXE,))
+_ORC = Combatant("Ugluk", "foes", weapons=(_AXE,))
+
+
+@given(older_files())
+@example(Encounter("000 §2 F", (_TOUCHER, dataclasses.replace(_ORC, surprised=True)), (
+    Declaration("Mira", 1, ActionKind.ATTACK, "Ugluk", feet=20),), (("Mira", "Ugluk", 25),), system="phase1"))
+@example(Encounter("000 §2 D", (_TOUCHER, _ORC), (
+    Declaration("Mira", 1, ActionKind.ATTACK, "Ugluk", feet=20),), (("Mira", "Ugluk", 25),), system="phase1"))
+@example(Encounter("001 split move", (_TOUCHER, _ORC), (
+    Declaration("Mira", 1, ActionKind.ATTACK, "Ugluk", feet=40),), (("Mira", "Ugluk", 45),), system="five_phase"))
+@example(Encounter("000 §2 A touch", (_TOUCHER, _ORC), (
+    Declaration("Mira", 1, ActionKind.CAST, "Ugluk", spell="shocking grasp"),
+    Declaration("Mira", 2, ActionKind.ATTACK, "Ugluk", spell="shocking grasp")), (("Mira", "Ugluk", 5),)))
+@example(Encounter("001 withdrawal", (_TOUCHER, _ORC), (
+    Declaration("Mira", 1, ActionKind.MOVE, "Ugluk", maneuver=Maneuver.WITHDRAW),), (("Mira", "Ugluk", 5),),
+    system="five_phase"))
+@example(Encounter("001 A surprised", (dataclasses.replace(_TOUCHER, surprised=True), _ORC), (
+    Declaration("Mira", 1, ActionKind.ATTACK, "Ugluk"),), (("Mira", "Ugluk", 5),), system="five_phase"))
+@example(Encounter("a long run of blows", (_TOUCHER, _ORC), tuple(
+    Declaration("Mira", p, ActionKind.ATTACK, "Ugluk") for p in range(1, 14)), system="segments"))
+@example(Encounter("001 take cover, written as a miscellaneous action", (_TOUCHER, _ORC), (
+    Declaration("Mira", 1, ActionKind.MISC, note="takes cover"),), system="five_phase"))
+@example(Encounter("a weaponless figure's blow", (dataclasses.replace(_TOUCHER, weapons=()), _ORC), (
+    Declaration("Mira", 1, ActionKind.ATTACK, "Ugluk"),), (("Mira", "Ugluk", 5),)))
+def test_declarations_in_the_older_format_plan_back_to_themselves_field_by_field_or_are_refused_alike(encounter):
+    """#45: each field of a :class:`Declaration` survives the older format's trip (written, loaded as intents and
+    that system's refinements, planned): an attack's feet (000 §2 F, the 001 split move), its spell (000 §2 A, a
+    touch), a withdrawal's opponent (001 Movement), a surprised five-phase figure's declarations (001 A)..."""
+    _planned_back(encounter)
+
+
+@st.composite
+def any_intent(draw, c: Combatant, names: list[str]) -> Intent:
+    """An intent of ``c``'s of any kind with every field its kind has drawn, as a file holds it."""
+    kind = draw(st.sampled_from(list(IntentKind)))
+    target = draw(st.one_of(st.none(), st.sampled_from(names)))
+    note = draw(st.sampled_from(NOTES)).format(weapon="a dagger")
+    weapons, spell = _owned(draw, c)
+    if kind is IntentKind.MOVE:
+        return Intent(c.name, kind, target, away=target is not None and draw(st.booleans()),
+                      feet=draw(st.sampled_from([None, 0, 10, 35, MAX_FEET])),
+                      maneuver=draw(st.sampled_from([None, Maneuver.CHARGE, Maneuver.WITHDRAW, Maneuver.FLEE])),
+                      note=note)
+    if kind is IntentKind.ATTACK:
+        return Intent(c.name, kind, target, weapons=weapons, blows=draw(st.one_of(st.none(), st.integers(1, 12))),
+                      maneuver=draw(st.sampled_from([None, Maneuver.PUMMEL, Maneuver.GRAPPLE, Maneuver.OVERBEAR])),
+                      note=note)
+    if kind is IntentKind.CAST:
+        return Intent(c.name, kind, target, spell=spell, note=note)
+    if kind is IntentKind.READY:
+        return Intent(c.name, kind, item=draw(st.sampled_from([COMPONENTS, *(w.name for w in c.weapons)])), note=note)
+    if kind is IntentKind.HOLD:
+        return Intent(c.name, kind, target, note=note)
+    return Intent(c.name, kind, target, action=draw(st.one_of(st.none(), st.sampled_from(list(named_actions())))),
+                  note=note)
+
+
+@st.composite
+def any_refinement(draw, system: str, c: Combatant, step: int, names: list[str]) -> Refinement:
+    """A refinement of ``c``'s intent ``step`` for ``system`` with every field drawn, as a file holds it."""
+    weapons, spell = _owned(draw, c)
+    return Refinement(
+        system, c.name, step, tuple(draw(st.lists(st.integers(1, 6) if draw(st.integers(0, 7))
+                                                  else st.integers(1, MAX_PHASE), max_size=3))),
+        note=draw(st.sampled_from(NOTES)).format(weapon="a dagger"), attacks=draw(st.sampled_from([1, 1, 2])),
+        reposition=_seldom(draw), retarget=_seldom(draw), drop_and_draw=_seldom(draw),
+        readies_components=_seldom(draw), hold=draw(st.sampled_from([0, 0, 3])),
+        target=draw(st.one_of(st.none(), st.none(), st.sampled_from(names))), weapons=weapons if _seldom(draw) else (),
+        spell=spell if _seldom(draw) else None, feet=draw(st.sampled_from([None, None, None, 0, 20, MAX_FEET])))
+
+
+@st.composite
+def intent_files(draw) -> Encounter:
+    """A generated encounter written as intents, refined for one system or more."""
+    encounter = draw(encounters())
+    names = [c.name for c in encounter.combatants]
+    intents = [i for c in encounter.combatants for i in draw(st.lists(any_intent(c, names), max_size=3))]
+    refinements = []
+    for c in encounter.combatants:
+        mine = len([i for i in intents if i.actor == c.name])
+        for step in draw(st.lists(st.integers(1, mine), max_size=mine, unique=True)) if mine else ():
+            refinements.append(draw(any_refinement(draw(st.sampled_from(SYSTEM_IDS)), c, step, names)))
+    return dataclasses.replace(encounter, declarations=(), intents=tuple(intents), refinements=tuple(refinements))
+
+
+def _plan_of(system, encounter: Encounter):
+    try:
+        return system.plan(encounter)
+    except ValueError as error:
+        named(error)
+        return type(error).__name__, getattr(error, "rule", None), str(error)
+
+
+@given(intent_files())
+def test_intents_and_refinements_round_trip_through_a_file_and_plan_as_they_did(encounter):
+    """#45: an encounter of intents and refinements, every field of each drawn, saves and loads as itself (TOML and
+    JSON), and every system plans the loaded one as it plans the one saved, or refuses both alike."""
+    loaded = loads_encounter(dumps_toml(encounter))
+    assert loaded == encounter
+    assert loads_encounter(json.dumps(encounter_to_dict(encounter)), "json") == encounter
+    for sid in SYSTEM_IDS:
+        system = find_system(sid)
+        assert _plan_of(system, loaded) == _plan_of(system, encounter)
+        assert _scheduled(system, loaded) == _scheduled(system, encounter)
 
 
 @given(st.text(max_size=40))

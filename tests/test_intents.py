@@ -30,7 +30,7 @@ from combatkit import (
     loads_encounter,
 )
 from combatkit.battle import figures_from
-from combatkit.encounter_files import _declaration, dumps_toml, example_encounters
+from combatkit.encounter_files import _declaration, dumps_toml, encounter_to_dict, example_encounters
 from combatkit.fight import FightOptions, run_fight
 from combatkit.intent import COMPONENTS, Intent, IntentKind, PlacementKind, Refinement, derive, named_actions
 from combatkit.model import Length, Maneuver, Size
@@ -461,3 +461,60 @@ def test_an_encounter_takes_lists_as_tuples_and_an_intent_of_a_figure_not_there_
     for sid in SYSTEMS:
         with pytest.raises(RulesError, match="an intent names 'Nobody', who is not in the encounter"):
             find_system(sid).schedule(stray)
+
+
+# ----------------------------------------------------------------- the older format keeps every field (#45)
+
+
+def _older(system: str, declarations: tuple[Declaration, ...], gap: int, mira: dict | None = None,
+           ugluk: dict | None = None) -> Encounter:
+    """Declarations written in ``system``'s phases, saved in the older format and loaded (as intents and that
+    system's refinements)."""
+    people = (Combatant("Mira", "party", hit_points=20, weapons=(Weapon("dagger", 2),),
+                        spells=(Spell("shocking grasp", 1, 1, touch=True),), **(mira or {})),
+              Combatant("Ugluk", "orcs", hit_points=20, weapons=(Weapon("club", 4),), **(ugluk or {})))
+    written = Encounter("older", people, declarations, (("Mira", "Ugluk", gap),), system=system)
+    assert "declarations" in encounter_to_dict(written)
+    loaded = loads_encounter(dumps_toml(written))
+    assert not loaded.declarations and find_system(system).plan(loaded).declarations == declarations
+    return loaded
+
+
+def test_an_attack_at_the_end_of_a_move_keeps_its_feet_in_the_older_format():
+    """000 §2 F: closing on a surprised figure, the blow follows the move, in one phase; 000 §1 F, §2 D: else no move
+    and attack in one phase; 001 Split-Move Attack: at most 1/3 MV before the blow. The feet were dropped on loading:
+    the first was refused for want of reach, the other two were taken."""
+    closing = (Declaration("Mira", 1, ActionKind.ATTACK, "Ugluk", feet=20),)
+    timeline = find_system("phase1").schedule(_older("phase1", closing, 25, ugluk={"surprised": True}))
+    (blow,) = [s for s in timeline.for_actor("Mira") if s.kind.value == "attack"]
+    assert "000 §2 F" in blow.rule and "moves 20' and strikes at the end of the movement" in blow.why
+    with pytest.raises(RulesError, match="may not move and attack in the same phase") as refused:
+        find_system("phase1").schedule(_older("phase1", closing, 25))
+    assert refused.value.rule == "000 §1 F"
+    split = (Declaration("Mira", 3, ActionKind.ATTACK, "Ugluk", feet=50, note="split-move"),)
+    with pytest.raises(RulesError, match="before a split-move attack, not 50'") as refused:
+        find_system("five_phase").schedule(_older("five_phase", split, 55))
+    assert refused.value.rule == "001 Movement: Split-Move Attack"
+
+
+def test_a_touch_spell_s_touch_keeps_its_spell_in_the_older_format():
+    """000 §2 A: a touch spell is cast, then delivered by an attack in a later phase. The attack lost its spell on
+    loading, and was refused as casting and attacking in one round."""
+    touch = (Declaration("Mira", 1, ActionKind.CAST, "Ugluk", spell="shocking grasp"),
+             Declaration("Mira", 2, ActionKind.ATTACK, "Ugluk", spell="shocking grasp"))
+    timeline = find_system("phase1").schedule(_older("phase1", touch, 5))
+    (blow,) = [s for s in timeline.for_actor("Mira") if s.kind.value == "attack"]
+    assert blow.action == "touch: shocking grasp -> Ugluk"
+
+
+def test_a_withdrawal_keeps_its_opponent_and_a_surprised_five_phase_figure_still_declares_nothing():
+    """001 Movement: a withdrawal names the opponent it is made from (it lost it on loading, and was refused for
+    naming none); 001 A: a surprised figure makes no declarations until the surprise has run its course (its
+    declarations were dropped on loading, and the round played without a word)."""
+    withdrawal = (Declaration("Mira", 1, ActionKind.MOVE, "Ugluk", maneuver=Maneuver.WITHDRAW),)
+    timeline = find_system("five_phase").schedule(_older("five_phase", withdrawal, 5))
+    assert [s.kind.value for s in timeline.for_actor("Mira")] == ["move"]
+    blow = (Declaration("Mira", 1, ActionKind.ATTACK, "Ugluk"),)
+    with pytest.raises(RulesError, match="Mira is surprised and makes no declarations") as refused:
+        find_system("five_phase").schedule(_older("five_phase", blow, 5, mira={"surprised": True}))
+    assert refused.value.rule == "001 A. Declare Intentions"

@@ -23,7 +23,7 @@ from typing import Any, Final
 from combatkit.battle import REACH, REPOSITION, missile_range, routine
 from combatkit.encounter import Encounter
 from combatkit.kinds import ActionKind, IntentKind, Maneuver, PlacementKind, WeaponKind
-from combatkit.intent import COMPONENTS, Intent, Placement, Refinement, find_action
+from combatkit.intent import COMPONENTS, NAMED_FIELDS, Intent, Placement, Refinement, find_action
 from combatkit.made import made
 from combatkit.model import FISTS, Combatant, Declaration, Spell, Weapon
 from combatkit.systems._memo import kit
@@ -247,13 +247,17 @@ class ActorPlan:
     def add(self, step: int, intent: Intent, declarations: Sequence[Declaration], rule: str, why: str,
             kind: PlacementKind = PlacementKind.PLACED) -> None:
         """Place ``intent`` as ``declarations``, applying this system's refinement of its fields (the phases
-        of a refinement are :meth:`refined`'s)."""
+        of a refinement are :meth:`refined`'s): a double attack to its attacks, what it names (:data:`NAMED_FIELDS
+        <combatkit.intent.NAMED_FIELDS>`: the feet of an attack at the end of a move...) to the declarations of
+        the intent's own kind, not to the moves that close for it."""
         refinement = self.refinements.get(step)
         if refinement is not None and declarations and kind is PlacementKind.PLACED:
             extra = refinement.declaration_fields()
             if extra:
+                own = _refined_kind(intent, self.system.id)
                 declarations = [replace(d, **{k: v for k, v in extra.items()
-                                              if k != "attacks" or d.kind is ATTACK}) for d in declarations]
+                                              if (k != "attacks" or d.kind is ATTACK)
+                                              and (k not in NAMED_FIELDS or d.kind is own)}) for d in declarations]
                 why += f"; refined for {self.system.title}: {', '.join(refinement.changes())}"
                 kind = PlacementKind.REFINED
         self._moved(intent, declarations)
@@ -265,17 +269,16 @@ class ActorPlan:
 
     def refined(self, step: int, intent: Intent) -> list[Declaration] | None:
         """The declarations a refinement with phases gives ``intent`` (as the file placed it for this
-        system), added as a placement; None when this system's refinement gives no phases."""
+        system: every field the refinement gives; a plan asks before :meth:`unarmed` makes a weaponless figure's
+        attack a pummel), added as a placement; None when this system's refinement gives no phases."""
         refinement = self.refinements.get(step)
         if refinement is None or not refinement.phases:
             return None
         fields_ = refinement.declaration_fields()
-        kind = _refined_kind(intent, refinement, self.system.id)
+        kind = _refined_kind(intent, self.system.id)
         declarations = []
         for phase in refinement.phases:
             extra = dict(fields_)
-            if kind is not ATTACK:
-                extra.pop("attacks", None)
             if intent.kind is IntentKind.ACTION and "note" not in extra:
                 extra["note"] = _action_note(intent, self.system.id)
             declarations.append(self.declaration(intent, phase, kind, **extra))
@@ -299,7 +302,8 @@ _KIND: Final = {IntentKind.MOVE: MOVE, IntentKind.ATTACK: ATTACK, IntentKind.CAS
          IntentKind.HOLD: READY, IntentKind.ACTION: MISC}
 
 
-def _refined_kind(intent: Intent, refinement: Refinement, system: str) -> ActionKind:
+def _refined_kind(intent: Intent, system: str) -> ActionKind:
+    """The kind of the declarations ``intent`` is placed as in ``system``: its own, or its named action's there."""
     if intent.kind is IntentKind.ACTION and intent.action is not None:
         return find_action(intent.action).kind_for(system)
     return _KIND[intent.kind]
@@ -369,12 +373,12 @@ def combat_ii(ap: ActorPlan, phases: Sequence[int], castable: Callable[[Spell, i
     steps = ap.steps
     while i < len(steps):
         step, intent = steps[i]
-        intent = ap.unarmed(intent)
         refined = ap.refined(step, intent)
         if refined is not None:
             free = [p for p in free if p > max(d.phase for d in refined)]
             i += 1
             continue
+        intent = ap.unarmed(intent)
         if not free:
             ap.defer(step, intent, _ONE_A_PHASE, f"{intent.said()}: no phase is left for it this round")
             i += 1
@@ -629,11 +633,11 @@ def chain(ap: ActorPlan, rules: ChainRules) -> None:
     i = 0
     while i < len(steps):
         step, intent = steps[i]
-        intent = ap.unarmed(intent)
         refined = ap.refined(step, intent)
         if refined is not None:
             n, i = max(d.phase for d in refined) + 1, i + 1
             continue
+        intent = ap.unarmed(intent)
         if n > last:
             ap.defer(step, intent, f"{ap.system.title}: a round has {last} steps", f"{intent.said()}: the "
                                                                                   f"round has no step left for it")
@@ -663,12 +667,15 @@ def chain(ap: ActorPlan, rules: ChainRules) -> None:
             else:
                 ap.add(step, intent, out, rules.move, f"{intent.said()}: {ap.where(out)}")
         elif k is IntentKind.CAST and rules.cast_needs_target and intent.target is None:
-            out = [ap.declaration(intent, n, CAST, target=name)]
+            out = [ap.declaration(intent, n, CAST, target=name, spell=ap.spell(intent).name)]
             ap.add(step, intent, out, rules.cast, f"{name} casts {ap.spell(intent).name}, which names no target: "
                                                   f"{ap.system.title} asks for one, so {name} declares itself "
                                                   f"({ap.where(out)})", PlacementKind.NEAREST)
         elif k is IntentKind.CAST:
-            out = [ap.declaration(intent, n, CAST)]
+            # 004 Strike Speed: Initiative: the spell is declared before initiative; an intent naming none casts the
+            # figure's first spell, so its declaration names it (#45). Other chains read no spell as the first.
+            named = {"spell": ap.spell(intent).name} if rules.cast_needs_target and intent.spell is None else {}
+            out = [ap.declaration(intent, n, CAST, **named)]
             ap.add(step, intent, out, rules.cast, f"{intent.said()}: {ap.where(out)}")
         elif k is IntentKind.READY:
             out = [ready_declaration(ap, intent, n, "readies_components" in ap.system.declaration_fields)]

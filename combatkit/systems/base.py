@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
@@ -186,8 +187,11 @@ class TimingSystem:
                            options, carried=(carry or {}).get(c.name))
             if c.surprised and self.rules.surprised_sits_out is not None:
                 for step, intent in ap.steps:
-                    ap.defer(step, intent, self.rules.surprised_sits_out,
-                             f"{c.name} is surprised: it sits the round out")
+                    # a step the encounter places in this system's phases is placed so, for the round to refuse
+                    # it as it refuses those declarations given as such (001 A: none until the surprise is over)
+                    if ap.refined(step, intent) is None:
+                        ap.defer(step, intent, self.rules.surprised_sits_out,
+                                 f"{c.name} is surprised: it sits the round out")
             else:
                 self._plan_actor(ap)
             placements += ap.placements
@@ -370,9 +374,12 @@ class FightRound:
     extras: Mapping[str, Any] = field(default_factory=dict)
     """What ``ResolutionOptions.figures`` gives each figure, by name (a :class:`~combatkit.battle.FigureExtras`:
     its 004 stance among them)."""
+    carried: Any = None
+    """What the last round's timeline left this one (:attr:`Timeline.carry <combatkit.timeline.Timeline.carry>`);
+    None in round 1."""
 
     def __init__(self, number: int, names: tuple[str, ...], surprise_check: bool = True, flagged: bool = False,
-                 extras: Mapping[str, Any] | None = None) -> None:
+                 extras: Mapping[str, Any] | None = None, carried: Any = None) -> None:
         # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
         # dataclass makes as Python, and a fight makes one a round (#18).
         object.__setattr__(self, "number", number)
@@ -380,6 +387,7 @@ class FightRound:
         object.__setattr__(self, "surprise_check", surprise_check)
         object.__setattr__(self, "flagged", flagged)
         object.__setattr__(self, "extras", {} if extras is None else extras)
+        object.__setattr__(self, "carried", carried)
 
     @property
     def first(self) -> bool:
@@ -436,16 +444,39 @@ class TableRoller(Roller):
     >>> roller = TableRoller(seed=1, by_dice={("initiative: party", "d10"): 3})
     >>> roller.roll("d10", "initiative: party").total, roller.roll("d12", "initiative: party").entered
     (3, False)
+
+    With a seed, each roll left to it is drawn from a stream of its own, named by the seed and the roll's purpose
+    (the second roll for one purpose from that stream's second draw), not from one stream in the order the round
+    asks: a page's boxes then never move one another. Entering a number can change which rolls a round asks for
+    and in what order (a Segment of Action d10 that changes who swings first), yet every other roll the page shows
+    keeps the number the seed gave it (#45). A page of tens of rolls pays a seeding a roll; a Monte Carlo run
+    keeps :class:`~combatkit.dice.Roller`'s one stream.
+
+    >>> seeded = [TableRoller(seed=7).roll("d10", p).total for p in ("initiative: party", "initiative: orcs")]
+    >>> reversed_order = TableRoller(seed=7)
+    >>> [reversed_order.roll("d10", p).total for p in ("initiative: orcs", "initiative: party")] == seeded[::-1]
+    True
     """
 
     by_dice: Mapping[tuple[str, str], int | tuple[int, ...]] = field(default_factory=dict)
+    drawn: dict[str, int] = field(default_factory=dict, repr=False)
+    """How many rolls each purpose has drawn from its stream so far."""
 
     def roll(self, dice: str | Dice, purpose: str) -> Roll:
         spec = Dice.parse(dice)
         key = (purpose, str(spec))
-        if key not in self.by_dice:
-            return super().roll(spec, purpose)
-        result = Roller(entered={purpose: self.by_dice[key]}).roll(spec, purpose)
+        if key in self.by_dice:
+            result = self._from_entry(spec, purpose, self.by_dice[key])
+        elif purpose in self.entered:
+            result = self._from_entry(spec, purpose, self.entered[purpose])
+        elif self.seed is None:
+            return super().roll(spec, purpose)  # a given RNG's one stream, or a MissingRollError
+        else:
+            n = self.drawn.get(purpose, 0)
+            self.drawn[purpose] = n + 1
+            faces = tuple(random.Random(f"{self.seed}|{purpose}|{n}").randint(1, spec.sides)
+                          for _ in range(spec.count))
+            result = Roll(spec, purpose, sum(faces) + spec.modifier, faces, entered=False)
         self.log.append(result)
         return result
 
@@ -464,7 +495,7 @@ def file_entries(encounter: Encounter, seed: int = 1) -> tuple[dict[tuple[str, s
     if own is None or not rolls:
         return {}, rolls
     try:
-        timeline = own.schedule(encounter, Roller(seed=seed, entered=rolls), check_rolls=False)
+        timeline = own.schedule(encounter, TableRoller(seed=seed, entered=rolls), check_rolls=False)
     except ValueError:
         return {}, rolls
     by_dice: dict[tuple[str, str], int | tuple[int, ...]] = {}
@@ -480,11 +511,13 @@ def table_rolls(encounter: Encounter, system: TimingSystem) -> Roller:
     that system's die: it takes them all; another takes each one its round rolls with the same dice for
     the same purpose (:class:`TableRoller`: Phase System I's d10 for a side's initiative is Phase System
     II's too, not the short form's d12). A roll only another system calls so (the short form's
-    ``surprise: party`` in an encounter written for Phase System I) is that system's."""
+    ``surprise: party`` in an encounter written for Phase System I) is that system's. What no one entered, the
+    seed rolls by purpose (:class:`TableRoller`), as every page does: the round a file's seed gives is the round
+    the page that saved it showed."""
     seed = encounter.seed if encounter.seed is not None else 0
     own = _own(encounter)
     if own is None or own is system or not encounter.rolls:
-        return Roller(seed=seed, entered=dict(encounter.rolls))
+        return TableRoller(seed=seed, entered=dict(encounter.rolls))
     words = roll_words(encounter)
     theirs = {k: v for k, v in encounter.rolls.items() if not matches_form(k, own.roll_keys, words)}
     by_dice, _ = file_entries(encounter, seed)
