@@ -131,6 +131,11 @@ class Lasting:
     """Last round of the fight it lasts; None: the rest of the fight."""
     status: FigureStatus | None = None
     """The status it put the figure in (asleep, held, charmed, frightened); None for damage."""
+    last_phase: int | None = None
+    """Where the system counts durations in phases (:attr:`SystemRules.durations_in_phases
+    <combatkit.systems.rules.SystemRules.durations_in_phases>`, 000 §3 B), the last phase of the fight the status holds
+    in (counted as :meth:`Walk.global_phase <combatkit.resolution.walk.Walk.global_phase>` counts them): it ends at
+    that phase's end, not with the round ``until``. None: with the round."""
 
 
 @dataclass(frozen=True)

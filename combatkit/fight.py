@@ -13,13 +13,18 @@ the other having fallen or fled, or until a round limit:
    everyone, in every later round), and the same planner places it.
 3. The system schedules the round (:meth:`~combatkit.systems.base.TimingSystem.schedule`),
    :func:`combatkit.resolution.resolve_round` plays it out, and the figures carry their
-   hit points, positions, spells used and conditions into the next round.
+   hit points, positions, spells used and conditions into the next round; the system carries
+   what its own timing runs on with (:attr:`~combatkit.timeline.Timeline.carry`: Phase System
+   II's attack sequences, delays and spells under way, 000 §3).
 
 Same seed, same fight: one seed gives every die of the fight (initiative and other timing
 dice from one stream, attacks, damage and saves from another). The numbers a referee entered
-in the encounter (``Encounter.rolls``) are used in round 1 when the fight is run under the
-system the encounter was written for (they are that system's dice); the hits it reports
-(``Encounter.hits``) are not used: in a resolved fight the dice decide who is hit.
+in the encounter (``Encounter.rolls``) are used when the fight is run under the system the
+encounter was written for (they are that system's dice): a timing key with no round in round 1,
+``<key> [round <r>]`` in round r (:func:`round_rolls`), and a resolved roll under its tick key or
+its count in the round (``attack roll: Kell [round 1, #2]``,
+:meth:`~combatkit.dice.Roller.by_count`). The hits it reports (``Encounter.hits``) are not used:
+in a resolved fight the dice decide who is hit.
 
 **Surprise**, per system (:class:`SurpriseOptions`):
 
@@ -412,6 +417,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     refused_total = 0
     carried: dict[str, list[Intent]] = {}
     carry: Mapping[str, object] = {}
+    held_over: object = None  # what the last round's timeline left this one (Timeline.carry: 000 §3's phases run on)
     quiet = 0
     played = 0
     with remembering(cache, explain):  # the rounds a system placed, looked up again (combatkit.systems._memo)
@@ -425,7 +431,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
             first = r == 1
             schedule_seed: int | None = master.getrandbits(64)
             schedule_rng = random.Random(schedule_seed)
-            entered: dict[str, int | tuple[int, ...]] = dict(table_rolls) if first else {}
+            entered = round_rolls(table_rolls, r) if table_rolls else {}
             extra_events: list[Event] = []
             asked: list[str] = []
             if first and options.surprise.standard_roll and found.rules.own_surprise is None and not flagged:
@@ -440,7 +446,7 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
             names = tuple(f.name for f in present)
             sys_opts = found.round_options(timed, FightRound(r, names, options.surprise.check,
                                                                       flagged or bool(round_surprised),
-                                                                      options.resolution.figures))
+                                                                      options.resolution.figures, held_over))
             planned = _round_intents(encounter, names, first and options.declarations, carried)
             mine = frozenset(i.actor for i in planned)
             in_cycle = _in_cycle(encounter, number, cache)
@@ -500,8 +506,11 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
                                    reschedule=reschedule, explain=explain, cache=cache)
             if first and table_rolls:
                 check_entered(table_rolls, [*asked, *(roll.purpose for roll in resolve_roller.log)],
-                              f"round 1 of the fight under {found.title}", found.roll_keys + ROLL_KEYS + _SURPRISE_KEYS,
+                              f"round 1 of the fight under {found.title}",
+                              found.roll_keys + ROLL_KEYS + _SURPRISE_KEYS + tuple(
+                                  f"{key} [round <r>]" for key in found.roll_keys + _SURPRISE_KEYS),
                               roll_words(encounter))
+            held_over = result.timeline.carry
             after = {f.name: f for f in result.figures}
             hurt = any(after[f.name].hit_points != f.hit_points for f in figures if f.name in after)
             quiet = 0 if hurt else quiet + 1
@@ -532,6 +541,26 @@ def _round_intents(encounter: Encounter, names: tuple[str, ...], first: bool,
 
 _SURPRISE_KEYS: Final = ("surprise: <side>",)
 """The PH 2e surprise roll's key (``SurpriseOptions.standard_roll``)."""
+
+
+def round_rolls(rolls: Mapping[str, int | tuple[int, ...]], r: int) -> dict[str, int | tuple[int, ...]]:
+    """The numbers entered for round ``r``'s timing dice: ``<key> [round <r>]`` for any round (``initiative: party
+    [round 3]``), and a key with no round for round 1, as an encounter's own ``[rolls]`` are (#46). A key with
+    its round wins over the same key without.
+
+    >>> round_rolls({"initiative: party": 4, "initiative: party [round 1]": 6, "ordering: orcs [round 2]": 3}, 2)
+    {'ordering: orcs': 3}
+    >>> round_rolls({"initiative: party": 4, "initiative: party [round 1]": 6}, 1)
+    {'initiative: party': 6}
+    """
+    out: dict[str, int | tuple[int, ...]] = {}
+    mark = f" [round {r}]"
+    for key, value in rolls.items():
+        if key.endswith(mark):
+            out[key[:-len(mark)]] = value
+        elif r == 1 and " [round " not in key and key not in out:
+            out[key] = value
+    return out
 
 
 def _own_system(encounter: Encounter) -> str | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from combatkit.dice import Roll
 from combatkit.intent import Plan
@@ -256,9 +256,13 @@ class Timeline:
     plan: Plan | None = field(default=None, repr=False, compare=False)
     """How the round's intents were placed (:meth:`TimingSystem.plan <combatkit.systems.base.TimingSystem.plan>`),
     when it had intents."""
+    carry: Any = field(default=None, repr=False, compare=False)
+    """What the round leaves the next one of a fight, for a system whose actions run on across rounds (Phase System
+    II's attack sequences, delays and spells under way, 000 §3); the fight hands it to the next round
+    (:attr:`FightRound.carried <combatkit.systems.base.FightRound.carried>`). None: nothing."""
 
     def __init__(self, system: str, clock: Clock, spans: tuple[Span, ...], notes: tuple[str, ...] = (),
-                 rolls: tuple[Roll, ...] = (), plan: Plan | None = None) -> None:
+                 rolls: tuple[Roll, ...] = (), plan: Plan | None = None, carry: Any = None) -> None:
         # Written out (tests/test_resolution.py holds it to the fields): a round makes one or two (#18).
         object.__setattr__(self, "system", system)
         object.__setattr__(self, "clock", clock)
@@ -266,11 +270,12 @@ class Timeline:
         object.__setattr__(self, "notes", notes)
         object.__setattr__(self, "rolls", rolls)
         object.__setattr__(self, "plan", plan)
+        object.__setattr__(self, "carry", carry)
 
     def resolved(self, spans: tuple[Span, ...], rolls: tuple[Roll, ...]) -> Timeline:
         """This timeline as a round's resolution leaves it: its spans as they ended, every roll made
         (``dataclasses.replace`` of those two, without its look at every field: once a round, #18)."""
-        return Timeline(self.system, self.clock, spans, self.notes, rolls, self.plan)
+        return Timeline(self.system, self.clock, spans, self.notes, rolls, self.plan, self.carry)
 
     def __iter__(self) -> Iterator[Span]:
         return iter(self.spans)

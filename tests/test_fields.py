@@ -76,7 +76,7 @@ def test_every_declared_field_is_written_under_its_file_name_and_read_back():
     every = encounter_from_dict({"combatants": [{
         "name": "Mira", "side": "party", "level": 0, "class": "mage", "size": "small", "mv": 9, "ac": -2,
         "thac0": 21, "hp": 7, "attacks_per_round": "3/2", "components_ready": False, "surprised": True,
-        "str": 8, "dex": 17, "con": 9, "int": 18, "wis": 12, "cha": 11, "agi": 15,
+        "morale": 8, "str": 8, "dex": 17, "con": 9, "int": 18, "wis": 12, "cha": 11, "agi": 15,
         "weapons": [{"name": "dagger", "sf": 2, "magic": 1, "style_bonus": 1, "kind": "missile", "length": "short",
                      "damage": "d4", "rate_of_fire": 2, "attacks_per_round": "1/2"}],
         "spells": [{"name": "web", "level": 2, "ct": 2, "components": "V,S,M", "touch": True, "psionic": True}],

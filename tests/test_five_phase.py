@@ -759,3 +759,171 @@ def test_a_weaponless_large_creature_s_blow_is_planned_when_its_fists_fall_due()
     assert "Moderate" in plan.for_actor("Grol")[0].why
     blow = next(s for s in FIVE_PHASE.schedule(encounter, Roller(seed=1)).spans if s.actor == "Grol")
     assert blow.action == "fists -> Erik" and "large creature's natural attack" in blow.why
+
+
+# ----------------------------------------------------------------- whole fights across rounds (#46)
+
+def _fight_events(fight, round_number, actor=None, kind=None):
+    return [e for e in fight.rounds[round_number - 1].events
+            if (actor is None or e.actor == actor) and (kind is None or e.kind.value == kind)]
+
+
+def test_a_one_round_hold_lasts_through_the_round_after_it_is_cast():
+    """001 Magic: "For purposes of spell duration, the first round after a spell is cast counts as the first
+    round, even if the spell activates in an early segment." A one-round hold cast in round 1 holds the orc
+    through round 2; it is back in the fight at round 2's record keeping and strikes in round 3 (#46 item 4: it
+    was back at round 1's record keeping and struck in round 2)."""
+    from combatkit.effects import EffectKind, Save
+    from combatkit.intent import Intent, IntentKind
+    from combatkit.model import SpellEffect
+
+    hold = SpellEffect("hold", EffectKind.HOLD, "a one-round hold", save=Save.NEGATES, duration=1)
+    mira = Combatant("Mira", "party", char_class="mage", hit_points=20, thac0=25,
+                     spells=(Spell("hold", 1, 1, effect=hold),))
+    grishnak = orc(hit_points=30, weapons=(Weapon("dagger", 2, damage="d4"),))
+    ugluk = orc("Ugluk", hit_points=30)  # far off: the fight goes on while Grishnak is held
+    rolls = {**PARTY_FIRST, "save vs spell: Grishnak [round 1, tick 6]": 2}
+    encounter = Encounter("hold", (mira, grishnak, ugluk), distances=(("Mira", "Grishnak", 5), ("Mira", "Ugluk", 300)),
+                          rolls=rolls,
+                          intents=(Intent("Mira", IntentKind.CAST, target="Grishnak", spell="hold"),),
+                          system="five_phase")
+    fight = run_fight(encounter, "five_phase", seed=1, options=FightOptions(max_rounds=3))
+    assert [e.outcome for e in _fight_events(fight, 1, kind="effect")][:1] == ["held"]
+    assert not _fight_events(fight, 1, kind="recover")
+    assert not [e for e in _fight_events(fight, 2, "Grishnak") if e.kind.value == "attack"]
+    recovered = _fight_events(fight, 2, "Grishnak", "recover")
+    assert len(recovered) == 1 and "1 round" in recovered[0].why
+    assert fight.rounds[1].timeline.clock.period_of(recovered[0].tick).label == "morale: record keeping"
+    assert [e for e in _fight_events(fight, 3, "Grishnak") if e.kind.value == "attack"]
+    assert fight.row() == run_fight(encounter, "five_phase", seed=1, options=FightOptions(max_rounds=3),
+                                    explain=False).row()
+
+
+def test_a_withdrawal_is_followed_by_a_flight_in_the_following_round():
+    """001 Withdrawal: "If the opponent fails to strike the character, then some space between the two has opened
+    up and the character may flee in the following round"; 001 Flight: "After a successful withdrawal or retreat,
+    a character has enough space from the opponent to no longer be engaged and can flee at triple move rate."
+    Hero withdraws from the orc (who has initiative) and means to flee: the flight is left for round 2, where it is
+    a Flight, not a Break & Run (#46 item 5: it was placed in round 1 and the round refused)."""
+    from combatkit.intent import Intent, IntentKind, PlacementKind
+
+    hero = fighter("Hero", hit_points=20)
+    grishnak = orc(hit_points=30, movement=3)  # too slow to catch up and re-engage
+    encounter = Encounter("withdraw", (hero, grishnak), distances=(("Hero", "Grishnak", 5),), rolls=ORCS_FIRST,
+                          intents=(Intent("Hero", IntentKind.MOVE, "Grishnak", away=True, maneuver=Maneuver.WITHDRAW),
+                                   Intent("Hero", IntentKind.MOVE, maneuver=Maneuver.FLEE)),
+                          system="five_phase")
+    plan = FIVE_PHASE.plan(encounter)
+    withdrawal, flight = plan.for_actor("Hero")
+    assert withdrawal.kind is PlacementKind.PLACED and flight.kind is PlacementKind.DEFERRED
+    assert flight.rule.startswith("001 Movement: Withdrawal") and "following round" in flight.why
+    fight = run_fight(encounter, "five_phase", seed=1, options=FightOptions(max_rounds=2))
+    assert fight.refused == 0
+    first, second = ([s for s in r.timeline.for_actor("Hero") if s.kind == "move"] for r in fight.rounds)
+    assert [s.rule for s in first] == ["001 Movement: Withdrawal"]
+    assert [s.rule for s in second] == ["001 Movement: Flight"]
+    assert fight.figure("Hero").status.value == "fled"
+    assert not [e for e in _fight_events(fight, 2, "Grishnak") if e.kind.value == "attack"]
+
+
+# ----------------------------------------------------------------- morale checks and Rally in whole fights (#46 item 8)
+
+def _giant_charge(pip_intents=(), erik_intents=(), rolls=None, pip=None):
+    """Gog, a huge giant, charges Erik (6th level, Heroic); Pip (1st level, morale 7) stands beside Erik."""
+    from combatkit.intent import Intent, IntentKind
+
+    gog = Combatant("Gog", "giants", char_class="monster", level=12, size=Size.HUGE, hit_points=80,
+                    weapons=(SPEAR,))
+    erik = fighter("Erik", level=6, hit_points=60)
+    pip = pip or fighter("Pip", level=1, hit_points=30, morale=7)
+    intents = (Intent("Gog", IntentKind.MOVE, "Erik", maneuver=Maneuver.CHARGE), Intent("Gog", IntentKind.ATTACK, "Erik"),
+               *pip_intents, *erik_intents)
+    return Encounter("giant", (gog, erik, pip), distances=(("Gog", "Erik", 40), ("Gog", "Pip", 40), ("Erik", "Pip", 5)),
+                     rolls={"ordering: giants": 4, "ordering: party": 2, **(rolls or {})}, intents=intents,
+                     system="five_phase")
+
+
+def _morale_events(fight, round_number, kind="morale"):
+    return [e for e in fight.rounds[round_number - 1].events if e.kind.value == kind]
+
+
+CHARGE_TICK = LAYOUT.movement(1, 1)  # Gog's side won the ordering: its charge lands at its place in phase 1's movement
+
+
+def test_a_giants_charge_rolls_morale_and_a_failure_breaks_and_runs_for_the_rest_of_the_fight():
+    """001 Morale Check Due to Charge: "all non-Heroic creatures (those with fewer than 4HD) must make a morale check
+    immediately. The effects are applied immediately." 001 Break & Run: "A character failing a morale check ... will
+    simply try to flee without regard to the enemy." Pip (morale 7) rolls 11 on 2d6: he breaks at once, does not
+    strike in phase 3, and is still broken in round 2 (#46 item 8: the check was placed and never rolled)."""
+    from combatkit.intent import Intent, IntentKind
+
+    encounter = _giant_charge(pip_intents=(Intent("Pip", IntentKind.ATTACK, "Gog"),),
+                              rolls={f"morale: Pip [round 1, tick {CHARGE_TICK}]": 11})
+    fight = run_fight(encounter, "five_phase", seed=3, options=FightOptions(max_rounds=2))
+    check, = _morale_events(fight, 1)
+    assert check.actor == "Pip" and check.outcome == "broke" and check.tick == CHARGE_TICK
+    assert check.rule == "001 Morale Check Due to Charge"
+    assert "2d6" in check.why and "11" in check.why and "morale 7" in check.why and "Gog" in check.why
+    assert not [e for e in fight.rounds[0].events if e.actor == "Pip" and e.kind.value == "attack"]
+    assert not [e for e in fight.rounds[1].events if e.actor == "Pip" and e.kind.value == "attack"]
+    assert fight.rounds[0].figure("Pip").status.value == "frightened"
+    assert fight.figure("Pip").status.value == "frightened"
+    assert fight.row() == run_fight(encounter, "five_phase", seed=3, options=FightOptions(max_rounds=2),
+                                    explain=False).row()
+
+
+def test_a_morale_check_made_holds_the_figure_in_the_fight():
+    """001 Morale Check Due to Charge: a check made (2d6 at or under the morale score) leaves the figure fighting."""
+    from combatkit.intent import Intent, IntentKind
+
+    encounter = _giant_charge(pip_intents=(Intent("Pip", IntentKind.ATTACK, "Gog"),),
+                              rolls={f"morale: Pip [round 1, tick {CHARGE_TICK}]": 7})
+    fight = run_fight(encounter, "five_phase", seed=3, options=FightOptions(max_rounds=1))
+    check, = _morale_events(fight, 1)
+    assert check.outcome == "held" and fight.figure("Pip").status.value == "active"
+
+
+def test_a_rally_after_last_actions_brings_a_broken_ally_back():
+    """001 I. Morale: "Rally: Attempt to rally any close allies", before all remaining morale checks. Pip breaks at
+    Gog's charge; Erik rallies in the morale step and Pip's rally roll (2d6, 5 against morale 7) brings him back into
+    the fight: he comes on again in round 2."""
+    from combatkit.intent import Intent, IntentKind
+
+    rally = LAYOUT.rally
+    encounter = _giant_charge(
+        pip_intents=(Intent("Pip", IntentKind.ATTACK, "Gog"),),
+        erik_intents=(Intent("Erik", IntentKind.ATTACK, "Gog"), Intent("Erik", IntentKind.ACTION, note="rally")),
+        rolls={f"morale: Pip [round 1, tick {CHARGE_TICK}]": 12, f"rally: Pip [round 1, tick {rally}]": 5})
+    fight = run_fight(encounter, "five_phase", seed=3, options=FightOptions(max_rounds=2))
+    rallied, = _morale_events(fight, 1, "rally")
+    assert rallied.actor == "Pip" and rallied.outcome == "rallied" and rallied.tick == rally
+    assert rallied.rule == "001 I. Morale & Record Keeping: Rally" and "Erik" in rallied.why
+    assert fight.rounds[0].figure("Pip").status.value == "active"
+    assert [e for e in fight.rounds[1].events if e.actor == "Pip" and e.kind.value in ("move", "attack")]
+    assert fight.row() == run_fight(encounter, "five_phase", seed=3, options=FightOptions(max_rounds=2),
+                                    explain=False).row()
+
+
+def test_a_sides_losses_call_for_morale_checks_in_the_morale_step():
+    """001 I. Morale: "Morale Checks: All remaining morale checks". A side that lost a figure this round checks at
+    the morale step: Grishnak falls to Erik's blow and Ugluk (morale 6) rolls 9: he breaks, his side is down and
+    the party wins (#46 item 8: no loss ever called for a check)."""
+    from combatkit.intent import Intent, IntentKind
+
+    erik = fighter("Erik", level=6, hit_points=60, thac0=1, weapons=(Weapon("long sword", 5, damage="d8+20"),))
+    grishnak = orc(hit_points=5, morale=6)
+    ugluk = orc("Ugluk", hit_points=20, morale=6)
+    checks = LAYOUT.morale_checks
+    encounter = Encounter("losses", (erik, grishnak, ugluk),
+                          distances=(("Erik", "Grishnak", 5), ("Erik", "Ugluk", 5), ("Grishnak", "Ugluk", 5)),
+                          rolls={**PARTY_FIRST, f"attack roll: Erik [round 1, tick {LAYOUT.melee(3, 1)}]": 15,
+                                 f"morale: Ugluk [round 1, tick {checks}]": 9},
+                          intents=(Intent("Erik", IntentKind.ATTACK, "Grishnak"),), system="five_phase")
+    fight = run_fight(encounter, "five_phase", seed=2, options=FightOptions(max_rounds=3))
+    assert fight.rounds[0].figure("Grishnak").status.value == "dead"
+    check, = [e for e in _morale_events(fight, 1) if e.actor == "Ugluk"]
+    assert check.outcome == "broke" and check.tick == checks
+    assert check.rule == "001 I. Morale & Record Keeping: Morale Checks" and "Grishnak" in check.why
+    assert fight.winner == "party" and fight.round_count == 1
+    assert fight.row() == run_fight(encounter, "five_phase", seed=2, options=FightOptions(max_rounds=3),
+                                    explain=False).row()

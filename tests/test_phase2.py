@@ -16,10 +16,13 @@ from combatkit import (
     ActionKind,
     Combatant,
     Declaration,
+    EffectKind,
     Encounter,
     Hit,
     Roller,
+    Save,
     Spell,
+    SpellEffect,
     Weapon,
     WeaponKind,
     load_example,
@@ -28,6 +31,7 @@ from combatkit import (
 from combatkit.encounter_files import dumps_toml
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.fight import FightOptions, run_fight
+from combatkit.resolution.events import EventKind
 from combatkit.systems._exhaust import matchup
 from combatkit.systems.phase2 import (
     PHASE2,
@@ -721,3 +725,125 @@ def test_any_encounter_schedules_inside_its_phases_or_raises_a_rules_error(encou
         if span.kind == "cast" and span.status is Status.DONE:
             begun = (span.start - 1) // 6 + 1
             assert (span.actor, begun) in declared or (span.actor, begun - 1) in declared  # on time or slipped
+
+
+# ----------------------------------------------------------------- whole fights: one continuous run of phases (#46)
+
+
+def fight_of(combatants, declarations, rolls=WIN, options=None, rounds=2, distances=(("Finch", "Orc", 5),)):
+    """A fight whose round 1 is the given declarations (the encounter's own, with its entered dice), the policy's
+    after it."""
+    encounter = Encounter("continuous", tuple(combatants), tuple(declarations), distances=distances, rolls=rolls,
+                          system="phase2")
+    return run_fight(encounter, "phase2", seed=3, options=FightOptions(max_rounds=rounds), system_options=options)
+
+
+def phases_of(fight, r, actor, kind):
+    return [d.phase for d in fight.rounds[r - 1].declarations if d.actor == actor and d.kind is kind]
+
+
+def sturdy(c: Combatant) -> Combatant:
+    return replace(c, hit_points=500)
+
+
+@pytest.mark.parametrize(("rate", "round1", "round2"), [
+    (Fraction(1), [3], [3]),  # attack (C), delay (A), delay (B), attack (C)
+    (Fraction(2), [2, 3], [2, 3]),  # attack (B), attack (C), delay (A), attack (B), attack (C)
+])
+def test_attack_sequence_runs_on_across_the_round_boundary(rate, round1, round2):
+    """000 §3 C: "The sequence may begin on any phase"; 000 §3: after an attack the combatant "must wait a certain
+    number of phases (typically 2)". A sequence begun late in one cycle goes on in the next: one attack begun in C
+    waits through the next A and B; two begun in B give B, C, (delay) A, B, not three attacks in a row."""
+    hero = Combatant("Vala", "party", level=13, char_class="fighter", hit_points=500, attacks_per_round=rate,
+                     weapons=(SWORD,))
+    fight = fight_of([hero, sturdy(foe())], [attack("Vala", p) for p in round1], distances=(("Vala", "Orc", 5),))
+    assert phases_of(fight, 1, "Vala", ActionKind.ATTACK) == round1
+    assert phases_of(fight, 2, "Vala", ActionKind.ATTACK) == round2
+    blows = [s for s in fight.rounds[1].timeline.spans if s.actor == "Vala" and s.kind == "attack"]
+    assert "last round" in blows[0].why  # the sequence it goes on with was begun in the round before
+
+
+def test_a_spell_spilling_into_the_next_cycle_carries_its_casting_and_its_delay():
+    """000 §3 B: a 10th-level caster's CT 5 spell begun in C "is not completed until A. The caster delays only during
+    phase B (being 10th level), then can begin casting again on phase C" (Table 5). In a fight that A, B and C are
+    the next round's: Finch is still casting in its phase A, delays in B, and begins no spell (nor strikes) before
+    C; the next round's tracks are the ones rolled at that phase A (000 §3 A: one roll at each phase A)."""
+    rolls = WIN | {"initiative: party, cycle 2": 9, "initiative: foes, cycle 2": 1}  # the party loses at cycle 2's A
+    fight = fight_of([sturdy(mage(10)), sturdy(foe())], [cast("Finch", 3, "cone of cold")], rolls=rolls,
+                     options=Phase2Options(caster_delay_by_level=True))
+    first, second = fight.rounds[0].timeline, fight.rounds[1].timeline
+    assert [s.period for s in first.spans if s.actor == "Finch" and s.kind == "cast"] == ["phase A, cycle 2"]
+    acts = [(d.phase, d.kind) for d in fight.rounds[1].declarations if d.actor == "Finch"]
+    assert acts and min(p for p, kind in acts if kind in (ActionKind.CAST, ActionKind.ATTACK)) == 3
+    assert not any(r.purpose.startswith("initiative") for r in second.rolls)  # no second roll at the same phase A
+    assert [s.track for s in second.spans if s.actor == "Finch" and s.kind == "cast"][0] == Track.LOSER
+    assert any("cone of cold" in n and "last round" in n for n in second.notes)
+
+
+def test_casting_delay_carries_under_the_base_rule():
+    """000 §3 B Casting Delay: "the caster must wait two phases before casting again or attacking physically". A
+    spell completed in C leaves the next round's A and B to the delay."""
+    fight = fight_of([sturdy(mage(3)), sturdy(foe())], [cast("Finch", 3, "magic missile")])
+    acts = [(d.phase, d.kind) for d in fight.rounds[1].declarations if d.actor == "Finch"]
+    assert acts and min(p for p, kind in acts if kind in (ActionKind.CAST, ActionKind.ATTACK)) == 3
+
+
+# ----------------------------------------------------------------- durations counted in phases in a fight (#46)
+
+ONE_ROUND_HOLD = SpellEffect("hold", EffectKind.HOLD, "a hold of one round (test)", save=Save.NEGATES, duration=1)
+SAVE_FAILED = WIN | {"CON check: Finch, phase 2": 1, "save vs spell: Orc [round 1, tick 11]": 1}
+"""The Orc's blow in phase A does not delay Finch's hold (000 §2 A: its CON check made), which is completed on
+half-segment 11 (phase B) and finds the Orc's save failed."""
+
+
+def hold_caster(spell: Spell) -> Combatant:
+    return Combatant("Finch", "party", level=10, char_class="mage", hit_points=500, weapons=(DAGGER,), spells=(spell,))
+
+
+def orc_blows(fight, r):
+    return [s.period for s in fight.rounds[r - 1].timeline.spans if s.actor == "Orc" and s.kind == "attack"
+            and s.status is Status.DONE]
+
+
+def recovered(fight, r):
+    return [(e.actor, e.when) for e in fight.rounds[r - 1].events if e.kind is EventKind.RECOVER]
+
+
+def test_a_hold_cast_in_phase_b_holds_through_the_next_phase_b():
+    """000 §3 B: "if a spell cast in phase B lasts one round, it expires at the end of the next phase B after all
+    movement and combat has been resolved". Finch's one-round hold takes the Orc in round 1's B (its save failed):
+    the Orc strikes in neither A nor B of round 2, is back in the fight at the end of that B, and strikes in its C."""
+    fight = fight_of([hold_caster(Spell("hold", 3, 3, "V,S", effect=ONE_ROUND_HOLD)), sturdy(foe())],
+                     [cast("Finch", 2, "hold", target="Orc")], rolls=SAVE_FAILED)
+    assert [e.outcome for e in fight.rounds[0].events if e.kind is EventKind.EFFECT] == ["held"]
+    assert recovered(fight, 1) == []
+    assert recovered(fight, 2) == [("Orc", "half-segment 12 (phase B, cycle 1)")]
+    assert orc_blows(fight, 2) == ["phase C, cycle 1"]
+    assert [n for n in fight.rounds[1].timeline.notes if "Orc" in n and "000 §3 B" in n]  # the schedule says why
+
+
+def test_durations_option_and_the_resolver_end_the_hold_together():
+    """``Phase2Options.durations`` names the rounds a spell lasts: the timeline's effect span and the resolver's hold
+    end at the end of the same phase (000 §3 B), not with the spell's effect data (hold person: 2 rounds a level)."""
+    options = Phase2Options(durations={"hold person": 1})
+    fight = fight_of([hold_caster(Spell("hold person", 3, 3, "V,S")), sturdy(foe())],
+                     [cast("Finch", 2, "hold person", target="Orc")], rolls=SAVE_FAILED, options=options)
+    effect = only(fight.rounds[0].timeline, "Finch", "effect")[0]
+    assert (effect.end, effect.period) == (30, "phase B, cycle 2")  # round 2's half-segment 12
+    assert recovered(fight, 2) == [("Orc", "half-segment 12 (phase B, cycle 1)")]
+    assert orc_blows(fight, 2) == ["phase C, cycle 1"]
+
+
+def test_a_condition_cast_in_phase_b_lasts_to_the_next_phase_b():
+    """000 §3 B for a condition (a web): cast in round 1's B and lasting one round, it holds through round 2's B
+    (the fight's phases counted from 0: B of round 1 is 1, B of round 2 is 4), and the fast path plays the same."""
+    web = SpellEffect("web", EffectKind.WEB, "a web of one round (test)", save=Save.NEGATES, duration=1)
+    combatants = (hold_caster(Spell("web", 2, 3, "V,S", effect=web)), sturdy(foe()))
+    declarations = (cast("Finch", 2, "web", target="Orc"),)
+    fight = fight_of(combatants, declarations, rolls=SAVE_FAILED)
+    orc = next(f for f in fight.rounds[0].figures if f.name == "Orc")
+    assert [(a.condition.id, a.first, a.last) for a in orc.conditions] == [("web", 1, 4)]
+    encounter = Encounter("continuous", combatants, declarations, distances=(("Finch", "Orc", 5),), rolls=SAVE_FAILED,
+                          system="phase2")
+    fast = run_fight(encounter, "phase2", seed=3, options=FightOptions(max_rounds=2), explain=False)
+    assert fast.figures == fight.figures

@@ -810,3 +810,41 @@ def test_a_first_round_that_checks_for_surprise_is_looked_up_like_any_other(name
     if name == "short-form-spear-web-and-ready-bow":
         surprise_rounds = sum(any(s.period.startswith("Dex") for s in t.spans) for t in placed.values())
         assert 0 < surprise_rounds < 144
+
+
+# ----------------------------------------------------------------- whole fights: every attack (#46)
+
+_TABLE = {"surprise: party": 12, "surprise: orcs": 12, "initiative: party": 10, "initiative: orcs": 2}
+
+
+def _attack_rolls(fight, actor):
+    """Attack rolls ``actor`` made, round by round."""
+    return [len([e for e in r.events if e.actor == actor and e.kind.value == "attack"]) for r in fight.rounds]
+
+
+@pytest.mark.parametrize(("rate", "blows", "older", "expected"), [
+    (2, None, False, [2, 2]),              # 2 attacks a round
+    (Fraction(3, 2), None, False, [1, 2]),  # 3/2: 1 in odd rounds, 2 in even ones
+    (2, 2, False, [2, 2]),                 # an intent with blows = 2
+    (2, 1, False, [1, 2]),                 # ... and with blows = 1: once (round 2 is the policy's: every attack)
+    (2, None, True, [2, 2]),               # an older-format declaration with attacks = 2
+])
+def test_a_figure_strikes_every_attack_on_its_count(rate, blows, older, expected):
+    """002 III.B: "Unless otherwise specified, ALL of a character's attacks will be resolved ON his turn." A fighter
+    with more than one attack a round makes each attack roll on its count, in every round of a fight (#46 item 6:
+    every figure got one attack roll a round)."""
+    from combatkit.fight import FightOptions, run_fight
+    from combatkit.intent import Intent, IntentKind
+
+    hero = person("Hero", hit_points=200, attacks_per_round=rate, weapons=(replace(SWORD, damage="d8"),))
+    ugluk = orc(hit_points=200, weapons=(replace(DAGGER, damage="d4"),))
+    intents = () if older else (Intent("Hero", IntentKind.ATTACK, "Ugluk", blows=blows),)
+    declarations = (Declaration("Hero", 1, A, target="Ugluk", attacks=2),) if older else ()
+    encounter = Encounter("blows", (hero, ugluk), declarations, distances=(("Hero", "Ugluk", 5),), rolls=_TABLE,
+                          intents=intents, system="short_form")
+    fight = run_fight(encounter, "short_form", seed=1, options=FightOptions(max_rounds=2))
+    assert _attack_rolls(fight, "Hero") == expected
+    first = [s for s in fight.rounds[0].timeline.for_actor("Hero") if s.kind == "attack"]
+    assert len({s.end for s in first}) == 1 and all("III.B" in s.rule for s in first)
+    fast = run_fight(encounter, "short_form", seed=1, options=FightOptions(max_rounds=2), explain=False)
+    assert fast.figures == fight.figures

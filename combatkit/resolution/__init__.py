@@ -93,6 +93,9 @@ Readings this module takes (options where they are a real choice):
   loses its Dexterity bonus (:func:`~combatkit.attack.defenseless_terms`). "May be attacked each phase"
   gives no blow beyond a figure's own (any target may be attacked in any phase);
   ``defenseless_each_phase=True`` is the other reading.
+* 001's morale checks (a giant's charge; a side's losses in the morale step) and rallies are rolled with OSE's
+  2d6 against the morale score; a figure that fails breaks and runs and is out of the fight until rallied
+  (:mod:`combatkit.resolution.morale`).
 * 000: a spell with a material component uses it up (000 §2 A "components must be in-hand at the
   beginning of a casting phase"): the next one needs them readied again.
 """
@@ -113,6 +116,7 @@ from combatkit.encounter import Encounter, Hit
 from combatkit.errors import RulesError
 from combatkit.model import Declaration
 from combatkit.resolution.events import Event, EventKind, RoundResult
+from combatkit.resolution.morale import MoraleOptions
 from combatkit.resolution.walk import Reschedule, Walk, system_of
 from combatkit.systems.base import find_system, roll_words
 from combatkit.systems.rules import Retarget, SystemRules
@@ -122,6 +126,7 @@ __all__ = [
     "ROLL_KEYS",
     "Event",
     "EventKind",
+    "MoraleOptions",
     "ResolutionOptions",
     "Retarget",
     "RoundResult",
@@ -164,6 +169,9 @@ class ResolutionOptions:
     reach of a defenseless figure (a critical miss's condition, or a caster invoking somatic components)
     that struck no blow that phase strikes it once. Default: the phrase gives no blow beyond a figure's
     own; any foe may aim its blows of any phase at it, as at any target."""
+    morale: MoraleOptions = MoraleOptions()
+    """How the morale checks and rallies of a seed with a morale step (001 I) are rolled
+    (:mod:`combatkit.resolution.morale`)."""
 
     def __post_init__(self) -> None:
         if self.criticals is not None:
@@ -186,8 +194,9 @@ def system_rules(system: str) -> SystemRules:
 ROLL_KEYS: Final = ("<what>: <name> [<when>]", "DEX check (stopping): <name>")
 """What the rolls of a resolved round are called, besides its timing system's
 (:attr:`~combatkit.systems.base.TimingSystem.roll_keys`): ``"attack roll: Brienne [round 1, tick 9]"``,
-``"damage: ..."``, ``"save vs spell: ..."``, a spell's own dice (``"magic missile: Mira [round 1, tick 5, 1]"``)
-and the critical tables' rolls, each with the round and tick in brackets."""
+``"damage: ..."``, ``"save vs spell: ..."``, a spell's own dice (``"magic missile: Mira [round 1, tick 5, 1]"``),
+the critical tables' rolls and 001's morale checks and rallies (``"morale: Pip [round 1, tick 2]"``,
+``"rally: Pip [round 1, tick 43]"``), each with the round and tick in brackets."""
 
 
 def timing_roller(system: str) -> type[Roller]:

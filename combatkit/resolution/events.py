@@ -45,6 +45,11 @@ class EventKind(enum.Enum):
     """A declaration the timing system refused (the figure does nothing instead)."""
     DYING_BLOW = "dying blow"
     """003 §I Option: the save vs. death of a figure killed one segment before its blow."""
+    MORALE = "morale"
+    """A morale check rolled (001 I. Morale): ``outcome`` ``"held"`` or ``"broke"``, ``amount`` the 2d6 roll."""
+    RALLY = "rally"
+    """A rally (001 I. Morale: Rally): ``outcome`` ``"rallied"`` or ``"failed"`` for a broken ally's roll, ``"none"``
+    when no broken ally is near."""
     NOTE = "note"
 
 

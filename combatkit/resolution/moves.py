@@ -90,34 +90,9 @@ def _paced(walk: Walk, live: Live, t: Tick, feet: int) -> int:
 
 def _flee(walk: Walk, live: Live, span: Span, decl: Declaration | None, t: Tick, withdraw: bool) -> None:
     foes = [f for f in walk.live.values() if f.fig.side != live.fig.side and f.acts_at(t)]
-    engaged = [f for f in foes if abs(f.position - live.position) <= REACH]
     rule = walk.rules.flee_rule or span.rule
-    if not withdraw and walk.rules.flight is not None:
-        for foe in engaged:
-            if any(not c.can_attack for c in walk.conditions_on(foe, t)):
-                continue
-            if walk.rules.flight is Flight.COMBAT_II:
-                allies = [a for a in walk.live.values() if a.fig.side == live.fig.side and a is not live
-                          and is_acting(a.status) and abs(a.position - foe.position) <= REACH]
-                verdict = flight_free_attack(
-                    fleeing_won_initiative=span.track == "winner",
-                    opponent_struck_this_phase=walk.phase_index(t) in foe.struck_phases,
-                    opponent_mv=foe.c.movement, fleeing_mv=live.c.movement, interposed=bool(allies))
-                rule, position = verdict.rule, Position.FRONT
-                if not verdict.free_attack:
-                    walk.event(t, foe.name, EventKind.NOTE, rule, verdict.why, target=live.name)
-                    continue
-            else:
-                rule, position = walk.rules.flight.value, Position.REAR
-            weapons = routine(foe.c, foe.extras)
-            free = Span(foe.name, foe.fig.side, SpanKind.ATTACK, f"free attack -> {live.name}", t, t, span.period, rule,
-                        f"{live.name} flees: {foe.name} gets a free attack.", target=live.name)
-            walk.event(t, foe.name, EventKind.NOTE, rule, f"{live.name} flees: {foe.name} gets a free attack.",
-                       target=live.name)
-            situation = replace(blows.situation_of(walk, foe, live, free, None, False, weapons) or Situation(),
-                                position=position)
-            blows.strike(walk, foe, Action(t, free, None, "free attack on a fleeing figure", weapons, live.name,
-                                           situation), t)
+    if not withdraw:
+        rule = free_attacks(walk, live, span, t, rule)
     if live.hp <= 0:
         walk.cancel(live, span, t, rule, f"{live.name} is cut down as it turns to flee.")
         return
@@ -134,6 +109,42 @@ def _flee(walk: Walk, live: Live, span: Span, decl: Declaration | None, t: Tick,
     faster = any(f.c.movement > live.c.movement for f in foes if is_acting(f.status))
     if clear and not faster and not withdraw:
         walk.fall(live, t, FigureStatus.FLED)
+
+
+def free_attacks(walk: Walk, live: Live, span: Span, t: Tick, rule: str) -> str:
+    """The free attacks ``live``, fleeing melee at tick t (``span``: its flight), draws from the foes engaged with it
+    (:attr:`SystemRules.flight <combatkit.systems.rules.SystemRules.flight>`; none without one); returns the rule the
+    last was made under, else ``rule``."""
+    if walk.rules.flight is None:
+        return rule
+    foes = [f for f in walk.live.values() if f.fig.side != live.fig.side and f.acts_at(t)]
+    engaged = [f for f in foes if abs(f.position - live.position) <= REACH]
+    for foe in engaged:
+        if any(not c.can_attack for c in walk.conditions_on(foe, t)):
+            continue
+        if walk.rules.flight is Flight.COMBAT_II:
+            allies = [a for a in walk.live.values() if a.fig.side == live.fig.side and a is not live
+                      and is_acting(a.status) and abs(a.position - foe.position) <= REACH]
+            verdict = flight_free_attack(
+                fleeing_won_initiative=span.track == "winner",
+                opponent_struck_this_phase=walk.phase_index(t) in foe.struck_phases,
+                opponent_mv=foe.c.movement, fleeing_mv=live.c.movement, interposed=bool(allies))
+            rule, position = verdict.rule, Position.FRONT
+            if not verdict.free_attack:
+                walk.event(t, foe.name, EventKind.NOTE, rule, verdict.why, target=live.name)
+                continue
+        else:
+            rule, position = walk.rules.flight.value, Position.REAR
+        weapons = routine(foe.c, foe.extras)
+        free = Span(foe.name, foe.fig.side, SpanKind.ATTACK, f"free attack -> {live.name}", t, t, span.period, rule,
+                    f"{live.name} flees: {foe.name} gets a free attack.", target=live.name)
+        walk.event(t, foe.name, EventKind.NOTE, rule, f"{live.name} flees: {foe.name} gets a free attack.",
+                   target=live.name)
+        situation = replace(blows.situation_of(walk, foe, live, free, None, False, weapons) or Situation(),
+                            position=position)
+        blows.strike(walk, foe, Action(t, free, None, "free attack on a fleeing figure", weapons, live.name,
+                                       situation), t)
+    return rule
 
 
 def _charge(walk: Walk, live: Live, target: Live, span: Span, t: Tick) -> None:

@@ -11,13 +11,15 @@ re-timing the round when it hits a caster.
 
 What lasts (:class:`~combatkit.battle.Lasting` on the figure, or a condition for so many phases):
 a sleep, hold or fear ends at the end of its last round and the figure is back in the fight
-(``EventKind.RECOVER``; a charm lasts the fight); damage that lasts (Melf's acid arrow, flaming sphere) comes again at the
+(``EventKind.RECOVER``; a charm lasts the fight), or, where the system counts durations in phases (000 §3 B), at
+the end of the phase it went off in so many rounds later (:func:`phase_ends`); damage that lasts (Melf's acid arrow, flaming sphere) comes again at the
 first tick of each later round of it (:func:`round_starts`); the conditions of web, blindness, slow,
 haste, protection, stinking cloud, scare and bless end with the phase the walk computed for them.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from functools import partial
 from typing import Final, TYPE_CHECKING
@@ -143,7 +145,7 @@ def _effect(walk: Walk, caster: Live, effect: SpellEffect, aimed: str | None, t:
             _damage(walk, caster.name, caster, effect, figure, amount, saved, save_text, t, spell)
             rounds = _rounds(walk, effect, level, figure, key, spell)
             if rounds is not None and rounds > 1 and is_present(figure.status):
-                figure.lasting.append(Lasting(effect, caster.name, level, walk.round, walk.round + rounds - 1))
+                figure.lasting.append(Lasting(effect, caster.name, level, walk.round, _until(walk, rounds)))
         elif saved:
             walk.event(t, caster.name, EventKind.EFFECT, effect.rule, f"{figure.name} resists {spell}{save_text}."
                        if walk.explain else "", target=figure.name, outcome="saved")
@@ -195,7 +197,13 @@ def _save(walk: Walk, effect: SpellEffect, figure: Live, key: str, t: Tick) -> t
 
 def _rounds(walk: Walk, effect: SpellEffect, level: int, figure: Live, key: str, spell: str) -> int | None:
     """Rounds the effect lasts on ``figure``, counting this one; None: the rest of the fight (an effect that
-    is not damage and gives no duration)."""
+    is not damage and gives no duration). The system's options may name them (``Phase2Options.durations``, 000 §3 B),
+    in place of the effect data's."""
+    # read by name, not by a runtime-checked protocol: the compiled build makes a protocol a native class
+    durations = getattr(walk.system_options, "durations", None)
+    given = durations.get(spell) if durations is not None else None
+    if given is not None:
+        return given  # the system's options name it (Phase2Options.durations, 000 §3 B): as its timeline shows
     if not effect.lasts:
         return None if effect.kind is not EffectKind.DAMAGE else 1
     rounds = effect.rounds(level)
@@ -205,7 +213,45 @@ def _rounds(walk: Walk, effect: SpellEffect, level: int, figure: Live, key: str,
 
 
 def _until(walk: Walk, rounds: int | None) -> int | None:
-    return None if rounds is None else walk.round + rounds - 1
+    """The last round of the fight an effect lasting ``rounds`` holds in (None: the rest of the fight)."""
+    return None if rounds is None else walk.round + rounds - 1 + _free(walk)
+
+
+def _free(walk: Walk) -> int:
+    """1 where the system counts a duration from the round after the spell goes off (the rest of its own round
+    comes free: :attr:`~combatkit.systems.rules.SystemRules.durations_from_next_round`, 001 Magic), else 0."""
+    return 1 if walk.rules.durations_from_next_round is not None else 0
+
+
+def _last_phase(walk: Walk, rounds: int | None, t: Tick) -> int | None:
+    """Where the system counts durations in phases (:attr:`~combatkit.systems.rules.SystemRules.durations_in_phases`,
+    000 §3 B: "if a spell cast in phase B lasts one round, it expires at the end of the next phase B"), the last
+    phase of the fight (:meth:`Walk.global_phase <combatkit.resolution.walk.Walk.global_phase>`) an effect that goes
+    off at t and lasts ``rounds`` holds in: the phase it went off in, ``rounds`` rounds of phases later. None: the
+    system ends it with a round, or it lasts the rest of the fight."""
+    if rounds is None or walk.rules.durations_in_phases is None:
+        return None
+    return walk.global_phase(t) + rounds * walk.rules.phases
+
+
+def _out_for(walk: Walk, effect: SpellEffect, caster: Live, rounds: int | None, t: Tick,
+             status: FigureStatus) -> Lasting:
+    """A sleep, hold, charm or fear that went off at t, on its figure for ``rounds`` (None: the rest of the fight):
+    to the end of a round, or of a phase (:func:`_last_phase`)."""
+    last = _last_phase(walk, rounds, t)
+    until = _until(walk, rounds) if last is None else last // walk.rules.phases + 1
+    return Lasting(effect, caster.name, caster.c.level, walk.round, until, status, last)
+
+
+def _phase_words(walk: Walk, phase: int) -> str:
+    """A phase of the fight in words: ``"phase B of round 2"`` (phases lettered A, B, C... as 000 §3 letters them)."""
+    return f"phase {chr(ord('A') + phase % walk.rules.phases)} of round {phase // walk.rules.phases + 1}"
+
+
+def _ending(walk: Walk, rounds: int | None, t: Tick) -> str:
+    """``", to the end of phase B of round 2 (000 §3 B ...)"`` where the duration ends with a phase, else nothing."""
+    last = _last_phase(walk, rounds, t)
+    return "" if last is None else f", to the end of {_phase_words(walk, last)} ({walk.rules.durations_in_phases})"
 
 
 def _for(rounds: int | None) -> str:
@@ -237,9 +283,9 @@ def _out_of_the_fight(walk: Walk, caster: Live, effect: SpellEffect, figure: Liv
         figure.position += feet if figure.position >= caster.position else -feet
         where = f", {feet}' away at its full movement"
     walk.event(t, caster.name, EventKind.EFFECT, effect.rule,
-               f"{figure.name} is {_WORDS[status]} by {spell}{_for(rounds)}{where}{save_text}." if walk.explain
-               else "", target=figure.name, outcome=status.value)
-    figure.lasting.append(Lasting(effect, caster.name, caster.c.level, walk.round, _until(walk, rounds), status))
+               f"{figure.name} is {_WORDS[status]} by {spell}{_for(rounds)}{_ending(walk, rounds, t)}{where}"
+               f"{save_text}." if walk.explain else "", target=figure.name, outcome=status.value)
+    figure.lasting.append(_out_for(walk, effect, caster, rounds, t, status))
     walk.fall(figure, t, status, rule=effect.rule if status in (FigureStatus.CHARMED, FigureStatus.FRIGHTENED)
               else None)
 
@@ -265,11 +311,13 @@ def _condition(walk: Walk, caster: Live, effect: SpellEffect, figure: Live, t: T
     why = ""
     if effect.kind is EffectKind.WEB:
         rounds, why = _web_rounds(figure.c, rounds)
-    last = _FOREVER if rounds is None else (walk.round + rounds - 1) * walk.rules.phases - 1
+    until, last_phase = _until(walk, rounds), _last_phase(walk, rounds, t)
+    last = _FOREVER if until is None else last_phase if last_phase is not None else until * walk.rules.phases - 1
     figure.conditions = [a for a in figure.conditions if a.condition.id != condition.id]  # a second casting renews
     figure.conditions.append(ActiveCondition(condition, g, last, effect.rule))
     walk.event(t, caster.name, EventKind.EFFECT, effect.rule,
-               f"{figure.name} is {condition.name} ({condition.text}){_for(rounds)}{why}{save_text}." if walk.explain
+               f"{figure.name} is {condition.name} ({condition.text}){_for(rounds)}{_ending(walk, rounds, t)}{why}"
+               f"{save_text}." if walk.explain
                else "", target=figure.name, outcome=condition.id)
 
 
@@ -307,10 +355,10 @@ def _sleep(walk: Walk, caster: Live, effect: SpellEffect, affected: list[Live], 
         used += cost
         rounds = _rounds(walk, effect, caster.c.level, figure, key, spell)
         walk.event(t, caster.name, EventKind.EFFECT, effect.rule,
-                   f"{figure.name} falls asleep{_for(rounds)} ({used} of {pool} Hit Dice)." if walk.explain else "",
+                   f"{figure.name} falls asleep{_for(rounds)}{_ending(walk, rounds, t)} ({used} of {pool} Hit Dice)."
+                   if walk.explain else "",
                    target=figure.name, outcome="asleep")
-        figure.lasting.append(Lasting(effect, caster.name, caster.c.level, walk.round, _until(walk, rounds),
-                                      FigureStatus.ASLEEP))
+        figure.lasting.append(_out_for(walk, effect, caster, rounds, t, FigureStatus.ASLEEP))
         walk.fall(figure, t, FigureStatus.ASLEEP)
 
 
@@ -318,25 +366,62 @@ def _sleep(walk: Walk, caster: Live, effect: SpellEffect, affected: list[Live], 
 
 
 def round_starts(walk: Walk) -> None:
-    """Damage that lasts (Melf's acid arrow, flaming sphere) comes again at the round's first tick, with its save."""
+    """Damage that lasts (Melf's acid arrow, flaming sphere) comes again at the round's first tick, with its save;
+    a figure held or asleep into this round's first phases (:func:`round_ends`) is so from its first tick."""
     t = 1
     for live in list(walk.live.values()):
         for item in live.lasting:
+            if item.last_phase is not None and item.status is not None and is_acting(live.status):
+                live.status = item.status  # 000 §3 B: still held (asleep) until its phase ends (phase_ends)
+                walk.event(t, live.name, EventKind.NOTE, walk.rules.durations_in_phases or item.effect.rule,
+                           f"{live.name} is still {item.status.value} by {item.caster}'s {item.effect.name}, to the "
+                           f"end of {_phase_words(walk, item.last_phase)}." if walk.explain else "")
+                continue
             if (item.status is None and item.effect.kind is EffectKind.DAMAGE and is_present(live.status)
                     and item.since < walk.round and (item.until is None or walk.round <= item.until)):
                 key = f"round {walk.round}, tick {t}"
                 caster = walk.live.get(item.caster)
                 amount = _amount(walk, item.effect, item.level, item.caster, item.effect.name, key)
                 saved, save_text = _save(walk, item.effect, live, key, t)
-                of = "" if item.until is None else f" of {item.until - item.since + 1}"
+                free = _free(walk)
+                of = "" if item.until is None else f" of {item.until - item.since + 1 - free}"
                 _damage(walk, item.caster, caster, item.effect, live, amount, saved, save_text, t, "it",
-                        again=f"{item.caster}'s {item.effect.name} goes on (round {walk.round - item.since + 1}{of}): ")
+                        again=f"{item.caster}'s {item.effect.name} goes on (round "
+                              f"{walk.round - item.since + 1 - free}{of}): ")
+
+
+def phase_ends(walk: Walk, index: int) -> None:
+    """The end of the round's phase ``index`` (0: the first), where the system counts durations in phases (000 §3 B:
+    a spell "expires at the end of the next phase B after all movement and combat has been resolved"): a figure
+    asleep, held or frightened by a spell whose last phase this was is back in the fight from the next phase on (an
+    event of kind ``recover``)."""
+    if walk.rules.durations_in_phases is None:
+        return
+    phase = (walk.round - 1) * walk.rules.phases + index
+    t = walk.grid[index][1]
+    for live in walk.live.values():
+        ended = [item for item in live.lasting if item.last_phase is not None and item.last_phase <= phase
+                 and item.status is not None and live.status is item.status]
+        if not ended:
+            continue
+        live.lasting = [item for item in live.lasting if item not in ended]
+        live.status, live.down_at, live.fell = FigureStatus.ACTIVE, None, None
+        item = ended[0]
+        walk.event(t, live.name, EventKind.RECOVER, walk.rules.durations_in_phases,
+                   f"{live.name} is back in the fight: {item.caster}'s {item.effect.name} ends with "
+                   f"{_phase_words(walk, phase)}, after all movement and combat in it." if walk.explain else "",
+                   outcome="recovered")
 
 
 def round_ends(walk: Walk) -> None:
     """Effects whose last round this was end: a figure asleep, held or frightened by a spell is back in the
-    fight (an event of kind ``recover``); what it no longer applies to (its figure died) is dropped."""
+    fight (an event of kind ``recover``); what it no longer applies to (its figure died) is dropped. Where the
+    system counts durations in phases (000 §3 B), one that ends in the next round's first phases leaves its
+    figure in that round's fight, held (asleep) from its first tick (:func:`round_starts`) to the end of the phase
+    (:func:`phase_ends`); what the round leaves the next (``Phase2Carry.out_of_action``) gives it
+    nothing to do until then."""
     end = walk.timeline.clock.ticks
+    next_round = walk.round * walk.rules.phases  # the next round's first phase
     for live in walk.live.values():
         if not live.lasting:
             continue
@@ -345,12 +430,24 @@ def round_ends(walk: Walk) -> None:
             gone = (live.status is not item.status) if item.status is not None else not is_present(live.status)
             if gone:
                 continue
+            last = item.last_phase
+            if last is not None and item.status is not None and next_round <= last < next_round + walk.rules.phases - 1:
+                live.status = FigureStatus.ACTIVE  # in the next round's fight; held again from its first tick
+                out_of_action = getattr(walk.timeline.carry, "out_of_action", None)  # Phase2Carry's
+                if out_of_action is not None:
+                    why = (f"{live.name} is {item.status.value} by {item.caster}'s {item.effect.name} to the end of "
+                           f"{_phase_words(walk, last)}")
+                    walk.timeline = replace(walk.timeline, carry=out_of_action(live.name, last - next_round + 1, why))
+                keep.append(item)
+                continue
             if item.until is not None and item.until <= walk.round:
                 if item.status is not None:
                     live.status, live.down_at, live.fell = FigureStatus.ACTIVE, None, None
                     walk.event(end, live.name, EventKind.RECOVER, item.effect.rule,
                                f"{live.name} is back in the fight: {item.caster}'s {item.effect.name} has run its "
-                               f"{item.until - item.since + 1} round(s)." if walk.explain else "",
+                               f"{item.until - item.since + 1 - _free(walk)} round(s)"
+                               + (f", counted from the round after it was cast ({walk.rules.durations_from_next_round})"
+                                  if _free(walk) else "") + "." if walk.explain else "",
                                outcome="recovered")
                 continue
             keep.append(item)

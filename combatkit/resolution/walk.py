@@ -28,7 +28,7 @@ from combatkit.encounter import Hit
 from combatkit.errors import IllegalActionError
 from combatkit.kinds import Maneuver
 from combatkit.model import Declaration
-from combatkit.resolution import blows, moves, spells
+from combatkit.resolution import blows, morale, moves, spells
 from combatkit.resolution.events import Event, EventKind, RoundResult
 from combatkit.resolution.state import D20, Action, Live
 from combatkit.systems._memo import kept, stands_for, table as memo_table
@@ -120,6 +120,8 @@ class Walk:
         """The number that stands for the round's declarations' value (:func:`~combatkit.systems._memo.stands_for`),
         what the run's memo keys them on here."""
         self.by_actor, self.chargers = self._sorted_declarations()
+        self.morale_at = self._morale_step(timeline)
+        """The tick of the seed's remaining morale checks (:attr:`SystemRules.morale_step`), until they are rolled."""
         self._first_load(timeline)
 
     def _sorted_declarations(self) -> tuple[dict[tuple[str, SpanKind], list[Declaration]], set[str]]:
@@ -148,6 +150,13 @@ class Walk:
         return by_actor, chargers
 
     # -- time
+
+    def _morale_step(self, timeline: Timeline) -> Tick | None:
+        """The tick of the clock period :attr:`SystemRules.morale_step` names (None: the seed has none)."""
+        label = self.rules.morale_step
+        if label is None:
+            return None
+        return next((p.start for p in timeline.clock.periods if p.label == label), None)
 
     def _grid(self, timeline: Timeline) -> list[tuple[int, int]]:
         """The round's phases (:attr:`Clock.phases <combatkit.timeline.Clock.phases>`), as many as the system has."""
@@ -290,6 +299,9 @@ class Walk:
                     self._phase_end(ended)
                     ended += 1
                     continue
+                if self.morale_at is not None and self.morale_at < t:
+                    self._morale_checks()
+                    continue
                 while self.queue and self.queue[0][0] == t:
                     _, _, _, action = heapq.heappop(self.queue)
                     if self.is_touchy(action):
@@ -300,6 +312,8 @@ class Walk:
                 break
             self._phase_end(ended)
             ended += 1
+        if self.morale_at is not None:
+            self._morale_checks()
         self._after(_FOREVER)
         spells.round_ends(self)  # a spell's sleep, hold or fear that ends with this round
         for live in self.live.values():
@@ -312,7 +326,10 @@ class Walk:
 
     def _phase_end(self, index: int) -> None:
         """The end of phase ``index``: with ``defenseless_each_phase`` (000 §2 C, "may be attacked each
-        phase"), each foe in reach of a defenseless figure that struck no blow this phase strikes it now."""
+        phase"), each foe in reach of a defenseless figure that struck no blow this phase strikes it now. First, a
+        spell's hold or sleep whose last phase this was ends (:func:`spells.phase_ends
+        <combatkit.resolution.spells.phase_ends>`, 000 §3 B)."""
+        spells.phase_ends(self, index)
         if not self.options.defenseless_each_phase:
             return
         t = self.grid[index][1]
@@ -337,6 +354,16 @@ class Walk:
                            f"now (the option that reads 'may be attacked each phase' as a blow a phase).",
                            target=target.name)
                 self.push(Action(t, span, None, "a blow on a defenseless target", weapons, target.name))
+
+    def _morale_checks(self) -> None:
+        """The morale step's remaining checks (:func:`combatkit.resolution.morale.losses`), once the falls before it
+        have taken effect; the falls the breaking figures' free attacks cause take effect there too."""
+        t = self.morale_at
+        assert t is not None
+        self.morale_at = None
+        self._after(t)
+        morale.losses(self, t)
+        self._after(t)
 
     def _held_over(self, live: Live) -> str | None:
         """The spell ``live`` holds past the round's end, unspoilt: the next round's casting (000 §2 A).
@@ -444,10 +471,14 @@ class Walk:
             self.record(span)
         elif kind is SpanKind.MOVE:
             moves.move(self, live, action, t)
+        elif kind is SpanKind.MISC and morale.RALLY in span.marks:
+            morale.rally(self, live, span, t)
         elif kind is SpanKind.MISC:
             if action.declaration is not None and action.declaration.readies_components:
                 live.components = True
             self.record(span)
+        elif kind is SpanKind.MORALE:
+            morale.check_span(self, live, span, t)
         else:
             self.record(span)
 

@@ -21,7 +21,8 @@ C-G. Play out phases 1-5, each in three steps: Movement (delays and distractions
    together.
 H. Last Actions: anything after phase five, all simultaneous.
 I. Morale & record keeping: rallies, then the remaining morale checks, then damage and
-   status changes are recorded.
+   status changes are recorded. A resolved round rolls the checks (a giant's charge, a
+   side's losses) and the rallies: :mod:`combatkit.resolution.morale` says how.
 
 **Declarations.** A declaration's ``phase`` is when it acts: for an attack, a spell or an
 item, the phase it strikes or goes off (its facility says which phase that may be: the
@@ -81,6 +82,11 @@ lands while a spell is being channelled ruins it.
 * A clash (001 Melee: Clash) orders by reach the first blows two foes exchange when one of
   them closed on the other this round and both strike in the same phase; no extra snap
   attacks are added to what was declared.
+* A spell's duration counts from the round after it goes off (001 Magic): a one-round hold cast in
+  round 1 holds through round 2 (:attr:`~combatkit.systems.rules.SystemRules.durations_from_next_round`).
+* A flight planned after a withdrawal or retreat is left for the following round (001 Withdrawal: "may
+  flee in the following round"), where it is a Flight while the figure is still clear of the opponent
+  (:class:`Disengaged`), else a Break & Run.
 * Combat II (000) declaration fields have no 001 meaning except ``reposition`` (a Shift
   before the attack, in phase 1) and ``drop_and_draw`` (Draw & Ready, one phase, first);
   the others, and ``attacks=2``, are refused.
@@ -121,6 +127,7 @@ __all__ = [
     "FIVE_PHASE",
     "ActionSpec",
     "Check",
+    "Disengaged",
     "Facility",
     "FivePhase",
     "FivePhaseOptions",
@@ -676,6 +683,8 @@ class _Item:
 
 
 _RUSHED: Final = frozenset({"rushed"})
+_RALLY: Final = frozenset({"rally"})
+"""A rally's mark, which the resolver rolls (:data:`combatkit.resolution.morale.RALLY`)."""
 
 
 class _Round:
@@ -1328,7 +1337,7 @@ class _Round:
             label = f"phase {item.land}"
         return Span(item.c.name, item.c.side, item.kind, item.action, start, end, label, item.rule,
                     _sentences(item.why), target=item.target, status=item.status,
-                    marks=_RUSHED if item.rushed else frozenset())
+                    marks=_RUSHED if item.rushed else _RALLY if item.spec.id == "rally" else frozenset())
 
     def _morale(self, spans: list[Span]) -> list[Span]:
         """001 Morale Check Due to Charge; 001 Break & Run's attacks from the rear."""
@@ -1344,7 +1353,8 @@ class _Round:
                         out.append(Span(c.name, c.side, SpanKind.MORALE, f"morale check: charged by {item.c.name}",
                                         span.end, span.end, span.period, "001 Morale Check Due to Charge",
                                         f"Charged by a {item.c.size.value} creature, every non-Heroic creature "
-                                        f"(fewer than 4 HD) makes a morale check at once; its effects apply at once."))
+                                        f"(fewer than 4 HD) makes a morale check at once; its effects apply at once.",
+                                        target=item.c.name))
             if item.spec.id == "break_and_run":
                 for c in self.encounter.combatants:
                     gap = self.distance.get(frozenset((c.name, item.c.name)))
@@ -1370,6 +1380,18 @@ class _Round:
                                        f"the spell: it is ruined.")
             out.append(span)
         return out
+
+
+@dataclass(frozen=True)
+class Disengaged:
+    """What a round with a withdrawal or retreat leaves its figure for the next (:attr:`~combatkit.intent.Plan.carry`):
+    001 Withdrawal, "the character may flee in the following round"; 001 Retreat, "Once clear, the character can
+    scurry away from the fight beginning the next round"."""
+
+    how: str
+    """The action of 001's list it made: ``"withdrawal"`` or ``"retreat"``."""
+    opponent: str
+    """The figure it was made from."""
 
 
 @dataclass
@@ -1437,16 +1459,21 @@ class FivePhase(TimingSystem):
     roll_keys: tuple[str, ...] = (
         "ordering: <side>", "<action>: <name>, phase <phase>", "<action> takes effect: <name>, phase <phase>",
         "<check>: <name>, phase <phase>", "to hit: <name> -> <target>, <phase name>",
+        "morale: <name> [round <r>, tick <t>]", "rally: <name> [round <r>, tick <t>]",
     )
     """``<action>`` is a name from 001's list of actions whose phase cost or effect is a die roll;
-    ``<check>`` a distraction or other check (``FivePhaseOptions``)."""
+    ``<check>`` a distraction or other check (``FivePhaseOptions``). A resolved round rolls 001's morale checks
+    and rallies (``morale: Pip [round 1, tick 2]``; :mod:`combatkit.resolution.morale`)."""
 
     rules = SystemRules(
         "001", "001 Play Out Phases: a mortal stroke won't result in death until the end of the melee (missiles "
                "and spells: until all have been launched) in the phase",
         "001 Play Out Phases: the fallen figure's later actions do not happen",
         Retarget.LOST, "001 A. Declare Intentions: targets are declared for the round", 5,
-        falls_at_step_end=True, flight=Flight.BREAK_AND_RUN, surprised_sits_out="001 A. Declare Intentions")
+        falls_at_step_end=True, flight=Flight.BREAK_AND_RUN, surprised_sits_out="001 A. Declare Intentions",
+        durations_from_next_round="001 Magic: for purposes of spell duration, the first round after a spell is cast "
+                                  "counts as the first round",
+        morale_step="morale: checks")
     maneuvers = frozenset(Maneuver)
     """001's Charge, Withdrawal, Break & Run, Overbear and Unarmed/Body Attack are entries of its list."""
 
@@ -1484,29 +1511,46 @@ class FivePhase(TimingSystem):
         c = ap.c
         options = ap.options if isinstance(ap.options, FivePhaseOptions) else FivePhaseOptions()
         ready = 1  # the phase the figure is free from
+        disengaging: ActionSpec | None = None  # a withdrawal or retreat placed this round, and from whom
+        disengaged_from: str | None = None
         i = 0
         while i < len(ap.steps):
             step, intent = ap.steps[i]
-            intent = ap.unarmed(intent)
             refined = ap.refined(step, intent)
             if refined is not None:
                 ready = max(ready, max(d.phase for d in refined) + 1)
                 i += 1
                 continue
+            intent = ap.unarmed(intent)
             if ready > LAST:
                 ap.defer(step, intent, "001 B, H: a full move allows no other action; after Last Actions the "
                                        "round is over", f"{intent.said()}: nothing of the round is left for it")
                 i += 1
                 continue
             k = intent.kind
+            if k is IntentKind.MOVE and intent.maneuver is Maneuver.FLEE and disengaging is not None:
+                # 001 Withdrawal: "the character may flee in the following round" (Retreat: "beginning the next
+                # round"); the flight is that round's first intent, and a Flight if the figure is still clear
+                ap.defer(step, intent, f"001 Movement: {disengaging.name}",
+                         f"{intent.said()}: after a {disengaging.name.lower()} the character may flee in the "
+                         f"following round")
+                ap.carry = Disengaged(disengaging.id, str(disengaged_from))
+                ready = NEXT
+                i += 1
+                continue
             if k is IntentKind.MOVE and intent.maneuver in (Maneuver.FLEE, Maneuver.WITHDRAW):
                 # 001 Movement: a withdrawal names the opponent it is made from (ap.declaration leaves a move
                 # away without a target: elsewhere a move's target is the figure it closes on)
                 made_from = intent.target if intent.maneuver is Maneuver.WITHDRAW else None
-                out = [ap.declaration(intent, min(ready, 5), ActionKind.MOVE, target=made_from)]
+                clear = self._clear(ap) if intent.maneuver is Maneuver.FLEE else None
+                out = [ap.declaration(intent, min(ready, 5), ActionKind.MOVE, target=made_from,
+                                      **({"note": "flight"} if clear else {}))]
                 spec = action_for(c, out[0])
                 ap.add(step, intent, out, f"001 Movement: {spec.name}", f"{intent.said()}: "
-                                                                         f"{spec.name} ({ap.where(out)})")
+                                                                         f"{spec.name} ({ap.where(out)})"
+                       + (f"; {clear}" if clear else ""))
+                if spec.id in ("withdrawal", "retreat"):
+                    disengaging, disengaged_from = spec, made_from
                 ready = NEXT if intent.maneuver is Maneuver.FLEE else ready + 1
             elif k is IntentKind.ATTACK or (k is IntentKind.MOVE and _pair(ap.steps, i)):
                 move = (step, intent) if k is IntentKind.MOVE else None
@@ -1540,6 +1584,20 @@ class FivePhase(TimingSystem):
                        + (f" ({spec.phases} phases; the next action waits for the most)" if cost > 1 else ""))
                 ready = d.phase + max(1, cost)
             i += 1
+
+    @staticmethod
+    def _clear(ap: ActorPlan) -> str:
+        """Why a flight is a Flight, not a Break & Run: last round the figure withdrew or retreated from an
+        opponent who is not within reach now (001 Flight: "After a successful withdrawal or retreat, a character
+        has enough space from the opponent to no longer be engaged"); ``""`` when it is not so."""
+        left = ap.carried
+        if not isinstance(left, Disengaged):
+            return ""
+        gap = ap.gap(left.opponent)
+        if gap is not None and gap <= REACH:
+            return ""  # the opponent moved with it and re-engaged (001 Withdrawal): it breaks and runs
+        return (f"clear of {left.opponent} after last round's {_spec(left.how).name.lower()}, it flees as a Flight "
+                f"(001 Flight)")
 
     def _plan_move(self, ap: ActorPlan, step: int, intent: Intent, ready: int) -> int:
         """A move of its own: a shift (10' or less), a half-move (half the allotment) or a full move (001 Movement)."""

@@ -19,8 +19,12 @@ What the module does, rule by rule:
   losers), three a phase, spilling into later phases and cycles, so a spell begun as
   a winner may end as a loser. A 1-round spell (CT ``"1 round"`` or 10 segments)
   goes off after every other action, movement included, at the end of its third phase.
-* Durations (000 §3 B): :func:`spell_expiry`; with ``Phase2Options.durations`` the
-  timeline shows each spell's effect until the end of the phase it expires in.
+* Durations (000 §3 B): :func:`spell_expiry`. The resolver ends a spell's hold, sleep, fear or
+  condition at the end of the phase it went off in, so many rounds (three phases each) later
+  (:attr:`~combatkit.systems.rules.SystemRules.durations_in_phases`); a figure held into the next
+  round's first phases is scheduled nothing to do in them (:meth:`Phase2Carry.out_of_action`). With
+  ``Phase2Options.durations`` the timeline shows each spell's effect until the end of the phase it
+  expires in, and the resolver ends it there.
 * Casting delay (000 §3 B): after completing a spell the caster waits two phases
   before casting again or attacking. With ``caster_delay_by_level=True`` (the optional
   Table 5) the wait between spells shortens with level: :func:`table5_delay`. A caster
@@ -63,13 +67,21 @@ Choices this module makes where the seed is silent (each documented where it is 
   and does not start an attack sequence.
 * Table 5's "13+: cast spell, cast spell, delay 1 phase": the second spell must begin
   in the phase right after the first is completed, or the sequence starts over.
+* A whole fight (:func:`~combatkit.fight.run_fight`) is one run of phases, each round one
+  A/B/C cycle of it (000 §3: "divided into phases only, not rounds"). A round leaves the next a
+  :class:`Phase2Carry` (:attr:`Timeline.carry <combatkit.timeline.Timeline.carry>`, given back
+  through :meth:`PhaseSystemII.round_options`): each figure's attack sequence where it stands
+  (000 §3 C), its attack and casting delays left (000 §3 B, Table 5), the phases a spell or move
+  begun before still fills, and the tracks rolled at a phase A the round ran on into (000 §3 A:
+  one roll at each phase A). A spell running on into the next cycle still goes off in the round
+  it was begun; in a round of a fight, phase 0 and below are the last round's phases.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from functools import lru_cache, partial
 from typing import Final, cast
@@ -80,12 +92,14 @@ from mypy_extensions import mypyc_attr
 from combatkit.dice import Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.kinds import ActionKind, Maneuver, WeaponKind
+from combatkit.kinds import ActionKind, IntentKind, Maneuver, WeaponKind
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import EnumeratingRoller
 from combatkit.systems._memo import by_pair, explaining, kit, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
-from combatkit.systems.base import TimingSystem, check_names, opposing_best, placed_round, register, sides_of
+from combatkit.systems.base import (
+    FightRound, TimingSystem, check_names, default_options, opposing_best, placed_round, register, sides_of,
+)
 from combatkit.systems.phase1 import (
     COMBAT_II_RULES, MAX_HOLD, Phase1Options, adjusted_speed_factor, declared_sf_penalties, reaction_terms,
     retarget_half_segment, sf_band, strike_half_segment,
@@ -97,6 +111,8 @@ __all__ = [
     "PHASE2",
     "TABLE_6",
     "TABLE_7",
+    "FigureCarry",
+    "Phase2Carry",
     "Phase2Options",
     "PhaseSystemII",
     "attack_schedule",
@@ -117,6 +133,8 @@ MELEE_REACH_FT: Final = 5  # 000 §2 D
 REPOSITION_FT: Final = 10  # 000 §2 A, §2 C
 BASE_CASTING_DELAY: Final = 2  # 000 §3 B: "the caster must wait two phases"
 CASTER_ATTACK_DELAY: Final = 2  # 000 §3 B-C: casters delay 2 phases around a physical attack
+DURATION_RULE: Final = ('000 §3 B Spell Duration: "if a spell cast in phase B lasts one round, it expires at the end '
+                         'of the next phase B"')
 ACTION_RANK, MOVEMENT_RANK, AFTER_ALL_RANK = 0, 1, 2  # order of spans on one tick: blows and spells,
 # then movement and other actions, then 1-round spells and expiring effects (000 §1 F, §3 B)
 
@@ -147,12 +165,17 @@ TABLE_7: Final[dict[int, tuple[int, ...]]] = {
 
 
 def phase_label(phase: int) -> str:
-    """``"phase C, cycle 1"`` for phase 3, ``"phase A, cycle 2"`` for phase 4.
+    """``"phase C, cycle 1"`` for phase 3, ``"phase A, cycle 2"`` for phase 4; in a fight, phase 0 and below are
+    the phases of the rounds before (a sequence or a delay carried over, :class:`Phase2Carry`).
 
-    >>> phase_label(4)
-    'phase A, cycle 2'
+    >>> phase_label(4), phase_label(0)
+    ('phase A, cycle 2', 'phase C of the last round')
     """
-    return f"phase {LETTERS[(phase - 1) % 3]}, cycle {(phase - 1) // 3 + 1}"
+    letter = LETTERS[(phase - 1) % 3]
+    if phase < 1:
+        back = (3 - phase) // 3
+        return f"phase {letter} of the last round" if back == 1 else f"phase {letter}, {back} rounds back"
+    return f"phase {letter}, cycle {(phase - 1) // 3 + 1}"
 
 
 @lru_cache(maxsize=64)
@@ -291,7 +314,9 @@ class Phase2Options:
     schedules: Mapping[str, tuple[int, ...]] = field(default_factory=dict, hash=False)
     """Per combatant name, an attack/delay sequence replacing Table 6/7 (attacks each phase, 0 = delay)."""
     durations: Mapping[str, int] = field(default_factory=dict, hash=False)
-    """Per spell name, duration in rounds: the timeline shows the effect until it expires (000 §3 B)."""
+    """Per spell name, duration in rounds (000 §3 B): the timeline shows the effect until the end of the phase it
+    expires in, and the resolver ends the spell's hold, sleep or condition at the end of that same phase (in place of
+    the rounds its effect data gives)."""
 
     def __post_init__(self) -> None:
         if self.phases is not None and self.phases < 1:
@@ -303,6 +328,79 @@ class Phase2Options:
         for spell, rounds in self.durations.items():
             if rounds < 1:
                 raise RulesError("000 §3 B", f"{spell} lasts 1 round or more, got {rounds}")
+
+
+@dataclass(frozen=True)
+class FigureCarry:
+    """What one figure's last round leaves it in a fight (000 §3: the phases run on, a round is only their
+    display), in this round's phase numbers: 1-3 this round's A, B, C; 0 and below the rounds before."""
+
+    busy: tuple[tuple[int, str], ...] = ()
+    """Phases of this round still filled by what the figure began before (a spell being cast or held, a long move)."""
+    holding: tuple[int, ...] = ()
+    """Of those, the phases a completed spell is held in (the caster may move, 000 §2 A)."""
+    seq_start: int | None = None
+    """Where its Table 6/7 attack sequence began (000 §3 C), when it runs on into this round; None: it begins anew."""
+    seq_schedule: tuple[int, ...] = ()
+    """That sequence (attacks each phase, 0 = delay)."""
+    attacked: tuple[int, ...] = ()
+    """The phases of that sequence it attacked in."""
+    forms_used: tuple[str, ...] = ()
+    """Attack forms used in the sequence's current pass (000 §3 C Table 7)."""
+    attack_from: int = 1
+    """The first phase it may attack in (a caster's two-phase delay, 000 §3 B-C)."""
+    attack_block: tuple[str, str, bool] = ("", "", False)
+    cast_from: int = 1
+    """The first phase it may begin a spell in (casting delay, 000 §3 B and Table 5)."""
+    cast_block: tuple[str, str, bool] = ("", "", False)
+    pair_phase: int | None = None
+    """Table 5, 13+: a spell begun in this phase is the second of the pair."""
+    ruined_through: int = 0
+    ruin_reason: str = ""
+    completed: tuple[tuple[str, int], ...] = ()
+    """Touch spells completed and not yet delivered, with the phase they were completed in."""
+
+
+@dataclass(frozen=True)
+class Phase2Carry:
+    """What a Phase System II round of a fight leaves the next (:attr:`Timeline.carry
+    <combatkit.timeline.Timeline.carry>`): each figure's :class:`FigureCarry`, and the tracks of the cycles the round
+    ran on into, rolled at their phase A (000 §3 A: one roll at each phase A), from the next round's first cycle on."""
+
+    figures: tuple[tuple[str, FigureCarry], ...] = ()
+    tracks: tuple[tuple[tuple[str, Track], ...], ...] = ()
+
+    def of(self, name: str) -> FigureCarry | None:
+        return next((held for who, held in self.figures if who == name), None)
+
+    def out_of_action(self, name: str, through: int, why: str) -> Phase2Carry:
+        """This carry with ``name`` held or asleep (``why``) through phase ``through`` of the next round (1 = A),
+        as the resolver found it (:mod:`combatkit.resolution.spells`, 000 §3 B: a spell's duration ends with a
+        phase): those phases are filled, an attack or a spell waits for the phase after, and its attack sequence
+        starts over (000 §3 C: after any unscheduled delay). What it was casting is lost: it could not act."""
+        held = self.of(name) or _NOTHING_HELD
+        block = (DURATION_RULE.split(":")[0], why, False)
+        after = through + 1
+        figure = replace(
+            held, busy=tuple((p, why) for p in range(1, after)), holding=(), seq_start=None, seq_schedule=(),
+            attacked=(), forms_used=(), completed=(), pair_phase=None, attack_from=max(held.attack_from, after),
+            attack_block=block if after > held.attack_from else held.attack_block, cast_from=max(held.cast_from, after),
+            cast_block=block if after > held.cast_from else held.cast_block)
+        return replace(self, figures=tuple((who, figure if who == name else f) for who, f in self.figures)
+                       + (() if self.of(name) else ((name, figure),)))
+
+
+@mypyc_attr(native_class=False)  # as Phase2Options
+@dataclass(frozen=True)
+class _InFight(Phase2Options):
+    """The options of one round of a fight: the caller's, with what the last round left it
+    (:meth:`PhaseSystemII.round_options`)."""
+
+    carried: Phase2Carry | None = None
+
+
+def _carried(options: Phase2Options) -> Phase2Carry | None:
+    return options.carried if isinstance(options, _InFight) else None
 
 
 # ----------------------------------------------------------------- initiative
@@ -372,8 +470,15 @@ class _Dice:
     def __init__(self, encounter: Encounter, roller: Roller, options: Phase2Options,
                  pair: tuple[str, str] | None = None) -> None:
         self.encounter, self.roller, self.options, self.pair = encounter, roller, options, pair
-        self.cycles: list[dict[str, Track]] = []
+        carried = _carried(options)
+        # 000 §3 A: the tracks rolled at a phase A the last round ran on into hold here; no second roll.
+        self.cycles: list[dict[str, Track]] = [dict(t) for t in carried.tracks] if carried and pair is None else []
+        self.given = len(self.cycles)
         self.notes: list[str] = []
+        if self.cycles and explaining():
+            self.notes.append("Cycle 1: the tracks rolled at this phase A as the last round ran on into it hold "
+                              "(000 §3 A: one initiative roll at the beginning of each phase A): " + "; ".join(
+                                  f"{name} {track}" for name, track in self.cycles[0].items()) + ".")
 
     def track(self, name: str, cycle: int) -> Track:
         if self.pair is not None:
@@ -490,6 +595,15 @@ class _Figure:
         self.completed: dict[str, int] = {}
 
 
+_NOTHING_HELD: Final = FigureCarry()
+
+
+def _later(block: tuple[str, str, bool], later: str) -> tuple[str, str, bool]:
+    """A delay's reason as the next round reads it: its phases were the last round's."""
+    rule, reason, _ = block
+    return rule, reason + later, False
+
+
 _NO_SF_OPTIONS: Final = Phase1Options()
 """What :attr:`_Run.sf_options` holds until the round is placed afresh."""
 
@@ -546,9 +660,16 @@ class _Run:
             placed = placed_round("phase2", self.encounter, self.options, tuple(self.dice.cycles[0].values()))
         known = placed.before() if placed is not None else None
         if known is not None:
-            shown, spans, notes = known
-            return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.dice.notes) + notes, self.dice.rolls())
+            shown, spans, notes, carry = known
+            return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.dice.notes) + notes, self.dice.rolls(),
+                            carry=carry)
         self.state = {c.name: _Figure(components=c.components_ready) for c in self.encounter.combatants}
+        carried = _carried(self.options)
+        if carried is not None:
+            for c in self.encounter.combatants:
+                held = carried.of(c.name)
+                if held is not None:
+                    self._take_over(c, held)
         self.sf_options = Phase1Options(agility_split=self.options.agility_split)
         for c in self.encounter.combatants:
             if c.surprised:
@@ -568,9 +689,73 @@ class _Run:
         self.notes[:0] = self.dice.notes
         ordered = sorted(self.spans, key=lambda rs: (rs[1].end, rs[0], rs[1].start, rs[1].actor, rs[1].kind))
         spans = tuple(s for _, s in ordered)
-        if placed is not None and len(self.dice.cycles) == 1:
-            placed.keep((shown, spans, placing))
-        return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.notes), self.dice.rolls())
+        carry = self._carry() if self.dice.pair is None else None
+        if placed is not None and len(self.dice.cycles) == max(1, self.dice.given):  # no cycle rolled beyond
+            placed.keep((shown, spans, placing, carry))
+        return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.notes), self.dice.rolls(), carry=carry)
+
+    # -- one continuous run of phases (000 §3): what a round of a fight takes over from the last and leaves the next
+
+    def _take_over(self, c: Combatant, held: FigureCarry) -> None:
+        """Start ``c`` where the last round left it (:class:`FigureCarry`), and say so."""
+        st = self.state[c.name]
+        st.busy.update(held.busy)
+        st.holding.update(held.holding)
+        st.seq_start, st.seq_schedule, st.attacked = held.seq_start, held.seq_schedule, set(held.attacked)
+        st.forms_used = set(held.forms_used)
+        st.attack_from, st.attack_block = held.attack_from, held.attack_block
+        st.cast_from, st.cast_block = held.cast_from, held.cast_block
+        st.pair_phase, st.ruined_through, st.ruin_reason = held.pair_phase, held.ruined_through, held.ruin_reason
+        st.completed.update(held.completed)
+        said = []
+        blocks = (held.attack_block[1], held.cast_block[1])  # a hold or sleep's phases (out_of_action): said below
+        for text in dict.fromkeys(text for _, text in held.busy if text not in blocks):
+            where = ", ".join(phase_label(p) for p, t in held.busy if t == text)
+            said.append(f"still {text} in {where}, begun in the last round (000 §3: actions spill over into the "
+                        f"next phase)")
+        if held.seq_start is not None:
+            said.append(f"its '{describe_schedule(held.seq_schedule)}' sequence begun in {phase_label(held.seq_start)} "
+                        f"goes on (000 §3 C: the sequence may begin on any phase)")
+        if held.attack_from > 1:
+            said.append(f"no attack before {phase_label(held.attack_from)} ({held.attack_block[0]}: "
+                        f"{held.attack_block[1]})")
+        if held.cast_from > 1:
+            said.append(f"no spell begun before {phase_label(held.cast_from)} ({held.cast_block[0]}: "
+                        f"{held.cast_block[1]})")
+        if said:
+            self.notes.append(f"Carried from the last round, {c.name}: " + "; ".join(said) + ".")
+
+    def _carry(self) -> Phase2Carry:
+        """What this round leaves the next, a cycle (three phases) later: each figure's :class:`FigureCarry` in the
+        next round's phase numbers, and the tracks of the cycles it ran on into (000 §3, §3 A)."""
+        shift = 3
+        later = " (last round)"
+        figures = []
+        for name, st in self.state.items():
+            start, schedule = st.seq_start, st.seq_schedule
+            if start is not None and any(schedule[(q - start) % len(schedule)] > 0 and q not in st.attacked
+                                         for q in range(start, shift + 1)):
+                start = None  # 000 §3 C: a scheduled attack let pass, the sequence starts over with the next attack
+            held = FigureCarry(
+                busy=tuple((q - shift, text) for q, text in sorted(st.busy.items()) if q > shift),
+                holding=tuple(sorted(q - shift for q in st.holding if q > shift)),
+                seq_start=None if start is None else start - shift,
+                seq_schedule=schedule if start is not None else (),
+                attacked=tuple(sorted(q - shift for q in st.attacked if start is not None and q >= start)),
+                forms_used=tuple(sorted(st.forms_used)) if start is not None else (),
+                attack_from=max(1, st.attack_from - shift),
+                attack_block=_later(st.attack_block, later) if st.attack_from > shift + 1 else ("", "", False),
+                cast_from=max(1, st.cast_from - shift),
+                cast_block=_later(st.cast_block, later) if st.cast_from > shift + 1 else ("", "", False),
+                pair_phase=st.pair_phase - shift if st.pair_phase is not None and st.pair_phase > shift else None,
+                ruined_through=max(0, st.ruined_through - shift),
+                ruin_reason=st.ruin_reason + later if st.ruined_through > shift else "",
+                completed=tuple(sorted((spell, done - shift) for spell, done in st.completed.items())),
+            )
+            if held != _NOTHING_HELD:
+                figures.append((name, held))
+        tracks = tuple(tuple(cycle.items()) for cycle in self.dice.cycles[1:])
+        return Phase2Carry(tuple(figures), tracks)
 
     def _declare(self, c: Combatant, d: Declaration) -> None:
         st = self.state[c.name]
@@ -1035,7 +1220,7 @@ class PhaseSystemII(TimingSystem):
     hit_tick = "half-segment"
     roll_keys: tuple[str, ...] = ('initiative: <side>', 'initiative: <side>, cycle <n>', 'CON check: <name>, phase <phase>')
 
-    rules = replace(COMBAT_II_RULES, phases=3)
+    rules = replace(COMBAT_II_RULES, phases=3, durations_in_phases=DURATION_RULE)
     maneuvers = frozenset(Maneuver)
     """As Phase System I's (000 §2 D), which it keeps (000 §3)."""
 
@@ -1043,10 +1228,36 @@ class PhaseSystemII(TimingSystem):
         """Place every declaration on consecutive A/B/C phases, or raise the rule it breaks."""
         return _Run(encounter, _Dice(encounter, roller, options), options).run()
 
+    def round_options(self, options: Phase2Options | None, fight: FightRound) -> Phase2Options | None:
+        """The round's options with what the last round of the fight left it (:class:`Phase2Carry`): the phases
+        are continuous (000 §3), a round of a fight is one A/B/C cycle of them."""
+        if not isinstance(fight.carried, Phase2Carry):
+            return options
+        given = options if options is not None else default_options(Phase2Options)
+        return _InFight(**{f.name: getattr(given, f.name) for f in fields(Phase2Options)}, carried=fight.carried)
+
     def _plan_actor(self, ap: ActorPlan) -> None:
         """One A/B/C cycle, one action a phase, attacks spaced by Table 6 (000 §3 C); a spell may be begun in
-        any phase (000 §3 B) (:func:`~combatkit.systems._plan.combat_ii`)."""
-        combat_ii(ap, [2, 3] if ap.surprised else [1, 2, 3], _any_phase, table6=attack_schedule,
+        any phase (000 §3 B) (:func:`~combatkit.systems._plan.combat_ii`). In a fight the cycle goes on from the
+        last round's (:class:`FigureCarry`): phases a spell begun then still fills are not free, an attack
+        sequence goes on where it stands, and an attack or a spell waits out a delay carried over."""
+        phases = [2, 3] if ap.surprised else [1, 2, 3]
+        castable = _any_phase
+        carried = _carried(ap.options)
+        if carried is not None:
+            held = carried.of(ap.name) or _NOTHING_HELD
+            filled = {p for p, _ in held.busy}
+            kinds = {intent.kind for _, intent in ap.steps}
+            waits = ([held.attack_from] if IntentKind.ATTACK in kinds else []) + (
+                [held.cast_from] if IntentKind.CAST in kinds else [])
+            # A blow or a spell waits out its delay; the plan gives it the phases after, and what comes before it
+            # in the figure's intents (a move to close) goes there too (the planner places intents in order).
+            first = min(waits) if waits else 1
+            phases = [p for p in phases if p not in filled and p >= first]
+            ap.carried = held.seq_start  # the scheduler's sequence, not the plan's guess (000 §3 C)
+            if held.cast_from > 1:
+                castable = partial(_after_delay, held)
+        combat_ii(ap, phases, castable, table6=attack_schedule,
                   cast_rule="000 §3 B: a spell may be begun in any phase, its casting spilling into the next",
                   forms=partial(_planned_forms, ap.options))
 
@@ -1079,6 +1290,11 @@ def _planned_forms(options: Phase2Options, c: Combatant, weapons: tuple[Weapon, 
 def _any_phase(spell: Spell, phase: int) -> str | None:
     """000 §3 B: a spell may be begun in any phase: nothing stands in its way."""
     return None
+
+
+def _after_delay(held: FigureCarry, spell: Spell, phase: int) -> str | None:
+    """000 §3 B: a spell may be begun in any phase after the casting delay carried from the last round."""
+    return held.cast_block[0] or "000 §3 B" if phase < held.cast_from else None
 
 
 def _pair_round(encounter: Encounter, options: Phase2Options, pair: tuple[str, str], roller: Roller) -> Timeline:

@@ -144,6 +144,18 @@ class SystemRules:
     surprised_sits_out: str | None = None
     """A figure surprised in round 1 declares nothing that round, cited (001 A; 004 is silent, so B/X's
     surprise round). None: the system's own rule says what surprise costs (000 §2 F: a phase)."""
+    durations_from_next_round: str | None = None
+    """A spell's duration is counted from the round after the one it goes off in, cited (001 Magic: "the first
+    round after a spell is cast counts as the first round"): the rest of its own round comes free. None: the
+    round it goes off in is its first."""
+    durations_in_phases: str | None = None
+    """A spell's duration ends at the end of the phase it went off in, so many rounds of :attr:`phases` phases later,
+    cited (000 §3 B: "if a spell cast in phase B lasts one round, it expires at the end of the next phase B"): a
+    figure it holds or puts to sleep is back in the fight from the next phase on. None: it ends with a round."""
+    morale_step: str | None = None
+    """The label of the clock period in which the seed rolls its remaining morale checks (001 I. Morale & Record
+    Keeping: ``"morale: checks"``): there the resolver rolls a check for each figure of a side that lost figures this
+    round (:mod:`combatkit.resolution.morale`). None: the seed has no morale step."""
 
 
 GENERIC_RULES: Final = SystemRules("?", "figures fall after the moment they are hit", "a fallen figure does not act",

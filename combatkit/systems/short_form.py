@@ -82,7 +82,7 @@ from mypy_extensions import mypyc_attr
 from combatkit.dice import Roller
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import IllegalActionError, RulesError
-from combatkit.kinds import ActionKind, Length, Maneuver, PlacementKind, WeaponKind
+from combatkit.kinds import ActionKind, IntentKind, Length, Maneuver, PlacementKind, WeaponKind
 from combatkit.model import Combatant, Declaration, Spell, Weapon, reaction_adjustment
 from combatkit.modifiers import Hand, two_weapon_modifier
 from combatkit.movement import charge_rate_002
@@ -94,7 +94,7 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
-from combatkit.systems._plan import ActorPlan, ChainRules, chain
+from combatkit.systems._plan import ActorPlan, ChainRules, chain, routines
 from combatkit.systems.base import (
     FightRound,
     PlacedRound,
@@ -1317,7 +1317,13 @@ class _Round:
                 continue
             turn_moment = groups.get(("turn", name))
             for d in f.decls:
-                placed.append((self._place_declaration(f, d, groups, ticks, before, end, hits, turn_moment), d))
+                placed_span = self._place_declaration(f, d, groups, ticks, before, end, hits, turn_moment)
+                if d.kind is ActionKind.ATTACK and d.attacks > 1:
+                    # 002 III.B: all of its attacks on its turn, each a blow of its own at the same moment
+                    placed += [(replace(placed_span, action=f"{placed_span.action} (attack {k} of {d.attacks})"), d)
+                               for k in range(1, d.attacks + 1)]
+                else:
+                    placed.append((placed_span, d))
             for p in self.pulls:
                 if p.striker == name and p.decl is None:
                     moment = groups[("pull", name, p.closer)]
@@ -1380,7 +1386,7 @@ class _Round:
         target = f" -> {d.target}" if d.target else ""
         more = ""
         if d.kind is ActionKind.ATTACK:
-            what = " + ".join(w.name for w in self._weapons(d)) + (f" ({d.attacks} attacks)" if d.attacks > 1 else "")
+            what = " + ".join(w.name for w in self._weapons(d))  # several attacks: a span each (_spans)
         elif d.kind is ActionKind.MOVE:
             what = ("charges" if _is_charge(d) else "moves") + (f" {d.feet}'" if d.feet is not None else "")
         elif d.kind is ActionKind.CAST:
@@ -1565,6 +1571,7 @@ class ShortForm(TimingSystem):
         """002: the actions in order (:func:`~combatkit.systems._plan.chain`); an intent that no longer fits the
         round's action types (one standard, one move, one minor: 002 Action Types) is left for next round."""
         chain(ap, self.chain_rules)
+        self._every_attack(ap)
         kept: list[Declaration] = []
         for i, p in enumerate(ap.placements):
             if not p.declarations or p.kind is PlacementKind.REFINED:
@@ -1579,6 +1586,36 @@ class ShortForm(TimingSystem):
                                            why=f"{p.intent.said()}: the round's actions are used ({used}; "
                                                f"a round holds one standard, one move and one minor action): it is "
                                                f"left for next round")
+
+    @staticmethod
+    def _every_attack(ap: ActorPlan) -> None:
+        """002 III.B: "ALL of a character's attacks will be resolved ON his turn": each attack the chain placed
+        strikes as many blows as the round gives the figure with its weapons (2 a round; 3/2: 2 in even rounds),
+        or fewer if the intent says so (``blows``), less what its earlier attacks this round took; one left none
+        is left for next round."""
+        used: dict[str, int] = {}
+        for i, p in enumerate(ap.placements):
+            intent = p.intent
+            if intent is None or intent.kind is not IntentKind.ATTACK or p.kind is PlacementKind.REFINED:
+                continue
+            blows = [d for d in p.declarations if d.kind is ActionKind.ATTACK]
+            if not blows:
+                continue
+            weapons = ap.weapons(intent)
+            striking = weapons or ap.c.striking()
+            most = max(0, routines(ap.c, weapons, ap.round) - max(used.get(w.name, 0) for w in striking))
+            n = most if intent.blows is None else min(intent.blows, most)
+            if n <= 0:
+                ap.placements[i] = replace(p, declarations=(), kind=PlacementKind.DEFERRED, rule="002 III.B",
+                                           why=ap.spent(intent, weapons))
+                continue
+            for w in striking:
+                used[w.name] = used.get(w.name, 0) + n
+            if n != blows[0].attacks:
+                ap.placements[i] = replace(p, declarations=tuple(replace(d, attacks=n) if d is blows[0] else d
+                                                                 for d in p.declarations),
+                                           why=p.why + (f"; all {n} of its attacks on its count (002 III.B)"
+                                                        if n > 1 else ""))
 
 
 SHORT_FORM: Final = register(ShortForm())
