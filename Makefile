@@ -1,7 +1,7 @@
 # combatkit: two commands do all the set-up on a fresh machine.
 #   make dashboards   install, then serve every dashboard with voila on 127.0.0.1 (prints the URL); the kernels
 #                     run the compiled engine once it is built, in the background, where a C compiler is
-#   make test         install (Python packages and Debian's chromium), then run every test
+#   make test         install (Python packages, Debian's chromium and axe-core from npm), then run every test
 # Also: make bench (benchmarks that print numbers), make install (just the environment),
 #   make fuzz (a long random run of the generated-input tests; FUZZ_EXAMPLES=N per test, default 2000),
 #   make wheel-compiled (the engine compiled with mypyc, 2.6-4.2 times as fast: dist/*.whl; setup.py says how).
@@ -12,7 +12,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8866
 
-.PHONY: install dashboards test bench chromium fuzz wheel-compiled
+.PHONY: install dashboards test bench chromium axe fuzz wheel-compiled
 
 install: $(STAMP)
 
@@ -34,11 +34,23 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-# The environment (pip) and chromium (apt-get) are set up side by side, each unpacking on a core of its own; then
+# axe-core, from the npm registry, checks every page for WCAG 2.1 A/AA (tests/browser/test_accessibility.py
+# injects its axe.min.js): installed beside the checkout, in .axe/ (ignored), never into package.json.
+AXE_VERSION := 4.14.1
+AXE := .axe/node_modules/axe-core/axe.min.js
+axe: $(AXE)
+
+$(AXE):
+	@command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq npm >/dev/null; }
+	npm install --silent --no-save --no-audit --no-fund --prefix .axe axe-core@$(AXE_VERSION)
+
+# The environment (pip), chromium (apt-get) and axe-core (npm) are set up side by side; then
 # one worker a core (pytest-xdist), each test file whole on one worker (a browser test module's server).
 # `.venv/bin/python -m pytest FILE` runs one file in this process.
 test:
-	@$(MAKE) --no-print-directory -j2 install chromium
+	@$(MAKE) --no-print-directory -j2 install chromium axe
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
 bench:

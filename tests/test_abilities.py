@@ -82,7 +82,10 @@ def test_the_criticals_explorer_shows_the_attackers_thief_skills_by_dex_and_agi(
 
     from combatkit.widgets.criticals import DEFAULT_ATTACKER, CriticalExplorer
 
-    explorer = CriticalExplorer("000-I", attacker=replace(DEFAULT_ATTACKER, dexterity=18, agility=9))
+    from combatkit.stances import Role
+
+    rogue = replace(DEFAULT_ATTACKER, dexterity=18, agility=9, role=Role.OTHER)  # a fighter has no thief skills
+    explorer = CriticalExplorer("000-I", attacker=rogue)
     line = explorer.thief_skills.value
     assert "Open Locks +15% (DEX 18)" in line and "Move Silently -20% (AGI 9)" in line and "PH Table 28" in line
     explorer.dexterity.value = 17

@@ -10,7 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from combatkit import Roller, find_system, load_encounter, load_example, loads_encounter
+from combatkit import Dice, Roller, find_system, load_encounter, load_example, loads_encounter
+from combatkit.systems.base import TableRoller
 from combatkit.encounter_files import dumps_toml, example_encounters
 from combatkit.odds import matchup_odds
 from combatkit.intent import Refinement
@@ -24,6 +25,7 @@ from combatkit.widgets.compare import (
     short_title,
     systems_in_seed_order,
 )
+from combatkit.widgets.urlstate import CopyLink, shareable
 from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_bands, panel_chart, panel_frame, panel_spec
 
 ENGINE_ODDS = {"phase1": phase1.PHASE1.odds, "phase2": phase2.odds, "segments": segments.odds, "five_phase": five_phase.odds,
@@ -33,6 +35,10 @@ ENGINE_ODDS = {"phase1": phase1.PHASE1.odds, "phase2": phase2.odds, "segments": 
 
 def rows(comparison: SystemComparison, system: str) -> list[dict]:
     return comparison.panels[system].chart.spec["datasets"]["actions"]
+
+
+def link_of(view) -> CopyLink:
+    return next(child for child in view.children if isinstance(child, CopyLink))
 
 
 def text(html: str) -> str:
@@ -68,7 +74,7 @@ def test_each_panel_draws_its_own_system_on_its_own_clock(erik):
     for sid, timeline in erik.timelines.items():
         system = find_system(sid)
         own = encounter.rolls if sid == encounter.system else {}
-        expected = system.schedule(encounter, Roller(seed=1, entered=own))
+        expected = system.schedule(encounter, TableRoller(seed=1, entered=own))
         drawn = sorted((r["actor"], r["end"]) for r in rows(erik, sid))
         assert drawn == sorted((s.actor, s.end) for s in expected.spans)
         spec = erik.panels[sid].chart.spec
@@ -177,8 +183,8 @@ def test_words_come_from_the_timelines():
     comparison = SystemComparison("orc-closes-on-longbowman")
     words = comparison.sentences
     assert words[0] == ("With these dice, Aldric acts first under Combat II: Phase System I, Combat II: Phase "
-                        "System II, Five-phase action rounds, Segment of Action and Strike Speed order of battle; "
-                        "Grishnak acts first under The A.D.D.I.C.T. short form.")
+                        "System II, Five-phase action rounds, The A.D.D.I.C.T. short form, Segment of Action and "
+                        "Strike Speed order of battle.")
     phase1 = next(s for s in words if s.startswith("Under Combat II: Phase System I,"))
     assert "counting in half-segments" in phase1
     assert ("Grishnak's first blow (short sword -> Aldric) lands in half-segment 10 (phase 2), simultaneous with "
@@ -238,6 +244,60 @@ def test_an_entered_die_is_used_by_every_system_that_rolls_it():
     strike = {r.purpose: r for r in comparison.timelines["strike_speed"].rolls}
     assert not strike["initiative: party"].entered  # its d6 for the same purpose is another die
     assert "entered" in comparison.dice._notes[("initiative: party", "d10")].value
+
+
+def shown_dice(view) -> dict[tuple[str, str], str]:
+    """What each dice box of ``view`` shows: the number typed, or else the one rolled with the seed."""
+    return {key: box.value or box.placeholder for key, box in view.dice._boxes.items()}
+
+
+def note(view, purpose: str, dice: str) -> str:
+    return text(view.dice._notes[(purpose, dice)].value).strip()
+
+
+def test_entering_a_side_s_roll_changes_no_other_roll_shown():
+    """#45 item 3: the party's d10 entered as 7, the orcs' d10 (untouched) stays what the seed rolled, and so
+    does every other box of every system."""
+    comparison = SystemComparison()
+    before = shown_dice(comparison)
+    sides = [key for key in before if key[0].startswith(("initiative: ", "ordering: "))]
+    for key in sides:
+        comparison = SystemComparison()
+        spec = Dice.parse(key[1])
+        value = str(spec.maximum if before[key] != str(spec.maximum) else spec.minimum)
+        comparison.dice._boxes[key].value = value
+        assert shown_dice(comparison) == {**before, key: value}, key
+
+
+def test_a_typed_roll_is_entered_even_when_it_is_the_seed_s_number_and_the_link_carries_it():
+    """#45 item 3: the orcs' real roll is the number the seed rolled; typed, it is entered all the same."""
+    comparison = SystemComparison()
+    key = ("initiative: orcs", "d10")
+    seeded = shown_dice(comparison)[key]
+    assert "rolled with the seed" in note(comparison, *key)
+    comparison.dice._boxes[key].value = seeded
+    assert comparison.dice.entries[key] == int(seeded) and comparison.dice.changes[key] == int(seeded)
+    assert note(comparison, *key).startswith("entered")
+    query = link_of(shareable(comparison, "")).query
+    assert f"dice=initiative:+orcs~d10~{seeded}" in query
+    other = SystemComparison()
+    shareable(other, query)
+    assert other.dice.entries == comparison.dice.entries and other.timelines == comparison.timelines
+
+
+def test_roll_again_keeps_every_typed_roll_and_says_so():
+    """#45 item 3: Roll again rolls the empty boxes only; a typed roll stays, entered, until it is cleared."""
+    comparison = SystemComparison()
+    key = ("initiative: orcs", "d10")
+    typed = shown_dice(comparison)[key]
+    comparison.dice._boxes[key].value = typed
+    comparison.reroll.click()
+    assert comparison.dice._boxes[key].value == typed and note(comparison, *key).startswith("entered")
+    used = {r.purpose: (r.total, r.entered) for r in comparison.timelines["phase1"].rolls}
+    assert used["initiative: orcs"] == (int(typed), True)
+    assert "Roll again keeps every number typed here" in text(comparison.dice.children[0].value)
+    comparison.dice._boxes[key].value = ""  # cleared: the seed rolls it again
+    assert key not in comparison.dice.entries and "rolled with the seed" in note(comparison, *key)
 
 
 def test_a_die_that_cannot_roll_the_number_is_named_and_nothing_else_changes():

@@ -463,3 +463,18 @@ def test_the_options_box_names_the_options_in_force():
     assert explorer.options_box.get_title(0).endswith("(in force: the seed's defaults)")
     explorer.option_controls["body_points"].value = True
     assert "in force: body points: on; the rest as the seed reads it" in explorer.options_box.get_title(0)
+
+
+# ---------------------------------------------------------------- thief skills only where they apply (#45 item 11)
+
+
+def test_the_thief_skills_show_only_for_a_class_that_may_be_a_thief(explorer):
+    assert explorer.role.value is Role.FIGHTER  # the default attacker: a fighter has no thief skills
+    assert not shown(explorer.thief_skills) and "Pick Pockets" not in explorer.thief_skills.value
+    explorer.role.value = Role.OTHER  # "priest, wizard or rogue": a rogue may be a thief
+    assert shown(explorer.thief_skills)
+    assert text(explorer.thief_skills.value).startswith("If this rogue is a thief, DEX and AGI adjust")
+    assert "Pick Pockets" in explorer.thief_skills.value
+    for role in (Role.WARRIOR, Role.MONSTER):
+        explorer.role.value = role
+        assert not shown(explorer.thief_skills)

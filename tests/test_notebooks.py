@@ -5,7 +5,9 @@ session with chromium at hand: voila then runs it, and tests/browser/conftest.py
 raised or a traceback shown, as :func:`test_runs` would (tests/conftest.py, ``pytest_collection_modifyitems``). Each
 notebook is so run once in a full run, not twice (``make test``: some 110 s of test time)."""
 
+import functools
 import os
+import re
 from pathlib import Path
 from unittest.mock import patch
 
@@ -30,6 +32,12 @@ def run(path: Path) -> nbformat.NotebookNode:
     with patch.dict(os.environ, served):
         client.execute()
     return notebook
+
+
+@functools.cache
+def executed(path: Path) -> nbformat.NotebookNode:
+    """``path`` run once a session (:func:`run`), for the tests that read what it shows."""
+    return run(path)
 
 
 def opened_by(path: Path) -> str | None:
@@ -73,7 +81,7 @@ def test_imports_code_rather_than_defining_it(path):
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_runs(path):
-    notebook = run(path)  # nbclient raises on a cell error; this also catches errors shown without raising
+    notebook = executed(path)  # nbclient raises on a cell error; this also catches errors shown without raising
     assert not [o for o in outputs(notebook) if o.output_type == "error"]
     assert not [o for o in outputs(notebook) if o.output_type == "stream" and "Traceback" in o.text]
 
@@ -102,3 +110,37 @@ def test_dashboard_has_parameters_and_reads_the_query_string(monkeypatch):
     shown = [o for o in outputs(notebook) if WIDGET_VIEW in o.get("data", {})]
     printed = notebook.cells[-1].outputs[0]["text"]
     assert len(shown) == 1 and printed.startswith("ct9-spell-vs-sword") and "A CT 9 spell against a sword" in printed
+
+
+# ---------------------------------------------------------------- lessons show tables and sentences (#45 item 11)
+
+LESSONS = sorted(ROOT.glob("notebooks/*.ipynb"))
+_PYTHON_VALUE = re.compile(r"^\s*[\[({]|[\[(]\(|\[['\"]|\{['\"]|\b[A-Z]\w+\(\w+=")
+"""A Python value's repr: a list, tuple or dict (``[(``, ``['``, ``{'``), or a dataclass's (``Refinement(system=``)."""
+
+
+def python_values(notebook: nbformat.NotebookNode) -> list[str]:
+    """What a lesson shows as Python wrote it rather than as a reader reads: a result or a printed line that is a
+    list, tuple or dict, or a pandas table with its index column (``combatkit.widgets.tables`` shows one without)."""
+    found = []
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        for output in cell.outputs:
+            data = output.get("data", {})
+            if WIDGET_VIEW in data or "text/markdown" in data:
+                continue
+            if "text/html" in data:
+                if 'class="dataframe' in data["text/html"] and "ck-table" not in data["text/html"]:
+                    found.append(f"a table with its index: {cell.source[-60:]!r}")
+            elif output.output_type == "execute_result" and _PYTHON_VALUE.search(data.get("text/plain", "")):
+                found.append(f"{data['text/plain'][:60]!r} from {cell.source[-60:]!r}")
+            elif output.output_type == "stream":
+                found += [f"printed {line[:60]!r}" for line in output.text.splitlines() if _PYTHON_VALUE.search(line)]
+    return found
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_a_lesson_shows_tables_and_sentences_not_python_values(path):
+    assert python_values(executed(path)) == []

@@ -138,7 +138,58 @@ def test_pip_install_of_the_wheel_gives_the_combatkit_command_and_it_serves_the_
         assert "application/vnd.jupyter.widget-view+json" in page and "There was an error" not in page
         lesson = _fetch(f"{base}/voila/render/learn/phase1_teaching.ipynb")
         assert "application/vnd.jupyter.widget-view+json" in lesson and "There was an error" not in lesson
-        assert "combatkit lessons combatkit-lessons" in lesson  # how to change it: copy it first
+        # how to change it: copy it first (the template once wrote the metadata dict's own copy method here)
+        assert ("To change the code and run it again: <code>combatkit lessons combatkit-lessons</code>, then "
+                "<code>jupyter lab combatkit-lessons/phase1_teaching.ipynb</code>") in lesson
+        assert "bound method" not in lesson
     finally:
         _stop_group(server)
+    assert "Traceback" not in log.read_text(), log.read_text()
+
+
+def test_pip_uninstall_leaves_nothing_of_combatkit_in_site_packages_once_it_served_charts(wheel, tmp_path):
+    """The server writes the chart bundle into the user's cache folder, not the installation (#45): the wheel's
+    ``RECORD`` does not list a file written at run time, and ``pip uninstall`` left that ~1 MB bundle behind."""
+    from combatkit.widgets.serve import _stop_group, free_port
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin/python")
+    site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", "--ignore-installed",
+                    "--disable-pip-version-check", str(wheel[0])], check=True, cwd=tmp_path)
+    environ = {**os.environ, "JUPYTER_PATH": str(Path(sys.prefix) / "share" / "jupyter"),
+               "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    for name in ("PYTHONPATH", "COMBATKIT_CACHE"):
+        environ.pop(name, None)
+    name = "from combatkit.widgets.render import bundle_path; print(bundle_path().name)"
+    bundle = subprocess.run([python, "-c", name], cwd=tmp_path, env=environ, capture_output=True, text=True,
+                            check=True).stdout.strip()
+
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with open(log, "w") as sink:
+        server = subprocess.Popen([str(venv / "bin" / "combatkit"), "serve", "--port", str(port), "--no-browser",
+                                   "--pool-size", "0", "--engine", "pure"], cwd=tmp_path, env=environ, stdout=sink,
+                                  stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert server.poll() is None, log.read_text()
+            try:
+                served = _fetch(f"http://127.0.0.1:{port}/voila/static/{bundle}", timeout=5)  # what a chart imports
+                break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.3)
+    finally:
+        _stop_group(server)
+    removed = subprocess.run([python, "-m", "pip", "uninstall", "--yes", "--disable-pip-version-check", "combatkit"],
+                             cwd=tmp_path, env=environ, capture_output=True, text=True)
+    assert removed.returncode == 0, removed.stderr
+    assert sorted(p.name for p in site.iterdir() if p.name.lower().startswith("combatkit")) == []
+    cached = tmp_path / "cache" / "combatkit" / "jupyter" / "voila" / "templates" / "combatkit" / "static" / bundle
+    assert served == cached.read_text(encoding="utf-8")  # served from the user's cache, which stays
     assert "Traceback" not in log.read_text(), log.read_text()

@@ -136,7 +136,7 @@ def test_only_extensions_a_dashboard_does_not_need_are_denied():
 def test_the_template_is_voilas_lab_template_without_the_cdn_links():
     folder = serve.TEMPLATE_ROOT / "voila" / "templates" / serve.TEMPLATE
     assert "combatkit_landing()" in (folder / "tree.html").read_text()  # the landing page
-    assert serve.STATIC == folder / "static"
+    assert serve.bundle_static().parts[-4:] == ("voila", "templates", serve.TEMPLATE, "static")  # in the cache (#45)
     text = (folder / "index.html.j2").read_text()
     assert text.startswith("{%- extends 'lab/index.html.j2' -%}")
     assert "{{ super.super() }}" in text and "http" not in text  # nothing is loaded from elsewhere
@@ -422,7 +422,7 @@ def test_the_landing_page_lists_the_dashboards_then_every_lesson_in_order():
     assert [card.path for card in page.lessons] == [f"{LEARN}/{p.name}" for p in sorted(
         LESSONS, key=lambda p: nbformat.read(p, as_version=4).metadata.combatkit.order)]
     assert [card.order for card in page.lessons] == list(range(1, len(LESSONS) + 1))
-    assert page.lessons[0].title == "One encounter, six systems: what each figure means to do"  # the first to learn
+    assert page.lessons[0].title == "Phase System I: who acts when in a round"  # where a new player begins (#45)
     assert all(card.summary and len(card.summary) <= 200 for card in page.lessons)
     served = {card.path for card in page.dashboards}
     for lesson in page.lessons:  # each lesson names its dashboard, and the dashboard names it back
@@ -459,7 +459,7 @@ def test_lessons_are_served_under_learn_and_show_their_code():
     assert marks["show_code"] is True and marks["file"] == "notebooks/phase1_teaching.ipynb"
     assert marks["see_also"] == {"path": "phase1_timeline.ipynb", "kind": "dashboard",
                                  "title": "Who acts when: a Phase System I round"}
-    assert marks["order"] == 2  # the notebook's own metadata stays
+    assert marks["order"] == 1  # the notebook's own metadata stays
     assert manager.file_exists("learn/mana_teaching.ipynb") and manager.dir_exists(LEARN)
     assert not manager.file_exists("learn/phase1_timeline.ipynb") and not manager.dir_exists("learning")
     listing = manager.get(LEARN)

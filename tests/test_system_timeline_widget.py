@@ -40,7 +40,7 @@ def text(html: str) -> str:
 def test_opens_with_the_system_s_own_example_on_its_own_clock(system):
     viewer = SystemTimeline(system)
     assert viewer.error == "" and viewer.encounter.system == system
-    expected = find_system(system).schedule(viewer.encounter, Roller(seed=viewer.encounter.seed or 1,
+    expected = find_system(system).schedule(viewer.encounter, TableRoller(seed=viewer.encounter.seed or 1,
                                                                      entered=viewer.encounter.rolls))
     assert sorted((r["actor"], r["end"]) for r in rows(viewer)) == sorted((s.actor, s.end) for s in expected.spans)
     assert viewer.chart.spec["layer"][0]["encoding"]["x"]["axis"]["title"] == expected.clock.unit
@@ -318,8 +318,8 @@ def test_intents_are_added_reordered_and_removed():
     second.placed.value = "1"  # in the same step as its blow at A (003 §II: attacks on different opponents)
     segments.editor.rows[0].placed.value = "1"
     assert segments.error == ""
-    assert [(s.action, s.end) for s in segments.timeline.spans if s.actor == "X"] == [("club -> A", 4),
-                                                                                     ("club -> C", 10)]
+    assert sorted((s.action, s.end) for s in segments.timeline.spans if s.actor == "X") == [("club -> A", 2),
+                                                                                           ("club -> C", 1)]
     second.target.value = option(second.target, "A")  # two attacks on one opponent in a step: 003 §II says no
     assert segments.error.endswith("(rule 003 §II)") and "attacks in one step go to different" in segments.error
     assert second.target.value == option(second.target, "A")
@@ -417,3 +417,32 @@ def test_each_system_s_round_steps_moment_by_moment_on_its_own_clock(system):
     player.forward.click()  # the last moment stays
     assert player.tick == timeline.moments[-1]
     assert player.play.max == max(timeline.clock.ticks, *(s.end for s in timeline.spans))
+
+
+@pytest.mark.parametrize("system", ["phase2", "segments", "five_phase", "short_form", "strike_speed"])
+def test_a_typed_roll_is_entered_whatever_its_value_and_roll_again_keeps_it(system):
+    """#45 item 3 on each system's page: the seed's own number typed is entered, the link carries it, and
+    Roll again keeps it (and rolls the others) until the box is cleared."""
+    from combatkit.widgets.urlstate import CopyLink, shareable
+
+    viewer = SystemTimeline(system)
+    view = shareable(viewer, "")
+    roll = viewer.timeline.rolls[0]
+    key = (roll.purpose, str(roll.dice))
+    box = viewer.dice._boxes[key]
+    box.value = ""  # handed back to the seed (an example may bring its own number)
+    assert key not in viewer.dice.entries and "rolled with the seed" in viewer.dice._notes[key].value
+    seeded = box.placeholder
+    assert box.value == "" and seeded != ""  # the seed's number is shown, not held as if typed
+    box.value = seeded  # the very number the seed rolled, typed at the table
+    assert key in viewer.dice.entries and "entered;" in viewer.dice._notes[key].value
+    link = next(child for child in view.children if isinstance(child, CopyLink))
+    again = SystemTimeline(system)
+    shareable(again, link.query)  # the link reopens it entered (or the example brings that very number)
+    assert again.dice.entries[key] == viewer.dice.entries[key] and again.timeline == viewer.timeline
+    viewer.reroll.click()
+    assert box.value == seeded and key in viewer.dice.entries
+    used = [r for r in viewer.timeline.rolls if (r.purpose, str(r.dice)) == key]
+    assert used and all(r.entered for r in used)
+    box.value = ""
+    assert key not in viewer.dice.entries and box.placeholder != ""

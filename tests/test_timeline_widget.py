@@ -319,7 +319,7 @@ def test_removing_a_weapon_or_a_combatant_clears_what_pointed_at_it():
     assert encounter.distances == ()
 
 
-def test_the_example_list_is_phase_system_i_and_other_systems_still_draw_on_their_clock(explorer):
+def test_the_example_list_is_phase_system_i_and_another_system_s_file_is_its_phase_system_i_round(explorer):
     systems = {name: load_example(name).system for name in example_encounters()}
     listed = [name for _, name in explorer.example.options]
     assert set(listed) == {name for name, system in systems.items() if system == "phase1"}
@@ -330,8 +330,9 @@ def test_the_example_list_is_phase_system_i_and_other_systems_still_draw_on_thei
     explorer.show_example(other[0])
     assert explorer.error == "" and explorer.example.value is None
     axis = explorer.chart.spec["layer"][0]["encoding"]["x"]["axis"]
-    assert explorer.timeline.system == find_system(systems[other[0]]).id
-    assert axis["title"] == explorer.timeline.clock.unit != PHASE1_UNIT
+    assert explorer.timeline.system == "phase1"  # #45: this page shows Phase System I's round, and says so
+    assert axis["title"] == explorer.timeline.clock.unit == PHASE1_UNIT
+    assert f"Written for {find_system(systems[other[0]]).title}" in html_text(explorer.heading.value)
 
 
 def test_the_link_caveat_says_when_a_link_cannot_reproduce_the_encounter(explorer):
@@ -353,15 +354,14 @@ def test_the_link_caveat_says_when_a_link_cannot_reproduce_the_encounter(explore
     assert explorer.url_caveat().startswith("This link carries only the settings, not this encounter")
 
 
-def test_an_encounter_of_another_system_is_refined_in_its_terms(explorer):
+def test_an_encounter_of_another_system_is_refined_in_phase_system_i_terms(explorer):
     explorer.show_example("phase2-tenth-level-caster")
-    labels = [label for label, _ in explorer.rows[0].placed.options]
-    assert labels[:5] == ["as it places it", "phase A, cycle 1", "phase B, cycle 1", "phase C, cycle 1",
-                          "phase A, cycle 2"] and len(labels) == 10
+    assert [label for label, _ in explorer.rows[0].placed.options] == ["as it places it", "phase 1", "phase 2",
+                                                                      "phase 3"]
     explorer.editor.pick("Sir Hadrek")
-    explorer.rows[0].placed.value = "3"  # phase C alone: Table 6's "attack, attack, delay" begins there
+    explorer.rows[0].placed.value = "3"
+    assert explorer.error == "" and explorer.timeline.system == "phase1"
     explorer.rows[0].placed.value = ""
-    assert explorer.error == ""
     explorer.show_example("fighter-and-mage-vs-orc-archer")
     assert [label for label, _ in explorer.rows[0].placed.options] == ["as it places it", "phase 1", "phase 2",
                                                                       "phase 3"]
@@ -454,3 +454,88 @@ def html_text(value: str) -> str:
     import html as html_module
 
     return html_module.unescape(re.sub(r"<[^>]+>", "", value))
+
+
+# ---------------------------------------------------------------- the words above the chart follow the round (#45 item 4)
+
+
+def heading_text(explorer: TimelineExplorer) -> str:
+    return html_text(explorer.heading.value)
+
+
+def test_other_dice_replace_the_example_s_words_with_the_round_s_own(explorer):
+    assert "The orcs win initiative" in heading_text(explorer)  # the example's own dice: its own words
+    explorer.initiative["party"].value = 2
+    explorer.initiative["orcs"].value = 7
+    text = heading_text(explorer)
+    assert "The orcs win initiative" not in text and "Brienne, on the loser track" not in text
+    assert ("written for its own dice (initiative: party = 6; initiative: orcs = 4), not this round's "
+            "(initiative: party = 2; initiative: orcs = 7)") in text
+    assert "Side 'party' wins (000 §1 A)" in text and "Brienne, Mira." in text  # the engine's words on this round
+    explorer.initiative["party"].value = 6
+    explorer.initiative["orcs"].value = 4
+    assert "The orcs win initiative" in heading_text(explorer)  # its own dice again: its own words again
+
+
+def test_a_link_with_other_dice_shows_words_that_follow_them():
+    from combatkit.widgets.urlstate import shareable
+
+    explorer = TimelineExplorer()
+    shareable(explorer, "seed=3&init=2,7")
+    text = heading_text(explorer)
+    assert [s.track.value for s in explorer.timeline.for_actor("Brienne")][0] == "winner"
+    assert "Brienne, on the loser track" not in text and "Side 'party' wins" in text
+
+
+def test_an_edit_that_moves_the_round_replaces_the_example_s_words(explorer):
+    pick(explorer, "Mira")
+    explorer.dex.value = 12
+    text = heading_text(explorer)
+    assert "Mira's DEX 17" not in text and "as it was opened, not as edited here" in text
+    assert "Loser track: Brienne, Mira." in text
+    explorer.dex.value = 17
+    assert "Mira's DEX 17 pulls her onto the winner track" in heading_text(explorer)
+
+
+@pytest.mark.parametrize("name", [n for n in example_encounters() if load_example(n).system == "phase1"])
+def test_every_phase1_example_keeps_its_words_only_for_its_own_dice(name):
+    explorer = TimelineExplorer(name)
+    description = " ".join(load_example(name).description.split())
+    assert description[:60] in heading_text(explorer)
+    side, box = next(iter(explorer.initiative.items()))
+    box.value = 1 if box.value != 1 else 2
+    text = heading_text(explorer)
+    assert description[:60] not in text and f"initiative: {side} = {box.value}" in text
+
+
+# ---------------------------------------------------------------- Phase System I's page shows Phase System I's round (#45 item 2)
+
+
+def test_a_file_written_for_another_system_gets_phase_system_i_s_round_and_its_initiative():
+    """#45 item 2: the comparison's New encounter (written for five-phase, as the example before it), saved and
+    opened here, is a Phase System I round: the initiative boxes decide it, the title and a note say so, and
+    the link's ``init`` reopens that very round."""
+    from combatkit.widgets.compare import SystemComparison
+    from combatkit.widgets.urlstate import CopyLink, shareable
+
+    comparison = SystemComparison()
+    comparison.editor.new.click()
+    assert comparison.encounter.system == "five_phase"
+    explorer = TimelineExplorer(encounter=loads_encounter(dumps_toml(comparison.saved)))
+    view = shareable(explorer, "")
+    assert explorer.timeline.system == "phase1"
+    explorer.initiative["party"].value = 7
+    explorer.initiative["foes"].value = 3
+    assert explorer.timeline.system == "phase1" and explorer.timeline.clock == find_system("phase1").clock
+    used = {r.purpose: (r.total, r.entered) for r in explorer.timeline.rolls}
+    assert used["initiative: party"] == (7, True) and used["initiative: foes"] == (3, True)
+    assert "Side 'foes' wins (000 §1 A)" in explorer.timeline.notes[0]  # low wins: the foes' 3 beats the party's 7
+    assert "Loser track: Fighter." in why_text(explorer)
+    heading = html_text(explorer.heading.value)
+    assert "Combat II: Phase System I" in heading and "Written for Five-phase action rounds" in heading
+    assert explorer.saved.system == "phase1" and explorer.error == ""
+    link = next(child for child in view.children if isinstance(child, CopyLink))
+    assert "init=7,3" in link.query
+    again = TimelineExplorer(encounter=loads_encounter(dumps_toml(comparison.saved)))
+    shareable(again, link.query)
+    assert again.timeline == explorer.timeline

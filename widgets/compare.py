@@ -68,7 +68,7 @@ from combatkit.widgets.editor import EncounterEditor, describe_error, download_h
 from combatkit.widgets.encounter_picker import EncounterPicker
 from combatkit.widgets.render import chart_view
 from combatkit.widgets.messages import bullets, show_alert
-from combatkit.widgets.options_view import in_force_words
+from combatkit.widgets.options_view import description_html, in_force_words
 from combatkit.widgets.player import MomentPlayer
 from combatkit.widgets.urlstate import Param, control_param, dice_param, int_param, text_param
 from combatkit.widgets.hush import Hush
@@ -427,7 +427,7 @@ class SystemPanel(widgets.VBox):
     def __init__(self, system: TimingSystem) -> None:
         self.system = system
         self.heading = tag(widgets.HTML(f"<b>{html.escape(system.title)}</b> "
-                                        f"<span style='color:#7f8c8d'>({html.escape(system.source)})</span>"),
+                                        f"<span style='color:#5f6b6d'>({html.escape(system.source)})</span>"),
                            "panel-heading")
         self.chart = tag(chart_view(placeholder_chart(), embed_options=_EMBED), "panel-chart")
         self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "panel-message")
@@ -471,6 +471,9 @@ class SystemComparison(widgets.VBox):
         """The encounter shown."""
         self.runs: dict[str, SystemRun] = {}
         """Each system's round (or error), by system id."""
+        self._own_round: Timeline | None = None
+        """The round the system the encounter is written for gave when it was opened: what its description
+        was written for."""
         self.error = ""
         """What could not be read or applied (a file, a pasted text), or ``""``."""
         self.sentences: list[str] = []
@@ -656,6 +659,7 @@ class SystemComparison(widgets.VBox):
 
     def _load(self, encounter: Encounter, _name: str | None) -> None:
         self.encounter = encounter
+        self._own_round = None
         with self._quiet():
             if encounter.seed is not None:
                 self.seed.value = encounter.seed
@@ -698,13 +702,17 @@ class SystemComparison(widgets.VBox):
         """Schedule the encounter under every system and redraw every panel, the dice, the words and the save
         link."""
         encounter = self.encounter
+        self.runs = run_systems(self.encounter, self.seed.value, self.dice.entries, self._left, self.systems)
+        own = self.runs.get(encounter.system)
         description = html.escape(" ".join(encounter.description.split()))
+        if own is not None and own.timeline is not None:  # the prose holds for that system's own round only
+            self._own_round = own.timeline if self._own_round is None else self._own_round
+            options = own.system.encounter_options(encounter)
+            description = description_html(encounter.description, options, options, own.timeline, self._own_round)
         written = next((s.title for s in self.systems if s.id == encounter.system), encounter.system)
         self.heading.value = (f"<h3 style='margin:4px 0'>{html.escape(encounter.title)}</h3>"
                               f"<div style='color:#4d5656;max-width:1000px'>Written for {html.escape(written)}. "
                               f"{description}</div>")
-        self.runs = run_systems(self.encounter, self.seed.value, self.dice.entries, self._left, self.systems)
-        own = self.runs.get(encounter.system)
         rolls = saved_rolls(own.timeline, self.dice.entries, self._left) if own and own.timeline else encounter.rolls
         self.saved = dataclasses.replace(encounter, seed=self.seed.value, rolls=rolls)
         self.download.value = download_html(self.saved)
@@ -783,7 +791,7 @@ class SystemComparison(widgets.VBox):
                 panel.odds.value = (f"<span style='font-size:90%;color:#78281f'>No odds: "
                                     f"{html.escape(errors[sid])}</span>")
             elif sid in futures:
-                panel.odds.value = "<span style='font-size:90%;color:#7f8c8d'>Exact odds: computing…</span>"
+                panel.odds.value = "<span style='font-size:90%;color:#5f6b6d'>Exact odds: computing…</span>"
             else:
                 panel.odds.value = ""
         self.odds_table.value = self._odds_table_html(futures, odds, errors)
@@ -810,11 +818,11 @@ class SystemComparison(widgets.VBox):
             if sid in odds:
                 values = "".join(
                     f"<td style='{cell}' title='{odds[sid][k]} exactly'>{_percent(odds[sid][k])}"
-                    f"<br><span style='color:#7f8c8d;font-size:85%'>{odds[sid][k]}</span></td>"
+                    f"<br><span style='color:#5f6b6d;font-size:85%'>{odds[sid][k]}</span></td>"
                     if k in odds[sid] else f"<td style='{cell}'>—</td>" for k in keys)
                 seconds = self.jobs.seconds.get((sid, self.encounter, self.a.value, self.b.value), 0.0)
                 rows.append(f"<tr class='ck-odds-row ck-odds-{sid}'>{name}{values}"
-                            f"<td style='{cell};color:#7f8c8d;white-space:nowrap'>{seconds:.2f} s</td></tr>")
+                            f"<td style='{cell};color:#5f6b6d;white-space:nowrap'>{seconds:.2f} s</td></tr>")
                 continue
             if sid in errors:
                 why = f"no odds: {errors[sid]}"
@@ -823,11 +831,11 @@ class SystemComparison(widgets.VBox):
             else:
                 why = "cannot run this encounter"
             rows.append(f"<tr class='ck-odds-row ck-odds-{sid}'>{name}<td colspan='{len(keys) + 1}' "
-                        f"style='{cell};text-align:left;color:#7f8c8d'>{html.escape(why)}</td></tr>")
+                        f"style='{cell};text-align:left;color:#5f6b6d'>{html.escape(why)}</td></tr>")
         head = "".join(f"<th style='{cell}'>{heads[k]}</th>" for k in keys)
         return (f"<table style='border-collapse:collapse;font-size:12px'><tr><th style='{cell};text-align:left'>"
                 f"system</th>{head}<th style='{cell}'>time</th></tr>{''.join(rows)}</table>"
-                "<div style='color:#7f8c8d;font-size:11px;margin-top:2px'>Over every roll of the dice, not just "
+                "<div style='color:#5f6b6d;font-size:11px;margin-top:2px'>Over every roll of the dice, not just "
                 "these: who first lands a blow or completes a spell, and the chance a caster's spell is ruined.</div>")
 
     # ------------------------------------------------------------ messages

@@ -488,6 +488,7 @@ class CriticalExplorer(widgets.VBox):
             return
         self.attacker, self.defender, self.options, self.odds = attacker, defender, options, odds
         self.thief_skills.value = _thief_skills_html(attacker)
+        self.thief_skills.layout.display = None if self.thief_skills.value else "none"
         self._applied.commit(self._inputs[:-4])  # all but the roll's: the seed and the dice entered
         self.options_box.set_title(0, "Options: the seeds' readings and optional rules (in force: "
                                       f"{in_force_words(options, CriticalOptions())})")
@@ -536,15 +537,19 @@ class CriticalExplorer(widgets.VBox):
 
 
 def _thief_skills_html(attacker: Attacker) -> str:
-    """The attacker's thief skill adjustments, were it a thief: DEX's three and AGI's three (000 Part 4's split;
-    DEX for all without an AGI score), from PH Table 28, or why there are none."""
+    """The attacker's thief skill adjustments if it may be a thief (a rogue: the class "priest, wizard or rogue";
+    ``""`` for a fighter, another warrior or a monster): DEX's three and AGI's three (000 Part 4's split; DEX for
+    all without an AGI score), from PH Table 28, or why there are none."""
+    if attacker.role is not Role.OTHER:
+        return ""
     try:
         rows = thief_adjustments(dexterity=attacker.dexterity, agility=attacker.agility)
     except RulesError as error:
         text = f"{error.message} ({error.rule})"
     else:
         text = "; ".join(row.text() for row in rows) + " (000 Part 4 Thief Adjustments, PH Table 28)"
-    return f"<div style='color:#4d5656;font-size:12px'><b>As a thief:</b> {html.escape(text)}</div>"
+    return (f"<div style='color:#4d5656;font-size:12px'><b>If this rogue is a thief</b>, DEX and AGI adjust its "
+            f"thief skills: {html.escape(text)}</div>")
 
 
 def _fraction(p: Fraction) -> str:
@@ -601,11 +606,11 @@ def _explanation_html(result: AttackResult, unused: list[str], seed: int) -> str
     if result.body_points:
         head += f", {result.body_points} body point{'' if result.body_points == 1 else 's'}"
     steps = "".join(
-        f"<li>{html.escape(s.text)} <span style='color:#7f8c8d'>[{html.escape(s.rule)}]</span></li>"
+        f"<li>{html.escape(s.text)} <span style='color:#5f6b6d'>[{html.escape(s.rule)}]</span></li>"
         for s in result.steps
     )
     rolls = "".join(f"<li>{html.escape(str(r))}</li>" for r in result.rolls)
-    spare = (f"<div style='color:#7f8c8d'>Entered but not needed by this attack: the "
+    spare = (f"<div style='color:#5f6b6d'>Entered but not needed by this attack: the "
              f"{html.escape(' and the '.join(unused))}.</div>" if unused else "")
     return (
         f"<div style='max-width:980px'><div style='font-size:15px;margin:6px 0'><b>{html.escape(head)}</b></div>"

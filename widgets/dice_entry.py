@@ -69,9 +69,11 @@ class DiceEntry(widgets.VBox):
     """One box per roll the systems made: what it is for, its dice, the number used, who used it.
 
     :attr:`entries` is the model: the numbers the referee entered, by :data:`DiceKey`.
-    Typing a number enters it (Enter or leaving the box applies it); clearing a box hands
-    the roll back to the seed; a number the dice cannot roll is shown as a message naming
-    the roll and the value, the typed text stays and the entry is not applied.
+    A box holds only what was typed: a roll nobody entered shows the seed's number greyed, as the box's
+    placeholder, so typing that very number enters it all the same (#45). Typing a number enters it (Enter
+    or leaving the box applies it) until the box is cleared, which hands the roll back to the seed; a new
+    seed (*Roll again*) rolls only the empty boxes. A number the dice cannot roll is shown as a message
+    naming the roll and the value, the typed text stays and the entry is not applied.
     ``on_change`` is called after every applied change.
     """
 
@@ -99,7 +101,9 @@ class DiceEntry(widgets.VBox):
             widgets.HTML("<span style='color:#4d5656'>Each box is one roll a system made: type what was rolled at "
                          "the table (a total, or each die's face: <code>2, 5</code>) and press Enter. The same "
                          "dice for the same purpose are shared by every system that rolls them; an empty box is "
-                         "rolled with the seed.</span>"),
+                         "rolled with the seed (its number shows in grey). Roll again keeps every number typed "
+                         "here and rolls only the empty boxes; clear a box to hand its roll back to the seed."
+                         "</span>"),
             self.message, self.rows, self.clear,
         ])
         self.add_class("ck-dice")
@@ -147,9 +151,11 @@ class DiceEntry(widgets.VBox):
             for key, roll in first.items():
                 if key not in self._boxes:
                     self._add_row(key)
+                box = self._boxes[key]
                 if key not in self.errors:
-                    self._boxes[key].value = _shown(self.entries[key]) if key in self.entries else _shown(
-                        roll.faces if roll.faces and len(roll.faces) > 1 else roll.total)
+                    box.value = _shown(self.entries[key]) if key in self.entries else ""
+                box.placeholder = "" if roll.entered else _shown(
+                    roll.faces if roll.faces and len(roll.faces) > 1 else roll.total)
                 how = "entered" if key in self.entries else "rolled with the seed"
                 self._notes[key].value = (f"<span style='color:#566573;font-size:90%'>{how}; "
                                           f"{', '.join(users[key])}</span>")

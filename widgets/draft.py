@@ -59,6 +59,11 @@ class CombatantDraft:
     def spell_id(self, name: str) -> Ref:
         return next((i for i, s in self.spells.items() if s.get("name") == name), name)
 
+    @property
+    def first_spell(self) -> int | None:
+        """The id of the figure's first spell (what a cast casts unless it names another), or None."""
+        return next(iter(self.spells), None)
+
 
 @dataclass
 class EncounterDraft:
@@ -111,6 +116,8 @@ class EncounterDraft:
                 i["weapons"] = [who.weapon_id(n) if who else n for n in names]
             if i.get("spell") is not None:
                 i["spell"] = who.spell_id(i["spell"]) if who else i["spell"]
+            elif i.get("do") == "cast" and who is not None and who.spells:
+                i["spell"] = who.first_spell  # the file's "the figure's first", by its name from now on
             if i.get("item") not in (None, COMPONENTS):
                 i["item"] = who.weapon_id(i["item"]) if who else i["item"]
             i["refine"] = {}
@@ -209,12 +216,21 @@ class EncounterDraft:
         if current is None:
             current = {"actor": actor, "do": do, "refine": {}}
             self.intents.append(current)
+            self._name_first_spell(current)
         elif current["do"] != do:
             current["do"] = do
             for key in ("weapons", "spell", "item", "action", "maneuver", "blows", "feet", "away"):
                 current.pop(key, None)
             current["refine"] = {}
+            self._name_first_spell(current)
         return current
+
+    def _name_first_spell(self, intent: dict[str, Any]) -> None:
+        """A cast that names no spell names its actor's first (if it has one), so that the file says which:
+        Strike Speed refuses a cast that does not (004 Strike Speed: Initiative)."""
+        who = self.combatants.get(intent["actor"]) if isinstance(intent["actor"], int) else None
+        if intent["do"] == "cast" and intent.get("spell") is None and who is not None and who.spells:
+            intent["spell"] = who.first_spell
 
     def insert_intent(self, actor: int, index: int, do: str) -> dict[str, Any]:
         """A new intent of ``actor`` before its ``index``-th (at the end past its last)."""
@@ -222,6 +238,7 @@ class EncounterDraft:
         table: dict[str, Any] = {"actor": actor, "do": do, "refine": {}}
         at = self.intents.index(mine[index]) if index < len(mine) else len(self.intents)
         self.intents.insert(at, table)
+        self._name_first_spell(table)
         return table
 
     def move_intent(self, actor: int, index: int, by: int) -> None:
@@ -278,13 +295,18 @@ class EncounterDraft:
                     del i["weapons"]
 
     def add_spell(self, owner: int, table: dict[str, Any]) -> int:
+        """Add a spell; casts of ``owner`` that named none (it had none) name it."""
         ident = next(_ids)
         self.combatants[owner].spells[ident] = dict(table)
+        for i in self.intents:
+            if i["actor"] == owner:
+                self._name_first_spell(i)
         return ident
 
     def remove_spell(self, owner: int, ident: int) -> None:
-        """Remove a spell; intents that named it fall back to the first spell."""
+        """Remove a spell; intents that named it name the first spell left (none if none is)."""
         del self.combatants[owner].spells[ident]
         for i in self.intents:
             if i["actor"] == owner and i.get("spell") == ident:
                 del i["spell"]
+                self._name_first_spell(i)

@@ -185,12 +185,14 @@ class IntentRow(widgets.VBox):
         self.index = index
         lay = widgets.Layout
         self.label = widgets.HTML(f"<b>{index + 1}.</b>", layout=lay(width="28px"))
-        self.do = tag(widgets.Dropdown(options=[("—", "")] + [(d, d) for d in DOES], layout=lay(width="92px")),
-                      "do")
-        self.target = tag(widgets.Dropdown(options=[("no target", NONE)], layout=lay(width="140px")), "target")
+        self.do = tag(widgets.Dropdown(options=[("—", "")] + [(d, d) for d in DOES], layout=lay(width="92px"),
+                                       tooltip="what the figure means to do"), "do")
+        self.target = tag(widgets.Dropdown(options=[("no target", NONE)], layout=lay(width="140px"),
+                                           tooltip="whom it is done to"), "target")
         self.away = tag(widgets.Checkbox(description="away from it", indent=False, layout=lay(width="105px"),
                                          tooltip="a move away from the target rather than toward it"), "away")
-        self.using = tag(widgets.Dropdown(options=[("—", NONE)], layout=lay(width="200px")), "using")
+        self.using = tag(widgets.Dropdown(options=[("—", NONE)], layout=lay(width="200px"),
+                                          tooltip="the weapon or spell it uses"), "using")
         self.blows = tag(widgets.Text(description="blows", placeholder="all", continuous_update=False,
                                       style={"description_width": "38px"}, layout=lay(width="100px"),
                                       tooltip="how many blows or shots (empty: every one the round gives)"), "blows")
@@ -645,9 +647,9 @@ class EncounterEditor(widgets.VBox):
                 (w.get("name") or "(no name)", ident) for ident, w in cd.weapons.items()]
             chosen = (i.get("weapons") or [NONE])[0] if i else NONE
         elif cd is not None and do == "cast":
-            first = next(iter(cd.spells.values()), {}).get("name", "none")
-            options = [(f"first spell ({first})", NONE)] + [(x.get("name") or "(no name)", ident)
-                                                            for ident, x in cd.spells.items()]
+            # a cast names its spell, the first by default (the draft fills it in): Strike Speed wants it named
+            options = [(x.get("name") or "(no name)", ident) for ident, x in cd.spells.items()] or [
+                ("no spell: add one to the figure", NONE)]
             chosen = i.get("spell", NONE) if i else NONE
         elif cd is not None and do == "ready":
             options = [("material components", COMPONENTS)] + [(f"draw {w.get('name') or '(no name)'}", ident)

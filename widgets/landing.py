@@ -8,7 +8,7 @@ the first sentence after it; its ``metadata.combatkit`` may override them and sa
 ``title``, ``summary``
     the card's title and line;
 ``order``
-    where the notebook stands in its section (lessons: 1 is Phase System I, the first to learn);
+    where the notebook stands in its section (lessons: 1 is Phase System I, where a new player begins);
     notebooks without one come after those with one, by title (the dashboards have none);
 ``dashboard``
     a lesson's dashboard (its file name in ``dashboards/``): the landing page and both pages link

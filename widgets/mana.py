@@ -564,7 +564,8 @@ class DayPlanner(_ManaView):
                                       layout=widgets.Layout(width="260px")), "awake")
         self.add = tag(widgets.Button(description="Add", icon="plus", button_style="primary",
                                       tooltip="Add this cast, rest or study to the day"), "add")
-        self.event_list = tag(widgets.Select(rows=9, layout=widgets.Layout(width="460px")), "events")
+        self.event_list = tag(widgets.Select(rows=9, tooltip="The day's events", layout=widgets.Layout(width="460px")),
+                              "events")
         self.remove = tag(widgets.Button(description="Remove", icon="trash", tooltip="Remove the selected event"),
                           "remove")
         self.clear = tag(widgets.Button(description="Clear the day", icon="eraser"), "clear")
@@ -768,7 +769,7 @@ def _plan_notes_html(plan: DayPlan) -> str:
     if not plan.notes:
         return heading + "<div class='ck-no-notes'>None: nothing was blocked.</div>"
     items = "".join(f"<li><b>{clock(note.minute)}</b>: {html.escape(note.text)} "
-                    f"<span style='color:#7f8c8d'>[{html.escape(note.rule)}]</span></li>" for note in plan.notes)
+                    f"<span style='color:#5f6b6d'>[{html.escape(note.rule)}]</span></li>" for note in plan.notes)
     return f"{heading}<ul class='ck-note-list'>{items}</ul>"
 
 

@@ -29,6 +29,8 @@ def bullets(lines: Iterable[str]) -> str:
 
 
 def show_alert(message: widgets.HTML, body: str, *, max_width: int | None = None) -> None:
-    """Show ``body`` in ``message`` as an alert, or hide ``message`` when ``body`` is empty."""
+    """Show ``body`` in ``message`` as an alert, or hide ``message`` when ``body`` is empty; ``message`` is
+    marked ``ck-live``, a live region (the page template makes it one), so what it says next is read out too."""
+    message.add_class("ck-live")
     message.value = alert_html(body, max_width=max_width) if body else ""
     message.layout.display = None if body else "none"

@@ -9,9 +9,9 @@ which of them change this round, and words about the round that follow them.
   spans compared. Its words come from the option's doc, never from a list kept by hand.
 * :func:`in_force_words`: the options in force, in a line ("tie track: loser; the rest as the seed reads
   it").
-* :func:`description_html`: an example's description as written when the options in force are the ones
-  it was written for; otherwise the round's own notes from the engine, since fixed prose ("Mira's DEX 17
-  pulls her onto the winner track") may no longer hold.
+* :func:`description_html`: an example's description as written while the round shown is the example's own
+  (its options, its dice, its figures); otherwise the round's own notes from the engine, since fixed prose
+  ("Mira's DEX 17 pulls her onto the winner track") may no longer hold.
 
 >>> from combatkit import find_system, load_example
 >>> from combatkit.systems.phase1 import Phase1Options
@@ -117,18 +117,47 @@ def in_force_words(options: Any, defaults: Any) -> str:
     return "; ".join(changed) + "; the rest as the seed reads it"
 
 
-def description_html(description: str, in_force: Any, written_for: Any, notes: Sequence[str]) -> str:
-    """The words under a round's title: ``description`` (prose written for the options ``written_for``)
-    when ``in_force`` are those options; otherwise the round's own ``notes`` from the engine, which follow
-    the options, with a line saying why the description is not shown."""
+def description_html(description: str, in_force: Any, written_for: Any, timeline: Timeline,
+                     own: Timeline | None = None) -> str:
+    """The words under a round's title. ``description`` is prose written for the example's own round: its options
+    ``written_for``, and the dice it rolled and the figures it placed as ``own`` (the round the example gave when
+    it was opened; None: ``timeline`` is that round). It is shown while ``timeline`` is that round, under the
+    options ``in_force``; otherwise ("The orcs win initiative" after the party rolled better) the engine's own
+    notes on ``timeline``, which follow its dice, options and figures, with a line saying what differs."""
     text = html.escape(" ".join(description.split()))
-    if in_force == written_for:
+    differs = []
+    if in_force != written_for:
+        differs.append(f"its own options ({in_force_words(written_for, type(written_for)())}), not the options in "
+                       f"force ({in_force_words(in_force, type(in_force)())})")
+    if own is not None:
+        ours, these = _dice(own), _dice(timeline)
+        changed = [purpose for purpose in dict.fromkeys([*ours, *these]) if ours.get(purpose) != these.get(purpose)]
+        if changed:
+            differs.append(f"its own dice ({_dice_words(ours, changed)}), not this round's "
+                           f"({_dice_words(these, changed)})")
+        elif not differs and (own.spans, own.notes) != (timeline.spans, timeline.notes):
+            differs.append("the example as it was opened, not as edited here")
+    if not differs:
         return text
-    items = "".join(f"<li>{html.escape(note)}</li>" for note in notes)
-    return (f"<span class='ck-description-replaced'>This example's description is written for its own options "
-            f"({html.escape(in_force_words(written_for, type(written_for)()))}); with the options in force "
-            f"({html.escape(in_force_words(in_force, type(in_force)()))}) the engine reads the round so:</span>"
-            f"<ul style='margin:2px 0'>{items}</ul>")
+    lead = (f"<span class='ck-description-replaced'>This example's description is written for "
+            f"{html.escape(' and for '.join(differs))}, so it is not shown")
+    if not timeline.notes:
+        return f"{lead}: the chart and the steps below follow this round.</span>"
+    items = "".join(f"<li>{html.escape(note)}</li>" for note in timeline.notes)
+    return f"{lead}; the engine reads this round so:</span><ul style='margin:2px 0'>{items}</ul>"
+
+
+def _dice(timeline: Timeline) -> dict[str, int]:
+    """What each roll of ``timeline`` was for, and its total."""
+    return {roll.purpose: roll.total for roll in timeline.rolls}
+
+
+def _dice_words(dice: Mapping[str, int], purposes: Sequence[str], most: int = 4) -> str:
+    """``"initiative: party = 6; initiative: orcs = 4"``: the rolls ``purposes`` (the first ``most`` of them)."""
+    words = [f"{purpose} = {dice[purpose]}" if purpose in dice else f"{purpose}: not rolled"
+             for purpose in purposes[:most]]
+    more = len(purposes) - most
+    return "; ".join(words) + (f"; {more} more" if more > 0 else "")
 
 
 class OptionControls(widgets.VBox):

@@ -60,7 +60,7 @@ def now_html(timeline: Timeline, tick: Tick) -> str:
     for span in starting:
         parts.append(f"<li class='ck-now-line'>{html.escape(span.actor)} begins: {html.escape(span.action)} "
                      f"(until {html.escape(timeline.clock.describe(span.end))}). {html.escape(span.why)} "
-                     f"<span style='color:#7f8c8d'>[{html.escape(span.rule)}]</span></li>")
+                     f"<span style='color:#5f6b6d'>[{html.escape(span.rule)}]</span></li>")
     if going:
         names = "; ".join(f"{s.actor}: {s.action}" for s in going)
         parts.append(f"<li class='ck-now-line' style='color:#566573'>Under way: {html.escape(names)}.</li>")
@@ -92,20 +92,21 @@ class RoundPlayer:
                                      description="play", tooltip="Play the round one tick at a time",
                                      show_repeat=False), "play")
         self.slider = tag(widgets.IntSlider(value=0, min=0, max=self.play.max, readout=False,
-                                            layout=widgets.Layout(width="260px")), "play-slider")
+                                            tooltip="The tick shown", layout=widgets.Layout(width="260px")),
+                          "play-slider")
         widgets.link((self.play, "value"), (self.slider, "value"))
         widgets.link((self.play, "max"), (self.slider, "max"))
         self.back = tag(widgets.Button(description="previous", icon="step-backward", layout=widgets.Layout(
             width="110px"), tooltip="Back to the last moment an action began or landed"), "step-back")
         self.forward = tag(widgets.Button(description="next", icon="step-forward", layout=widgets.Layout(
             width="90px"), tooltip="On to the next moment an action begins or lands"), "step")
-        self.label = tag(widgets.HTML(), "where")
+        self.label = tag(widgets.HTML(), "where", "live")  # read out as it changes (aria-live: the page template)
         self.controls = tag(widgets.HBox([widgets.HTML("<b>Step through</b>:"), self.play, self.slider, self.back,
                                           self.forward, self.label, ChartSizer()],
                                          layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
                             "player")
         """The controls, in a row (with the page's :class:`~combatkit.widgets.render.ChartSizer`)."""
-        self.now = tag(widgets.HTML(layout=widgets.Layout(max_width="1100px")), "now")
+        self.now = tag(widgets.HTML(layout=widgets.Layout(max_width="1100px")), "now", "live")
         """What happens at the cursor's tick."""
         self.play.observe(lambda _change: self._show(), "value")
         self.back.on_click(lambda _button: self.step(-1))
@@ -155,7 +156,7 @@ class RoundPlayer:
             if "tick" in chart.params.trait_names():
                 chart.params.tick = self.tick
         self.label.value = (f"<span style='margin-left:8px'>{html.escape(self.where)}</span>"
-                            if self.tick else "<span style='margin-left:8px;color:#7f8c8d'>"
+                            if self.tick else "<span style='margin-left:8px;color:#5f6b6d'>"
                                               "the whole round</span>")
         self.now.value = now_html(timeline, self.tick) if timeline is not None else ""
 
@@ -172,14 +173,15 @@ class MomentPlayer:
                                      description="play", tooltip="Play every round one moment at a time",
                                      show_repeat=False), "play")
         self.slider = tag(widgets.IntSlider(value=0, min=0, max=self.play.max, readout=False,
-                                            layout=widgets.Layout(width="200px")), "play-slider")
+                                            tooltip="The moment shown", layout=widgets.Layout(width="200px")),
+                          "play-slider")
         widgets.link((self.play, "value"), (self.slider, "value"))
         widgets.link((self.play, "max"), (self.slider, "max"))
         self.back = tag(widgets.Button(description="previous", icon="step-backward",
                                        layout=widgets.Layout(width="110px")), "step-back")
         self.forward = tag(widgets.Button(description="next", icon="step-forward",
                                           layout=widgets.Layout(width="90px")), "step")
-        self.label = tag(widgets.HTML(), "where")
+        self.label = tag(widgets.HTML(), "where", "live")  # read out as it changes (aria-live: the page template)
         self.controls = tag(widgets.HBox([
             widgets.HTML("<b>Step through</b> (each system on its own clock, moment by moment):"), self.play,
             self.slider, self.back, self.forward, self.label, ChartSizer(),
@@ -217,7 +219,7 @@ class MomentPlayer:
                 chart.params.tick = tick
             now.value = "" if timeline is None or not tick else (
                 f"<div style='font-size:90%'>{now_html(timeline, tick)}</div>")
-        self.label.value = ("<span style='margin-left:8px;color:#7f8c8d'>the whole rounds</span>"
+        self.label.value = ("<span style='margin-left:8px;color:#5f6b6d'>the whole rounds</span>"
                             if not self.step_index else
                             f"<span style='margin-left:8px'>moment {self.step_index} of "
                             f"{self.play.max}</span>")

@@ -6,9 +6,15 @@ vl-convert (about 1.5 s), caches it on disk keyed by the altair and vl-convert
 versions, and reuses it in every later kernel (about 0.06 s).
 
 Served by :mod:`combatkit.widgets.serve`, the bundle is not even sent to the page: the server
-writes it once into its template's static folder and names it in ``COMBATKIT_CHART_BUNDLE``;
-each chart's module is then a three-line loader that imports it from there, so the browser
-fetches it once and caches it, instead of receiving ~1 MB over the kernel's websocket per chart.
+writes it once where voila serves its template's static files from (:func:`bundle_data`) and names
+it in ``COMBATKIT_CHART_BUNDLE``; each chart's module is then a three-line loader that imports it
+from there, so the browser fetches it once and caches it, instead of receiving ~1 MB over the
+kernel's websocket per chart.
+
+Both copies live in the user's cache folder (``$COMBATKIT_CACHE``, else ``$XDG_CACHE_HOME/combatkit``,
+else ``~/.cache/combatkit``), never in the installation: ``pip uninstall combatkit`` leaves nothing
+behind in site-packages (#45), and an installation that is read-only still serves the bundle. Deleting
+the folder costs one rebuild (about 1.5 s, at the next server start or first chart).
 
 Every chart gets vega-embed's actions menu with "Save as SVG" and "Save as PNG" only (they
 work offline: the image is drawn in the page).
@@ -23,11 +29,12 @@ from pathlib import Path
 import altair as alt
 import anywidget
 
-__all__ = ["BUNDLE_ENV", "EMBED_OPTIONS", "ChartSizer", "bundle_loader", "bundle_path", "chart_view",
+__all__ = ["BUNDLE_ENV", "EMBED_OPTIONS", "ChartSizer", "bundle_data", "bundle_loader", "bundle_path", "chart_view",
            "enable_offline_charts", "write_bundle"]
 
 BUNDLE_ENV = "COMBATKIT_CHART_BUNDLE"
-"""Names the bundle's file in the voila template's static folder, for kernels started by the server."""
+"""Names the bundle's file among the voila template's static files (``/voila/static/``), for kernels started by the
+server."""
 EMBED_OPTIONS = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
 """vega-embed options of every chart: SVG marks (tests count them) and an export-only actions menu."""
 
@@ -38,21 +45,34 @@ def _cache_dir() -> Path:
 
 
 def bundle_path() -> Path:
-    """Where the JupyterChart bundle for the installed altair and vl-convert lives."""
+    """Where the JupyterChart bundle for the installed altair and vl-convert is cached, in the user's cache folder."""
     import vl_convert
 
     key = hashlib.sha256(f"{alt.__version__}|{vl_convert.__version__}".encode()).hexdigest()[:16]
     return _cache_dir() / f"jupyterchart-{key}.js"
 
 
+def bundle_data() -> Path:
+    """A Jupyter data folder in the user's cache folder, for the server to put on ``JUPYTER_PATH``: voila serves
+    the files of ``voila/templates/<template>/static`` in every such folder as ``/voila/static/``, so the bundle
+    written there is served without being written into the installation."""
+    return _cache_dir() / "jupyter"
+
+
 def bundle_loader(filename: str) -> str:
     """A chart module that imports the bundle ``filename`` from voila's static files, wherever the
-    page is served (the base URL comes from the page's own configuration)."""
+    page is served (the base URL comes from the page's own configuration).
+
+    The module is loaded at once: it starts the bundle's import and awaits it only in ``render`` (altair's
+    module has ``render`` alone). anywidget (0.11) gives a model 2 s to load its module, then rejects it for good
+    ("[anywidget] Failed to initialize model.") and drops every later message from the kernel: awaited at the
+    module's top, the 0.9 MB bundle took longer on a cold first visit to a busy machine, and the chart then never
+    redrew (#45, ``tests/browser/test_chart_bundle.py``)."""
     return (
         'const config = JSON.parse(document.getElementById("jupyter-config-data").textContent);\n'
         "const base = new URL(config.baseUrl || \"/\", window.location.href);\n"
-        f'const bundle = await import(new URL("voila/static/{filename}?v={Path(filename).stem}", base).href);\n'
-        "export default bundle.default;\n"
+        f'const bundle = import(new URL("voila/static/{filename}?v={Path(filename).stem}", base).href);\n'
+        "export default { render: async (context) => (await bundle).default.render(context) };\n"
     )
 
 

@@ -37,10 +37,10 @@ link needs:
 * the kernels run the compiled engine once it is built for this checkout's source, in the background
   where a C compiler is (``--engine auto``, the default; :mod:`combatkit.widgets.compiled`): encounter
   prep about twice as fast, the same fights;
-* the charts' JavaScript bundle (~1 MB) is written once into the template's static folder
-  and each chart imports it from there (``COMBATKIT_CHART_BUNDLE``, see
-  :mod:`combatkit.widgets.render`): the browser fetches it once and caches it, instead of
-  receiving it over the kernel's websocket with every chart of every page.
+* the charts' JavaScript bundle (~1 MB) is written once into the template's static folder in the
+  user's cache folder (:func:`bundle_static`), never into the installation, and each chart imports it
+  from there (``COMBATKIT_CHART_BUNDLE``, see :mod:`combatkit.widgets.render`): the browser fetches it
+  once and caches it, instead of receiving it over the kernel's websocket with every chart of every page.
 
 **Lessons.** ``dashboards/`` stays the root of the server, so every dashboard keeps its URL
 (``/voila/render/phase1_timeline.ipynb``, in links already shared); the lessons folder is mounted
@@ -99,9 +99,9 @@ from combatkit.widgets.compiled import ENGINES
 from combatkit.widgets.landing import LEARN, landing
 
 __all__ = ["LESSONS_COPY", "MAIN_DASHBOARD", "MAIN_LESSON", "RunningServer", "ServeSettings", "add_arguments",
-           "cell_timeout", "dashboard_url", "dashboards_dir", "denied_extensions", "free_port", "installed",
-           "jupyter_environ", "landing_url", "lesson_url", "lessons_dir", "main", "preheated_lessons", "renew_and_say",
-           "renew_pools", "run", "serving", "voila_argv"]
+           "bundle_static", "cell_timeout", "dashboard_url", "dashboards_dir", "denied_extensions", "free_port",
+           "installed", "jupyter_environ", "landing_url", "lesson_url", "lessons_dir", "main", "preheated_lessons",
+           "renew_and_say", "renew_pools", "run", "serving", "voila_argv"]
 
 TEMPLATE = "combatkit"
 TEMPLATE_ROOT = Path(__file__).resolve().parent
@@ -111,8 +111,6 @@ MAIN_DASHBOARD = "phase1_timeline.ipynb"
 """The dashboard that must be there: it tells a dashboards folder from another."""
 MAIN_LESSON = "phase1_teaching.ipynb"
 """The first lesson: it tells the repository's lessons folder from another."""
-STATIC = TEMPLATE_ROOT / "voila" / "templates" / TEMPLATE / "static"
-"""The template's static folder (``/voila/static/``), where the chart bundle is written at start."""
 DASHBOARD_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "anywidget")
 """The lab extensions a dashboard needs besides voila's own (``@voila-dashboards/...``)."""
 
@@ -274,6 +272,18 @@ def preheated_lessons(settings: ServeSettings, lessons: Path | None) -> tuple[st
     return tuple(name for name in names if not settings.preheat or f"{LEARN}/{name}" in settings.preheat)
 
 
+def bundle_static() -> Path:
+    """Where the server writes the chart bundle at start: the template's static folder in a Jupyter data folder in
+    the user's cache (:func:`combatkit.widgets.render.bundle_data`), which :func:`run` puts on ``JUPYTER_PATH``
+    after :data:`TEMPLATE_ROOT`, so voila serves the bundle as ``/voila/static/<name>`` as it would from the
+    template's own folder. Not in the installation: a file written there is in no wheel's ``RECORD``, and
+    ``pip uninstall`` left it behind (#45). Built once a version of altair and vl-convert, at the first start, as
+    before: no visit waits for it."""
+    from combatkit.widgets.render import bundle_data
+
+    return bundle_data() / "voila" / "templates" / TEMPLATE / "static"
+
+
 def jupyter_environ(environ: dict[str, str]) -> dict[str, str]:
     """``environ`` with this package's Jupyter data folder first on ``JUPYTER_PATH``: the ``combatkit``
     template, and the ``python3`` kernel spec the dashboards run in (:mod:`combatkit.widgets.kernel`)."""
@@ -327,12 +337,13 @@ def run(args: argparse.Namespace, prog: str = "combatkit serve") -> int:
                              pool_size=args.pool_size, preheat=tuple(args.preheat), cull_interval=args.cull_interval,
                              cull_idle_timeout=args.cull_idle_timeout)
 
-    from combatkit.widgets.render import BUNDLE_ENV, write_bundle
+    from combatkit.widgets.render import BUNDLE_ENV, bundle_data, write_bundle
 
     # build the chart bundle once here, not in the first visitor's kernel; kernels import it by URL
     try:
-        os.environ[BUNDLE_ENV] = write_bundle(STATIC)
-    except OSError:  # a read-only installation: each kernel sends the bundle with its charts instead
+        os.environ[BUNDLE_ENV] = write_bundle(bundle_static())
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([str(bundle_data()), os.environ.get("JUPYTER_PATH", "")])
+    except OSError:  # a read-only cache folder: each kernel sends the bundle with its charts instead
         os.environ.pop(BUNDLE_ENV, None)
     os.environ.update(jupyter_environ(dict(os.environ)))
     print(f"combatkit dashboards from {folder}" + (f", lessons from {lessons}" if lessons else "")

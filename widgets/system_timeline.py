@@ -73,6 +73,8 @@ class SystemTimeline(widgets.VBox):
         """The encounter shown: the one opened with the edits made since, as last read without error."""
         self.timeline: Timeline | None = None
         """Its last round that worked: what the chart and the why list show."""
+        self._own_round: Timeline | None = None
+        """The round the encounter gave when it was opened: what its description was written for."""
         self.saved: Encounter | None = None
         """That round as an encounter (what the save link holds): the encounter written for this system,
         with the seed, the dice entered and the options in force."""
@@ -210,6 +212,7 @@ class SystemTimeline(widgets.VBox):
 
     def _load(self, encounter: Encounter, _name: str | None) -> None:
         self.loaded = self.encounter = encounter
+        self._own_round = None
         with self._quiet():
             if encounter.seed is not None:
                 self.seed.value = encounter.seed
@@ -247,6 +250,7 @@ class SystemTimeline(widgets.VBox):
             self._show_error(error)
             return
         self.timeline, self._applied_options = timeline, options
+        self._own_round = timeline if self._own_round is None else self._own_round
         self._show_options(lambda given: self.system.schedule(encounter, roller(), given), options, timeline)
         self.editor.show_plan(timeline.plan)
         self.saved = with_options(dataclasses.replace(encounter, system=self.system.id, seed=self.seed.value,
@@ -268,7 +272,7 @@ class SystemTimeline(widgets.VBox):
                                        f"{html.escape(in_force_words(options, self.system.options()))}</div>")
         self.heading.value = _heading_html(self.encounter, self.system,
                                            description_html(self.encounter.description, options, written_for,
-                                                            timeline.notes))
+                                                            timeline, self._own_round))
         self.option_controls.show_inert(inert_options(schedule, options, list(self.options), timeline.clock))
 
     def _show_load_error(self, error: ValueError) -> None:

@@ -2,7 +2,7 @@
 
 A thin view over the engine. Every control writes into an :class:`EncounterDraft`
 (the form's working copy); each change rebuilds the encounter with the engine's
-reader, schedules the round with the encounter's timing system, and redraws the
+reader, schedules its Phase System I round (000 §1), and redraws the
 chart, the plain-language "why" list and the download link. Bad input never raises
 out of a callback: the engine's error (which names the rule or the field and the value
 given) is shown above the chart, the chart keeps the last good round, and every
@@ -20,15 +20,17 @@ combatants[0].dex (Aldric): DEX is 1..25 (PH Table 2), got 40
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from typing import Any
 
 import ipywidgets as widgets
 
-from combatkit.dice import Roller
+from combatkit.dice import Roller, matches_form
 from combatkit.encounter import Encounter
 from combatkit.encounter_files import dumps_toml, load_example, save_encounter
-from combatkit.systems import TimingSystem, find_system
+from combatkit.systems import SYSTEMS, TimingSystem
+from combatkit.systems.base import roll_words
 from combatkit.systems.phase1 import PHASE1, Phase1Options
 from combatkit.timeline import Timeline
 from combatkit.widgets.charts import placeholder_chart, timeline_frame, timeline_spec
@@ -50,8 +52,6 @@ DEFAULT_EXAMPLE = "fighter-and-mage-vs-orc-archer"
 
 INITIATIVE_DICE = "d10"
 """000 §1 A: "Each group of characters rolls a d10, with the lowest roll winning initiative"."""
-INITIATIVE_KEY = "initiative: <side>"
-"""What the initiative boxes' rolls are called (``TimingSystem.roll_keys``)."""
 
 _EDITOR_CONTROLS = (
     "combatant", "add_combatant", "remove_combatant", "name", "side", "char_class", "level", "dex", "mv", "weapon",
@@ -70,10 +70,10 @@ class TimelineExplorer(widgets.VBox):
     them, the encounter's own (its file's ``[options.phase1]``).
 
     The example list offers Phase System I encounters and the initiative boxes are its d10
-    per side. A file written for another system still opens: the engine schedules it with
-    that system, the chart draws it on that system's clock and the editor
-    (:class:`~combatkit.widgets.editor.EncounterEditor`) shows its intents with that system's
-    refinements.
+    per side. A file written for another system still opens, as a Phase System I round (this is
+    Phase System I's page, #45): the initiative boxes decide it, the editor
+    (:class:`~combatkit.widgets.editor.EncounterEditor`) shows Phase System I's refinements, the
+    heading names the system it was written for, and the save link writes it for Phase System I.
     """
 
     def __init__(self, example: str | None = DEFAULT_EXAMPLE, *, encounter: Encounter | None = None, seed: int = 1,
@@ -93,6 +93,8 @@ class TimelineExplorer(widgets.VBox):
         """What is wrong with the current input, or ``""``."""
         self._quiet = Hush()
         self._spare_rolls: dict[str, int] = {}
+        self._own_round: Timeline | None = None
+        """The round the encounter gave when it was opened: what its description was written for."""
 
         self.heading = tag(widgets.HTML(), "heading")
         self.download = tag(widgets.HTML(), "download")
@@ -127,7 +129,7 @@ class TimelineExplorer(widgets.VBox):
         self._load(first)
         if encounter is None:
             self.picker.select(example or DEFAULT_EXAMPLE)
-        shown = self.timeline or Timeline(first.system, find_system(first.system).clock, ())
+        shown = self.timeline or Timeline(PHASE1.id, PHASE1.clock, ())
         frame = timeline_frame(shown)
         self.chart = tag(chart_view(placeholder_chart()), "chart")
         """The chart widget. Each draw replaces its ``spec`` in place (``timeline_spec``, a few ms, where
@@ -239,8 +241,9 @@ class TimelineExplorer(widgets.VBox):
 
     def _load(self, encounter: Encounter) -> None:
         """Replace the draft with ``encounter`` and show it (it passed the reader's checks already)."""
-        self.editor.load(encounter, _system_or_phase1(encounter.system))
+        self.editor.load(encounter, PHASE1)
         self._spare_rolls.clear()
+        self._own_round = None
         with self._quiet():
             if encounter.seed is not None:
                 self.seed.value = encounter.seed
@@ -310,10 +313,8 @@ class TimelineExplorer(widgets.VBox):
         """Rebuild the encounter, schedule its round and redraw; on bad input show why and keep the last good round."""
         try:
             encounter = self.draft.encounter()
-            system = find_system(encounter.system)
-            rolls = encounter.rolls
-            if INITIATIVE_KEY not in system.roll_keys:  # the boxes' d10s are Phase System I's, not this system's
-                rolls = {k: v for k, v in rolls.items() if not k.startswith("initiative: ")}
+            system = PHASE1  # this page's round is always Phase System I's, whatever the file was written for (#45)
+            rolls = _phase1_rolls(encounter)
             timeline = system.schedule(encounter, Roller(seed=encounter.seed, entered=rolls), self.options)
         except ValueError as error:
             self.editor.show_plan(None)
@@ -322,28 +323,24 @@ class TimelineExplorer(widgets.VBox):
         self.encounter, self.timeline = encounter, timeline
         self.editor.show_plan(timeline.plan)
         self._applied_options = self.options
+        self._own_round = timeline if self._own_round is None else self._own_round
         written_for = system.encounter_options(encounter)
         self.in_force = system.options(self.options if self.options is not None else written_for)
-        self.saved = with_options(encounter, system, self.options)
+        self.saved = with_options(dataclasses.replace(encounter, system=system.id, rolls=rolls), system, self.options)
         if hasattr(self, "chart"):
             self.player.refresh()
             self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock, tick=self.player.tick)
         self._show_options(system, encounter, rolls, timeline)
         self.heading.value = _heading_html(encounter, system.title,
                                            description_html(encounter.description, self.in_force, written_for,
-                                                            timeline.notes))
+                                                            timeline, self._own_round))
         self.why.value = _why_html(timeline)
         self.download.value = download_html(self.saved)
         self._show_error(None)
 
     def _show_options(self, system: TimingSystem, encounter: Encounter, rolls: dict, timeline: Timeline) -> None:
         """The options in force, in a line and in the controls, each control saying whether it changes this
-        round (Phase System I's options only: a file written for another system hides them)."""
-        own = system is PHASE1
-        self.options_box.layout.display = None if own else "none"
-        self.options_in_force.layout.display = None if own else "none"
-        if not own:
-            return
+        round."""
         self.option_controls.show(self.in_force)
         self.option_controls.show_inert(inert_options(
             lambda options: system.schedule(encounter, Roller(seed=encounter.seed, entered=rolls), options),
@@ -366,19 +363,27 @@ class TimelineExplorer(widgets.VBox):
         return self.editor.describe(error) if in_draft else describe_error(error)
 
 
-def _system_or_phase1(system_id: str) -> TimingSystem:
-    """The system an encounter names, or Phase System I for one the registry does not know (the round
-    then reports the unknown name)."""
-    try:
-        return find_system(system_id)
-    except ValueError:
-        return PHASE1
+def _phase1_rolls(encounter: Encounter) -> dict[str, Any]:
+    """The encounter's rolls this page's round takes: all of a Phase System I file's (the engine names any it
+    does not call), only those Phase System I calls (a side's initiative d10, a CON check) of a file written
+    for another system, whose other rolls are its own system's dice."""
+    if encounter.system == PHASE1.id:
+        return dict(encounter.rolls)
+    words = roll_words(encounter)
+    return {k: v for k, v in encounter.rolls.items() if matches_form(k, PHASE1.roll_keys, words)}
 
 
 def _heading_html(encounter: Encounter, system_title: str, description: str) -> str:
-    """The title, the system and ``description`` (HTML: :func:`~combatkit.widgets.options_view.description_html`)."""
+    """The title, the system (and the one the file was written for, if another) and ``description`` (HTML:
+    :func:`~combatkit.widgets.options_view.description_html`)."""
+    note = ""
+    if encounter.system != PHASE1.id:
+        written = SYSTEMS[encounter.system].title if encounter.system in SYSTEMS else encounter.system
+        note = (f" Written for {html.escape(written)}: this page shows its Phase System I round "
+                f"(the comparison shows every system's).")
     return (f"<h3 style='margin:4px 0'>{html.escape(encounter.title)}</h3>"
-            f"<div class='ck-description' style='color:#4d5656'>{html.escape(system_title)}. {description}</div>")
+            f"<div class='ck-description' style='color:#4d5656'>{html.escape(system_title)}.{note} "
+            f"{description}</div>")
 
 
 def _why_html(timeline: Timeline) -> str:
@@ -390,7 +395,7 @@ def _why_html(timeline: Timeline) -> str:
         when, _, rest = text.partition(": ")
         body, _, rule = rest.removesuffix("]").rpartition(" [")
         return (f"<li><b>{html.escape(when)}</b>: {html.escape(body)} "
-                f"<span style='color:#7f8c8d'>[{html.escape(rule)}]</span></li>")
+                f"<span style='color:#5f6b6d'>[{html.escape(rule)}]</span></li>")
 
     items = "".join(action(a) for a in actions) or "<li>Nothing declared yet.</li>"
     return ("<div style='max-width:980px'><h4 style='margin:6px 0'>Why, step by step</h4>"

@@ -374,6 +374,7 @@ function render({ model, el }) {
   button.title = "Copy a link that opens exactly this view";
   const box = document.createElement("input");
   box.className = "widget-input ck-link-url";
+  box.setAttribute("aria-label", "The link to this view");
   box.readOnly = true;
   box.style.width = "min(70vw, 760px)";
   box.style.margin = "0 8px";

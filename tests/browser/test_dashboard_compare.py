@@ -215,3 +215,30 @@ def test_stepping_moves_every_panel_s_cursor_to_its_own_next_moment(server, page
         expect(page.locator(f".ck-panel-{sid} .ck-panel-now")).to_contain_text(
             run.timeline.clock.describe(run.timeline.moments[1]))
     page.screenshot(path=ARTIFACTS / "compare-dashboard-stepping.png", full_page=True)
+
+
+def test_the_seed_s_own_number_typed_at_the_table_is_entered_and_kept(server, page):
+    """#45 item 3, in the page: typing into a dice box the very number the seed rolled enters it (the box
+    holds only what was typed, the seed's number is its grey placeholder), the link carries it and Roll
+    again keeps it."""
+    encounter = load_example(EXAMPLE)
+    phase1 = run_systems(encounter, 1, *file_entries(encounter, 1))["phase1"].timeline
+    seeded = next(r.total for r in phase1.rolls if r.purpose == "initiative: orcs")
+    page.goto(f"{server}/voila/render/{DASHBOARD}")
+    page.get_by_text("Dice (enter what was rolled at the table)").click()
+    die = page.locator(".ck-die-initiative-orcs-d10 input")
+    row = page.locator(".ck-die-initiative-orcs-d10").locator("xpath=..")
+    expect(die).to_have_value("")
+    expect(die).to_have_attribute("placeholder", str(seeded))
+    expect(row).to_contain_text("rolled with the seed")
+    die.fill(str(seeded))
+    die.press("Enter")
+    expect(row).to_contain_text("entered;")
+    link = page.locator(".ck-link-url")
+    expect(link).to_have_value(re.compile(rf"dice=initiative:\+orcs~d10~{seeded}(&|$)"))
+    expect(page.locator(".ck-dice")).to_contain_text("Roll again keeps every number typed here")
+    page.locator(".ck-reroll").click()
+    expect(page.locator(".ck-seed input")).to_have_value("2")
+    expect(die).to_have_value(str(seeded))
+    expect(row).to_contain_text("entered;")
+    expect(link).to_have_value(re.compile(rf"seed=2.*dice=initiative:\+orcs~d10~{seeded}(&|$)"))

@@ -34,7 +34,7 @@ def test_the_learn_section_lists_every_lesson_in_order(server, page):
     expect(learn.locator("h2")).to_be_in_viewport()
     items = learn.locator(".ck-lesson")
     expect(items).to_have_count(len(LANDING.lessons))
-    expect(items.first.locator("h3")).to_have_text("One encounter, six systems: what each figure means to do")  # intents first
+    expect(items.first.locator("h3")).to_have_text("Phase System I: who acts when in a round")  # where a new player begins
     for n, lesson in enumerate(LANDING.lessons):
         item = items.nth(n)
         expect(item.locator("h3")).to_have_text(lesson.title)
