@@ -20,7 +20,7 @@ from combatkit.dice import Roll
 from combatkit.intent import Plan
 from combatkit.kinds import ActionKind
 
-__all__ = ["SPAN_KIND", "Clock", "Period", "Span", "SpanKind", "Status", "Tick", "Timeline", "Track"]
+__all__ = ["SPAN_KIND", "UNDER_WAY", "Clock", "Period", "Span", "SpanKind", "Status", "Tick", "Timeline", "Track"]
 
 Tick: TypeAlias = int
 """A position on a system's clock, counted from 1. Ticks past the clock's end
@@ -67,6 +67,14 @@ class SpanKind(enum.StrEnum):
 
 SPAN_KIND: Final[dict[ActionKind, SpanKind]] = {kind: SpanKind(kind.value) for kind in ActionKind}
 """The span kind of each kind of declaration (looked up, not made from its value: a fight asks it of every span)."""
+
+
+UNDER_WAY: Final = "under way"
+"""A cast span's mark (:attr:`Span.marks`): the spell is still being cast at the end of the round, whose span ends
+there, and goes off in the next round of the fight, which shows it again from its first tick to its release (Phase
+System II: casting "continuing beyond the end of phase C [is] picked up in the next phase A", 000 §3, §3 B). The
+resolver does not set it off; the spell is spent (it is being cast), and a hit on its caster in the round still
+ruins it (000 §2 A)."""
 
 
 class Status(enum.Enum):
@@ -194,7 +202,8 @@ class Span:
     marks: frozenset[str] = frozenset()
     """What the system's placing it says that resolution reads, beside the words: ``"rushed"``, an action taken
     one phase before it falls due (001 B: -4, :meth:`FivePhase.blow_terms
-    <combatkit.systems.five_phase.FivePhase.blow_terms>`)."""
+    <combatkit.systems.five_phase.FivePhase.blow_terms>`); :data:`UNDER_WAY`, a spell still being cast at the end
+    of a round of a fight, which goes off in the next."""
 
     def __init__(self, actor: str, side: str, kind: SpanKind | str, action: str, start: Tick, end: Tick, period: str,
                  rule: str, why: str, track: Track | str | None = None, target: str | None = None,

@@ -45,7 +45,7 @@ from combatkit.systems.phase2 import (
     spell_expiry,
     table5_delay,
 )
-from combatkit.timeline import Status, Track
+from combatkit.timeline import UNDER_WAY, Status, Track
 
 WIN = {"initiative: party": 2, "initiative: foes": 6}
 """The party wins every cycle these tests look at (later cycles are entered too)."""
@@ -772,12 +772,79 @@ def test_a_spell_spilling_into_the_next_cycle_carries_its_casting_and_its_delay(
     fight = fight_of([sturdy(mage(10)), sturdy(foe())], [cast("Finch", 3, "cone of cold")], rolls=rolls,
                      options=Phase2Options(caster_delay_by_level=True))
     first, second = fight.rounds[0].timeline, fight.rounds[1].timeline
-    assert [s.period for s in first.spans if s.actor == "Finch" and s.kind == "cast"] == ["phase A, cycle 2"]
+    assert [s.period for s in first.spans if s.actor == "Finch" and s.kind == "cast"] == ["phase C, cycle 1"]
     acts = [(d.phase, d.kind) for d in fight.rounds[1].declarations if d.actor == "Finch"]
     assert acts and min(p for p, kind in acts if kind in (ActionKind.CAST, ActionKind.ATTACK)) == 3
     assert not any(r.purpose.startswith("initiative") for r in second.rolls)  # no second roll at the same phase A
     assert [s.track for s in second.spans if s.actor == "Finch" and s.kind == "cast"][0] == Track.LOSER
     assert any("cone of cold" in n and "last round" in n for n in second.notes)
+
+
+LOSE_CYCLE_2 = WIN | {"initiative: party, cycle 2": 9, "initiative: foes, cycle 2": 1}
+"""The party wins round 1's phase A and loses the next, round 2's: there the Orc strikes (SF 5, winner track) on
+half-segment 3, before Finch's last casting unit (loser track) on half-segment 4."""
+
+
+def spilling_fight(round2_roll: int):
+    """Finch (10th level) begins cone of cold (CT 5) in round 1's C; the Orc's blows in round 1's A (a miss) and
+    round 2's A (``round2_roll``) are entered."""
+    rolls = LOSE_CYCLE_2 | {"attack roll: Orc [round 1, tick 4]": 1, "attack roll: Orc [round 2, tick 3]": round2_roll}
+    return fight_of([sturdy(mage(10)), sturdy(foe())], [cast("Finch", 3, "cone of cold", target="Orc")], rolls=rolls)
+
+
+def cone_events(fight, r):
+    return [(e.kind, e.tick) for e in fight.rounds[r - 1].events if e.actor == "Finch"
+            and e.kind in (EventKind.SPELL, EventKind.SPELL_RUINED)]
+
+
+def test_a_spell_running_on_past_phase_c_goes_off_in_the_next_round():
+    """000 §3: casting "continuing beyond the end of phase C [is] picked up in the next phase A"; 000 §3 B. The phases
+    run on, a round of a fight is one A/B/C cycle of them. Round 1 shows its own cycle only: Finch's cone of cold begun
+    in its C (3 CT units there) is still under way at its end and does not go off in it; round 2 shows it from its first
+    half-segment to its release on its own phase A's half-segment 4 (the last 2 units, loser track), where it goes
+    off."""
+    fight = spilling_fight(round2_roll=1)
+    first, second = fight.rounds[0].timeline, fight.rounds[1].timeline
+    assert first.clock.ticks == 18 and [p.label for p in first.clock.periods][-1] == "phase C, cycle 1"
+    [begun] = [s for s in first.spans if s.actor == "Finch" and s.kind == "cast"]
+    assert (begun.start, begun.end, begun.marks) == (13, 18, frozenset({UNDER_WAY}))
+    assert "goes off in the next round's phase A" in begun.why
+    assert cone_events(fight, 1) == []
+    [done] = [s for s in second.spans if s.actor == "Finch" and s.kind == "cast" and "cone of cold" in s.action]
+    assert (done.start, done.end, done.period, done.status, done.track) == (1, 4, "phase A, cycle 1", Status.DONE,
+                                                                            Track.LOSER)
+    assert done.rule.startswith("000 §3 B")
+    assert cone_events(fight, 2)[0] == (EventKind.SPELL, 4)
+    finch = fight.figure("Finch")
+    assert finch.spells_attempted >= 1 and "cone of cold" in finch.spells_used
+
+
+def test_a_hit_in_the_next_round_ruins_a_spell_still_under_way():
+    """000 §2 A: a hit on the caster while casting ruins the spell; no spell or attack for the rest of the cycle. The
+    Orc's blow lands on round 2's half-segment 3, before Finch's cone of cold (begun in round 1's C) goes off on 4:
+    it is ruined (and spent)."""
+    fight = spilling_fight(round2_roll=20)
+    assert cone_events(fight, 1) == []
+    assert cone_events(fight, 2)[0] == (EventKind.SPELL_RUINED, 3)
+    second = fight.rounds[1].timeline
+    [ruined] = [s for s in second.spans if s.actor == "Finch" and "cone of cold" in s.action]
+    assert (ruined.start, ruined.end, ruined.status) == (1, 3, Status.RUINED)
+    assert "cone of cold" in fight.figure("Finch").spells_used
+
+
+def test_a_spell_slipped_past_phase_c_by_a_failed_con_check_begins_and_goes_off_in_the_next_round():
+    """000 §2 A: a hit in the phase before casting and a failed CON check delay the casting a phase. Begun in C, that
+    phase is the next round's A: round 1 shows Finch shaken in C and no casting; round 2 casts cone of cold from its
+    half-segment 1 and sets it off (000 §3 B)."""
+    rolls = WIN | {"attack roll: Orc [round 1, tick 10]": 20, "CON check: Finch, phase 3": 20}
+    fight = fight_of([sturdy(mage(10)), sturdy(foe())],
+                     [attack("Orc", 2, target="Finch"), cast("Finch", 3, "cone of cold", target="Orc")], rolls=rolls)
+    first, second = fight.rounds[0].timeline, fight.rounds[1].timeline
+    assert [s.kind for s in first.spans if s.actor == "Finch"] == ["misc"]
+    assert any("slipped a phase, begins in the next round" in n for n in first.notes)
+    [done] = [s for s in second.spans if s.actor == "Finch" and "cone of cold" in s.action]
+    assert (done.start, done.status) == (1, Status.DONE)
+    assert cone_events(fight, 2)[0] == (EventKind.SPELL, done.end)
 
 
 def test_casting_delay_carries_under_the_base_rule():

@@ -55,6 +55,19 @@ def held_later(walk: Walk, name: str, span: Span) -> bool:
     return span.kind is SpanKind.CAST and any(a.span.actor == name and a.span.kind is SpanKind.HOLD for _, _, _, a in walk.queue)
 
 
+def under_way(walk: Walk, live: Live, span: Span, t: Tick) -> None:
+    """A spell still being cast at the end of the round (:data:`~combatkit.timeline.UNDER_WAY`, 000 §3 B): it goes
+    off in the next round, whose timeline places it again; being cast, it is spent now (the caster begins it no
+    second time)."""
+    name = spell_name(live.c, span)
+    if name and name not in live.spells_used:
+        live.spells_used.append(name)
+    walk.event(t, live.name, EventKind.NOTE, span.rule,
+               f"{live.name}'s {name or 'spell'} is still being cast at the end of the round: it goes off in the next "
+               f"round, unless a hit ruins it first (000 §2 A, §3 B)." if walk.explain else "", target=span.target)
+    walk.record(span)
+
+
 def not_done(walk: Walk, live: Live, span: Span, t: Tick) -> None:
     """A cast the timing system ruined or cancelled: it is reported, and a ruined spell is used up."""
     live.spells_attempted += 1

@@ -34,7 +34,7 @@ from combatkit.resolution.state import D20, Action, Live
 from combatkit.systems._memo import kept, stands_for, table as memo_table
 from combatkit.systems.base import SYSTEMS, TimingSystem, rounds_table
 from combatkit.systems.rules import AFTER_THE_COUNTS, BEFORE_THE_COUNTS, ChargeRule
-from combatkit.timeline import SPAN_KIND, Span, SpanKind, Status, Tick, Timeline
+from combatkit.timeline import SPAN_KIND, UNDER_WAY, Span, SpanKind, Status, Tick, Timeline
 
 if TYPE_CHECKING:
     from combatkit.resolution import ResolutionOptions
@@ -225,10 +225,12 @@ class Walk:
         self.touchy = {}
         for _, _, _, a in self.queue:
             if a.span.kind is SpanKind.CAST and a.span.status is Status.DONE:
-                self.cast_windows.setdefault(a.span.actor, []).append((a.span.start, a.tick))
+                # a spell under way at the round's end is still being cast on its last tick (000 §3 B)
+                end = a.tick + 1 if UNDER_WAY in a.span.marks else a.tick
+                self.cast_windows.setdefault(a.span.actor, []).append((a.span.start, end))
                 somatic = self._somatic(a.span)
                 if somatic is not None:
-                    self.somatic_windows.setdefault(a.span.actor, []).append((a.span.start, a.tick, somatic))
+                    self.somatic_windows.setdefault(a.span.actor, []).append((a.span.start, end, somatic))
             if self.is_touchy(a):
                 self.touchy[a.span.actor] = self.touchy.get(a.span.actor, 0) + 1
 
@@ -462,7 +464,9 @@ class Walk:
         if kind in (SpanKind.ATTACK, SpanKind.OPPORTUNITY):
             blows.strike(self, live, action, t)
         elif kind in _CASTS:
-            if spells.held_later(self, live.name, span):
+            if UNDER_WAY in span.marks:
+                spells.under_way(self, live, span, t)
+            elif spells.held_later(self, live.name, span):
                 self.record(span)  # completed, held: it goes off when the hold ends (000 §2 A)
             else:
                 spells.cast(self, live, action, t)

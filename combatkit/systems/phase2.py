@@ -73,8 +73,17 @@ Choices this module makes where the seed is silent (each documented where it is 
   through :meth:`PhaseSystemII.round_options`): each figure's attack sequence where it stands
   (000 §3 C), its attack and casting delays left (000 §3 B, Table 5), the phases a spell or move
   begun before still fills, and the tracks rolled at a phase A the round ran on into (000 §3 A:
-  one roll at each phase A). A spell running on into the next cycle still goes off in the round
-  it was begun; in a round of a fight, phase 0 and below are the last round's phases.
+  one roll at each phase A). A round of a fight shows its own cycle only: a spell whose casting
+  runs past its phase C (000 §3: casting "continuing beyond the end of phase C [is] picked up in
+  the next phase A"; 000 §3 B: a caster "may continue for the appropriate number of CT
+  segments") is shown there up to the end of C, marked :data:`~combatkit.timeline.UNDER_WAY`, and
+  carried (:class:`UnderWay`); the next round shows it from its first half-segment and sets it
+  off at its release, where a hit on the caster before then ruins it as any spell being cast
+  (000 §2 A). In a round of a fight, phase 0 and below are the last round's phases.
+* A round scheduled on its own (:meth:`~combatkit.systems.base.TimingSystem.schedule` outside a
+  fight: the dashboards, the seed's worked examples) is one stretch of phases: its clock grows by
+  whole cycles to hold every action, and a spell running on into the next cycle goes off there,
+  as the seed draws its 10th-level caster's CT 5 spell ("not completed until A").
 """
 
 from __future__ import annotations
@@ -104,7 +113,7 @@ from combatkit.systems.phase1 import (
     COMBAT_II_RULES, MAX_HOLD, Phase1Options, adjusted_speed_factor, declared_sf_penalties, reaction_terms,
     retarget_half_segment, sf_band, strike_half_segment,
 )
-from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
+from combatkit.timeline import UNDER_WAY, SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
 
 __all__ = [
@@ -115,6 +124,7 @@ __all__ = [
     "Phase2Carry",
     "Phase2Options",
     "PhaseSystemII",
+    "UnderWay",
     "attack_schedule",
     "clock_for",
     "describe_schedule",
@@ -359,6 +369,41 @@ class FigureCarry:
     ruin_reason: str = ""
     completed: tuple[tuple[str, int], ...] = ()
     """Touch spells completed and not yet delivered, with the phase they were completed in."""
+    under_way: UnderWay | None = None
+    """The spell it was still casting at the end of the last round, which goes off in this one (000 §3 B)."""
+
+
+@dataclass(frozen=True)
+class UnderWay:
+    """A spell still being cast at the end of a round of a fight (000 §3: casting "continuing beyond the end of phase C
+    [is] picked up in the next phase A", the next round's; 000 §3 B): what the next round needs to set it off at its
+    release, or to see it ruined by a hit before then (000 §2 A). In the next round's ticks, as :class:`FigureCarry`
+    gives them (0 and below: the last round's). The delays that follow it are carried with the figure's, worked out with
+    it, so that the next round's plan goes round them; the next round words them again, or drops them if it is
+    ruined."""
+
+    spell: Spell
+    label: str
+    """The cast span's action: ``"casts cone of cold (CT 5) -> Orc"``."""
+    target: str | None
+    start: Tick
+    """Its first casting unit: 0 and below when it was begun in the last round (1 and more: a failed CON check
+    after a hit slipped its start into this round, 000 §2 A)."""
+    release: Tick
+    """The tick it goes off."""
+    rule: str
+    """The rule that placed its casting units (000 Table 4, or 000 §3 B's 1-round spell)."""
+    rank: int
+    """Its order among the spans of its tick (a 1-round spell after all other actions)."""
+    units: tuple[Tick, ...] = ()
+    """Its casting units in this round (none for a 1-round spell), for its explanation."""
+    hold: int = 0
+    """CT units it is held after its release (000 §2 A), ending at ``held``."""
+    held: Tick = 0
+    second: bool = False
+    """Table 5, 13+: the second spell of a pair (000 §3 B)."""
+    slipped: bool = False
+    """Its start slipped a phase after a hit (000 §2 A): the delay after it cancels, not refuses, an action."""
 
 
 @dataclass(frozen=True)
@@ -383,7 +428,8 @@ class Phase2Carry:
         after = through + 1
         figure = replace(
             held, busy=tuple((p, why) for p in range(1, after)), holding=(), seq_start=None, seq_schedule=(),
-            attacked=(), forms_used=(), completed=(), pair_phase=None, attack_from=max(held.attack_from, after),
+            attacked=(), forms_used=(), completed=(), pair_phase=None, under_way=None,
+            attack_from=max(held.attack_from, after),
             attack_block=block if after > held.attack_from else held.attack_block, cast_from=max(held.cast_from, after),
             cast_block=block if after > held.cast_from else held.cast_block)
         return replace(self, figures=tuple((who, figure if who == name else f) for who, f in self.figures)
@@ -401,6 +447,12 @@ class _InFight(Phase2Options):
 
 def _carried(options: Phase2Options) -> Phase2Carry | None:
     return options.carried if isinstance(options, _InFight) else None
+
+
+def _in_fight(options: Phase2Options) -> bool:
+    """Whether the round is one of a fight (:func:`~combatkit.fight.run_fight`): then it shows its own A/B/C cycle
+    only, and a spell still being cast at its end goes off in the next round (:class:`UnderWay`)."""
+    return isinstance(options, _InFight)
 
 
 # ----------------------------------------------------------------- initiative
@@ -570,11 +622,14 @@ class _Figure:
     ruin_reason: str = ""
     completed: dict[str, int] = field(default_factory=dict)
     """Touch spells completed, by name -> the phase they were completed in."""
+    under_way: UnderWay | None = None
+    """In a fight, the spell still being cast at the end of the round (in this round's ticks), which goes off in the
+    next."""
 
     def __init__(self, components: bool, seq_start: int | None = None, seq_schedule: tuple[int, ...] = (),
                  attack_from: int = 1, attack_block: tuple[str, str, bool] = ("", "", False), cast_from: int = 1,
                  cast_block: tuple[str, str, bool] = ("", "", False), pair_phase: int | None = None,
-                 ruined_through: int = 0, ruin_reason: str = "") -> None:
+                 ruined_through: int = 0, ruin_reason: str = "", under_way: UnderWay | None = None) -> None:
         # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
         # dataclass makes as Python, and a fight makes dozens of these (#18).
         self.components = components
@@ -593,9 +648,12 @@ class _Figure:
         self.ruined_through = ruined_through
         self.ruin_reason = ruin_reason
         self.completed: dict[str, int] = {}
+        self.under_way = under_way
 
 
 _NOTHING_HELD: Final = FigureCarry()
+_NO_BLOCK: Final = ("", "", False)
+_UNDER_WAY: Final = frozenset({UNDER_WAY})
 
 
 def _later(block: tuple[str, str, bool], later: str) -> tuple[str, str, bool]:
@@ -628,12 +686,12 @@ class _Run:
 
     def add(self, c: Combatant, kind: SpanKind, action: str, start: Tick, end: Tick, rule: str, why: str,
             target: str | None = None, status: Status = Status.DONE, rank: int = ACTION_RANK,
-            on_track: bool = True) -> None:
+            on_track: bool = True, marks: frozenset[str] = frozenset()) -> None:
         """Place a span; ``rank`` orders spans landing on one tick (movement after blows)."""
         phase = _phase_of(end)
         track = self.track(c.name, phase) if on_track else None
         span = Span(c.name, c.side, kind, action, start, end, phase_label(phase), rule, why,
-                    track=track, target=target, status=status)
+                    track=track, target=target, status=status, marks=marks)
         self.spans.append((rank, span))
 
     def gap(self, a: str, b: str, before: int) -> int | None:
@@ -716,19 +774,62 @@ class _Run:
         if held.seq_start is not None:
             said.append(f"its '{describe_schedule(held.seq_schedule)}' sequence begun in {phase_label(held.seq_start)} "
                         f"goes on (000 §3 C: the sequence may begin on any phase)")
-        if held.attack_from > 1:
+        # The delays after a spell still under way are its own (they outlast any before it): said as it goes off.
+        if held.attack_from > 1 and held.under_way is None:
             said.append(f"no attack before {phase_label(held.attack_from)} ({held.attack_block[0]}: "
                         f"{held.attack_block[1]})")
-        if held.cast_from > 1:
+        if held.cast_from > 1 and held.under_way is None:
             said.append(f"no spell begun before {phase_label(held.cast_from)} ({held.cast_block[0]}: "
                         f"{held.cast_block[1]})")
         if said:
             self.notes.append(f"Carried from the last round, {c.name}: " + "; ".join(said) + ".")
+        if held.under_way is not None:
+            self._finish(c, st, held.under_way)
+
+    def _finish(self, c: Combatant, st: _Figure, uw: UnderWay) -> None:
+        """000 §3 B: the spell ``c`` was still casting at the end of the last round goes off in this one, at its
+        release, unless a hit on ``c`` before then ruins it, as it ruins any spell being cast (000 §2 A)."""
+        spell = uw.spell
+        start = max(1, uw.start)
+        ruin = self._ruining_hit(c.name, start, uw.release)
+        if ruin is not None:
+            self._unfinished(st, spell)
+            self._ruin(c, st, spell, uw.label, start, ruin, uw.target, "casting")
+            return
+        begun = ("begun in the last round and still being cast at its end" if uw.start < 1 else
+                 "its start slipped into this round by a failed CON check after a hit (000 §2 A)")
+        if uw.units:
+            how = (f"Each CT unit takes one active half-segment of {c.name}'s current track (000 Table 4), here "
+                   f"{self._unit_story(c.name, list(uw.units))}.")
+        else:
+            how = (f"It takes one round (10 segments) and goes off after every other action, movement included, at "
+                   f"the end of {phase_label(_phase_of(uw.release))}.")
+        self.add(c, SpanKind.CAST, uw.label, start, uw.release,
+                 f"000 §3 B: a spell begun in the last round, picked up in the next phase A (000 §3); {uw.rule}",
+                 f"{c.name}'s {spell.name}, {begun}, goes off in this round: the phases run on from round to round "
+                 f"(000 §3). {how}", uw.target, rank=uw.rank)
+        done = self._hold_span(c, st, spell, uw.hold, uw.target, uw.release, uw.held) if uw.hold else uw.release
+        if done is None:
+            self._unfinished(st, spell)
+            return
+        self._after_spell(c, st, spell, _phase_of(done), uw.second, uw.slipped)  # the delays, in this round's words
+
+    def _unfinished(self, st: _Figure, spell: Spell) -> None:
+        """A spell carried under way and ruined here: the delays the last round worked out for its completion go
+        with it (000 §3 B: the delay follows a completed spell). Any delay from before it ends by this round's phase
+        C (begun by the last round's C, it waited out every delay to begin; a 13th-level caster's pair leaves its
+        attacks two phases more), which the ruin fills anyway: no spell and no attack for the rest of the cycle
+        (000 §2 A, §3 A)."""
+        st.completed.pop(spell.name, None)
+        st.attack_from, st.attack_block = 1, _NO_BLOCK
+        st.cast_from, st.cast_block = 1, _NO_BLOCK
+        st.pair_phase = None
 
     def _carry(self) -> Phase2Carry:
         """What this round leaves the next, a cycle (three phases) later: each figure's :class:`FigureCarry` in the
         next round's phase numbers, and the tracks of the cycles it ran on into (000 §3, §3 A)."""
         shift = 3
+        ticks = HALF_SEGMENTS * shift
         later = " (last round)"
         figures = []
         for name, st in self.state.items():
@@ -751,6 +852,9 @@ class _Run:
                 ruined_through=max(0, st.ruined_through - shift),
                 ruin_reason=st.ruin_reason + later if st.ruined_through > shift else "",
                 completed=tuple(sorted((spell, done - shift) for spell, done in st.completed.items())),
+                under_way=None if st.under_way is None else replace(
+                    st.under_way, start=st.under_way.start - ticks, release=st.under_way.release - ticks,
+                    units=tuple(t - ticks for t in st.under_way.units if t > ticks), held=st.under_way.held - ticks),
             )
             if held != _NOTHING_HELD:
                 figures.append((name, held))
@@ -1042,6 +1146,7 @@ class _Run:
                                                  f"unit it does not have: step in an earlier phase")
         begin = self._hit_before_casting(c, spell, p, st)
         second = self.options.caster_delay_by_level and st.pair_phase == begin
+        ticks: list[Tick] = []
         if full:
             start, release = _start(begin), _end(begin + 2)
             rule = "000 §3 B: 1-round spell, after all other actions at the end of its third phase"
@@ -1075,8 +1180,12 @@ class _Run:
             self._ruin(c, st, spell, label, start, ruin, d.target, "casting")
             return
         psionic = " A psionic power counts as spellcasting (000 §2 B)." if spell.psionic else ""
-        self.add(c, SpanKind.CAST, label, start, release, rule, how + psionic, d.target,
-                 rank=AFTER_ALL_RANK if full else ACTION_RANK)
+        rank = AFTER_ALL_RANK if full else ACTION_RANK
+        if _in_fight(self.options) and release > _end(3):
+            self._under_way(c, d, st, UnderWay(spell, label, d.target, start, release, rule, rank, tuple(ticks)),
+                            how + psionic, second, slipped=begin != p)
+            return
+        self.add(c, SpanKind.CAST, label, start, release, rule, how + psionic, d.target, rank=rank)
         done = self._hold(c, d, st, spell, release) if d.hold else release
         if done is not None:
             self._after_spell(c, st, spell, _phase_of(done), second, slipped=begin != p)
@@ -1099,22 +1208,52 @@ class _Run:
                          f"{', '.join(here)})")
         return "; ".join(parts)
 
+    def _under_way(self, c: Combatant, d: Declaration, st: _Figure, uw: UnderWay, why: str, second: bool,
+                   slipped: bool) -> None:
+        """000 §3 B in a fight: a spell whose casting runs past this round's phase C is still being cast at its end.
+        Its span here ends there, marked :data:`~combatkit.timeline.UNDER_WAY` (the resolver spends the spell and a
+        hit still ruins it, 000 §2 A); the next round sets it off (:meth:`_finish`). The phases it and its hold fill
+        and the delays after it are worked out now, and carried: the next round's plan goes round them."""
+        end = _end(3)
+        held = self._hold_phases(c, st, uw.spell, uw.release, d.hold) if d.hold else uw.release
+        self._after_spell(c, st, uw.spell, _phase_of(held), second, slipped, shown=False)
+        st.under_way = replace(uw, hold=d.hold, held=held, second=second, slipped=slipped)
+        then = f"the next round's phase {LETTERS[(_phase_of(uw.release) - 1) % 3]}"
+        if uw.start <= end:
+            self.add(c, SpanKind.CAST, f"{uw.label}, under way", uw.start, end, uw.rule,
+                     f"{why} At the end of {phase_label(3)} it is still being cast: it goes off in {then}, on that "
+                     f"round's half-segment {uw.release - end}, and a hit on {c.name} before then still ruins it "
+                     f"(000 §2 A, §3 B).", uw.target, rank=uw.rank, marks=_UNDER_WAY)
+        else:
+            self.notes.append(f"{c.name}'s {uw.spell.name}, slipped a phase, begins in the next round and goes off in "
+                              f"{then}, on that round's half-segment {uw.release - end} (000 §2 A, §3 B).")
+
     def _hold(self, c: Combatant, d: Declaration, st: _Figure, spell: Spell, release: Tick) -> Tick | None:
-        held = self._active_after(c.name, release, d.hold)[-1]
+        held = self._hold_phases(c, st, spell, release, d.hold)
+        return self._hold_span(c, st, spell, d.hold, d.target, release, held)
+
+    def _hold_phases(self, c: Combatant, st: _Figure, spell: Spell, release: Tick, hold: int) -> Tick:
+        """Fill the phases a spell held ``hold`` CT units after ``release`` takes (000 §2 A); the tick it ends."""
+        held = self._active_after(c.name, release, hold)[-1]
         for q in range(_phase_of(release) + 1, _phase_of(held) + 1):
             if q in st.busy:
                 raise IllegalActionError("000 §1 C", f"{c.name} holds {spell.name} into {phase_label(q)}, where "
                                                      f"{c.name} is already {st.busy[q]}")
             st.busy[q] = f"holding {spell.name}"
             st.holding.add(q)
+        return held
+
+    def _hold_span(self, c: Combatant, st: _Figure, spell: Spell, hold: int, target: str | None, release: Tick,
+                   held: Tick) -> Tick | None:
+        """The hold's span, or its ruin by a hit (000 §2 A): the tick it ends, None when ruined."""
         ruin = self._ruining_hit(c.name, release, held)
-        label = f"holds {spell.name} {d.hold} CT" + (f", releases -> {d.target}" if d.target else ", releases")
+        label = f"holds {spell.name} {hold} CT" + (f", releases -> {target}" if target else ", releases")
         if ruin is not None:
-            self._ruin(c, st, spell, label, release, ruin, d.target, "holding", kind=SpanKind.HOLD)
+            self._ruin(c, st, spell, label, release, ruin, target, "holding", kind=SpanKind.HOLD)
             return None
         self.add(c, SpanKind.HOLD, label, release, held, "000 §2 A: holding a spell (max 6 CT)",
-                 f"{c.name} holds the completed spell {d.hold} more CT units on active half-segments and may move "
-                 f"meanwhile; a hit still ruins it.", d.target)
+                 f"{c.name} holds the completed spell {hold} more CT units on active half-segments and may move "
+                 f"meanwhile; a hit still ruins it.", target)
         return held
 
     def _ruin(self, c: Combatant, st: _Figure, spell: Spell, label: str, start: Tick, ruin: Tick,
@@ -1132,7 +1271,10 @@ class _Run:
             st.involuntary.discard(q)
             st.holding.discard(q)
 
-    def _after_spell(self, c: Combatant, st: _Figure, spell: Spell, done: int, second: bool, slipped: bool) -> None:
+    def _after_spell(self, c: Combatant, st: _Figure, spell: Spell, done: int, second: bool, slipped: bool,
+                     shown: bool = True) -> None:
+        """The delays after a spell completed in phase ``done`` (000 §3 B, Table 5); with ``shown``, its note and
+        the span of its duration (:meth:`_completed`)."""
         if spell.touch:
             st.completed[spell.name] = done
         if self.options.caster_delay_by_level:
@@ -1148,6 +1290,11 @@ class _Run:
         st.attack_from = max(st.attack_from, done + CASTER_ATTACK_DELAY + 1)
         st.attack_block = ("000 §3 B", f"{c.name} completed {spell.name} in {phase_label(done)}, and a caster who "
                                        f"attacks physically after casting waits two phases", slipped)
+        if shown:
+            self._completed(c, spell, done, wait, rule)
+
+    def _completed(self, c: Combatant, spell: Spell, done: int, wait: int, rule: str) -> None:
+        """Say when the caster may cast again, and show the spell's duration (000 §3 B)."""
         if wait:
             self.notes.append(f"{c.name} completes {spell.name} in {phase_label(done)} and delays through "
                               f"{phase_label(done + wait)} ({rule}); the next spell may begin in "
@@ -1228,13 +1375,13 @@ class PhaseSystemII(TimingSystem):
         """Place every declaration on consecutive A/B/C phases, or raise the rule it breaks."""
         return _Run(encounter, _Dice(encounter, roller, options), options).run()
 
-    def round_options(self, options: Phase2Options | None, fight: FightRound) -> Phase2Options | None:
-        """The round's options with what the last round of the fight left it (:class:`Phase2Carry`): the phases
-        are continuous (000 §3), a round of a fight is one A/B/C cycle of them."""
-        if not isinstance(fight.carried, Phase2Carry):
-            return options
+    def round_options(self, options: Phase2Options | None, fight: FightRound) -> Phase2Options:
+        """The round's options with what the last round of the fight left it (:class:`Phase2Carry`; nothing in
+        round 1): the phases are continuous (000 §3), a round of a fight is one A/B/C cycle of them, and a spell
+        still being cast at its end goes off in the next (:class:`UnderWay`)."""
         given = options if options is not None else default_options(Phase2Options)
-        return _InFight(**{f.name: getattr(given, f.name) for f in fields(Phase2Options)}, carried=fight.carried)
+        carried = fight.carried if isinstance(fight.carried, Phase2Carry) else None
+        return _InFight(**{f.name: getattr(given, f.name) for f in fields(Phase2Options)}, carried=carried)
 
     def _plan_actor(self, ap: ActorPlan) -> None:
         """One A/B/C cycle, one action a phase, attacks spaced by Table 6 (000 §3 C); a spell may be begun in
@@ -1255,7 +1402,7 @@ class PhaseSystemII(TimingSystem):
             first = min(waits) if waits else 1
             phases = [p for p in phases if p not in filled and p >= first]
             ap.carried = held.seq_start  # the scheduler's sequence, not the plan's guess (000 §3 C)
-            if held.cast_from > 1:
+            if held.cast_from > 1 or held.under_way is not None:
                 castable = partial(_after_delay, held)
         combat_ii(ap, phases, castable, table6=attack_schedule,
                   cast_rule="000 §3 B: a spell may be begun in any phase, its casting spilling into the next",
@@ -1293,7 +1440,10 @@ def _any_phase(spell: Spell, phase: int) -> str | None:
 
 
 def _after_delay(held: FigureCarry, spell: Spell, phase: int) -> str | None:
-    """000 §3 B: a spell may be begun in any phase after the casting delay carried from the last round."""
+    """000 §3 B: a spell may be begun in any phase after the casting delay carried from the last round, but for the
+    spell still being cast from it (:class:`UnderWay`)."""
+    if held.under_way is not None and held.under_way.spell.name == spell.name:
+        return "000 §3 B"
     return held.cast_block[0] or "000 §3 B" if phase < held.cast_from else None
 
 
