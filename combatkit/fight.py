@@ -77,6 +77,7 @@ from combatkit.resolution import (
     RoundResult,
     resolve_round,
 )
+from combatkit.resolution.morale import is_broken
 from combatkit.systems._memo import remembering, stands_for, table
 from combatkit.systems.base import FightRound, annotate, find_system, in_phase_order, roll_words
 from combatkit.timeline import Timeline
@@ -343,7 +344,9 @@ def _policy(present: list[Figure], found, number: int, in_cycle: int, surprised:
     (``in_cycle``, :func:`_in_cycle`), with its figures as the key below holds them. It reads each figure's state
     there; its hit points only to flee (``PolicyOptions.flee_below``: whether it is at or below that fraction) and
     to heal (the most wounded friend at half its hit points or less), so the key holds whether each figure would
-    flee, and the hit points of those at half or less on a side with a healing spell left; everything else it
+    flee, and the hit points of those at half or less on a side with a healing spell left; of a frightened figure's
+    spells' effects only whether one is a fear (a figure frightened without one broke in a morale check: its allies
+    rally it, point 7), so the key holds whether it is broken; everything else it
     reads of a figure (its weapons, spells, size, level, maximum hit points) is the same all run. Kept in the
     run's cache beside the plans (:mod:`combatkit.systems._memo`)."""
     flee = options.policy.flee_below
@@ -353,7 +356,8 @@ def _policy(present: list[Figure], found, number: int, in_cycle: int, surprised:
            tuple((f.name, f.status, f.holding, f.position, f.spells_used, f.components_ready,
                   tuple(a.condition.id for a in f.conditions) if f.conditions else (),
                   flee is not None and f.hit_points <= flee * f.max_hit_points,
-                  f.hit_points if f.side in heal and 2 * f.hit_points <= f.max_hit_points else None)
+                  f.hit_points if f.side in heal and 2 * f.hit_points <= f.max_hit_points else None,
+                  is_broken(f.status, f.lasting))
                  for f in present))
     policies = table(cache, "policies")
     found_intents = policies.get(key)

@@ -38,6 +38,16 @@ numbers of a Monte Carlo run assume:
    and shoots instead, if it can, at a larger target. One that cannot fight (a pixie before an
    ogre) and stands in reach of a foe withdraws (000 §2 D, 001 Withdrawal, 002 Breaking Off),
    unless it has MV 0.
+7. **Rally**: under a system whose round has a rally step
+   (:attr:`SystemRules.rally <combatkit.systems.rules.SystemRules.rally>`: 001's morale step, "Rally: Attempt to
+   rally any close allies", 001 I. Morale & Record Keeping), a figure with a broken ally (one that failed a morale
+   check and has not come back, 001 Break & Run; :func:`~combatkit.resolution.morale.is_broken`) within
+   ``MoraleOptions.rally_feet`` of it where the round begins also declares a Rally (the named action ``"rally"``),
+   besides whatever else it does: 001 lists the rally as the morale step's own, after Last Actions, and the
+   five-phase round places it beside any action, a whole-round move or flight too. 001 says nothing of how many
+   figures may rally: one rally reaches every broken ally near the rallier, so a figure rallies only when a broken
+   ally near it is not near one its side already declared this round (in figure order; where the broken stand
+   together, one rally a side a round). A figure that flees (point 2) does not rally: it leaves the fight.
 
 The policy writes what each figure means to do as :class:`~combatkit.intent.Intent` s, in words no
 system owns, and each system places them in its own terms with the planner that places an encounter
@@ -73,6 +83,7 @@ from combatkit.intent import COMPONENTS, Intent
 from combatkit.made import made
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.resolution import ResolutionOptions
+from combatkit.resolution.morale import is_broken
 from combatkit.stances import may_attack
 from combatkit.systems.base import TimingSystem, find_system
 from combatkit.systems.rules import ChargeRule
@@ -103,9 +114,9 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
             surprised: frozenset[str] = frozenset(), options: PolicyOptions = PolicyOptions(),
             resolution: ResolutionOptions = ResolutionOptions(),
             skip: frozenset[str] = frozenset()) -> tuple[Intent, ...]:
-    """Each active figure's intents for the round (module docstring, points 1-6) under ``system`` (an id,
-    alias or system: which spells it lets a caster begin, how many missiles it times, whether it charges),
-    in figure order; none for the figures in ``skip``, for a figure whose held spell goes off this round, and
+    """Each active figure's intents for the round (module docstring, points 1-7) under ``system`` (an id,
+    alias or system: which spells it lets a caster begin, how many missiles it times, whether it charges and
+    rallies), in figure order; none for the figures in ``skip``, for a figure whose held spell goes off this round, and
     for one surprised where the system's surprised figures sit the round out
     (:attr:`SystemRules.surprised_sits_out <combatkit.systems.rules.SystemRules.surprised_sits_out>`).
 
@@ -116,6 +127,7 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
     order = {f.name: i for i, f in enumerate(figures)}
     sits_out = system.rules.surprised_sits_out is not None
     out: list[Intent] = []
+    rallied: set[str] = set()  # broken figures a rally declared this round reaches (point 7)
     for f in figures:
         if not is_acting(f.status) or f.holding is not None:  # 000 §2 A: the held spell is this round's casting
             continue
@@ -132,8 +144,9 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
         target = nearest(foes)
         gap = abs(target.position - f.position)
         in_reach = any(abs(o.position - f.position) <= REACH for o in foes if is_acting(o.status))
-        if (options.flee_below is not None and f.hit_points <= options.flee_below * f.max_hit_points and in_reach
-                and c.movement):  # MV 0: it cannot flee, and fights on
+        flees = (options.flee_below is not None and f.hit_points <= options.flee_below * f.max_hit_points
+                 and in_reach and bool(c.movement))  # MV 0: it cannot flee, and fights on
+        if flees:
             mine: tuple[Intent, ...] = (_intent(f.name, IntentKind.MOVE, maneuver=Maneuver.FLEE),)
         else:
             mine = ()
@@ -143,15 +156,30 @@ def intents(figures: Sequence[Figure], *, system: str | TimingSystem, round: int
                 mine = _weapon_intents(f, target, gap, round, system, options)
             if not mine and in_reach and _unarmed_only(c) and c.movement:  # MV 0: it cannot withdraw either
                 mine = (_intent(f.name, IntentKind.MOVE, target.name, away=True, maneuver=Maneuver.WITHDRAW),)
-        if not mine:
-            continue
-        aimed = mine[-1]
-        if aimed.target is not None and aimed.kind is not IntentKind.CAST and not aimed.away:
-            claims[aimed.target] = claims.get(aimed.target, 0) + 1
+        if mine:
+            aimed = mine[-1]
+            if aimed.target is not None and aimed.kind is not IntentKind.CAST and not aimed.away:
+                claims[aimed.target] = claims.get(aimed.target, 0) + 1
         if f.name in skip or (sits_out and f.name in surprised):
             continue
         out.extend(mine)
+        reached = () if flees else _rally_reaches(f, figures, system, resolution, rallied)
+        if reached:  # point 7: 001 I. Morale & Record Keeping, "Rally: Attempt to rally any close allies"
+            rallied.update(reached)
+            out.append(_intent(f.name, IntentKind.ACTION, action="rally"))
     return tuple(out)
+
+
+def _rally_reaches(f: Figure, figures: Sequence[Figure], system: TimingSystem, resolution: ResolutionOptions,
+                   rallied: set[str]) -> tuple[str, ...]:
+    """The broken allies within ``MoraleOptions.rally_feet`` of ``f`` that no rally its side declared this round
+    reaches already (module docstring, point 7; 001 I: "Rally: Attempt to rally any close allies"): those a rally
+    of ``f``'s would bring a roll to. None where the system's round has no rally step (``rules.rally`` is None)."""
+    if system.rules.rally is None:
+        return ()
+    feet = resolution.morale.rally_feet
+    return tuple(o.name for o in figures if o.side == f.side and o.name not in rallied
+                 and is_broken(o.status, o.lasting) and abs(o.position - f.position) <= feet)
 
 
 def _spell_intents(f: Figure, figures: Sequence[Figure], target: Figure, foes: list[Figure], system: TimingSystem,

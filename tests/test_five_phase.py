@@ -854,11 +854,13 @@ def test_a_giants_charge_rolls_morale_and_a_failure_breaks_and_runs_for_the_rest
     """001 Morale Check Due to Charge: "all non-Heroic creatures (those with fewer than 4HD) must make a morale check
     immediately. The effects are applied immediately." 001 Break & Run: "A character failing a morale check ... will
     simply try to flee without regard to the enemy." Pip (morale 7) rolls 11 on 2d6: he breaks at once, does not
-    strike in phase 3, and is still broken in round 2 (#46 item 8: the check was placed and never rolled)."""
+    strike in phase 3, and is still broken in round 2 (#46 item 8: the check was placed and never rolled): the
+    policy has Erik rally him there, and Pip's rally roll (12) fails."""
     from combatkit.intent import Intent, IntentKind
 
     encounter = _giant_charge(pip_intents=(Intent("Pip", IntentKind.ATTACK, "Gog"),),
-                              rolls={f"morale: Pip [round 1, tick {CHARGE_TICK}]": 11})
+                              rolls={f"morale: Pip [round 1, tick {CHARGE_TICK}]": 11,
+                                     f"rally: Pip [round 2, tick {LAYOUT.rally}]": 12})
     fight = run_fight(encounter, "five_phase", seed=3, options=FightOptions(max_rounds=2))
     check, = _morale_events(fight, 1)
     assert check.actor == "Pip" and check.outcome == "broke" and check.tick == CHARGE_TICK
@@ -867,6 +869,7 @@ def test_a_giants_charge_rolls_morale_and_a_failure_breaks_and_runs_for_the_rest
     assert not [e for e in fight.rounds[0].events if e.actor == "Pip" and e.kind.value == "attack"]
     assert not [e for e in fight.rounds[1].events if e.actor == "Pip" and e.kind.value == "attack"]
     assert fight.rounds[0].figure("Pip").status.value == "frightened"
+    assert [e.outcome for e in _morale_events(fight, 2, "rally")] == ["failed"]
     assert fight.figure("Pip").status.value == "frightened"
     assert fight.row() == run_fight(encounter, "five_phase", seed=3, options=FightOptions(max_rounds=2),
                                     explain=False).row()
@@ -927,3 +930,45 @@ def test_a_sides_losses_call_for_morale_checks_in_the_morale_step():
     assert fight.winner == "party" and fight.round_count == 1
     assert fight.row() == run_fight(encounter, "five_phase", seed=2, options=FightOptions(max_rounds=3),
                                     explain=False).row()
+
+
+def test_the_policy_rallies_a_broken_ally_in_its_next_round():
+    """001 I. Morale: "Rally: Attempt to rally any close allies" (#46 item 8). Pip breaks at Gog's charge in round 1
+    (the DM's round: Erik only attacks); from round 2 the default policy writes Erik's intents, and with Pip broken
+    within ``rally_feet`` it has him rally besides attacking: Pip's rally roll (2d6, 5 against morale 7) brings him
+    back in the morale step, and he fights again in round 3."""
+    from combatkit.intent import Intent, IntentKind
+
+    rally = LAYOUT.rally
+    encounter = _giant_charge(
+        pip_intents=(Intent("Pip", IntentKind.ATTACK, "Gog"),),
+        erik_intents=(Intent("Erik", IntentKind.ATTACK, "Gog"),),
+        rolls={f"morale: Pip [round 1, tick {CHARGE_TICK}]": 12, f"rally: Pip [round 2, tick {rally}]": 5},
+        pip=fighter("Pip", level=1, hit_points=30, morale=7, movement=6))
+    fight = run_fight(encounter, "five_phase", seed=3, options=FightOptions(max_rounds=3))
+    assert not _morale_events(fight, 1, "rally") and fight.rounds[0].figure("Pip").status.value == "frightened"
+    rallied, = _morale_events(fight, 2, "rally")
+    assert rallied.actor == "Pip" and rallied.outcome == "rallied" and rallied.tick == rally and rallied.amount == 5
+    assert rallied.rule == "001 I. Morale & Record Keeping: Rally" and rallied.target == "Erik"
+    assert fight.rounds[1].figure("Pip").status.value == "active"
+    assert [e for e in fight.rounds[2].events if e.actor == "Pip" and e.kind.value in ("move", "attack")]
+    assert fight.row() == run_fight(encounter, "five_phase", seed=3, options=FightOptions(max_rounds=3),
+                                    explain=False).row()
+
+
+def test_a_rally_intent_is_placed_in_the_morale_step_beside_a_full_move():
+    """001 B: "A full move involves two half-moves and doesn't allow for any other actions", in phases 1-5; the
+    rally is the morale step's (001 I), so an intent to rally is placed beside it, and one written first holds
+    nothing after it back."""
+    from combatkit.intent import Intent, IntentKind
+
+    rally = Intent("Erik", IntentKind.ACTION, action="rally")
+    move = Intent("Erik", IntentKind.MOVE, feet=100)
+    for intents in ((move, rally), (rally, move)):
+        encounter = Encounter("rally", (fighter(), orc()), distances=(("Erik", "Grishnak", 200),), intents=intents,
+                              system="five_phase")
+        placed = FIVE_PHASE.plan(encounter).declarations
+        assert sorted((d.phase, d.kind, action_for(fighter(), d).id) for d in placed) == [
+            (1, M, "full_move"), (7, X, "rally")]
+        t = run([fighter(), orc()], placed, distances=[("Erik", "Grishnak", 200)])
+        assert span(t, "Erik", "misc").end == LAYOUT.rally

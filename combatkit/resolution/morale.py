@@ -29,12 +29,13 @@ Every roll is entered under ``morale: <name> [round r, tick t]`` or ``rally: <na
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
-from combatkit.battle import FigureStatus, is_acting
+from combatkit.battle import FigureStatus, Lasting, is_acting
 from combatkit.dice import Dice
 from combatkit.errors import RulesError, is_whole
 from combatkit.resolution import moves
@@ -45,7 +46,7 @@ from combatkit.timeline import Span, SpanKind, Tick
 if TYPE_CHECKING:
     from combatkit.resolution.walk import Walk
 
-__all__ = ["HEROIC", "MORALE_DICE", "RALLY", "MoraleOptions", "check_span", "losses", "rally"]
+__all__ = ["HEROIC", "MORALE_DICE", "RALLY", "MoraleOptions", "check_span", "is_broken", "losses", "rally"]
 
 MORALE_DICE: Final = Dice(2, 6)
 """OSE's morale roll: made at or under the morale score."""
@@ -96,10 +97,16 @@ def _roll(walk: Walk, live: Live, what: str, t: Tick) -> tuple[int, int, bool]:
 
 
 def broken(live: Live) -> bool:
-    """Whether ``live`` broke in a morale check and is not back: out of the fight, fleeing, with no spell's fear
-    behind it (a spell's fear is a :class:`~combatkit.battle.Lasting` that ends by itself)."""
-    return live.status is FigureStatus.FRIGHTENED and not any(
-        item.status is FigureStatus.FRIGHTENED for item in live.lasting)
+    """Whether ``live`` broke in a morale check and is not back (:func:`is_broken`)."""
+    return is_broken(live.status, live.lasting)
+
+
+def is_broken(status: FigureStatus, lasting: Sequence[Lasting]) -> bool:
+    """Whether a figure with ``status`` and the spells' effects ``lasting`` on it broke in a morale check and is not
+    back: out of the fight, fleeing, with no spell's fear behind it (a spell's fear is a
+    :class:`~combatkit.battle.Lasting` that ends by itself). The default policy asks it of a
+    :class:`~combatkit.battle.Figure` between rounds, the rally of a :class:`~combatkit.resolution.state.Live`."""
+    return status is FigureStatus.FRIGHTENED and not any(item.status is FigureStatus.FRIGHTENED for item in lasting)
 
 
 def check_span(walk: Walk, live: Live, span: Span, t: Tick) -> None:

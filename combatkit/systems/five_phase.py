@@ -87,6 +87,9 @@ lands while a spell is being channelled ruins it.
 * A flight planned after a withdrawal or retreat is left for the following round (001 Withdrawal: "may
   flee in the following round"), where it is a Flight while the figure is still clear of the opponent
   (:class:`Disengaged`), else a Break & Run.
+* A rally (001 I) is the morale step's, apart from phases 1-5: an intent to rally is placed there beside the
+  figure's other intents, a full move or a flight too ("doesn't allow for any other actions" is read of the
+  phases' actions), and the actions after it are placed as if it were not there.
 * Combat II (000) declaration fields have no 001 meaning except ``reposition`` (a Shift
   before the attack, in phase 1) and ``drop_and_draw`` (Draw & Ready, one phase, first);
   the others, and ``attacks=2``, are refused.
@@ -1473,7 +1476,8 @@ class FivePhase(TimingSystem):
         falls_at_step_end=True, flight=Flight.BREAK_AND_RUN, surprised_sits_out="001 A. Declare Intentions",
         durations_from_next_round="001 Magic: for purposes of spell duration, the first round after a spell is cast "
                                   "counts as the first round",
-        morale_step="morale: checks")
+        morale_step="morale: checks",
+        rally="001 I. Morale & Record Keeping: Rally (the morale step's, beside any action of the round)")
     maneuvers = frozenset(Maneuver)
     """001's Charge, Withdrawal, Break & Run, Overbear and Unarmed/Body Attack are entries of its list."""
 
@@ -1522,6 +1526,14 @@ class FivePhase(TimingSystem):
                 i += 1
                 continue
             intent = ap.unarmed(intent)
+            rally = action_declaration(ap, intent, MORALE) if intent.kind is IntentKind.ACTION else None
+            if rally is not None and action_for(c, rally).step == "rally":
+                # 001 I: a rally is the morale step's, after Last Actions: placed there whatever else the figure does
+                # this round (a full move or a flight too, which _Round._plan allows beside it), and no later for it
+                ap.add(step, intent, [rally], "001 I. Morale & Record Keeping: Rally",
+                       f"{intent.said()}: Rally, in {ap.label(MORALE)}")
+                i += 1
+                continue
             if ready > LAST:
                 ap.defer(step, intent, "001 B, H: a full move allows no other action; after Last Actions the "
                                        "round is over", f"{intent.said()}: nothing of the round is left for it")
@@ -1576,8 +1588,6 @@ class FivePhase(TimingSystem):
                 else:
                     d = action_declaration(ap, intent, min(ready, 5))
                 spec = action_for(c, d)
-                if spec.step == "rally":  # 001 I: rallies happen in the morale step
-                    d = replace(d, phase=MORALE)
                 cost = spec.phases if isinstance(spec.phases, int) else Dice.parse(spec.phases).maximum
                 ap.add(step, intent, [d], f"001 A LIST OF ACTIONS: {spec.name}",
                        f"{intent.said()}: {spec.name}, from {ap.label(d.phase)}"

@@ -156,6 +156,10 @@ class SystemRules:
     """The label of the clock period in which the seed rolls its remaining morale checks (001 I. Morale & Record
     Keeping: ``"morale: checks"``): there the resolver rolls a check for each figure of a side that lost figures this
     round (:mod:`combatkit.resolution.morale`). None: the seed has no morale step."""
+    rally: str | None = None
+    """A figure may declare a Rally (the named action ``"rally"``) for the round's morale step besides its other
+    actions, cited (001 I. Morale & Record Keeping: "Rally: Attempt to rally any close allies"): the default policy
+    has a figure with a broken ally near declare one (:mod:`combatkit.policy`, point 7). None: the seed has no rally."""
 
 
 GENERIC_RULES: Final = SystemRules("?", "figures fall after the moment they are hit", "a fallen figure does not act",
