@@ -630,3 +630,13 @@ def test_stepping_through_the_comparison_puts_each_panel_on_its_own_next_moment(
     comparison.seed.value = 2  # a redraw keeps the step, baked into each panel's new spec
     assert all(comparison.panels[sid].chart.spec["params"][0]["value"] == t.moments[1]
                for sid, t in comparison.timelines.items())
+
+
+def test_a_new_encounter_is_written_for_phase_system_i_not_for_the_example_before_it():
+    """#45 item 2: New encounter after a five-phase example started "written for: five-phase"; a new encounter
+    starts from the comparison's own first system, as its editor was made."""
+    comparison = SystemComparison("five-phase-erik-the-bold")
+    assert comparison.encounter.system == "five_phase"
+    comparison.editor.new.click()
+    assert comparison.encounter.system == "phase1" and comparison.editor.written_for.value == "phase1"
+    assert comparison.saved.system == "phase1" and comparison.encounter.title == "New encounter"

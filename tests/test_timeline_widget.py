@@ -520,6 +520,7 @@ def test_a_file_written_for_another_system_gets_phase_system_i_s_round_and_its_i
 
     comparison = SystemComparison()
     comparison.editor.new.click()
+    comparison.editor.written_for.value = "five_phase"  # as the file was: a new one is now Phase System I's
     assert comparison.encounter.system == "five_phase"
     explorer = TimelineExplorer(encounter=loads_encounter(dumps_toml(comparison.saved)))
     view = shareable(explorer, "")

@@ -267,6 +267,9 @@ class EncounterEditor(widgets.VBox):
                  on_new: Callable[[Encounter], None] | None = None, choose_system: bool = False) -> None:
         self.system = system
         """Whose terms the declarations are in."""
+        self.fresh_system = system
+        """What a new encounter is written for: the system the editor was made for, not the one the encounter shown
+        last was written for (#45: a new encounter in the comparison was "written for" the example before it)."""
         self.draft = EncounterDraft({}, {})
         """The working copy."""
         self.entry_errors: dict[str, str] = {}
@@ -388,7 +391,7 @@ class EncounterEditor(widgets.VBox):
     def _observe(self) -> None:
         self.title.observe(lambda change: self._on_meta("title", change.new or "Untitled encounter"), "value")
         self.written_for.observe(self._on_written_for, "value")
-        self.new.on_click(lambda _: self._on_new and self._on_new(new_encounter(self.system)))
+        self.new.on_click(lambda _: self._on_new and self._on_new(new_encounter(self.fresh_system)))
         self.combatant.observe(self._on_pick_combatant, "value")
         self.add_combatant.on_click(self._on_add_combatant)
         self.remove_combatant.on_click(self._on_remove_combatant)
