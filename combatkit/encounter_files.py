@@ -175,6 +175,11 @@ def _combatant(data: Any, path: str) -> Combatant:
     return combatant
 
 
+def _feet(r: _Reader) -> int | None:
+    """A declaration's, an intent's or a refinement's ``feet``: 0..MAX_FEET, or None when not given."""
+    return r.get("feet", int, None, check=lambda v: 0 <= v <= MAX_FEET, why=f"feet is 0..{MAX_FEET}")
+
+
 def _declaration(data: Any, path: str, names: set[str], combatants: Mapping[str, Combatant]) -> Declaration:
     r = _Reader(data, path)
     known = _known(r, names)
@@ -190,7 +195,7 @@ def _declaration(data: Any, path: str, names: set[str], combatants: Mapping[str,
         weapons=tuple(weapons),
         spell=spell,
         **_fields(r, Refined),
-        feet=r.get("feet", int, None, check=lambda v: 0 <= v <= MAX_FEET, why=f"feet is 0..{MAX_FEET}"),
+        feet=_feet(r),
         maneuver=_maneuver(r),
         note=r.get("note", str, ""),
     )
@@ -263,7 +268,7 @@ def _intent(data: Any, path: str, names: set[str], combatants: Mapping[str, Comb
         intent = Intent(
             actor=actor, kind=kind, target=known("target", r.get("target", str, None)),
             away=r.get("away", bool, False),
-            feet=r.get("feet", int, None, check=lambda v: 0 <= v <= MAX_FEET, why=f"feet is 0..{MAX_FEET}"),
+            feet=_feet(r),
             maneuver=r.enum("maneuver", Maneuver, None), weapons=tuple(weapons),
             blows=r.get("blows", int, None, check=lambda v: 1 <= v <= MOST_ATTACKS, why=f"blows is 1..{MOST_ATTACKS}"),
             spell=spell, item=item, action=action, note=r.get("note", str, ""))
@@ -297,7 +302,7 @@ def _refinement(data: Any, path: str, names: set[str], combatants: Mapping[str, 
         **_fields(r, Refined),
         note=r.get("note", str, ""),
         target=known("target", r.get("target", str, None)), weapons=tuple(weapons), spell=spell,
-        feet=r.get("feet", int, None, check=lambda v: 0 <= v <= MAX_FEET, why=f"feet is 0..{MAX_FEET}"))
+        feet=_feet(r))
     r.done()
     return refinement
 

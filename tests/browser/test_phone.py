@@ -55,6 +55,17 @@ def folded_introduction(page) -> None:
     expect(intro.locator("p").first).to_be_visible()
 
 
+def fits_the_phone(page, shot: str, *, wide_tables: bool = False) -> None:
+    """Every wide table (if asked) scrolls in its own box within the 390 px screen, and nothing else reaches past
+    the screen's edge; the page is kept as ``artifacts/<shot>.png``."""
+    if wide_tables:
+        wide = page.evaluate(_WIDE_TABLES)
+        assert all(table["scrolls"] and table["right"] <= 390 for table in wide), wide
+    page.screenshot(path=f"artifacts/{shot}.png", full_page=True)
+    overflow = page.evaluate(_OVERFLOW)
+    assert overflow == [], "\n".join(overflow)
+
+
 def test_the_comparison_stacks_its_panels_and_its_odds_table_scrolls_in_its_box(server, page):
     open_dashboard(page, server, "compare_systems.ipynb")
     folded_introduction(page)
@@ -65,11 +76,7 @@ def test_the_comparison_stacks_its_panels_and_its_odds_table_scrolls_in_its_box(
     assert len({round(box["x"]) for box in boxes}) == 1  # one column
     assert all(box["x"] >= 0 and box["x"] + box["width"] <= 390 for box in boxes)
     expect(page.locator(".ck-odds table").first).to_be_visible()
-    wide = page.evaluate(_WIDE_TABLES)
-    assert all(table["scrolls"] and table["right"] <= 390 for table in wide), wide
-    page.screenshot(path="artifacts/phone-compare.png", full_page=True)
-    overflow = page.evaluate(_OVERFLOW)
-    assert overflow == [], "\n".join(overflow)
+    fits_the_phone(page, "phone-compare", wide_tables=True)
 
 
 def test_prep_fits_the_phone_with_its_roster_and_results_scrolling_in_their_boxes(server, page):
@@ -83,16 +90,10 @@ def test_prep_fits_the_phone_with_its_roster_and_results_scrolling_in_their_boxe
     expect(page.locator(".ck-summary table").first).to_be_visible()
     roster = page.locator(".ck-roster-box")
     assert roster.evaluate("b => b.scrollWidth > b.clientWidth && /auto|scroll/.test(getComputedStyle(b).overflowX)")
-    wide = page.evaluate(_WIDE_TABLES)
-    assert all(table["scrolls"] and table["right"] <= 390 for table in wide), wide
-    page.screenshot(path="artifacts/phone-prep.png", full_page=True)
-    overflow = page.evaluate(_OVERFLOW)
-    assert overflow == [], "\n".join(overflow)
+    fits_the_phone(page, "phone-prep", wide_tables=True)
 
 
 def test_a_timeline_dashboard_fits_the_phone(server, page):
     open_dashboard(page, server, "phase1_timeline.ipynb")
     folded_introduction(page)
-    page.screenshot(path="artifacts/phone-phase1.png", full_page=True)
-    overflow = page.evaluate(_OVERFLOW)
-    assert overflow == [], "\n".join(overflow)
+    fits_the_phone(page, "phone-phase1")
