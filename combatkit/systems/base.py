@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from combatkit.dice import Dice, Roll, Roller, check_entered, matches_form
+from combatkit.dice import Dice, Roll, Roller, check_entered, face, matches_form
 from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
 from combatkit.fields import field_docs
@@ -474,8 +474,8 @@ class TableRoller(Roller):
         else:
             n = self.drawn.get(purpose, 0)
             self.drawn[purpose] = n + 1
-            faces = tuple(random.Random(f"{self.seed}|{purpose}|{n}").randint(1, spec.sides)
-                          for _ in range(spec.count))
+            stream = random.Random(f"{self.seed}|{purpose}|{n}")
+            faces = tuple(face(stream, spec.sides) for _ in range(spec.count))  # the dice's own draw (dice.face)
             result = Roll(spec, purpose, sum(faces) + spec.modifier, faces, entered=False)
         self.log.append(result)
         return result
