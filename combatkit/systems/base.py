@@ -24,7 +24,7 @@ from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
 from combatkit.timeline import Clock, Span, Tick, Timeline
 
-__all__ = ["SYSTEMS", "FightRound", "GENERIC_CHAIN", "Switch", "TableRoller", "TimingSystem", "find_system",
+__all__ = ["SYSTEMS", "FightRound", "GENERIC_CHAIN", "Round", "Switch", "TableRoller", "TimingSystem", "find_system",
            "check_names", "register", "roll_words", "table_rolls"]
 
 GENERIC_CHAIN: Final = ChainRules(
@@ -679,6 +679,48 @@ class RoundKeys:
         self.figures = tuple([k[2] for k in keyed])
         self.explained = explaining()
         self.checked = (self.declarations, self.options, self.cycle, self.spells)
+
+
+class Round:
+    """What a system's round does as its scheduler places it (:meth:`TimingSystem._schedule`), whatever its rules:
+    it holds the encounter and its figures by name, adds spans, each with its rank among the spans ending on one tick,
+    and notes, and walks the declarations in phase order, each phase's by actor, handing each to the system's
+    :meth:`_declare`. Combat II's round (:class:`~combatkit.systems.phase1.CombatIIRound`) is one."""
+
+    def __init__(self, encounter: Encounter) -> None:
+        self.encounter = encounter
+        self.people = {c.name: c for c in encounter.combatants}
+        self.spans: list[tuple[int, Span]] = []
+        """The spans placed so far, each with its rank among the spans ending on its tick (:meth:`placed`)."""
+        self.notes: list[str] = []
+        """What the placing says beside its spans (:attr:`Timeline.notes <combatkit.timeline.Timeline.notes>`)."""
+
+    def add_span(self, span: Span, rank: int = 0) -> None:
+        """Place ``span``; ``rank`` orders it among the spans ending on its tick (movement after blows...)."""
+        self.spans.append((rank, span))
+
+    def walk(self) -> None:
+        """Each declaration to :meth:`_declare`, in phase order, each phase's by actor."""
+        for d in sorted(self.encounter.declarations, key=_phase_and_actor):
+            self._declare(self.people[d.actor], d)
+
+    def _declare(self, c: Combatant, d: Declaration) -> None:
+        """Place one declaration of ``c``'s by the system's rules, or raise the rule it breaks."""
+        raise NotImplementedError
+
+    def placed(self) -> tuple[Span, ...]:
+        """The spans in a timeline's order: by the tick they end on, then rank, start, actor and kind."""
+        ordered = sorted(self.spans, key=_in_order)
+        return tuple([span for _, span in ordered])
+
+
+def _phase_and_actor(d: Declaration) -> tuple[int, str]:
+    return d.phase, d.actor
+
+
+def _in_order(ranked: tuple[int, Span]) -> tuple[Tick, int, Tick, str, str]:
+    rank, span = ranked
+    return span.end, rank, span.start, span.actor, span.kind
 
 
 def check_names(encounter: Encounter) -> None:

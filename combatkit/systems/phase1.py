@@ -32,13 +32,19 @@ option on :class:`Phase1Options`; the README's "Rules choices" lists them):
   2 counts the DEX bonus. Default DEX; ``sf_uses_agility=True`` is the literal formula.
 * A touch spell's touch uses the caster's first weapon's SF, or the natural SF
   for its size (000 Table 2) when it has none; the seed gives no SF for a touch.
+* Holding a spell (000 §2 A: "The caster may move freely while holding a spell"): in the
+  phases a hold fills, and after the release in the phase the spell is completed in, the
+  caster may move, and do nothing else.
+
+The round is Combat II's (:class:`CombatIIRound`): Phase System II's round subclasses it
+(:mod:`combatkit.systems.phase2`), overriding only its hooks.
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -49,9 +55,11 @@ from combatkit.fields import field_specs
 from combatkit.kinds import ActionKind, Maneuver, WeaponKind
 from combatkit.model import ONE_ROUND, Combatant, Declaration, Refined, Spell, Weapon, reaction_adjustment
 from combatkit.movement import phase_allowance, withdraw_allowance
-from combatkit.systems._memo import explaining, kit, memo
+from combatkit.systems._memo import by_pair, explaining, kit, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
-from combatkit.systems.base import TimingSystem, check_names, opposing_best, placed_round, register, sides_of
+from combatkit.systems.base import (
+    PlacedRound, Round, TimingSystem, check_names, opposing_best, placed_round, register, sides_of,
+)
 from combatkit.systems.rules import ChargeRule, Flight, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
@@ -103,6 +111,12 @@ class Phase1Options:
 def phase_start(phase: int) -> Tick:
     """First half-segment of a phase: 1, 7, 13, 19."""
     return 6 * (phase - 1) + 1
+
+
+def phase_of(tick: Tick) -> int:
+    """The phase of six half-segments ``tick`` falls in: 1 for half-segments 1-6, 2 for 7-12... (the half-segments of
+    a Phase System I round's phases 1-3 and of every Phase System II phase, 000 Tables 1 and 4)."""
+    return (tick - 1) // 6 + 1
 
 
 def sf_band(sf: int, phase: int, literal_phase2: bool = False) -> tuple[int, str]:
@@ -289,32 +303,78 @@ def reaction_terms(c: Combatant, agility_split: bool) -> tuple[str, int, int]:
 
 # ----------------------------------------------------------------- scheduling
 
+ACTION_RANK: Final = 0
+MOVEMENT_RANK: Final = 1
+AFTER_ALL_RANK: Final = 2
+"""The order of the spans ending on one tick, where a round orders them by rank (:attr:`CombatIIRound.ranked`): blows
+and spells, then movement and other actions, then 1-round spells and expiring effects (000 §1 F, §3 B)."""
+ROUND_PHASES: Final = 4  # 000 Table 1: phases 1-4 (the endphase closes phase 4)
+
 
 @dataclass
 class _State:
-    """What one combatant has done so far this round."""
+    """What one figure has done so far in a Combat II round (:class:`CombatIIRound`), and what it may no longer do.
+    Phase System II's figure adds what its phases carry on (:class:`combatkit.systems.phase2._Figure`)."""
 
-    busy: dict[int, str] = field(default_factory=dict)  # phase -> what fills it
-    attacks_used: dict[str, int] = field(default_factory=dict)  # weapon name -> attacks made
-    attack_phase: int | None = None
+    components: bool
+    """Material components in hand (000 §2 A)."""
+    busy: dict[int, str] = field(default_factory=dict)
+    """Phase -> what fills it (000 §1 C: one action a phase)."""
+    involuntary: set[int] = field(default_factory=set)
+    """Phases filled by surprise or a slipped spell: later declarations there are cancelled, not refused."""
+    holding: set[int] = field(default_factory=set)
+    """Phases a completed spell is held in: the caster may move (000 §2 A)."""
+    attacked: set[int] = field(default_factory=set)
+    """Phases it attacked in (a touch spell's touch too in Phase System I, where it counts as the round's attack)."""
     cast: Spell | None = None
-    cast_phase: int | None = None
-    ruined_at: Tick | None = None
-    components: bool = True
-    distance: dict[str, int] = field(default_factory=dict)
+    """The spell it began this round: Phase System I allows one, and no attack beside it (000 §2 A)."""
+    attacks_used: dict[str, int] = field(default_factory=dict)
+    """Phase System I: weapon name -> attacks made with it this round (000 §2 C)."""
+    ruined_through: int = 0
+    """Through this phase a spell of its ruined by a hit leaves it defending and moving only (000 §2 A)."""
+    ruin_reason: str = ""
+    """Why, in the words a cancelled declaration gives."""
 
-    def __init__(self, attack_phase: int | None = None, cast: Spell | None = None, cast_phase: int | None = None,
-                 ruined_at: Tick | None = None, components: bool = True) -> None:
+    def __init__(self, components: bool, cast: Spell | None = None, ruined_through: int = 0,
+                 ruin_reason: str = "") -> None:
         # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
         # dataclass makes as Python, and a fight makes dozens of these (#18).
-        self.busy: dict[int, str] = {}
-        self.attacks_used: dict[str, int] = {}
-        self.attack_phase = attack_phase
-        self.cast = cast
-        self.cast_phase = cast_phase
-        self.ruined_at = ruined_at
         self.components = components
-        self.distance: dict[str, int] = {}
+        self.busy: dict[int, str] = {}
+        self.involuntary: set[int] = set()
+        self.holding: set[int] = set()
+        self.attacked: set[int] = set()
+        self.cast = cast
+        self.attacks_used: dict[str, int] = {}
+        self.ruined_through = ruined_through
+        self.ruin_reason = ruin_reason
+
+
+S = TypeVar("S", bound=_State)
+
+
+@dataclass(frozen=True)
+class Casting:
+    """When a spell begun in a phase is cast (:meth:`CombatIIRound._casting`): the system's CT columns."""
+
+    start: Tick
+    """Its first casting unit."""
+    release: Tick
+    """The tick it goes off."""
+    last: int
+    """The last phase its casting fills (000 §1 C: one action a phase)."""
+    exposed: Tick
+    """The first tick a hit on the caster ruins it (000 §2 A: "being cast during the current phase")."""
+    rule: str
+    """The rule that places its casting units."""
+    why: str
+    """How, in words."""
+    rank: int = ACTION_RANK
+    """Its order among the spans ending on its tick (a 1-round spell after all other actions, 000 §3 B)."""
+    full: bool = False
+    """A spell of one round."""
+    units: tuple[Tick, ...] = ()
+    """Its casting units, where the system counts them one by one (000 Table 4)."""
 
 
 COMBAT_II_RULES: Final = SystemRules(
@@ -351,7 +411,7 @@ class PhaseSystemI(TimingSystem):
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: Phase1Options) -> Timeline:
         """Place one round's declarations on Table 1, or raise the rule they break."""
-        return _Round(encounter, roller, options).run()
+        return CombatIIRound(encounter, roller, options, _State).run()
 
     def _plan_actor(self, ap: ActorPlan) -> None:
         """One action a phase in phases 1-3 (2-3 for a surprised figure, 000 §2 F;
@@ -374,69 +434,108 @@ class PhaseSystemI(TimingSystem):
                                      options if isinstance(options, Phase1Options) else Phase1Options())
 
 
-class _Round:
-    def __init__(self, encounter: Encounter, roller: Roller, options: Phase1Options) -> None:
-        self.encounter = encounter
+class CombatIIRound(Round, Generic[S]):
+    """One round placed by Combat II's rules (000 §1-2): Phase System I's round, and the round Phase System II's
+    (:class:`combatkit.systems.phase2._Run`) subclasses, overriding only the hooks where 000 §3 differs, as
+    python-chess's ``GiveawayBoard(SuicideBoard)`` overrides hooks, not copies: its clock of A/B/C phases running on
+    (:meth:`_check_phase`, :meth:`_phase_name`, :meth:`_period`, :meth:`_describe`, :meth:`_placing`, and the class
+    attributes below), its tracks rolled at every phase A (:meth:`_rolled`, :meth:`track`), its spells begun in any
+    phase and followed by a delay (Tables 4-5: :meth:`_may_begin`, :meth:`_casting`, :meth:`_goes_on`,
+    :meth:`_after_casting`, :meth:`_after_ruin`, :meth:`_hit_before`, :meth:`_con_check`, :meth:`_shaken`), its moves
+    spilling over (:meth:`_move_phases`) and its blows on Tables 6-7 (:meth:`_blow`, :meth:`_touch`).
+
+    Each rule of 000 §1-2 is written here once: one action a phase and surprise (:meth:`_declare`), movement
+    (:meth:`_move`), blows (:meth:`_attack`, :meth:`_strike`, :meth:`_check_reach`), spells, holding them and a hit
+    ruining or delaying them (:meth:`_cast`, :meth:`_hold`, :meth:`_ruin`, :meth:`_ruining_hit`,
+    :meth:`_hit_before_casting`), miscellaneous actions and readying (:meth:`_misc`, :meth:`_ready`); and the run's
+    memo is looked up and kept in :meth:`run` only."""
+
+    system: ClassVar[str] = "phase1"
+    """The timing system's id: its timelines' and its placed rounds' (:func:`~combatkit.systems.base.placed_round`)."""
+    table: ClassVar[str] = "000 Table 1"
+    """The table of the round's blows and casting units."""
+    first_phase: ClassVar[str] = "phase 1"
+    """The phase a surprised figure loses (000 §2 F)."""
+    rest_of_round: ClassVar[str] = "for the rest of the round"
+    """How long a caster whose spell a hit ruined may only defend and move (000 §2 A)."""
+    ranked: ClassVar[bool] = False
+    """Whether the spans ending on one tick are ordered by rank (movement after blows, 1-round spells after all):
+    Phase System I's ticks order them already (movement on a phase's last half-segment, 1-round spells in phase 4)."""
+    ruin_stops_attacks: ClassVar[bool] = False
+    """Whether a ruined spell cancels its caster's attacks for the rest of the round too, as its spells; Phase System
+    I refuses an attack beside a spell anyway (000 §2 A)."""
+    closes_within_phase: ClassVar[bool] = True
+    """Whether a move closes its gap for the declarations placed after it in its own phase (Phase System I), or from
+    the next phase on, movement coming after the phase's attacks (000 §1 F)."""
+
+    def __init__(self, encounter: Encounter, roller: Roller, readings: Phase1Options,
+                 figure: Callable[[bool], S]) -> None:
+        super().__init__(encounter)
         self.roller = roller
-        self.options = options
-        self.spans: list[Span] = []
-        self.notes: list[str] = []
-        self.people = {c.name: c for c in encounter.combatants}
-        self.state: dict[str, _State] = {}
-        """What each figure has done so far as the round is placed (:meth:`_states`, only for a round placed afresh)."""
-
-    def _states(self) -> dict[str, _State]:
-        """Each figure's state as the round's placing begins: nothing done, its components, the gaps to the others.
-        Made only when the round is placed afresh, not when it is looked up (most rounds of a run, #18)."""
-        state = {c.name: _State(components=c.components_ready) for c in self.encounter.combatants}
-        for a, b, feet in self.encounter.distances:
-            if a in state and b in state:  # a gap to a figure not in this round moves nothing
-                state[a].distance[b] = feet
-                state[b].distance[a] = feet
-        return state
-
-    # -- helpers
-
-    def fail(self, rule: str, message: str) -> IllegalActionError:
-        return IllegalActionError(rule, message)
-
-    def add(self, c: Combatant, kind: SpanKind, action: str, start: Tick, end: Tick, phase: int | str, rule: str,
-            why: str, target: str | None = None, status: Status = Status.DONE) -> None:
-        period = phase if isinstance(phase, str) else f"phase {phase}"
-        self.spans.append(
-            Span(c.name, c.side, kind, action, start, end, period, rule, why,
-                 track=self.tracks[c.name], target=target, status=status)
-        )
+        self.readings = readings
+        """The readings of 000 the blows and moves are placed by (:class:`Phase1Options`)."""
+        self.figure = figure
+        """A figure's state as the round begins, given its components in hand."""
+        self.state: dict[str, S] = {}
+        """What each figure has done so far as the round is placed (made only for a round placed afresh, not for one
+        looked up: most rounds of a run, #18)."""
+        self.tracks: dict[str, Track] = {}
+        """Each figure's track this round (000 §1 A-B: :meth:`_rolled`)."""
+        self.dice_notes: list[str] = []
+        """What the round's dice say (the initiative), before the placing's notes."""
+        self.gaps: dict[frozenset[str], int] = {}
+        """The distances the round begins with, by pair (read only)."""
+        self.closures: list[tuple[frozenset[str], int, int]] = []
+        """The moves closing a gap so far: (pair, phase, feet)."""
 
     # -- the round
 
     def run(self) -> Timeline:
+        """The round placed, or, in a fight, a round placed before that looks the same once its dice are rolled (the
+        run's memo, :mod:`combatkit.systems._memo`: looked up and kept here only)."""
         check_names(self.encounter)
-        initiative = roll_initiative(self.encounter, self.roller, self.options)
-        self.tracks = initiative.tracks
-        self.notes.extend(initiative.notes)
-        # Once the tracks are known, the round's placing rolls nothing more unless a hit calls for a CON check
-        # (000 §2 A): a round that looks the same is placed as before (combatkit.systems._memo).
-        placed = placed_round("phase1", self.encounter, self.options, tuple(self.tracks.values()))
+        placed = self._rolled()
         known = placed.before() if placed is not None else None
-        if known is not None:
-            return Timeline(PHASE1.id, CLOCK, known[0], tuple(self.notes) + known[1], tuple(self.roller.log))
-        after = len(self.notes)
-        self.state = self._states()
-        self.notes.extend(self._declaration_order())
+        if known is None:
+            known = self._place()
+            if placed is not None and self._keeps():
+                placed.keep(known)
+        clock, spans, notes, carry = known
+        return Timeline(self.system, clock, spans, tuple(self.dice_notes) + notes, tuple(self.roller.log), carry=carry)
+
+    def _rolled(self) -> PlacedRound | None:
+        """Roll what the placing reads first, 000 §1 A-B's initiative, and say where the run keeps a round that looks
+        the same once it is known (None outside a fight): its placing rolls nothing more unless a hit calls for a CON
+        check (000 §2 A)."""
+        initiative = roll_initiative(self.encounter, self.roller, self.readings)
+        self.tracks = initiative.tracks
+        self.dice_notes.extend(initiative.notes)
+        return placed_round(self.system, self.encounter, self.readings, tuple(self.tracks.values()))
+
+    def _keeps(self) -> bool:
+        """Whether the round placed afresh is kept for the rounds that look the same."""
+        return True
+
+    def _place(self) -> tuple[Clock, tuple[Span, ...], tuple[str, ...], Any]:
+        """Place the round afresh: its clock, spans and notes, and what it leaves the next round (:meth:`_placing`)."""
+        self.gaps = by_pair(self.encounter.distances)
+        self.state = {c.name: self.figure(c.components_ready) for c in self.encounter.combatants}
+        self._begin()
         for c in self.encounter.combatants:
             if c.surprised:
-                self.state[c.name].busy[1] = "surprised"
-                self.add(c, SpanKind.SURPRISED, "surprised: loses phase 1", 1, 6, 1, "000 §2 F",
-                         f"{c.name} is surprised and loses one full phase.")
-        ordered = sorted(self.encounter.declarations, key=lambda d: (d.phase, d.actor))
-        for d in ordered:
-            self._declare(self.people[d.actor], d)
-        self.spans.sort(key=lambda s: (s.end, s.start, s.actor, s.kind))
-        timeline = Timeline(PHASE1.id, CLOCK, tuple(self.spans), tuple(self.notes), tuple(self.roller.log))
-        if placed is not None:
-            placed.keep((timeline.spans, timeline.notes[after:]))
-        return timeline
+                self._surprised(c)
+        self.walk()
+        clock, carry = self._placing()
+        return clock, self.placed(), tuple(self.notes), carry
+
+    def _begin(self) -> None:
+        """What the placing says before any declaration: who states intentions first (000 §1 C)."""
+        self.notes.extend(self._declaration_order())
+
+    def _placing(self) -> tuple[Clock, Any]:
+        """The clock that shows the round, and what it leaves the next (nothing: Phase System I's rounds stand
+        alone)."""
+        return CLOCK, None
 
     def _declaration_order(self) -> list[str]:
         losers = [c.name for c in self.encounter.combatants if self.tracks[c.name] is Track.LOSER]
@@ -451,263 +550,430 @@ class _Round:
             f"then the winners, who may react to them (000 §1 C).",
         ]
 
-    def _declare(self, c: Combatant, d: Declaration) -> None:
-        st = self.state[c.name]
+    # -- the clock and the tracks
+
+    def track(self, name: str, phase: int) -> Track:
+        """``name``'s track in ``phase``: the round's (000 §1 A-B)."""
+        return self.tracks[name]
+
+    def _phase_name(self, phase: int) -> str:
+        """What a reader calls ``phase``: ``"phase 2"``."""
+        return f"phase {phase}"
+
+    def _period(self, start: Tick, end: Tick) -> str:
+        """The period a span is shown in: the phase it begins in (a spell in the phase it is begun in)."""
+        return CLOCK.period_of(start).label  # type: ignore[union-attr]  # every tick of the round has one
+
+    def _describe(self, tick: Tick) -> str:
+        """``"half-segment 9 (phase 2)"``, and what a tick past the round means (000 §2 A, Holding a Spell)."""
+        nxt = " — into the next round, where it counts as that round's casting" if tick > HALF_SEGMENTS else ""
+        return CLOCK.describe(tick) + nxt
+
+    def _check_phase(self, c: Combatant, d: Declaration) -> None:
+        """000 Table 1: phases 1-4, of which phase 4 only completes 1-round spells (000 §1 H)."""
         if d.phase not in (1, 2, 3, 4):
-            raise self.fail("000 Table 1", f"{c.name}: Phase System I has phases 1-4, got phase {d.phase}")
+            raise IllegalActionError("000 Table 1", f"{c.name}: Phase System I has phases 1-4, got phase {d.phase}")
         if d.phase == 4:
-            raise self.fail(
+            raise IllegalActionError(
                 "000 §1 H",
                 f"{c.name} declared {d.kind.value} in phase 4: phase 4 only completes 1-round spells; "
                 f"no movement or physical attacks (a 1-round spell is begun in phase 1)",
             )
-        if d.phase in st.busy:
-            if st.busy[d.phase] == "surprised":
-                raise self.fail("000 §2 F", f"{c.name} is surprised and loses phase 1, so cannot {d.kind.value} then")
-            if st.busy[d.phase].startswith("delayed"):
-                self.add(c, SPAN_KIND[d.kind], f"{d.kind.value} (cancelled)", phase_start(d.phase), phase_start(d.phase),
-                         d.phase, "000 §2 A", f"Cancelled: {st.busy[d.phase]}.", d.target, Status.CANCELLED)
+
+    # -- spans
+
+    def add(self, c: Combatant, kind: SpanKind, action: str, start: Tick, end: Tick, rule: str, why: str,
+            target: str | None = None, status: Status = Status.DONE, rank: int = ACTION_RANK, *,
+            on_track: bool = True, marks: frozenset[str] = frozenset()) -> None:
+        """Place a span on ``c``'s track (``on_track``) in its period (:meth:`_period`); ``rank`` orders it among the
+        spans ending on its tick, where the round orders them so (:attr:`ranked`)."""
+        track = self.track(c.name, phase_of(end)) if on_track else None
+        self.add_span(Span(c.name, c.side, kind, action, start, end, self._period(start, end), rule, why, track=track,
+                           target=target, status=status, marks=marks), rank if self.ranked else ACTION_RANK)
+
+    def _surprised(self, c: Combatant) -> None:
+        """000 §2 F: a surprised figure loses the first phase."""
+        st = self.state[c.name]
+        st.busy[1] = "surprised"
+        st.involuntary.add(1)
+        self.add(c, SpanKind.SURPRISED, f"surprised: loses {self.first_phase}", 1, 6, "000 §2 F",
+                 f"{c.name} is surprised and loses one full phase.", rank=MOVEMENT_RANK)
+
+    def _declare(self, c: Combatant, d: Declaration) -> None:
+        """000 §1 C: one action a phase (a held spell's phases leave room for a move, 000 §2 A); a declaration in a
+        phase that surprise or a slipped spell filled is refused or cancelled (000 §2 F, §2 A)."""
+        st = self.state[c.name]
+        p = d.phase
+        self._check_phase(c, d)
+        if p in st.busy and not (p in st.holding and d.kind is ActionKind.MOVE):
+            if p in st.involuntary:
+                if st.busy[p] == "surprised":
+                    raise IllegalActionError("000 §2 F", f"{c.name} is surprised and loses {self._phase_name(p)}, "
+                                                         f"so cannot {d.kind.value} then")
+                self.add(c, SPAN_KIND[d.kind], f"{d.kind.value} (cancelled)", phase_start(p), phase_start(p),
+                         "000 §2 A", f"Cancelled: {st.busy[p]}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
                 return
-            raise self.fail(
-                "000 §1 C",
-                f"one action per phase: {c.name} is already {st.busy[d.phase]} in phase {d.phase} "
-                f"and cannot also {d.kind.value}",
-            )
-        handler = {
+            raise IllegalActionError("000 §1 C", f"one action per phase: {c.name} is already {st.busy[p]} in "
+                                                 f"{self._phase_name(p)} and cannot also {d.kind.value}")
+        {
             ActionKind.MOVE: self._move,
             ActionKind.ATTACK: self._attack,
             ActionKind.CAST: self._cast,
             ActionKind.MISC: self._misc,
             ActionKind.READY: self._ready,
-        }[d.kind]
-        handler(c, d, st)
+        }[d.kind](c, d, st)
 
     # -- movement
 
-    def _move(self, c: Combatant, d: Declaration, st: _State) -> None:
-        allowed = c.movement * 10 // 3
-        feet = allowed if d.feet is None else d.feet
-        if d.feet is None and d.target in st.distance:
-            feet = min(allowed, st.distance[d.target])  # stop on reaching the target
-        if feet > allowed:
-            raise self.fail("000 §1 F", f"{c.name} may move up to 1/3 MV per phase: MV {c.movement} allows "
-                                        f"{allowed}' a phase, not {feet}'")
-        st.busy[d.phase] = "moving"
-        start = phase_start(d.phase)
-        where = ""
-        if d.target is not None and d.target in st.distance:
-            gap = max(0, st.distance[d.target] - feet)
-            self._set_distance(c.name, d.target, gap)
-            where = f" {c.name} is now {gap}' from {d.target}." if gap else f" {c.name} reaches {d.target}."
-        if self.options.incremental_movement:
-            first, rule = start, "000 §2 D option, Table 3: movement spread over the phase's half-segments"
-            why = f"{c.name} moves {feet}' spread over the six half-segments of phase {d.phase} (1/3 MV {c.movement})."
-        else:
-            first, rule = start + 5, "000 §1 F: movement after attacks and spells"
-            why = (f"{c.name} moves {feet}' (up to 1/3 of MV {c.movement}) after the phase's attacks "
-                   f"and spells are resolved.")
-        self.add(c, SpanKind.MOVE, f"moves {feet}'" + (f" toward {d.target}" if d.target else ""), first, start + 5,
-                 d.phase, rule, why + where, d.target)
+    def _gap(self, a: str, b: str, before: int) -> int | None:
+        """The distance between ``a`` and ``b`` as a declaration of phase ``before`` finds it (None: not given): the
+        round's, less the moves closing it in earlier phases, and in its own (:attr:`closes_within_phase`)."""
+        pair = frozenset((a, b))
+        given = self.gaps.get(pair)
+        if given is None:
+            return None
+        last = before if self.closes_within_phase else before - 1
+        return max(0, given - sum(feet for p, when, feet in self.closures if p == pair and when <= last))
 
-    def _set_distance(self, a: str, b: str, feet: int) -> None:
-        self.state[a].distance[b] = feet
-        self.state[b].distance[a] = feet
+    def _move(self, c: Combatant, d: Declaration, st: S) -> None:
+        """000 §1 F: up to 1/3 MV a phase, after the phase's attacks and spells, stopping on reaching its target."""
+        per_phase = c.movement * 10 // 3
+        gap = self._gap(c.name, d.target, d.phase) if d.target is not None else None
+        feet = d.feet if d.feet is not None else (min(gap, per_phase) if gap is not None else per_phase)
+        phases = self._move_phases(c, d, st, feet, per_phase)
+        left = feet
+        for k, q in enumerate(range(d.phase, d.phase + phases), 1):
+            step = min(per_phase, left)
+            left -= step
+            st.busy[q] = "moving"
+            where = ""
+            if gap is not None:
+                self.closures.append((frozenset((c.name, d.target)), q, step))  # type: ignore[arg-type]
+                now = self._gap(c.name, d.target, q + 1)  # type: ignore[arg-type]
+                where = f" {c.name} is now {now}' from {d.target}." if now else f" {c.name} reaches {d.target}."
+            end = phase_start(q) + 5
+            toward = f" toward {d.target}" if d.target else ""
+            if self.readings.incremental_movement:
+                self.add(c, SpanKind.MOVE, f"moves {step}'{toward}", phase_start(q), end,
+                         "000 §2 D option, Table 3: movement spread over the phase's half-segments",
+                         f"{c.name} moves {step}' spread over the six half-segments of {self._phase_name(q)} "
+                         f"(1/3 MV {c.movement}).{where}", d.target, rank=MOVEMENT_RANK)
+                continue
+            part, spill = (f" ({k} of {phases} phases)", " A move longer than 1/3 MV spills over into the next "
+                                                          "phase (000 §3).") if phases > 1 else ("", "")
+            self.add(c, SpanKind.MOVE, f"moves {step}'{toward}{part}", end, end,
+                     "000 §1 F, §3: movement after attacks and spells, spilling over" if phases > 1 else
+                     "000 §1 F: movement after attacks and spells",
+                     f"{c.name} moves {step}' (up to 1/3 of MV {c.movement}) after the phase's attacks and spells "
+                     f"are resolved.{spill}{where}", d.target, rank=MOVEMENT_RANK)
+
+    def _move_phases(self, c: Combatant, d: Declaration, st: S, feet: int, per_phase: int) -> int:
+        """The phases a move of ``feet`` fills: one, up to 1/3 MV (000 §1 F)."""
+        if feet > per_phase:
+            raise IllegalActionError("000 §1 F", f"{c.name} may move up to 1/3 MV per phase: MV {c.movement} allows "
+                                                 f"{per_phase}' a phase, not {feet}'")
+        return 1
 
     # -- attacks
 
-    def _attack(self, c: Combatant, d: Declaration, st: _State) -> None:
-        track = self.tracks[c.name]
-        touch = self._touch_spell(c, d, st)
-        if st.cast is not None and touch is None:
-            raise self.fail("000 §2 A", f"{c.name} is casting {st.cast.name} this round and so cannot attack "
-                                        f"(no casting and attacking in one round, touch spells excepted)")
+    def _attack(self, c: Combatant, d: Declaration, st: S) -> None:
+        """000 §2 C: a blow (:meth:`_blow`), or the touch of a touch spell (000 §2 A: :meth:`_touch`)."""
+        if self.ruin_stops_attacks and st.ruined_through >= d.phase:
+            self._recovering(c, d, st, SpanKind.ATTACK, "attack (cancelled)")
+            return
+        if d.spell is None:
+            self._blow(c, d, st)
+            return
+        spell = c.spell(d.spell)
+        if not spell.touch:
+            raise IllegalActionError("000 §2 A", f"{spell.name} is not a touch spell, so {c.name} cannot deliver it "
+                                                 f"by attack")
+        self._touch(c, d, st, spell)
+
+    def _blow(self, c: Combatant, d: Declaration, st: S) -> None:
+        """000 §2 C: the round's attacks, at most one a phase (two once a figure has more than the phases hold); no
+        attack in a round with a spell (000 §2 A)."""
+        if st.cast is not None:
+            raise IllegalActionError("000 §2 A", f"{c.name} is casting {st.cast.name} this round and so cannot attack "
+                                                 f"(no casting and attacking in one round, touch spells excepted)")
         arms = kit(c)
-        if touch is not None:
-            weapons = c.weapons[:1]
-        else:
-            weapons = arms.striking(d.weapons)
+        weapons = arms.striking(d.weapons)
+        for w in weapons:
+            own = arms.attacks_in_round(self.encounter.round, w)
+            used = st.attacks_used.get(w.name, 0)
+            if used + d.attacks > own:
+                raise IllegalActionError("000 §2 C", f"{c.name} has {own} attack(s) with the {w.name} in round "
+                                                     f"{self.encounter.round} and has used {used}; cannot make "
+                                                     f"{d.attacks} more")
+        self._double_attack(c, d, weapons)
+        self._strike(c, d, st, weapons, d.attacks, " + ".join(w.name for w in weapons), "", "")
+        for w in weapons:
+            st.attacks_used[w.name] = st.attacks_used.get(w.name, 0) + d.attacks
+        st.attacked.add(d.phase)
+
+    def _touch(self, c: Combatant, d: Declaration, st: S, spell: Spell) -> None:
+        """000 §2 A Touch Spells: the touch of the spell cast this round, in the attack portion of a later phase."""
+        if st.cast is None or st.cast.name != spell.name:
+            raise IllegalActionError("000 §2 A", f"{c.name} must cast {spell.name} before delivering its touch "
+                                                 f"(in the attack portion of a later phase)")
+        weapons = c.weapons[:1]
+        self._double_attack(c, d, weapons)
+        self._strike(c, d, st, weapons, d.attacks, f"touch: {spell.name}", "", "")
+        st.attacked.add(d.phase)
+
+    def _double_attack(self, c: Combatant, d: Declaration, weapons: tuple[Weapon, ...]) -> None:
+        """000 §2 C Multiple Attacks: two attacks in one phase only with more attacks a round than the phases."""
+        if d.attacks != 2:
+            return
+        arms = kit(c)
         available = min((arms.attacks_in_round(self.encounter.round, w) for w in weapons), default=1)
-        if touch is None:
-            for w in weapons:
-                own = arms.attacks_in_round(self.encounter.round, w)
-                used = st.attacks_used.get(w.name, 0)
-                if used + d.attacks > own:
-                    raise self.fail("000 §2 C", f"{c.name} has {own} attack(s) with the {w.name} in round "
-                                                f"{self.encounter.round} and has used {used}; cannot make "
-                                                f"{d.attacks} more")
-        if d.attacks == 2 and available <= self.options.double_attack_above:
-            raise self.fail("000 §2 C", f"{c.name} may attack twice in a phase only with more than "
-                                        f"{self.options.double_attack_above} attacks a round, has {available}")
-        sfs = [adjusted_speed_factor(c, w, self.options) for w in weapons]
-        sf = max(sfs) if sfs else c.size.natural_sf
-        base_sf = sf
+        if available <= self.readings.double_attack_above:
+            raise IllegalActionError("000 §2 C", f"{c.name} may attack twice in a phase only with more than "
+                                                 f"{self.readings.double_attack_above} attacks a round, has {available}")
+
+    def _strike(self, c: Combatant, d: Declaration, st: S, weapons: tuple[Weapon, ...], count: int, what: str,
+                touch_rule: str, explain: str) -> None:
+        """The blow (``count`` 2: and a second, 000 §2 C) on the speed-factor row of its phase and track (000 §1 E,
+        the system's :attr:`table`): the weapons' adjusted SF, the slowest of a multi-part routine, plus the
+        declaration's penalties (000 §2 C, E); or, closing on a surprised figure, at the end of the move (000 §2 F).
+        ``touch_rule``: the rule a touch cites instead; ``explain``: what the system adds to why."""
+        p = d.phase
+        start = phase_start(p)
+        track = self.track(c.name, p)
+        sfs = [adjusted_speed_factor(c, w, self.readings) for w in weapons]
+        base = max(sfs) if sfs else c.size.natural_sf
         penalty, extras = declared_sf_penalties(d)
-        sf += penalty
-        ranged = all(w.kind is WeaponKind.MISSILE for w in weapons) and weapons
-        self._check_reach(c, d, st, bool(ranged))
-        target_surprised = (d.target is not None and self.people[d.target].surprised and d.phase == 1)
-        start = phase_start(d.phase)
+        sf = base + penalty
+        target = f" -> {d.target}" if d.target else ""
         if d.feet is not None:
-            if not target_surprised:
-                raise self.fail("000 §1 F", f"{c.name} may not move and attack in the same phase (only a charge, a "
-                                            f"short repositioning step, or closing on a surprised figure)")
-            allowed = c.movement * 10 // 3
-            if d.feet > allowed:
-                raise self.fail("000 §1 F", f"{c.name} may move up to {allowed}' a phase, not {d.feet}'")
-            if d.target in st.distance:
-                self._set_distance(c.name, d.target, max(0, st.distance[d.target] - d.feet))
-            hs = start + 5
+            tick = self._close_on_surprised(c, d)
             rule = "000 §2 F: closing on a surprised figure, the blow follows the movement"
             why = f"{d.target} is surprised, so {c.name} moves {d.feet}' and strikes at the end of the movement."
         else:
-            row, label = sf_band(sf, d.phase, self.options.phase2_literal_sf_band)
-            hs = strike_half_segment(sf, d.phase, track, self.options.phase2_literal_sf_band)
-            rule = f"000 Table 1: {track}, {label}"
+            self._check_reach(c, d, bool(weapons) and all(w.kind is WeaponKind.MISSILE for w in weapons))
+            literal = self.readings.phase2_literal_sf_band
+            _, band = sf_band(sf, p, literal)
+            tick = strike_half_segment(sf, p, track, literal)
             names = " and ".join(w.name for w in weapons) if weapons else "natural attack"
-            parts = f" (the slowest of SF {', '.join(map(str, sfs))}, 000 §2 C multi-part routine)" if len(sfs) > 1 else ""
+            parts = f" (the slowest of SF {', '.join(map(str, sfs))}, 000 §2 C multi-part routine)" if len(sfs) > 1 \
+                else ""
             bumps = f" Then {'; '.join(extras)}: SF {sf}." if extras else ""
-            why = (f"The {names} has adjusted SF {base_sf}{parts}.{bumps} On the {track} track the {label} row "
-                   f"is half-segment {hs - start + 1} of phase {d.phase}.")
-        what = (f"touch: {touch.name}" if touch else " + ".join(w.name for w in weapons)) + (
-            f" -> {d.target}" if d.target else "")
-        self.add(c, SpanKind.ATTACK, what, hs, hs, d.phase, rule, why, d.target)
-        if d.attacks == 2:
-            second = hs + sf
+            rule = touch_rule or f"{self.table}: {track}, {band}"
+            why = (f"The {names} has adjusted SF {base}{parts}.{bumps} On the {track} track the {band} row is "
+                   f"half-segment {tick - start + 1} of {self._phase_name(p)}.")
+        self.add(c, SpanKind.ATTACK, what + target, tick, tick, rule, f"{why} {explain}" if explain else why, d.target)
+        if count == 2:
+            gap = max(sf, 1)  # an SF below 1 still leaves the second blow a half-segment behind the first
+            second = tick + gap
             if second > start + 5:
-                raise self.fail("000 §2 C", f"{c.name}'s double attack: the second blow lands SF {sf} half-segments "
-                                            f"after the first, at half-segment {second}, past the end of phase {d.phase}")
-            self.add(c, SpanKind.ATTACK, f"second blow{' -> ' + d.target if d.target else ''}", second, second, d.phase,
+                raise IllegalActionError("000 §2 C", f"{c.name}'s double attack: the second blow lands SF {sf} "
+                                                     f"half-segments after the first, at half-segment {second}, past "
+                                                     f"the end of {self._phase_name(p)}")
+            self.add(c, SpanKind.ATTACK, f"second blow{target}", second, second,
                      "000 §2 C: double attack, first blow's half-segment + SF",
                      f"More attacks than phases: the second blow of the phase follows the first by the weapon's SF "
-                     f"({sf}) half-segments.", d.target)
-        st.busy[d.phase] = "attacking"
-        if touch is None:
-            for w in weapons:
-                st.attacks_used[w.name] = st.attacks_used.get(w.name, 0) + d.attacks
-        st.attack_phase = st.attack_phase or d.phase
+                     f"({gap}) half-segments.", d.target)
+        st.busy[p] = "attacking"
 
-    def _touch_spell(self, c: Combatant, d: Declaration, st: _State) -> Spell | None:
-        if d.spell is None:
-            return None
-        spell = c.spell(d.spell)
-        if not spell.touch:
-            raise self.fail("000 §2 A", f"{spell.name} is not a touch spell, so {c.name} cannot deliver it by attack")
-        if st.cast is None or st.cast.name != spell.name:
-            raise self.fail("000 §2 A", f"{c.name} must cast {spell.name} before delivering its touch "
-                                        f"(in the attack portion of a later phase)")
-        return spell
+    def _close_on_surprised(self, c: Combatant, d: Declaration) -> Tick:
+        """000 §2 F: moving up to a surprised figure in the phase it loses, the blow lands at the end of the move."""
+        target = self.people.get(d.target) if d.target else None
+        if target is None or not target.surprised or d.phase != 1:
+            raise IllegalActionError("000 §1 F", f"{c.name} may not move and attack in the same phase (only a charge, "
+                                                 f"a short repositioning step, or closing on a surprised figure in its "
+                                                 f"lost {self.first_phase})")
+        allowed = c.movement * 10 // 3
+        if d.feet > allowed:  # type: ignore[operator]
+            raise IllegalActionError("000 §1 F", f"{c.name} may move up to {allowed}' a phase, not {d.feet}'")
+        if self._gap(c.name, target.name, d.phase) is not None:
+            self.closures.append((frozenset((c.name, target.name)), d.phase, d.feet))  # type: ignore[arg-type]
+        return phase_start(d.phase) + 5
 
-    def _check_reach(self, c: Combatant, d: Declaration, st: _State, ranged: bool) -> None:
-        if ranged or d.target is None or d.target not in st.distance or d.feet is not None:
+    def _check_reach(self, c: Combatant, d: Declaration, ranged: bool) -> None:
+        """000 §2 D Closing Movement: a melee blow needs its target within 5', 10' with a repositioning step."""
+        if ranged or d.target is None:
             return
+        gap = self._gap(c.name, d.target, d.phase)
         reach = MELEE_REACH_FT + (REPOSITION_FT if d.reposition else 0)
-        gap = st.distance[d.target]
-        if gap > reach:
+        if gap is not None and gap > reach:
             hint = "" if d.reposition else "; a repositioning step (+2 SF) covers up to 10'"
-            raise self.fail("000 §2 D", f"{c.name} is {gap}' from {d.target} in phase {d.phase}: a melee attack "
-                                        f"needs striking distance ({reach}'){hint}. Move first.")
+            raise IllegalActionError("000 §2 D", f"{c.name} is {gap}' from {d.target} in {self._phase_name(d.phase)}: "
+                                                 f"a melee attack needs striking distance ({reach}'){hint}. Move first.")
 
     # -- spells
 
-    def _cast(self, c: Combatant, d: Declaration, st: _State) -> None:
+    def _cast(self, c: Combatant, d: Declaration, st: S) -> None:
+        """000 §2 A: a spell begun in its phase (a phase later after a hit and a failed CON check), cast on the
+        caster's active half-segments (:meth:`_casting`), one action a phase through its release; ruined by a hit
+        while it is cast or held; held ``hold`` CT units more."""
         spell = c.spell(d.spell)
-        track = self.tracks[c.name]
-        if st.attack_phase is not None:
-            raise self.fail("000 §2 A", f"{c.name} attacked in phase {st.attack_phase} and so cannot cast this round "
-                                        f"(no casting and attacking in one round)")
-        if st.cast is not None:
-            if st.ruined_at is not None:
-                self.add(c, SpanKind.CAST, f"{spell.name} (cancelled)", phase_start(d.phase), phase_start(d.phase),
-                         d.phase, "000 §2 A: caster takes damage",
-                         f"{c.name}'s spell was ruined at half-segment {st.ruined_at}; a caster who is hit may "
-                         f"defend and move but not begin a new spell this round.", d.target, Status.CANCELLED)
-                st.busy[d.phase] = "recovering from a ruined spell"
-                return
-            raise self.fail("000 §2 A", f"only one spell may be completed each round: {c.name} already cast "
-                                        f"{st.cast.name}, so cannot begin {spell.name}")
-        if d.hold < 0 or d.hold > MAX_HOLD:
-            raise self.fail("000 §2 A", f"a spell may be held at most {MAX_HOLD} CT, not {d.hold}")
-        needs_m = "M" in spell.component_set
-        if needs_m and not st.components:
-            raise self.fail("000 §2 A", f"{spell.name} needs material components and {c.name} has none in hand: "
-                                        f"spend an earlier phase readying them (a misc action with readies_components)")
-        phase, delayed = self._hit_before_casting(c, spell, d.phase, st)
-        if phase is None:
+        p = d.phase
+        if not self._may_begin(c, d, st, spell):
             return
-        ct_text = "1 round" if spell.full_round else f"CT {spell.casting_time}"
-        extra = ""
-        if spell.full_round:
-            if phase != 1:
-                raise self.fail("000 Table 1", f"{spell.name} takes 1 round: it is begun in phase 1 and completes "
-                                               f"in phase 4, so it cannot be begun in phase {phase}")
-            release = 19 if track is Track.WINNER else 20
-            phases = [1, 2, 3]
-            rule = f"000 Table 1: {track}, 1-round spell in {'phase 4' if release == 19 else 'the endphase'}"
-            why = (f"{spell.name} takes a full round: begun in phase 1, it goes off in half-segment {release} "
-                   f"({'phase 4, winner' if release == 19 else 'endphase, loser'}) after all other actions.")
-            ct = 10
-        else:
-            ct = int(spell.casting_time) + (1 if d.reposition else 0)
-            if d.reposition:
-                extra = f" A repositioning step first adds 1 to CT (000 §2 A): CT {ct}."
-            limit = MAX_CT_BEGUN[phase]
-            if ct > limit:
-                raise self.fail("000 §1 G", f"{spell.name} has CT {ct}; a spell begun in phase {phase} may not exceed "
-                                            f"CT {limit} (it must go off by the end of phase 3)")
-            release = release_half_segment(ct, phase, track)
-            phases = list(range(phase, phase + math.ceil(ct / 3)))
-            rule = f"000 Table 1: {track} CT column, {ct_text} begun in phase {phase}"
-            active = "odd" if track is Track.WINNER else "even"
-            why = (f"Each CT unit takes one active half-segment ({active} ones on the {track} track), "
-                   f"three a phase; {ct} units begun in phase {phase} end at half-segment {release}.{extra}")
-        if spell.psionic:
-            why += " A psionic power counts as spellcasting (000 §2 B)."
-        for p in phases:
-            if p in st.busy:
-                raise self.fail("000 §1 C", f"{c.name}'s {spell.name} runs through phase {p}, where {c.name} is "
-                                            f"already {st.busy[p]}: one action per phase")
-        for p in phases:
-            st.busy[p] = (f"delayed: {c.name}'s {spell.name} slipped into phase {p} after a failed CON check"
-                          if delayed else f"casting {spell.name}")
-        st.cast, st.cast_phase = spell, phase
-        start = phase_start(phase) + (1 if track is Track.LOSER else 0)
-        held_to = release + 2 * d.hold
-        ruin = self._ruining_hit(c.name, phase_start(phase), held_to)  # "being cast during the current phase"
-        label = f"casts {spell.name} ({ct_text})" + (f" -> {d.target}" if d.target else "")
-        if ruin is not None and ruin < release:
-            st.ruined_at = ruin
-            self.add(c, SpanKind.CAST, label, min(start, ruin), ruin, phase, "000 §2 A: caster takes damage",
-                     f"{c.name} is hit at half-segment {ruin} while casting: the spell is ruined. {c.name} may defend "
-                     f"and move for the rest of the round but not begin a new spell.", d.target, Status.RUINED)
-            self._free_after(st, ruin)
+        if not 0 <= d.hold <= MAX_HOLD:
+            raise IllegalActionError("000 §2 A", f"a spell may be held at most {MAX_HOLD} CT, not {d.hold}")
+        if "M" in spell.component_set and not st.components:
+            raise IllegalActionError("000 §2 A", f"{spell.name} needs material components and {c.name} has none in "
+                                                 f"hand: spend an earlier phase readying them (a misc action with "
+                                                 f"readies_components)")
+        begin = self._hit_before_casting(c, spell, p, st)
+        if begin is None:
             return
-        self.add(c, SpanKind.CAST, label, start, release, phase, rule, why, d.target)
-        if d.hold:
-            self._hold(c, d, st, spell, release, held_to, ruin)
-
-    def _hold(self, c: Combatant, d: Declaration, st: _State, spell: Spell, release: Tick, held_to: Tick,
-              ruin: Tick | None) -> None:
-        for p in range((release - 1) // 6 + 1, 4):
-            if spell.name in st.busy.get(p, ""):
-                st.busy.pop(p)  # "The caster may move freely while holding a spell"
-        nxt = " — into the next round, where it counts as that round's casting" if held_to > HALF_SEGMENTS else ""
+        casting = self._casting(c, d, st, spell, begin)
+        phases = range(begin, casting.last + 1)
+        for q in phases:
+            if q in st.busy:
+                raise IllegalActionError("000 §1 C", f"{c.name}'s {spell.name} runs through {self._phase_name(q)}, "
+                                                     f"where {c.name} is already {st.busy[q]}: one action per phase")
+        slipped = begin != p
+        for q in phases:
+            if slipped:
+                st.busy[q] = (f"{c.name}'s {spell.name} slipped into {self._phase_name(begin)} after a failed CON "
+                              f"check")
+                st.involuntary.add(q)
+            else:
+                st.busy[q] = f"casting {spell.name}"
+        if "M" in spell.component_set:
+            st.components = False  # used up: the next such spell needs them readied again
+        st.cast = spell
+        label = f"casts {spell.name} ({'1 round' if casting.full else f'CT {spell.casting_time}'})" + (
+            f" -> {d.target}" if d.target else "")
+        ruin = self._ruining_hit(c.name, casting.exposed, casting.release)
         if ruin is not None:
-            self.add(c, SpanKind.HOLD, f"holds {spell.name}", release, ruin, "hold", "000 §2 A: holding a spell",
-                     f"{c.name} is hit at half-segment {ruin} while holding {spell.name}: the spell is ruined.",
-                     d.target, Status.RUINED)
-            st.ruined_at = ruin
+            self._ruin(c, st, spell, label, casting.start, ruin, d.target, "casting")
             return
-        self.add(c, SpanKind.HOLD, f"holds {spell.name} {d.hold} CT, releases{' -> ' + d.target if d.target else ''}",
-                 release, held_to, CLOCK.period_of(release).label if release <= HALF_SEGMENTS else "next round",  # type: ignore[union-attr]
-                 "000 §2 A: holding a spell (max 6 CT)",
-                 f"{c.name} holds the completed spell {d.hold} more CT units and releases it at "
-                 f"{CLOCK.describe(held_to)}{nxt}. The caster may move while holding; a hit still ruins it.", d.target)
+        why = casting.why + (" A psionic power counts as spellcasting (000 §2 B)." if spell.psionic else "")
+        if self._goes_on(c, d, st, spell, casting, label, why, begin, slipped):
+            return
+        self.add(c, SpanKind.CAST, label, casting.start, casting.release, casting.rule, why, d.target,
+                 rank=casting.rank)
+        done = self._hold(c, d, st, spell, casting.release) if d.hold else casting.release
+        if done is not None:
+            self._after_casting(c, st, spell, done, begin, slipped)
 
-    def _free_after(self, st: _State, ruin: Tick) -> None:
-        phase_of_ruin = (ruin - 1) // 6 + 1
-        for p in list(st.busy):
-            if p > phase_of_ruin and ("casting" in st.busy[p] or "slipped" in st.busy[p]):
-                st.busy.pop(p)
+    def _may_begin(self, c: Combatant, d: Declaration, st: S, spell: Spell) -> bool:
+        """000 §2 A: one spell a round, none in a round with an attack; after a ruined spell, a later one is
+        cancelled (False: nothing more to place)."""
+        if st.attacked:
+            raise IllegalActionError("000 §2 A", f"{c.name} attacked in phase {min(st.attacked)} and so cannot cast "
+                                                 f"this round (no casting and attacking in one round)")
+        if st.cast is None:
+            return True
+        if st.ruined_through >= d.phase:
+            self._recovering(c, d, st, SpanKind.CAST, f"{spell.name} (cancelled)")
+            return False
+        raise IllegalActionError("000 §2 A", f"only one spell may be completed each round: {c.name} already cast "
+                                             f"{st.cast.name}, so cannot begin {spell.name}")
+
+    def _casting(self, c: Combatant, d: Declaration, st: S, spell: Spell, begin: int) -> Casting:
+        """000 Table 1's CT columns: each CT unit one active half-segment of the caster's track (odd ones for
+        winners, even for losers), three a phase, a spell begun in phase 2 at most CT 6, in phase 3 at most CT 3
+        (000 §1 G); a 1-round spell begun in phase 1 goes off in phase 4 (winners) or the endphase (losers)."""
+        track = self.tracks[c.name]
+        start = phase_start(begin) + (1 if track is Track.LOSER else 0)
+        if spell.full_round:
+            if begin != 1:
+                raise IllegalActionError("000 Table 1", f"{spell.name} takes 1 round: it is begun in phase 1 and "
+                                                        f"completes in phase 4, so it cannot be begun in phase {begin}")
+            release = 19 if track is Track.WINNER else 20
+            return Casting(
+                start, release, 3, phase_start(begin),
+                f"000 Table 1: {track}, 1-round spell in {'phase 4' if release == 19 else 'the endphase'}",
+                f"{spell.name} takes a full round: begun in phase 1, it goes off in half-segment {release} "
+                f"({'phase 4, winner' if release == 19 else 'endphase, loser'}) after all other actions.", full=True)
+        ct = int(spell.casting_time) + (1 if d.reposition else 0)
+        limit = MAX_CT_BEGUN[begin]
+        if ct > limit:
+            raise IllegalActionError("000 §1 G", f"{spell.name} has CT {ct}; a spell begun in phase {begin} may not "
+                                                 f"exceed CT {limit} (it must go off by the end of phase 3)")
+        release = release_half_segment(ct, begin, track)
+        extra = f" A repositioning step first adds 1 to CT (000 §2 A): CT {ct}." if d.reposition else ""
+        active = "odd" if track is Track.WINNER else "even"
+        return Casting(
+            start, release, phase_of(release), phase_start(begin),
+            f"000 Table 1: {track} CT column, CT {spell.casting_time} begun in phase {begin}",
+            f"Each CT unit takes one active half-segment ({active} ones on the {track} track), three a phase; {ct} "
+            f"units begun in phase {begin} end at half-segment {release}.{extra}")
+
+    def _goes_on(self, c: Combatant, d: Declaration, st: S, spell: Spell, casting: Casting, label: str, why: str,
+                 begin: int, slipped: bool) -> bool:
+        """Whether the spell, not ruined, goes off in a later round, placed there (True); a Phase System I round's
+        spells go off in it."""
+        return False
+
+    def _after_casting(self, c: Combatant, st: S, spell: Spell, done: Tick, begin: int, slipped: bool) -> None:
+        """What follows a spell completed (and released) on tick ``done``: nothing more in Phase System I."""
+
+    def _active_after(self, name: str, after: Tick, units: int) -> list[Tick]:
+        """The next ``units`` active half-segments after tick ``after`` (000 Table 1's CT columns), each on the
+        track of its phase (odd ones for winners, even for losers)."""
+        ticks: list[Tick] = []
+        q = phase_of(after + 1)
+        while len(ticks) < units:
+            offset = 0 if self.track(name, q) is Track.WINNER else 1
+            ticks += [t for t in range(phase_start(q) + offset, phase_start(q) + 6, 2) if t > after][:units - len(ticks)]
+            q += 1
+        return ticks
+
+    def _hold(self, c: Combatant, d: Declaration, st: S, spell: Spell, release: Tick) -> Tick | None:
+        """000 §2 A Holding a Spell: the spell held ``d.hold`` CT units after its release; the tick it goes off,
+        None when a hit ruins it."""
+        held = self._hold_phases(c, st, spell, release, d.hold)
+        return self._hold_span(c, st, spell, d.hold, d.target, release, held)
+
+    def _hold_phases(self, c: Combatant, st: S, spell: Spell, release: Tick, hold: int) -> Tick:
+        """Fill the phases a spell held ``hold`` CT units after ``release`` takes, on active half-segments, leaving the
+        caster free to move in them, and after the release in its own phase (000 §2 A: "The caster may move freely
+        while holding a spell"); the tick it ends."""
+        held = self._active_after(c.name, release, hold)[-1]
+        st.holding.add(phase_of(release))
+        for q in range(phase_of(release) + 1, phase_of(held) + 1):
+            if q in st.busy:
+                raise IllegalActionError("000 §1 C", f"{c.name} holds {spell.name} into {self._phase_name(q)}, where "
+                                                     f"{c.name} is already {st.busy[q]}")
+            st.busy[q] = f"holding {spell.name}"
+            st.holding.add(q)
+        return held
+
+    def _hold_span(self, c: Combatant, st: S, spell: Spell, hold: int, target: str | None, release: Tick,
+                   held: Tick) -> Tick | None:
+        """The hold's span, or its ruin by a hit (000 §2 A): the tick it ends, None when ruined."""
+        ruin = self._ruining_hit(c.name, release, held)
+        label = f"holds {spell.name} {hold} CT" + (f", releases -> {target}" if target else ", releases")
+        if ruin is not None:
+            self._ruin(c, st, spell, label, release, ruin, target, "holding", kind=SpanKind.HOLD)
+            return None
+        self.add(c, SpanKind.HOLD, label, release, held, "000 §2 A: holding a spell (max 6 CT)",
+                 f"{c.name} holds the completed spell {hold} more CT units and releases it at {self._describe(held)}. "
+                 f"The caster may move while holding; a hit still ruins it.", target)
+        return held
+
+    def _ruin(self, c: Combatant, st: S, spell: Spell, label: str, start: Tick, ruin: Tick, target: str | None,
+              doing: str, kind: SpanKind = SpanKind.CAST) -> None:
+        """000 §2 A Caster Takes Damage: the spell cast or held is ruined; for the rest of the round
+        (:meth:`_after_ruin`) its caster may defend and move but begin no spell, and its later phases are free."""
+        ruined = phase_of(ruin)
+        st.ruined_through, st.ruin_reason = self._after_ruin(c, spell, ruin)
+        self.add(c, kind, label, min(start, ruin), ruin, "000 §2 A: caster takes damage",
+                 f"{c.name} is hit at half-segment {ruin} while {doing}: the spell is ruined. {c.name} may defend and "
+                 f"move {self.rest_of_round} but not begin a new spell.", target, Status.RUINED)
+        for q in [q for q in st.busy if q > ruined and spell.name in st.busy[q]]:
+            del st.busy[q]
+            st.involuntary.discard(q)
+            st.holding.discard(q)
+
+    def _after_ruin(self, c: Combatant, spell: Spell, ruin: Tick) -> tuple[int, str]:
+        """The last phase of "the remainder of the round" after a spell ruined on tick ``ruin`` (000 §2 A), and why
+        a spell declared in it is cancelled."""
+        return ROUND_PHASES, (f"{c.name}'s spell was ruined at half-segment {ruin}; a caster who is hit may defend "
+                              f"and move but not begin a new spell this round")
+
+    def _recovering(self, c: Combatant, d: Declaration, st: S, kind: SpanKind, what: str) -> None:
+        """A declaration after a ruined spell, cancelled (000 §2 A): the caster recovers instead."""
+        p = d.phase
+        self.add(c, kind, what, phase_start(p), phase_start(p), "000 §2 A: caster takes damage",
+                 f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
+        st.busy[p] = "recovering from a ruined spell"
 
     def _ruining_hit(self, name: str, start: Tick, end: Tick) -> Tick | None:
         """First hit on ``name`` from ``start`` up to, not including, ``end``: a hit on the same
@@ -715,52 +981,65 @@ class _Round:
         ticks = [h.tick for h in self.encounter.hits if h.target == name and start <= h.tick < end]
         return min(ticks) if ticks else None
 
-    def _hit_before_casting(self, c: Combatant, spell: Spell, phase: int, st: _State) -> tuple[int | None, bool]:
-        """000 §2 A: hit before the casting phase -> CON check, or the casting slips a phase.
+    def _hit_before_casting(self, c: Combatant, spell: Spell, p: int, st: S) -> int | None:
+        """000 §2 A: "If the caster is hit PRIOR to the phase in which he will begin a spell, the casting phase is
+        not forfeited, but will be delayed one extra phase if the caster fails a CON check." The phase the casting
+        begins in, or None when, delayed, it can no longer go off this round (:meth:`_shaken`)."""
+        when = self._hit_before(c.name, p)
+        if when is None:
+            return p
+        passed, shown = self._con_check(c, p)
+        if passed:
+            self.notes.append(f"{c.name} was hit {when} but passes a CON check ({shown}): {spell.name} begins on "
+                              f"time in {self._phase_name(p)} (000 §2 A).")
+            return p
+        self.notes.append(f"{c.name} was hit {when} and fails a CON check ({shown}): {spell.name} is delayed one "
+                          f"phase, to {self._phase_name(p + 1)} (000 §2 A).")
+        st.busy[p] = "shaken by a hit"
+        return self._shaken(c, spell, p)
 
-        Returns the phase the casting begins in (None: it cannot happen this round) and
-        whether it slipped."""
-        earlier = [h for h in self.encounter.hits if h.target == c.name and h.tick < phase_start(phase)]
-        if not earlier:
-            return phase, False
+    def _hit_before(self, name: str, phase: int) -> str | None:
+        """When ``name`` was hit before the phase a spell of its begins in, in words; None: it was not."""
+        start = phase_start(phase)
+        return "before casting" if any(h.target == name and h.tick < start for h in self.encounter.hits) else None
+
+    def _con_check(self, c: Combatant, phase: int) -> tuple[bool, str]:
+        """The CON check of a caster hit before casting (000 §2 A): passed, and the roll against the score."""
         con = c.abilities.constitution
         check = self.roller.roll("d20", f"CON check: {c.name}")
-        if check.total <= con:
-            self.notes.append(f"{c.name} was hit before casting but passes a CON check ({check.total} vs CON {con}): "
-                              f"{spell.name} begins on time in phase {phase} (000 §2 A).")
-            return phase, False
-        later = phase + 1
-        self.notes.append(f"{c.name} was hit before casting and fails a CON check ({check.total} vs CON {con}): "
-                          f"{spell.name} is delayed one phase, to phase {later} (000 §2 A).")
-        limit = MAX_CT_BEGUN.get(later, 0)
-        ct = 10 if spell.full_round else int(spell.casting_time)
-        if spell.full_round or ct > limit:
-            self.add(c, SpanKind.CAST, f"{spell.name} (cancelled)", phase_start(phase), phase_start(phase), phase,
-                     "000 §2 A: hit before casting, failed CON check",
-                     f"Delayed to phase {later}, {spell.name} could no longer go off this round.",
-                     None, Status.CANCELLED)
-            st.busy[phase] = "shaken by a hit"
-            return None, True
-        st.busy[phase] = "shaken by a hit"
-        return later, True
+        return check.total <= con, f"{check.total} vs CON {con}"
+
+    def _shaken(self, c: Combatant, spell: Spell, p: int) -> int | None:
+        """The phase a casting delayed from ``p`` begins in; None when it no longer fits the round (000 §1 G)."""
+        if _fits(spell, p + 1) is None:
+            return p + 1
+        self.add(c, SpanKind.CAST, f"{spell.name} (cancelled)", phase_start(p), phase_start(p),
+                 "000 §2 A: hit before casting, failed CON check",
+                 f"Delayed to {self._phase_name(p + 1)}, {spell.name} could no longer go off this round.",
+                 None, Status.CANCELLED)
+        return None
 
     # -- miscellaneous
 
-    def _misc(self, c: Combatant, d: Declaration, st: _State) -> None:
+    def _misc(self, c: Combatant, d: Declaration, st: S) -> None:
+        """000 §2 E: a phase spent on a miscellaneous action (readying material components among them)."""
         st.busy[d.phase] = "busy with a miscellaneous action"
         if d.readies_components:
             st.components = True
         what = d.note or ("readies material components" if d.readies_components else "miscellaneous action")
         start = phase_start(d.phase)
-        self.add(c, SpanKind.MISC, what, start, start + 5, d.phase, "000 §2 E: miscellaneous preparation",
-                 f"{c.name} spends phase {d.phase} on it, foregoing attacks and movement.", d.target)
+        self.add(c, SpanKind.MISC, what, start, start + 5, "000 §2 E: miscellaneous preparation",
+                 f"{c.name} spends {self._phase_name(d.phase)} on it, foregoing attacks and movement.", d.target,
+                 rank=MOVEMENT_RANK)
 
-    def _ready(self, c: Combatant, d: Declaration, st: _State) -> None:
+    def _ready(self, c: Combatant, d: Declaration, st: S) -> None:
+        """000 §2 D: a weapon set, or a defense readied, for a foe who closes."""
         st.busy[d.phase] = "readying a weapon"
         start = phase_start(d.phase)
-        self.add(c, SpanKind.READY, "sets weapon / readies defense" + (f" against {d.target}" if d.target else ""), start,
-                 start + 5, d.phase, "000 §2 D: setting weapons / readying defense",
-                 f"In lieu of attacking, {c.name} stands ready: a foe who closes is struck as it arrives.", d.target)
+        self.add(c, SpanKind.READY, "sets weapon / readies defense" + (f" against {d.target}" if d.target else ""),
+                 start, start + 5, "000 §2 D: setting weapons / readying defense",
+                 f"In lieu of attacking, {c.name} stands ready: a foe who closes is struck as it arrives.", d.target,
+                 rank=MOVEMENT_RANK)
 
 
 def _fits(spell: Spell, phase: int) -> str | None:

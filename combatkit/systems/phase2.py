@@ -40,7 +40,9 @@ What the module does, rule by rule:
   paired and single (favored) attacks (000 §3 C's short-sword specialist with a dagger).
 * Attack forms (000 §3 C Table 7): with ``attack_forms=True`` (the optional rule of
   000 §2 C) a creature with several natural attack forms uses them one or two a phase.
-* Everything else carries over from Phase System I: one action per phase, 1/3 MV a
+* Everything else is Phase System I's: this module's round subclasses Combat II's
+  (:class:`~combatkit.systems.phase1.CombatIIRound`) and overrides only what the points above
+  change. One action per phase, 1/3 MV a
   phase (a longer move spills over), repositioning (+2 SF, +1 CT), retargeting and
   drop-and-draw (+3 SF), double attacks (second blow SF half-segments after the
   first, inside the phase), touch spells, holding a spell (at most 6 CT), material
@@ -93,25 +95,25 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from functools import lru_cache, partial
-from typing import Final, cast
+from typing import Any, ClassVar, Final, cast
 
 import icepool
 from mypy_extensions import mypyc_attr
 
-from combatkit.dice import Roll, Roller
+from combatkit.dice import Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import IllegalActionError, RulesError
 from combatkit.kinds import ActionKind, IntentKind, Maneuver, WeaponKind
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import EnumeratingRoller
-from combatkit.systems._memo import by_pair, explaining, kit, memo
+from combatkit.systems._memo import explaining, kit, memo
 from combatkit.systems._plan import ActorPlan, combat_ii
 from combatkit.systems.base import (
-    FightRound, TimingSystem, check_names, default_options, opposing_best, placed_round, register, sides_of,
+    FightRound, PlacedRound, TimingSystem, default_options, opposing_best, placed_round, register, sides_of,
 )
 from combatkit.systems.phase1 import (
-    COMBAT_II_RULES, MAX_HOLD, Phase1Options, adjusted_speed_factor, declared_sf_penalties, reaction_terms,
-    retarget_half_segment, sf_band, strike_half_segment,
+    AFTER_ALL_RANK, COMBAT_II_RULES, MOVEMENT_RANK, Casting, CombatIIRound, Phase1Options, _State, phase_of,
+    phase_start, reaction_terms, retarget_half_segment,
 )
 from combatkit.timeline import UNDER_WAY, SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline, Track
 
@@ -139,14 +141,10 @@ HALF_SEGMENTS: Final = 6  # per phase, 000 Table 4
 LETTERS: Final = "ABC"
 CT_PER_PHASE: Final = 3  # active half-segments a phase, 000 Table 4 "C" marks
 ONE_ROUND_SEGMENTS: Final = 10  # 000 §3 B: "a one round CT (10 seg)"
-MELEE_REACH_FT: Final = 5  # 000 §2 D
-REPOSITION_FT: Final = 10  # 000 §2 A, §2 C
 BASE_CASTING_DELAY: Final = 2  # 000 §3 B: "the caster must wait two phases"
 CASTER_ATTACK_DELAY: Final = 2  # 000 §3 B-C: casters delay 2 phases around a physical attack
 DURATION_RULE: Final = ('000 §3 B Spell Duration: "if a spell cast in phase B lasts one round, it expires at the end '
                          'of the next phase B"')
-ACTION_RANK, MOVEMENT_RANK, AFTER_ALL_RANK = 0, 1, 2  # order of spans on one tick: blows and spells,
-# then movement and other actions, then 1-round spells and expiring effects (000 §1 F, §3 B)
 
 # 000 §3 C Table 6: attacks per round -> attack/delay sequence (number of attacks each phase).
 TABLE_6: Final[dict[Fraction, tuple[int, ...]]] = {
@@ -197,7 +195,7 @@ def clock_for(phases: int) -> Clock:
     return Clock(
         unit="half-segment (3 seconds; six a phase, counted from the first phase A shown)",
         ticks=HALF_SEGMENTS * phases,
-        periods=tuple(Period(phase_label(p), _start(p), _start(p) + 5) for p in range(1, phases + 1)),
+        periods=tuple(Period(phase_label(p), phase_start(p), phase_start(p) + 5) for p in range(1, phases + 1)),
     )
 
 
@@ -289,16 +287,8 @@ def describe_schedule(schedule: tuple[int, ...], forms: bool = False) -> str:
     return ", ".join("delay" if n == 0 else one if n == 1 else many.format(n) for n in schedule)
 
 
-def _start(phase: int) -> Tick:
-    return HALF_SEGMENTS * (phase - 1) + 1
-
-
 def _end(phase: int) -> Tick:
     return HALF_SEGMENTS * phase
-
-
-def _phase_of(tick: Tick) -> int:
-    return (tick - 1) // HALF_SEGMENTS + 1
 
 
 def _cycle_of(phase: int) -> int:
@@ -343,7 +333,9 @@ class Phase2Options:
 @dataclass(frozen=True)
 class FigureCarry:
     """What one figure's last round leaves it in a fight (000 §3: the phases run on, a round is only their
-    display), in this round's phase numbers: 1-3 this round's A, B, C; 0 and below the rounds before."""
+    display), in this round's phase numbers: 1-3 this round's A, B, C; 0 and below the rounds before. Each field is
+    the scheduler's figure state's of the same name (:class:`_Figure`), read off it by name as a round ends
+    (:func:`_snapshot`, then :meth:`later`) and written back as the next begins (:meth:`_Run._take_over`)."""
 
     busy: tuple[tuple[int, str], ...] = ()
     """Phases of this round still filled by what the figure began before (a spell being cast or held, a long move)."""
@@ -371,6 +363,45 @@ class FigureCarry:
     """Touch spells completed and not yet delivered, with the phase they were completed in."""
     under_way: UnderWay | None = None
     """The spell it was still casting at the end of the last round, which goes off in this one (000 §3 B)."""
+
+    def later(self, phases: int) -> FigureCarry:
+        """This carry in the phase numbers of a round ``phases`` phases later (a round of a fight is one cycle, three):
+        what still lies ahead kept, what is past dropped, and the attack sequence given up where it let a scheduled
+        attack pass (000 §3 C: after a delay "the sequence starts over with the next attack")."""
+        ticks = HALF_SEGMENTS * phases
+        start, schedule = self.seq_start, self.seq_schedule
+        if start is not None and any([schedule[(q - start) % len(schedule)] > 0 and q not in self.attacked
+                                      for q in range(start, phases + 1)]):
+            start = None
+        uw = self.under_way
+        return FigureCarry(
+            busy=tuple([(q - phases, text) for q, text in self.busy if q > phases]),
+            holding=tuple([q - phases for q in self.holding if q > phases]),
+            seq_start=None if start is None else start - phases,
+            seq_schedule=() if start is None else schedule,
+            attacked=() if start is None else tuple([q - phases for q in self.attacked if q >= start]),
+            forms_used=() if start is None else self.forms_used,
+            attack_from=max(1, self.attack_from - phases),
+            attack_block=_later(self.attack_block) if self.attack_from > phases + 1 else _NO_BLOCK,
+            cast_from=max(1, self.cast_from - phases),
+            cast_block=_later(self.cast_block) if self.cast_from > phases + 1 else _NO_BLOCK,
+            pair_phase=self.pair_phase - phases if self.pair_phase is not None and self.pair_phase > phases else None,
+            ruined_through=max(0, self.ruined_through - phases),
+            ruin_reason=self.ruin_reason + _LAST_ROUND if self.ruined_through > phases else "",
+            completed=tuple([(spell, done - phases) for spell, done in self.completed]),
+            under_way=None if uw is None else replace(
+                uw, start=uw.start - ticks, release=uw.release - ticks, units=tuple([t - ticks for t in uw.units
+                                                                                     if t > ticks]), held=uw.held - ticks))
+
+
+_NO_BLOCK: Final = ("", "", False)
+_LAST_ROUND: Final = " (last round)"
+
+
+def _later(block: tuple[str, str, bool]) -> tuple[str, str, bool]:
+    """A delay's reason as the next round reads it: its phases were the last round's."""
+    rule, reason, _ = block
+    return rule, reason + _LAST_ROUND, False
 
 
 @dataclass(frozen=True)
@@ -588,48 +619,43 @@ class _Dice:
         roll = self.roller.roll_total("d20", purpose, classify=lambda t: t <= con)
         return roll.total <= con, f"{roll.total} vs CON {con}"
 
-    def rolls(self) -> tuple[Roll, ...]:
-        return tuple(self.roller.log)
-
 
 # ----------------------------------------------------------------- the run
 
 
 @dataclass
-class _Figure:
-    """What one combatant has done, and what it still owes, so far."""
+class _Figure(_State):
+    """What one figure has done so far in a run of phases, and what it still owes: Combat II's figure state and what
+    000 §3 carries from phase to phase. Its fields named as :class:`FigureCarry`'s are what a round of a fight takes over
+    from the last and leaves the next (:meth:`_Run._take_over`, :meth:`_Run._carry`), read and written by name."""
 
-    components: bool
-    busy: dict[int, str] = field(default_factory=dict)
-    """Phase -> what fills it."""
-    involuntary: set[int] = field(default_factory=set)
-    """Phases filled by surprise or a slipped spell: later declarations there are cancelled."""
-    holding: set[int] = field(default_factory=set)
-    """Phases a completed spell is held in: the caster may move (000 §2 A)."""
-    attacked: set[int] = field(default_factory=set)
     seq_start: int | None = None
+    """Where its Table 6/7 attack sequence began (000 §3 C); None: the next attack begins one."""
     seq_schedule: tuple[int, ...] = ()
+    """That sequence (attacks each phase, 0 = delay)."""
     forms_used: set[str] = field(default_factory=set)
+    """Attack forms used in the sequence's current pass (000 §3 C Table 7)."""
     attack_from: int = 1
+    """The first phase it may attack in (000 §3 B-C)."""
     attack_block: tuple[str, str, bool] = ("", "", False)
     """Why attacks wait until ``attack_from``: (rule, reason, whether a slipped spell caused it)."""
     cast_from: int = 1
+    """The first phase it may begin a spell in (000 §3 B, Table 5)."""
     cast_block: tuple[str, str, bool] = ("", "", False)
     """Why spells wait until ``cast_from``: (rule, reason, whether a slipped spell caused it)."""
     pair_phase: int | None = None
     """Table 5, 13+: a spell begun in this phase is the second of the pair."""
-    ruined_through: int = 0
-    ruin_reason: str = ""
     completed: dict[str, int] = field(default_factory=dict)
     """Touch spells completed, by name -> the phase they were completed in."""
     under_way: UnderWay | None = None
     """In a fight, the spell still being cast at the end of the round (in this round's ticks), which goes off in the
     next."""
 
-    def __init__(self, components: bool, seq_start: int | None = None, seq_schedule: tuple[int, ...] = (),
-                 attack_from: int = 1, attack_block: tuple[str, str, bool] = ("", "", False), cast_from: int = 1,
+    def __init__(self, components: bool, cast: Spell | None = None, ruined_through: int = 0, ruin_reason: str = "",
+                 seq_start: int | None = None, seq_schedule: tuple[int, ...] = (), attack_from: int = 1,
+                 attack_block: tuple[str, str, bool] = ("", "", False), cast_from: int = 1,
                  cast_block: tuple[str, str, bool] = ("", "", False), pair_phase: int | None = None,
-                 ruined_through: int = 0, ruin_reason: str = "", under_way: UnderWay | None = None) -> None:
+                 under_way: UnderWay | None = None) -> None:
         # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
         # dataclass makes as Python, and a fight makes dozens of these (#18).
         self.components = components
@@ -637,6 +663,10 @@ class _Figure:
         self.involuntary: set[int] = set()
         self.holding: set[int] = set()
         self.attacked: set[int] = set()
+        self.cast = cast
+        self.attacks_used: dict[str, int] = {}
+        self.ruined_through = ruined_through
+        self.ruin_reason = ruin_reason
         self.seq_start = seq_start
         self.seq_schedule = seq_schedule
         self.forms_used: set[str] = set()
@@ -645,126 +675,135 @@ class _Figure:
         self.cast_from = cast_from
         self.cast_block = cast_block
         self.pair_phase = pair_phase
-        self.ruined_through = ruined_through
-        self.ruin_reason = ruin_reason
         self.completed: dict[str, int] = {}
         self.under_way = under_way
 
 
 _NOTHING_HELD: Final = FigureCarry()
-_NO_BLOCK: Final = ("", "", False)
 _UNDER_WAY: Final = frozenset({UNDER_WAY})
 
 
-def _later(block: tuple[str, str, bool], later: str) -> tuple[str, str, bool]:
-    """A delay's reason as the next round reads it: its phases were the last round's."""
-    rule, reason, _ = block
-    return rule, reason + later, False
+def _carried_fields() -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
+    """:class:`FigureCarry`'s fields, in order, each with the container (dict or set) the scheduler's figure state
+    holds it in while a round is placed (:class:`_Figure`'s field of that name: one it lacks fails here), or None."""
+    live = {f.name: f.default_factory for f in fields(_Figure)}
+    return tuple((f.name, cast(Callable[[Any], Any], live[f.name]) if live[f.name] in (dict, set) else None)
+                 for f in fields(FigureCarry))
+
+
+_CARRIED: Final = _carried_fields()
+"""What a round of a fight leaves the next of each figure, read off and written back to its live state by name."""
+
+
+def _snapshot(st: _Figure) -> FigureCarry:
+    """``st``'s fields that carry (:data:`_CARRIED`) as they stand, in this round's phase numbers: a set or a mapping
+    as its sorted items."""
+    return FigureCarry(*[_frozen(getattr(st, name)) for name, _ in _CARRIED])
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted(value.items()))
+    if isinstance(value, set):
+        return tuple(sorted(value))
+    return value
 
 
 _NO_SF_OPTIONS: Final = Phase1Options()
-"""What :attr:`_Run.sf_options` holds until the round is placed afresh."""
+"""What :attr:`_Run.readings` holds until the round is placed afresh."""
 
 
-class _Run:
+class _Run(CombatIIRound[_Figure]):
+    """A Phase System II round: Combat II's (:class:`~combatkit.systems.phase1.CombatIIRound`), on a clock of A/B/C
+    phases running on (000 §3), with tracks rolled at every phase A (000 §3 A), spells begun in any phase, cast on the
+    current track's active half-segments and followed by a delay (Tables 4-5, 000 §3 B), and blows spaced by Tables 6-7
+    (000 §3 C); in a fight, one cycle of a run of phases that goes on from round to round (:class:`Phase2Carry`)."""
+
+    system: ClassVar[str] = "phase2"
+    table: ClassVar[str] = "000 Table 4"
+    first_phase: ClassVar[str] = "phase A"
+    rest_of_round: ClassVar[str] = "until the next phase A"
+    ranked: ClassVar[bool] = True
+    ruin_stops_attacks: ClassVar[bool] = True
+    closes_within_phase: ClassVar[bool] = False
+
     def __init__(self, encounter: Encounter, dice: _Dice, options: Phase2Options) -> None:
-        self.encounter, self.dice, self.options = encounter, dice, options
-        self.people = {c.name: c for c in encounter.combatants}
-        # What the placing reads and changes, made once the round is to be placed afresh (not when it is looked up,
-        # most rounds of a run, #18): each figure's state, and Phase System I's options for its speed factors.
-        self.state: dict[str, _Figure] = {}
-        self.sf_options = _NO_SF_OPTIONS
-        self.spans: list[tuple[int, Span]] = []
-        self.notes: list[str] = []
-        self.closures: list[tuple[frozenset[str], int, int]] = []  # (pair, phase, feet closed)
-        self.gaps = by_pair(encounter.distances)  # read only
+        # Phase System I's options, for its speed factors, are made once the round is to be placed afresh (not when
+        # it is looked up, most rounds of a run, #18).
+        super().__init__(encounter, dice.roller, _NO_SF_OPTIONS, _Figure)
+        self.dice, self.options = dice, options
+        self.dice_notes = dice.notes
 
-    # -- helpers
+    # -- the clock and the tracks (000 §3 A, Table 4)
 
     def track(self, name: str, phase: int) -> Track:
+        """``name``'s track in ``phase``: the one rolled at the phase A of its cycle (000 §3 A)."""
         return self.dice.track(name, _cycle_of(phase))
 
-    def add(self, c: Combatant, kind: SpanKind, action: str, start: Tick, end: Tick, rule: str, why: str,
-            target: str | None = None, status: Status = Status.DONE, rank: int = ACTION_RANK,
-            on_track: bool = True, marks: frozenset[str] = frozenset()) -> None:
-        """Place a span; ``rank`` orders spans landing on one tick (movement after blows)."""
-        phase = _phase_of(end)
-        track = self.track(c.name, phase) if on_track else None
-        span = Span(c.name, c.side, kind, action, start, end, phase_label(phase), rule, why,
-                    track=track, target=target, status=status, marks=marks)
-        self.spans.append((rank, span))
+    def _phase_name(self, phase: int) -> str:
+        """``"phase B, cycle 1"``."""
+        return phase_label(phase)
 
-    def gap(self, a: str, b: str, before: int) -> int | None:
-        """Known distance between a and b at the start of phase ``before`` (None: unknown)."""
-        pair = frozenset((a, b))
-        if pair not in self.gaps:
-            return None
-        closed = sum(feet for p, when, feet in self.closures if p == pair and when < before)
-        return max(0, self.gaps[pair] - closed)
+    def _period(self, start: Tick, end: Tick) -> str:
+        """The phase a span ends in."""
+        return phase_label(phase_of(end))
+
+    def _describe(self, tick: Tick) -> str:
+        """``"half-segment 3 of phase B, cycle 1"``."""
+        phase = phase_of(tick)
+        return f"half-segment {tick - phase_start(phase) + 1} of {phase_label(phase)}"
+
+    def _check_phase(self, c: Combatant, d: Declaration) -> None:
+        """Phases are numbered from 1, phase A of the first cycle (000 §3)."""
+        if d.phase < 1:
+            raise IllegalActionError("000 §3", f"{d.actor}: phases are numbered from 1 (phase A), got {d.phase}")
 
     # -- the run
 
-    def run(self) -> Timeline:
-        check_names(self.encounter)
-        for d in self.encounter.declarations:
-            if d.phase < 1:
-                raise IllegalActionError("000 §3", f"{d.actor}: phases are numbered from 1 (phase A), got {d.phase}")
-        # The first cycle's d10s are the round's first dice; unless a hit calls for a CON check (000 §2 A), they are
-        # all it rolls while it is placed in one cycle, and a round that looks the same once its tracks are known is
-        # placed as before (combatkit.systems._memo).
-        placed = None
-        if not self.encounter.hits and self.dice.pair is None:  # a CON check could come before them
-            self.dice.roll_through(1)
-            placed = placed_round("phase2", self.encounter, self.options, tuple(self.dice.cycles[0].values()))
-        known = placed.before() if placed is not None else None
-        if known is not None:
-            shown, spans, notes, carry = known
-            return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.dice.notes) + notes, self.dice.rolls(),
-                            carry=carry)
-        self.state = {c.name: _Figure(components=c.components_ready) for c in self.encounter.combatants}
+    def _rolled(self) -> PlacedRound | None:
+        """The first cycle's d10s are the round's first dice; unless a hit calls for a CON check (000 §2 A), they are
+        all it rolls while it is placed in one cycle, and a round that looks the same once its tracks are known is
+        placed as before."""
+        if self.encounter.hits or self.dice.pair is not None:  # a CON check could come before them
+            return None
+        self.dice.roll_through(1)
+        return placed_round(self.system, self.encounter, self.options, tuple(self.dice.cycles[0].values()))
+
+    def _keeps(self) -> bool:
+        """Kept only when no cycle was rolled beyond the first (or the ones the last round rolled)."""
+        return len(self.dice.cycles) == max(1, self.dice.given)
+
+    def _begin(self) -> None:
+        """In a fight, each figure takes over where the last round left it (:meth:`_take_over`); then Phase System
+        I's options for the speed factors (000 §1 E) are made."""
         carried = _carried(self.options)
         if carried is not None:
             for c in self.encounter.combatants:
                 held = carried.of(c.name)
                 if held is not None:
                     self._take_over(c, held)
-        self.sf_options = Phase1Options(agility_split=self.options.agility_split)
-        for c in self.encounter.combatants:
-            if c.surprised:
-                st = self.state[c.name]
-                st.busy[1] = "surprised"
-                st.involuntary.add(1)
-                self.add(c, SpanKind.SURPRISED, "surprised: loses phase A", 1, 6, "000 §2 F",
-                         f"{c.name} is surprised and loses one full phase.", rank=MOVEMENT_RANK)
-        for d in sorted(self.encounter.declarations, key=lambda d: (d.phase, d.actor)):
-            self._declare(self.people[d.actor], d)
-        last = max([_phase_of(s.end) for _, s in self.spans] + [d.phase for d in self.encounter.declarations] + [1])
+        self.readings = Phase1Options(agility_split=self.options.agility_split)
+
+    def _placing(self) -> tuple[Clock, Any]:
+        """The clock grows by whole cycles to hold every action (or shows ``Phase2Options.phases``), initiative is
+        rolled at each phase A it shows, and the round leaves the next its :class:`Phase2Carry`."""
+        last = max([phase_of(s.end) for _, s in self.spans] + [d.phase for d in self.encounter.declarations] + [1])
         shown = max(last, self.options.phases or 0)
         if self.options.phases is None:
             shown = 3 * math.ceil(shown / 3)
         self.dice.roll_through(_cycle_of(shown))
-        placing = tuple(self.notes)
-        self.notes[:0] = self.dice.notes
-        ordered = sorted(self.spans, key=lambda rs: (rs[1].end, rs[0], rs[1].start, rs[1].actor, rs[1].kind))
-        spans = tuple(s for _, s in ordered)
-        carry = self._carry() if self.dice.pair is None else None
-        if placed is not None and len(self.dice.cycles) == max(1, self.dice.given):  # no cycle rolled beyond
-            placed.keep((shown, spans, placing, carry))
-        return Timeline(PHASE2.id, clock_for(shown), spans, tuple(self.notes), self.dice.rolls(), carry=carry)
+        return clock_for(shown), self._carry() if self.dice.pair is None else None
 
     # -- one continuous run of phases (000 §3): what a round of a fight takes over from the last and leaves the next
 
     def _take_over(self, c: Combatant, held: FigureCarry) -> None:
-        """Start ``c`` where the last round left it (:class:`FigureCarry`), and say so."""
+        """Start ``c`` where the last round left it (each field of its :class:`FigureCarry` to the live state's field of
+        that name), and say so."""
         st = self.state[c.name]
-        st.busy.update(held.busy)
-        st.holding.update(held.holding)
-        st.seq_start, st.seq_schedule, st.attacked = held.seq_start, held.seq_schedule, set(held.attacked)
-        st.forms_used = set(held.forms_used)
-        st.attack_from, st.attack_block = held.attack_from, held.attack_block
-        st.cast_from, st.cast_block = held.cast_from, held.cast_block
-        st.pair_phase, st.ruined_through, st.ruin_reason = held.pair_phase, held.ruined_through, held.ruin_reason
-        st.completed.update(held.completed)
+        for name, container in _CARRIED:
+            value = getattr(held, name)
+            setattr(st, name, value if container is None else container(value))
+        under_way, st.under_way = st.under_way, None  # it goes off in this round (:meth:`_finish`)
         said = []
         blocks = (held.attack_block[1], held.cast_block[1])  # a hold or sleep's phases (out_of_action): said below
         for text in dict.fromkeys(text for _, text in held.busy if text not in blocks):
@@ -775,16 +814,16 @@ class _Run:
             said.append(f"its '{describe_schedule(held.seq_schedule)}' sequence begun in {phase_label(held.seq_start)} "
                         f"goes on (000 §3 C: the sequence may begin on any phase)")
         # The delays after a spell still under way are its own (they outlast any before it): said as it goes off.
-        if held.attack_from > 1 and held.under_way is None:
+        if held.attack_from > 1 and under_way is None:
             said.append(f"no attack before {phase_label(held.attack_from)} ({held.attack_block[0]}: "
                         f"{held.attack_block[1]})")
-        if held.cast_from > 1 and held.under_way is None:
+        if held.cast_from > 1 and under_way is None:
             said.append(f"no spell begun before {phase_label(held.cast_from)} ({held.cast_block[0]}: "
                         f"{held.cast_block[1]})")
         if said:
             self.notes.append(f"Carried from the last round, {c.name}: " + "; ".join(said) + ".")
-        if held.under_way is not None:
-            self._finish(c, st, held.under_way)
+        if under_way is not None:
+            self._finish(c, st, under_way)
 
     def _finish(self, c: Combatant, st: _Figure, uw: UnderWay) -> None:
         """000 §3 B: the spell ``c`` was still casting at the end of the last round goes off in this one, at its
@@ -803,7 +842,7 @@ class _Run:
                    f"{self._unit_story(c.name, list(uw.units))}.")
         else:
             how = (f"It takes one round (10 segments) and goes off after every other action, movement included, at "
-                   f"the end of {phase_label(_phase_of(uw.release))}.")
+                   f"the end of {phase_label(phase_of(uw.release))}.")
         self.add(c, SpanKind.CAST, uw.label, start, uw.release,
                  f"000 §3 B: a spell begun in the last round, picked up in the next phase A (000 §3); {uw.rule}",
                  f"{c.name}'s {spell.name}, {begun}, goes off in this round: the phases run on from round to round "
@@ -812,7 +851,7 @@ class _Run:
         if done is None:
             self._unfinished(st, spell)
             return
-        self._after_spell(c, st, spell, _phase_of(done), uw.second, uw.slipped)  # the delays, in this round's words
+        self._after_spell(c, st, spell, phase_of(done), uw.second, uw.slipped)  # the delays, in this round's words
 
     def _unfinished(self, st: _Figure, spell: Spell) -> None:
         """A spell carried under way and ruined here: the delays the last round worked out for its completion go
@@ -827,71 +866,23 @@ class _Run:
 
     def _carry(self) -> Phase2Carry:
         """What this round leaves the next, a cycle (three phases) later: each figure's :class:`FigureCarry` in the
-        next round's phase numbers, and the tracks of the cycles it ran on into (000 §3, §3 A)."""
-        shift = 3
-        ticks = HALF_SEGMENTS * shift
-        later = " (last round)"
+        next round's phase numbers (:meth:`FigureCarry.later`), and the tracks of the cycles it ran on into (000 §3,
+        §3 A)."""
         figures = []
         for name, st in self.state.items():
-            start, schedule = st.seq_start, st.seq_schedule
-            if start is not None and any(schedule[(q - start) % len(schedule)] > 0 and q not in st.attacked
-                                         for q in range(start, shift + 1)):
-                start = None  # 000 §3 C: a scheduled attack let pass, the sequence starts over with the next attack
-            held = FigureCarry(
-                busy=tuple((q - shift, text) for q, text in sorted(st.busy.items()) if q > shift),
-                holding=tuple(sorted(q - shift for q in st.holding if q > shift)),
-                seq_start=None if start is None else start - shift,
-                seq_schedule=schedule if start is not None else (),
-                attacked=tuple(sorted(q - shift for q in st.attacked if start is not None and q >= start)),
-                forms_used=tuple(sorted(st.forms_used)) if start is not None else (),
-                attack_from=max(1, st.attack_from - shift),
-                attack_block=_later(st.attack_block, later) if st.attack_from > shift + 1 else ("", "", False),
-                cast_from=max(1, st.cast_from - shift),
-                cast_block=_later(st.cast_block, later) if st.cast_from > shift + 1 else ("", "", False),
-                pair_phase=st.pair_phase - shift if st.pair_phase is not None and st.pair_phase > shift else None,
-                ruined_through=max(0, st.ruined_through - shift),
-                ruin_reason=st.ruin_reason + later if st.ruined_through > shift else "",
-                completed=tuple(sorted((spell, done - shift) for spell, done in st.completed.items())),
-                under_way=None if st.under_way is None else replace(
-                    st.under_way, start=st.under_way.start - ticks, release=st.under_way.release - ticks,
-                    units=tuple(t - ticks for t in st.under_way.units if t > ticks), held=st.under_way.held - ticks),
-            )
+            held = _snapshot(st).later(3)
             if held != _NOTHING_HELD:
                 figures.append((name, held))
         tracks = tuple(tuple(cycle.items()) for cycle in self.dice.cycles[1:])
         return Phase2Carry(tuple(figures), tracks)
 
-    def _declare(self, c: Combatant, d: Declaration) -> None:
-        st = self.state[c.name]
-        p = d.phase
-        if p in st.busy and not (p in st.holding and d.kind is ActionKind.MOVE):
-            if p in st.involuntary:
-                if st.busy[p] == "surprised":
-                    raise IllegalActionError("000 §2 F", f"{c.name} is surprised and loses {phase_label(p)}, so "
-                                                         f"cannot {d.kind.value} then")
-                self.add(c, SPAN_KIND[d.kind], f"{d.kind.value} (cancelled)", _start(p), _start(p), "000 §2 A",
-                         f"Cancelled: {st.busy[p]}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
-                return
-            raise IllegalActionError("000 §1 C", f"one action per phase: {c.name} is already {st.busy[p]} in "
-                                                 f"{phase_label(p)} and cannot also {d.kind.value}")
-        {
-            ActionKind.MOVE: self._move,
-            ActionKind.ATTACK: self._attack,
-            ActionKind.CAST: self._cast,
-            ActionKind.MISC: self._misc,
-            ActionKind.READY: self._ready,
-        }[d.kind](c, d, st)
+    # -- movement (000 §3: "movement ... may spill over")
 
-    # -- movement
-
-    def _move(self, c: Combatant, d: Declaration, st: _Figure) -> None:
-        per_phase = c.movement * 10 // 3
+    def _move_phases(self, c: Combatant, d: Declaration, st: _Figure, feet: int, per_phase: int) -> int:
+        """The phases a move of ``feet`` fills, 1/3 MV each: a longer move spills over into the following phases
+        (000 §3), each of them free or a held spell's."""
         if per_phase == 0:
             raise IllegalActionError("000 §1 F", f"{c.name} has MV {c.movement} and cannot move")
-        gap = self.gap(c.name, d.target, d.phase) if d.target is not None else None
-        # As in Phase System I a move covers up to 1/3 MV, stopping on reaching its target; a longer
-        # ``feet`` spills over into the following phases (000 §3: "movement ... may spill over").
-        feet = d.feet if d.feet is not None else (min(gap, per_phase) if gap is not None else per_phase)
         if feet <= 0:
             raise IllegalActionError("000 §1 F", f"{c.name} moves 0' in {phase_label(d.phase)}: "
                                                  f"{'already at ' + d.target if d.target else 'give feet'}")
@@ -900,24 +891,9 @@ class _Run:
             if q in st.busy and q not in st.holding:
                 raise IllegalActionError("000 §1 C", f"{c.name}'s {feet}' move needs {phases} phases and runs into "
                                                      f"{phase_label(q)}, where {c.name} is already {st.busy[q]}")
-        left = feet
-        for k, q in enumerate(range(d.phase, d.phase + phases), 1):
-            step = min(per_phase, left)
-            left -= step
-            st.busy[q] = "moving"
-            where = ""
-            if gap is not None:
-                self.closures.append((frozenset((c.name, d.target)), q, step))  # type: ignore[arg-type]
-                now = self.gap(c.name, d.target, q + 1)  # type: ignore[arg-type]
-                where = f" {c.name} is now {now}' from {d.target}." if now else f" {c.name} reaches {d.target}."
-            part = f" ({k} of {phases} phases)" if phases > 1 else ""
-            spill = (" A move longer than 1/3 MV spills over into the next phase (000 §3)." if phases > 1 else "")
-            self.add(c, SpanKind.MOVE, f"moves {step}'" + (f" toward {d.target}" if d.target else "") + part,
-                     _end(q), _end(q), "000 §1 F, §3: movement after attacks and spells, spilling over",
-                     f"{c.name} moves {step}' (1/3 of MV {c.movement} is {per_phase}') after the phase's attacks and "
-                     f"spells.{spill}{where}", d.target, rank=MOVEMENT_RANK)
+        return phases
 
-    # -- attacks
+    # -- attacks (000 §3 C, Tables 6-7)
 
     def _schedule_for(self, c: Combatant, weapons: tuple[Weapon, ...], forms: bool) -> tuple[tuple[int, ...], str, str]:
         """The attack/delay sequence for an attack: (sequence, rule, where it comes from). In a fight, worked out
@@ -970,22 +946,16 @@ class _Run:
             return False
         rule, reason, slipped = block
         if slipped and d.phase == until - 1:
-            self.add(c, SPAN_KIND[d.kind], f"{what} (cancelled)", _start(d.phase), _start(d.phase), rule,
+            self.add(c, SPAN_KIND[d.kind], f"{what} (cancelled)", phase_start(d.phase), phase_start(d.phase), rule,
                      f"Cancelled: the failed CON check pushed {c.name}'s delay one phase later. {reason}.",
                      d.target, Status.CANCELLED, MOVEMENT_RANK)
             return True
         raise IllegalActionError(rule, f"{c.name} cannot {what} in {phase_label(d.phase)}: {reason}")
 
-    def _attack(self, c: Combatant, d: Declaration, st: _Figure) -> None:
+    def _blow(self, c: Combatant, d: Declaration, st: _Figure) -> None:
+        """000 §3 C: a blow on the figure's attack/delay sequence (Table 6, or Table 7's attack forms), after any delay
+        a spell left (000 §3 B); a caster who attacks delays two phases before casting."""
         p = d.phase
-        if st.ruined_through >= p:
-            self.add(c, SpanKind.ATTACK, "attack (cancelled)", _start(p), _start(p), "000 §2 A: caster takes damage",
-                     f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
-            st.busy[p] = "recovering from a ruined spell"
-            return
-        if d.spell is not None:
-            self._touch(c, d, st)
-            return
         if self._blocked(c, d, st, "attack", st.attack_from, st.attack_block):
             return
         if d.attacks < 1:
@@ -1046,11 +1016,9 @@ class _Run:
             f"{made + 1} of this sequence is the {favored.name} alone",
         )
 
-    def _touch(self, c: Combatant, d: Declaration, st: _Figure) -> None:
-        spell = c.spell(d.spell)
-        if not spell.touch:
-            raise IllegalActionError("000 §2 A", f"{spell.name} is not a touch spell, so {c.name} cannot deliver it "
-                                                 f"by attack")
+    def _touch(self, c: Combatant, d: Declaration, st: _Figure, spell: Spell) -> None:
+        """000 §2 A: the touch of a touch spell, in a phase after it was completed; the spell's own delivery, it needs
+        no attack opportunity and starts no attack sequence."""
         done = st.completed.get(spell.name)
         if done is None or done >= d.phase:
             raise IllegalActionError("000 §2 A", f"the touch of {spell.name} comes in a phase after {c.name} "
@@ -1060,150 +1028,62 @@ class _Run:
                      f"{c.name} delivers the touch of {spell.name}, completed in {phase_label(done)}; the touch is "
                      f"the spell's own delivery, not a new attack.")
 
-    def _strike(self, c: Combatant, d: Declaration, st: _Figure, weapons: tuple[Weapon, ...], count: int,
-                what: str, touch_rule: str, explain: str) -> None:
-        p = d.phase
-        track = self.track(c.name, p)
-        sfs = [adjusted_speed_factor(c, w, self.sf_options) for w in weapons]
-        base = max(sfs) if sfs else c.size.natural_sf
-        sf = base
-        penalty, extras = declared_sf_penalties(d)
-        sf += penalty
-        target = f" -> {d.target}" if d.target else ""
-        if d.feet is not None:
-            tick = self._close_on_surprised(c, d)
-            rule = "000 §2 F: closing on a surprised figure, the blow follows the movement"
-            why = f"{d.target} is surprised, so {c.name} moves {d.feet}' and strikes at the end of the movement."
-        else:
-            ranged = bool(weapons) and all(w.kind is WeaponKind.MISSILE for w in weapons)
-            self._check_reach(c, d, ranged)
-            _, band = sf_band(sf, 1)
-            tick = strike_half_segment(sf, p, track)
-            multi = f" (the slowest of SF {', '.join(map(str, sfs))}, 000 §2 C multi-part routine)" if len(sfs) > 1 \
-                else ""
-            bumps = f" Then {'; '.join(extras)}: SF {sf}." if extras else ""
-            rule = touch_rule or f"000 Table 4: {track}, {band}"
-            why = (f"Adjusted SF {base}{multi}.{bumps} On the {track} track the {band} row is half-segment "
-                   f"{tick - _start(p) + 1} of {phase_label(p)}.")
-        self.add(c, SpanKind.ATTACK, what + target, tick, tick, rule, f"{why} {explain}", d.target)
-        if count == 2:
-            gap = max(sf, 1)  # an SF below 1 still leaves the second blow a half-segment behind the first
-            second = tick + gap
-            if second > _end(p):
-                raise IllegalActionError("000 §2 C", f"{c.name}'s second attack of {phase_label(p)} lands SF {sf} "
-                                                     f"half-segments after the first, at half-segment "
-                                                     f"{second - _start(p) + 1}, past the end of the phase")
-            self.add(c, SpanKind.ATTACK, f"second blow{target}", second, second, "000 §2 C: double attack, + SF",
-                     f"Two attacks this phase: the second follows the first by the weapon's SF ({gap}) "
-                     f"half-segments.", d.target)
-        st.busy[p] = "attacking"
+    # -- spells (000 §3 B, Tables 4-5)
 
-    def _close_on_surprised(self, c: Combatant, d: Declaration) -> Tick:
-        """000 §2 F: moving up to a surprised figure, the blow lands at the end of the movement."""
-        target = self.people.get(d.target) if d.target else None
-        if target is None or not target.surprised or d.phase != 1:
-            raise IllegalActionError("000 §1 F", f"{c.name} may not move and attack in the same phase (only a short "
-                                                 f"repositioning step, or closing on a surprised figure in its lost "
-                                                 f"phase A)")
-        allowed = c.movement * 10 // 3
-        if d.feet > allowed:  # type: ignore[operator]
-            raise IllegalActionError("000 §1 F", f"{c.name} may move up to {allowed}' a phase, not {d.feet}'")
-        if self.gap(c.name, target.name, d.phase) is not None:
-            self.closures.append((frozenset((c.name, target.name)), d.phase, d.feet))  # type: ignore[arg-type]
-        return _end(d.phase)
+    def _may_begin(self, c: Combatant, d: Declaration, st: _Figure, spell: Spell) -> bool:
+        """After a ruined spell, none begins for the rest of the cycle (000 §2 A, §3 A); none inside the delay after a
+        spell or an attack (000 §3 B-C). False: cancelled."""
+        if st.ruined_through >= d.phase:
+            self._recovering(c, d, st, SpanKind.CAST, f"{spell.name} (cancelled)")
+            return False
+        return not self._blocked(c, d, st, f"begin {spell.name}", st.cast_from, st.cast_block)
 
-    def _check_reach(self, c: Combatant, d: Declaration, ranged: bool) -> None:
-        if ranged or d.target is None:
-            return
-        gap = self.gap(c.name, d.target, d.phase)
-        reach = MELEE_REACH_FT + (REPOSITION_FT if d.reposition else 0)
-        if gap is not None and gap > reach:
-            hint = "" if d.reposition else "; a repositioning step (+2 SF) covers up to 10'"
-            raise IllegalActionError("000 §2 D", f"{c.name} is {gap}' from {d.target} at {phase_label(d.phase)}: "
-                                                 f"a melee attack needs striking distance ({reach}'){hint}")
-
-    # -- spells
-
-    def _cast(self, c: Combatant, d: Declaration, st: _Figure) -> None:
-        spell = c.spell(d.spell)
-        p = d.phase
-        if st.ruined_through >= p:
-            self.add(c, SpanKind.CAST, f"{spell.name} (cancelled)", _start(p), _start(p), "000 §2 A: caster takes damage",
-                     f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
-            st.busy[p] = "recovering from a ruined spell"
-            return
-        if self._blocked(c, d, st, f"begin {spell.name}", st.cast_from, st.cast_block):
-            return
-        if not 0 <= d.hold <= MAX_HOLD:
-            raise IllegalActionError("000 §2 A", f"a spell may be held at most {MAX_HOLD} CT, not {d.hold}")
-        if "M" in spell.component_set and not st.components:
-            raise IllegalActionError("000 §2 A", f"{spell.name} needs material components and {c.name} has none in "
-                                                 f"hand: spend a phase readying them (a misc action with "
-                                                 f"readies_components)")
+    def _casting(self, c: Combatant, d: Declaration, st: _Figure, spell: Spell, begin: int) -> Casting:
+        """000 Table 4: each CT unit one active half-segment of the caster's current track, three a phase, spilling
+        into the next phases and cycles; a 1-round spell (10 segments) goes off after every other action at the end
+        of its third phase (000 §3 B)."""
         full = spell.full_round or spell.casting_time == ONE_ROUND_SEGMENTS
         if full and d.reposition:
             raise IllegalActionError("000 §2 A", f"{spell.name} takes a full round; a repositioning step adds a CT "
                                                  f"unit it does not have: step in an earlier phase")
-        begin = self._hit_before_casting(c, spell, p, st)
-        second = self.options.caster_delay_by_level and st.pair_phase == begin
-        ticks: list[Tick] = []
         if full:
-            start, release = _start(begin), _end(begin + 2)
-            rule = "000 §3 B: 1-round spell, after all other actions at the end of its third phase"
-            how = (f"{spell.name} takes one round (10 segments): begun in {phase_label(begin)}, it goes off after "
-                   f"every other action, movement included, at the end of {phase_label(begin + 2)}.")
-        else:
-            units = int(spell.casting_time) + (1 if d.reposition else 0)
-            ticks = self._active_after(c.name, _start(begin) - 1, units)
-            start, release = ticks[0], ticks[-1]
-            rule = f"000 Table 4: CT {units} on the active half-segments of the current track"
-            how = (f"Each CT unit takes one active half-segment of {c.name}'s current track, three a phase "
-                   f"(000 Table 4): {self._unit_story(c.name, ticks)}."
-                   + (" A repositioning step first adds 1 to CT (000 §2 A)." if d.reposition else ""))
-        phases = range(begin, _phase_of(release) + 1)
-        for q in phases:
-            if q in st.busy:
-                raise IllegalActionError("000 §1 C", f"{c.name}'s {spell.name} runs through {phase_label(q)}, where "
-                                                     f"{c.name} is already {st.busy[q]}: one action per phase")
-        for q in phases:
-            if begin == p:
-                st.busy[q] = f"casting {spell.name}"
-            else:
-                st.busy[q] = f"{c.name}'s {spell.name} slipped into {phase_label(begin)} after a failed CON check"
-                st.involuntary.add(q)
-        if "M" in spell.component_set:
-            st.components = False
-        label = f"casts {spell.name} ({'1 round' if full else f'CT {spell.casting_time}'})" + (
-            f" -> {d.target}" if d.target else "")
-        ruin = self._ruining_hit(c.name, start, release)
-        if ruin is not None:
-            self._ruin(c, st, spell, label, start, ruin, d.target, "casting")
-            return
-        psionic = " A psionic power counts as spellcasting (000 §2 B)." if spell.psionic else ""
-        rank = AFTER_ALL_RANK if full else ACTION_RANK
-        if _in_fight(self.options) and release > _end(3):
-            self._under_way(c, d, st, UnderWay(spell, label, d.target, start, release, rule, rank, tuple(ticks)),
-                            how + psionic, second, slipped=begin != p)
-            return
-        self.add(c, SpanKind.CAST, label, start, release, rule, how + psionic, d.target, rank=rank)
-        done = self._hold(c, d, st, spell, release) if d.hold else release
-        if done is not None:
-            self._after_spell(c, st, spell, _phase_of(done), second, slipped=begin != p)
+            start, release = phase_start(begin), _end(begin + 2)
+            return Casting(start, release, begin + 2, start,
+                           "000 §3 B: 1-round spell, after all other actions at the end of its third phase",
+                           f"{spell.name} takes one round (10 segments): begun in {phase_label(begin)}, it goes off "
+                           f"after every other action, movement included, at the end of {phase_label(begin + 2)}.",
+                           AFTER_ALL_RANK, True)
+        units = int(spell.casting_time) + (1 if d.reposition else 0)
+        ticks = self._active_after(c.name, phase_start(begin) - 1, units)
+        return Casting(ticks[0], ticks[-1], phase_of(ticks[-1]), ticks[0],
+                       f"000 Table 4: CT {units} on the active half-segments of the current track",
+                       f"Each CT unit takes one active half-segment of {c.name}'s current track, three a phase "
+                       f"(000 Table 4): {self._unit_story(c.name, ticks)}."
+                       + (" A repositioning step first adds 1 to CT (000 §2 A)." if d.reposition else ""),
+                       units=tuple(ticks))
 
-    def _active_after(self, name: str, after: Tick, units: int) -> list[Tick]:
-        """The next ``units`` active half-segments after tick ``after``, each on its phase's track."""
-        ticks: list[Tick] = []
-        q = _phase_of(after + 1)
-        while len(ticks) < units:
-            offset = 0 if self.track(name, q) is Track.WINNER else 1
-            ticks += [t for t in range(_start(q) + offset, _end(q) + 1, 2) if t > after][: units - len(ticks)]
-            q += 1
-        return ticks
+    def _goes_on(self, c: Combatant, d: Declaration, st: _Figure, spell: Spell, casting: Casting, label: str,
+                 why: str, begin: int, slipped: bool) -> bool:
+        """In a fight, a spell whose casting runs past this round's phase C goes off in the next round
+        (:meth:`_under_way`)."""
+        if not _in_fight(self.options) or casting.release <= _end(3):
+            return False
+        self._under_way(c, d, st, UnderWay(spell, label, d.target, casting.start, casting.release, casting.rule,
+                                           casting.rank, casting.units), why, self._second(st, begin), slipped)
+        return True
+
+    def _after_casting(self, c: Combatant, st: _Figure, spell: Spell, done: Tick, begin: int, slipped: bool) -> None:
+        """The delay after the spell (000 §3 B, Table 5), and its duration."""
+        self._after_spell(c, st, spell, phase_of(done), self._second(st, begin), slipped)
+
+    def _second(self, st: _Figure, begin: int) -> bool:
+        """Table 5, 13+: whether a spell begun in phase ``begin`` is the second of a pair (000 §3 B)."""
+        return self.options.caster_delay_by_level and st.pair_phase == begin
 
     def _unit_story(self, name: str, ticks: list[Tick]) -> str:
         parts = []
-        for q in sorted({_phase_of(t) for t in ticks}):
-            here = [str(t - _start(q) + 1) for t in ticks if _phase_of(t) == q]
+        for q in sorted({phase_of(t) for t in ticks}):
+            here = [str(t - phase_start(q) + 1) for t in ticks if phase_of(t) == q]
             parts.append(f"{len(here)} in {phase_label(q)} ({self.track(name, q)}: half-segment "
                          f"{', '.join(here)})")
         return "; ".join(parts)
@@ -1216,9 +1096,9 @@ class _Run:
         and the delays after it are worked out now, and carried: the next round's plan goes round them."""
         end = _end(3)
         held = self._hold_phases(c, st, uw.spell, uw.release, d.hold) if d.hold else uw.release
-        self._after_spell(c, st, uw.spell, _phase_of(held), second, slipped, shown=False)
+        self._after_spell(c, st, uw.spell, phase_of(held), second, slipped, shown=False)
         st.under_way = replace(uw, hold=d.hold, held=held, second=second, slipped=slipped)
-        then = f"the next round's phase {LETTERS[(_phase_of(uw.release) - 1) % 3]}"
+        then = f"the next round's phase {LETTERS[(phase_of(uw.release) - 1) % 3]}"
         if uw.start <= end:
             self.add(c, SpanKind.CAST, f"{uw.label}, under way", uw.start, end, uw.rule,
                      f"{why} At the end of {phase_label(3)} it is still being cast: it goes off in {then}, on that "
@@ -1227,49 +1107,6 @@ class _Run:
         else:
             self.notes.append(f"{c.name}'s {uw.spell.name}, slipped a phase, begins in the next round and goes off in "
                               f"{then}, on that round's half-segment {uw.release - end} (000 §2 A, §3 B).")
-
-    def _hold(self, c: Combatant, d: Declaration, st: _Figure, spell: Spell, release: Tick) -> Tick | None:
-        held = self._hold_phases(c, st, spell, release, d.hold)
-        return self._hold_span(c, st, spell, d.hold, d.target, release, held)
-
-    def _hold_phases(self, c: Combatant, st: _Figure, spell: Spell, release: Tick, hold: int) -> Tick:
-        """Fill the phases a spell held ``hold`` CT units after ``release`` takes (000 §2 A); the tick it ends."""
-        held = self._active_after(c.name, release, hold)[-1]
-        for q in range(_phase_of(release) + 1, _phase_of(held) + 1):
-            if q in st.busy:
-                raise IllegalActionError("000 §1 C", f"{c.name} holds {spell.name} into {phase_label(q)}, where "
-                                                     f"{c.name} is already {st.busy[q]}")
-            st.busy[q] = f"holding {spell.name}"
-            st.holding.add(q)
-        return held
-
-    def _hold_span(self, c: Combatant, st: _Figure, spell: Spell, hold: int, target: str | None, release: Tick,
-                   held: Tick) -> Tick | None:
-        """The hold's span, or its ruin by a hit (000 §2 A): the tick it ends, None when ruined."""
-        ruin = self._ruining_hit(c.name, release, held)
-        label = f"holds {spell.name} {hold} CT" + (f", releases -> {target}" if target else ", releases")
-        if ruin is not None:
-            self._ruin(c, st, spell, label, release, ruin, target, "holding", kind=SpanKind.HOLD)
-            return None
-        self.add(c, SpanKind.HOLD, label, release, held, "000 §2 A: holding a spell (max 6 CT)",
-                 f"{c.name} holds the completed spell {hold} more CT units on active half-segments and may move "
-                 f"meanwhile; a hit still ruins it.", target)
-        return held
-
-    def _ruin(self, c: Combatant, st: _Figure, spell: Spell, label: str, start: Tick, ruin: Tick,
-              target: str | None, doing: str, kind: SpanKind = SpanKind.CAST) -> None:
-        ruined_phase = _phase_of(ruin)
-        st.ruined_through = 3 * _cycle_of(ruined_phase)
-        st.ruin_reason = (f"{c.name}'s {spell.name} was ruined by a hit at half-segment {ruin}; for the rest of the "
-                          f"cycle (through {phase_label(st.ruined_through)}) the caster may defend and move, but not "
-                          f"begin a spell or attack (000 §2 A, §3 A)")
-        self.add(c, kind, label, start, ruin, "000 §2 A: caster takes damage",
-                 f"{c.name} is hit at half-segment {ruin} while {doing}: the spell is ruined. {c.name} may defend "
-                 f"and move until the next phase A.", target, Status.RUINED)
-        for q in [q for q in st.busy if q > ruined_phase and spell.name in st.busy[q]]:
-            del st.busy[q]
-            st.involuntary.discard(q)
-            st.holding.discard(q)
 
     def _after_spell(self, c: Combatant, st: _Figure, spell: Spell, done: int, second: bool, slipped: bool,
                      shown: bool = True) -> None:
@@ -1311,44 +1148,31 @@ class _Run:
                      f"at the end of {phase_label(expires)}, after all movement and combat.", rank=AFTER_ALL_RANK,
                      on_track=False)
 
-    def _ruining_hit(self, name: str, start: Tick, end: Tick) -> Tick | None:
-        """First hit on ``name`` from ``start`` up to, not including, ``end`` (same tick: simultaneous)."""
-        ticks = [h.tick for h in self.encounter.hits if h.target == name and start <= h.tick < end]
-        return min(ticks) if ticks else None
+    def _after_ruin(self, c: Combatant, spell: Spell, ruin: Tick) -> tuple[int, str]:
+        """"For the remainder of the round" is the rest of the cycle, the span initiative holds for (000 §3 A): no new
+        spell and no attack until the next phase A."""
+        through = 3 * _cycle_of(phase_of(ruin))
+        return through, (f"{c.name}'s {spell.name} was ruined by a hit at half-segment {ruin}; for the rest of the "
+                         f"cycle (through {phase_label(through)}) the caster may defend and move, but not begin a "
+                         f"spell or attack (000 §2 A, §3 A)")
 
-    def _hit_before_casting(self, c: Combatant, spell: Spell, p: int, st: _Figure) -> int:
-        """000 §2 A: hit in the phase before casting -> CON check, or the casting slips a phase."""
-        if p == 1 or not any(h.target == c.name and _start(p - 1) <= h.tick < _start(p) for h in self.encounter.hits):
-            return p
-        passed, shown = self.dice.con_check(c, f"CON check: {c.name}, phase {p}")
-        if passed:
-            self.notes.append(f"{c.name} was hit in {phase_label(p - 1)} but passes a CON check ({shown}): "
-                              f"{spell.name} begins on time in {phase_label(p)} (000 §2 A).")
-            return p
-        self.notes.append(f"{c.name} was hit in {phase_label(p - 1)} and fails a CON check ({shown}): {spell.name} "
-                          f"is delayed one phase, to {phase_label(p + 1)} (000 §2 A).")
-        st.busy[p] = "shaken by a hit"
-        self.add(c, SpanKind.MISC, f"shaken, {spell.name} delayed", _start(p), _end(p), "000 §2 A: hit before casting",
-                 f"A failed CON check after last phase's hit costs {c.name} this phase.", rank=MOVEMENT_RANK)
+    def _hit_before(self, name: str, phase: int) -> str | None:
+        """A hit "prior to the phase" of casting is a hit in the phase just before it."""
+        if phase == 1 or not any(h.target == name and phase_start(phase - 1) <= h.tick < phase_start(phase)
+                                 for h in self.encounter.hits):
+            return None
+        return f"in {phase_label(phase - 1)}"
+
+    def _con_check(self, c: Combatant, phase: int) -> tuple[bool, str]:
+        """Rolled under the phase's own key (:meth:`_Dice.con_check`)."""
+        return self.dice.con_check(c, f"CON check: {c.name}, phase {phase}")
+
+    def _shaken(self, c: Combatant, spell: Spell, p: int) -> int | None:
+        """The shaken phase is lost; the casting begins in the next, in any phase (000 §3 B)."""
+        self.add(c, SpanKind.MISC, f"shaken, {spell.name} delayed", phase_start(p), _end(p),
+                 "000 §2 A: hit before casting", f"A failed CON check after last phase's hit costs {c.name} this "
+                 f"phase.", rank=MOVEMENT_RANK)
         return p + 1
-
-    # -- miscellaneous
-
-    def _misc(self, c: Combatant, d: Declaration, st: _Figure) -> None:
-        st.busy[d.phase] = "busy with a miscellaneous action"
-        if d.readies_components:
-            st.components = True
-        what = d.note or ("readies material components" if d.readies_components else "miscellaneous action")
-        self.add(c, SpanKind.MISC, what, _start(d.phase), _end(d.phase), "000 §2 E: miscellaneous preparation",
-                 f"{c.name} spends {phase_label(d.phase)} on it, foregoing attacks and movement.", d.target,
-                 rank=MOVEMENT_RANK)
-
-    def _ready(self, c: Combatant, d: Declaration, st: _Figure) -> None:
-        st.busy[d.phase] = "readying a weapon"
-        self.add(c, SpanKind.READY, "sets weapon / readies defense" + (f" against {d.target}" if d.target else ""),
-                 _start(d.phase), _end(d.phase), "000 §2 D: setting weapons / readying defense",
-                 f"In lieu of attacking, {c.name} stands ready: a foe who closes is struck as it arrives.", d.target,
-                 rank=MOVEMENT_RANK)
 
 
 @mypyc_attr(native_class=False)  # a system is its class attributes, which a compiled class cannot default
