@@ -9,8 +9,8 @@ import vl_convert as vlc
 
 from combatkit import Roller, example_encounters, find_system, load_example
 from combatkit.timeline import Clock, Period, Span, Status, Timeline
-from combatkit.widgets.compare_charts import panel_frame
-from combatkit.widgets.charts import (
+from combatkit.widgets.charts.compare import panel_frame
+from combatkit.widgets.charts.timeline import (
     KIND_COLOURS,
     merged_periods,
     text_px,

@@ -16,7 +16,7 @@ from combatkit.encounter_files import dumps_toml, example_encounters
 from combatkit.odds import matchup_odds
 from combatkit.intent import Refinement
 from combatkit.systems import five_phase, phase1, phase2, segments, short_form, strike_speed
-from combatkit.widgets.compare import (
+from combatkit.widgets.views.compare import (
     SystemComparison,
     default_matchup,
     matchup_sentences,
@@ -25,8 +25,8 @@ from combatkit.widgets.compare import (
     short_title,
     systems_in_seed_order,
 )
-from combatkit.widgets.urlstate import CopyLink, shareable
-from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_bands, panel_chart, panel_frame, panel_spec
+from combatkit.widgets.state.urlstate import CopyLink, shareable
+from combatkit.widgets.charts.compare import odds_chart, odds_frame, panel_bands, panel_chart, panel_frame, panel_spec
 
 ENGINE_ODDS = {"phase1": phase1.PHASE1.odds, "phase2": phase2.odds, "segments": segments.odds, "five_phase": five_phase.odds,
                "short_form": short_form.odds, "strike_speed": strike_speed.odds}
@@ -419,7 +419,7 @@ def test_settle_begins_no_job_after_its_time_and_leaves_the_rest_to_their_thread
 def test_a_bug_in_computing_odds_is_shown_as_one_not_left_at_computing(monkeypatch):
     """Odds that fail with anything but the engine's refusal (a ValueError) arrive in a done callback: the
     page says the odds failed and asks for a report, where it used to stay at "computing…" and say nothing."""
-    import combatkit.widgets.compare as compare
+    import combatkit.widgets.views.compare as compare
 
     def broken(system, encounter, a, b, options):
         if system == "segments":
@@ -447,7 +447,7 @@ def test_a_bug_in_computing_odds_is_shown_as_one_not_left_at_computing(monkeypat
 def test_odds_are_worked_out_once_in_a_kernel_for_every_comparison_that_opens_them(monkeypatch):
     """A cell run again, or a lesson's later cell, opens the same comparison anew: its odds come from the kernel's
     first, with the time they took then; a refused matchup is refused again, with the engine's words."""
-    import combatkit.widgets.compare as compare
+    import combatkit.widgets.views.compare as compare
 
     worked = []
 

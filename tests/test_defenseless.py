@@ -118,7 +118,7 @@ def test_the_other_reading_of_may_be_attacked_each_phase_gives_a_foe_in_reach_a_
 
 
 def test_the_criticals_explorer_has_a_defenseless_toggle_that_shows_its_plus_four_and_lost_dex_bonus():
-    from combatkit.widgets.criticals import CriticalExplorer
+    from combatkit.widgets.views.criticals import CriticalExplorer
 
     explorer = CriticalExplorer("000-I")
     before = explorer.odds.needed

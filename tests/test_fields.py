@@ -12,9 +12,9 @@ from combatkit.errors import EncounterFileError, RulesError
 from combatkit.fields import declared, field_specs
 from combatkit.model import Abilities, Combatant, Spell, Weapon, readme_tables
 from combatkit.systems import find_system
-from combatkit.widgets.editor import EncounterEditor
-from combatkit.widgets.prep import CombatantRow
-from combatkit.widgets.draft import EncounterDraft
+from combatkit.widgets.views.editor import EncounterEditor
+from combatkit.widgets.views.prep import CombatantRow
+from combatkit.widgets.state.draft import EncounterDraft
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGHTER = {"name": "Brienne", "side": "party", "weapons": [{"name": "sword"}], "spells": [{"name": "web"}]}

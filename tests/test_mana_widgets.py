@@ -20,8 +20,8 @@ from combatkit.mana import (
     mana_state,
     plan_day,
 )
-from combatkit.widgets.mana import DEFAULT_DAY, DayPlanner, ManaCalculators, ManaPoolCalculator, RecoveryCalculator
-from combatkit.widgets.mana_charts import (
+from combatkit.widgets.views.mana import DEFAULT_DAY, DayPlanner, ManaCalculators, ManaPoolCalculator, RecoveryCalculator
+from combatkit.widgets.charts.mana import (
     base_mana_chart,
     base_mana_frame,
     day_plan_chart,

@@ -19,8 +19,8 @@ import pytest
 import vl_convert as vlc
 from nbclient import NotebookClient
 
-import combatkit.widgets.prep as prep_widgets
-import combatkit.widgets.prep_charts as prep_charts
+import combatkit.widgets.views.prep as prep_widgets
+import combatkit.widgets.charts.prep as prep_charts
 from combatkit import SYSTEMS, loads_encounter
 from combatkit.encounter_files import dumps_toml, encounter_from_dict, encounter_to_dict, load_example
 from combatkit.intent import Refinement
@@ -28,8 +28,8 @@ from combatkit.fight import FightOptions
 from combatkit.model import Weapon
 from combatkit.policy import PolicyOptions
 from combatkit.simulation import replay, simulate, simulate_systems
-from combatkit.widgets.prep import FLEE_CHOICES, MAX_FIGHTS, SYSTEM_ORDER, EncounterPrep
-from combatkit.widgets.prep_charts import (
+from combatkit.widgets.views.prep import FLEE_CHOICES, MAX_FIGHTS, SYSTEM_ORDER, EncounterPrep
+from combatkit.widgets.charts.prep import (
     SYSTEM_COLOURS,
     falls_chart,
     falls_frame,
@@ -42,7 +42,7 @@ from combatkit.widgets.prep_charts import (
     wins_chart,
     wins_frame,
 )
-from combatkit.widgets.urlstate import CopyLink, shareable
+from combatkit.widgets.state.urlstate import CopyLink, shareable
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

@@ -16,8 +16,8 @@ import nbformat
 import pytest
 from tornado.web import HTTPError
 
-from combatkit.widgets import serve
-from combatkit.widgets.landing import LEARN, dashboards, landing
+from combatkit.widgets.app import serve
+from combatkit.widgets.app.landing import LEARN, dashboards, landing
 from tests.kernels import kernel_processes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,13 +153,13 @@ def test_the_dashboards_kernel_starts_without_the_iri_grammar_and_still_draws():
 
     with patch.dict(os.environ, serve.jupyter_environ(dict(os.environ))):
         spec = KernelSpecManager().get_kernel_spec("python3")
-        assert spec.argv[:3] == ["python", "-m", "combatkit.widgets.kernel"]
+        assert spec.argv[:3] == ["python", "-m", "combatkit.widgets.app.kernel"]
         manager, client = start_new_kernel(kernel_name="python3")
     try:
         printed = []
         client.execute_interactive(
             "import sys, jsonschema, altair as alt\n"
-            "from combatkit.widgets.timeline import TimelineExplorer\n"
+            "from combatkit.widgets.views.timeline import TimelineExplorer\n"
             "print(sys.modules['rfc3987_syntax'], 'iri' in jsonschema.FormatChecker.checkers,"
             " len(TimelineExplorer().timeline.spans))",
             output_hook=lambda m: m["msg_type"] == "stream" and printed.append(m["content"]["text"]), timeout=60)
@@ -170,7 +170,7 @@ def test_the_dashboards_kernel_starts_without_the_iri_grammar_and_still_draws():
 
 
 def test_a_kernel_keeps_quiet_about_plain_tcp_only_on_the_loopback_interface(tmp_path):
-    from combatkit.widgets import kernel
+    from combatkit.widgets.app import kernel
 
     for ip, quiet in (("127.0.0.1", True), ("10.0.0.5", False)):
         (tmp_path / "k.json").write_text(json.dumps({"ip": ip, "transport": "tcp"}))
@@ -361,7 +361,7 @@ def test_the_server_log_has_no_traceback_from_culling_or_stopping(tmp_path):
     assert "Kernel shutdown" in text  # stopped, and the waiting kernel with it
     assert "Traceback" not in text and "ERROR" not in text, text
     assert "is not trusted" not in text  # the served notebooks keep no outputs: trust changes nothing in them
-    assert "without encryption" not in text  # its kernels listen on 127.0.0.1 only (combatkit.widgets.kernel)
+    assert "without encryption" not in text  # its kernels listen on 127.0.0.1 only (combatkit.widgets.app.kernel)
 
 
 def test_a_port_taken_before_the_server_binds_it_is_left_for_another(monkeypatch, tmp_path):

@@ -1,4 +1,4 @@
-"""Which engine the dashboards' kernels run (combatkit.widgets.compiled, #18): a compiled build used only for the
+"""Which engine the dashboards' kernels run (combatkit.widgets.app.compiled, #18): a compiled build used only for the
 source it was built from, built in the background, never half-built, and pure Python with a one-line reason
 otherwise. tests/test_compiled.py checks that a kernel given a real build imports the engine from it."""
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from combatkit.widgets import compiled, serve
+from combatkit.widgets.app import compiled, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,7 +40,7 @@ def test_a_build_is_for_the_very_source_it_was_made_from(tmp_path):
     fight = second / "combatkit" / "fight.py"
     fight.write_text(fight.read_text() + "\n")
     assert compiled.source_digest(second) != digest
-    (second / "widgets" / "prep.py").unlink()
+    (second / "widgets" / "views" / "prep.py").unlink()
     assert compiled.source_digest(second) not in (digest, compiled.source_digest(first))
 
 
