@@ -264,6 +264,9 @@ def test_only_the_waiting_kernels_that_cannot_serve_a_page_are_dropped_and_repla
         def get_kernel(self, kernel):
             return self.kernels[kernel]
 
+        def get_pool_size(self, notebook):
+            return len(self._pools.get(notebook, []))
+
         async def shutdown_kernel(self, kernel, now=False):
             self.shut.append((kernel, now))
 
@@ -314,6 +317,33 @@ def test_the_culler_passes_over_a_kernel_shut_down_while_it_culled_another(tmp_p
     with caplog.at_level(logging.INFO, logger=log.name):
         asyncio.run(scenario())
     assert [record.getMessage() for record in caplog.records if record.exc_info] == []  # was: KeyError
+
+
+def test_the_culler_passes_over_a_kernel_being_shut_down(tmp_path, caplog):
+    """A kernel whose shutdown is under way (its page left) is not culled on top of it, a second shutdown of the
+    same kernel; the manager tells one from the shutdowns passing through it (serve._kernels_class)."""
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    log = logging.getLogger("combatkit-test-culler-leaving")
+    manager = serve._kernels_class(AsyncMappingKernelManager, None)
+    kernels = manager(root_dir=str(tmp_path), cull_idle_timeout=0, log=log)
+
+    async def scenario() -> None:
+        kernel = await kernels.start_kernel(kernel_name="python3")
+        try:
+            leaving = asyncio.ensure_future(kernels.shutdown_kernel(kernel))
+            await asyncio.sleep(0)  # the shutdown begins
+            assert kernel in kernels  # still on the list, its shutdown under way
+            await kernels.cull_kernels()
+            await leaving
+            assert kernels.list_kernel_ids() == []
+        finally:
+            await kernels.shutdown_all()
+
+    with caplog.at_level(logging.INFO, logger=log.name):
+        asyncio.run(scenario())
+    assert not [message for message in caplog.messages if message.startswith("Culling")]
+    assert [message.startswith("Kernel shutdown") for message in caplog.messages].count(True) == 1
 
 
 def test_the_culler_passes_over_a_kernel_started_but_not_yet_marked_active(tmp_path, caplog):

@@ -187,6 +187,8 @@ def test_once_the_build_is_ready_the_waiting_kernels_are_renewed_and_a_taken_one
             self.failed.set_exception(RuntimeError("the kernel died"))
             self._pools = {"prep.ipynb": [waiting("k1"), self.failed, waiting("k3")],
                            "learn/mana.ipynb": [waiting("k2")]}
+            self.notebook_data = {"prep.ipynb": {"kernel_ids": {"k1", "k3"}},  # the notebooks voila preheats
+                                  "learn/mana.ipynb": {"kernel_ids": {"k2"}}}
             self.shut, self.filled = [], []
 
         def __contains__(self, kernel):  # still on the server's list (one that died is taken off: serve._retire)
@@ -232,6 +234,7 @@ def test_the_server_watches_the_build_and_renews_its_pools_only_once_it_is_ready
 
     class Manager:  # a pooling kernel manager with nothing waiting yet
         _pools: dict = {}
+        notebook_data: dict = {}
 
         def fill_if_needed(self, delay=None, notebook_name=None):
             raise AssertionError("no pool to fill")

@@ -1,8 +1,8 @@
 """The engine the dashboards' kernels run: compiled where it can be, pure Python until then (#18).
 
-The compiled build of the engine (``setup.py``, README "A compiled build") plays every fight as the pure-Python
-package does, about twice as fast: encounter prep's six systems at ±2% take some 7.5 s instead of 15-18 s on one
-2-core machine, 11-14 s instead of 24-26 s on a slower one. ``combatkit serve`` (what ``make dashboards`` runs)
+The compiled build of the engine (``setup.py``, "A compiled build" in docs/at-scale.md) plays every fight as the
+pure-Python package does, about twice as fast: encounter prep's six systems at ±2% take some 7.5 s instead of 15-18 s
+on one 2-core machine, 11-14 s instead of 24-26 s on a slower one. ``combatkit serve`` (what ``make dashboards`` runs)
 serves it without being asked, where it can:
 
 * a build for this very source (a digest of the package's files, :func:`source_digest`) is ready: kernels import
@@ -214,7 +214,8 @@ def start(engine: str, say: Callable[[str], None] = print) -> Build | None:
     reason = unbuildable()
     root = checkout_root()
     if reason is not None or root is None:
-        say(f"engine: pure Python ({reason}); README 'A compiled build' says how to make prep about twice as fast")
+        say(f"engine: pure Python ({reason}); docs/at-scale.md, 'A compiled build', says how to make prep about "
+            "twice as fast")
         return None
     home, digest = builds_home(), source_digest(root)
     site = ready_site(home, digest)

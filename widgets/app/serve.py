@@ -364,12 +364,35 @@ registry, which the server's logging set-up would re-enable."""
 _RETIRED.propagate = False
 
 
+VOILA_POOLS = "0.5.8"
+"""The voila whose pools :func:`voila_pool` reads (pyproject.toml pins it; ``tests/test_serve_private.py`` fails
+under another)."""
+
+
+def voila_pool(manager: Any, notebook: str) -> list[asyncio.Future]:
+    """The kernels waiting for visitors of ``notebook`` in voila's kernel manager ``manager`` (none if it keeps no
+    pool for it): the pool itself, in the order voila hands them out, to take a kernel out of. Each is the task that
+    starts it, whose result is a dict of the kernel's ``kernel_id``, its page's rendering ``task`` (stopped in the
+    cell that waits for the visitor) and the ``renderer`` running it.
+
+    The app's one use of a private name of voila or jupyter_server (#47): voila keeps its pools in
+    ``manager._pools`` (:data:`VOILA_POOLS`), and nothing public shows a waiting kernel without handing it out.
+    ``get_pool_size`` counts them; ``notebook_data`` lists a notebook's preheated kernels, waiting or handed out
+    alike; ``get_rendered_notebook`` hands the first to a visitor (logs it as used, stops its page for streaming,
+    raises if it failed to start); ``shutdown_kernel`` takes one out of its pool, but raises instead when a pool
+    holds a kernel that failed to start. Nor can a subclass keep a record of its own: voila makes its manager class at
+    start, on top of the one a server configures (:func:`_kernels_class`), which never sees a kernel handed out.
+    """
+    return manager._pools.get(notebook, [])
+
+
 async def renew_pools(manager: Any) -> int:
-    """Replace the kernels waiting in voila's pools (``manager._pools``, voila 0.5.8) with new ones, and return how
-    many: started once the compiled engine is ready (:mod:`combatkit.widgets.app.compiled`), the new ones run it. A
-    kernel a visitor took meanwhile is left alone; a waiting one is retired (:func:`_retire`)."""
+    """Replace the kernels waiting in voila's pools (:func:`voila_pool`) with new ones, and return how many: started
+    once the compiled engine is ready (:mod:`combatkit.widgets.app.compiled`), the new ones run it. A kernel a
+    visitor took meanwhile is left alone; a waiting one is retired (:func:`_retire`)."""
     renewed = 0
-    for name, pool in list(manager._pools.items()):
+    for name in list(manager.notebook_data):  # every notebook whose kernels voila preheats
+        pool = voila_pool(manager, name)
         for task in list(pool):
             try:
                 waiting = await task
@@ -408,7 +431,7 @@ async def heal_pool(manager: Any, notebook: str | None) -> None:
     """Before voila hands a visitor of ``notebook`` a kernel from its pool (when it keeps pools): the ones that
     can no longer serve a page dropped (:func:`drop_dead`) and others started, which the visitor then waits for
     as for any kernel that is starting."""
-    if notebook is None or notebook not in getattr(manager, "_pools", {}):
+    if notebook is None or not manager.get_pool_size(notebook):
         return
     dropped = await drop_dead(manager, notebook)
     if dropped:
@@ -423,7 +446,7 @@ async def drop_dead(manager: Any, notebook: str) -> int:
     :func:`kernel_transport`), or whose page's rendering failed. Voila hands out the first kernel of a pool without
     asking, and its visitor got a page cut off before its first widget; kernels still starting are left to
     start."""
-    pool = manager._pools.get(notebook, [])
+    pool = voila_pool(manager, notebook)
     dropped = 0
     for task in list(pool):
         if not task.done():
@@ -633,23 +656,38 @@ def _kernels_class(base: type, lessons: Path | None) -> type:
     kernel shut down meanwhile (its page left: voila's beacon; a visit that took a preheated kernel)
     was still on its list, and jupyter_server's check of it raised ``KeyError``, a traceback in the
     log. A kernel just started is listed before jupyter_server marks its last activity, and a check
-    between the two raised ``TraitError``; it has not been idle, so it is passed over too. When the
-    server stops, each kernel got a shutdown request, and a preheated kernel, waiting for its visitor
-    in the middle of a cell, answered with a traceback (``ZMQError``) as its sockets closed under it;
-    a dashboard kernel has nothing to save, so they are killed instead.
+    between the two raised ``TraitError``; it has not been idle, so it is passed over too. Which kernels
+    are being shut down, the manager notes itself (``leaving``), as each shutdown passes through it: the
+    server's own record of them is private to jupyter_client. When the server stops, each kernel got a
+    shutdown request, and a preheated kernel, waiting for its visitor in the middle of a cell, answered
+    with a traceback (``ZMQError``) as its sockets closed under it; a dashboard kernel has nothing to
+    save, so they are killed instead.
     """
 
     class CombatkitKernels(base):
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.leaving: set[str] = set()
+            """The kernels being shut down."""
+
         async def cull_kernel_if_idle(self, kernel_id: str) -> None:
-            if kernel_id not in self._kernels or kernel_id in self._pending_kernels:  # gone, or being shut down
+            if kernel_id not in self or kernel_id in self.leaving:  # gone, or being shut down
                 return
             try:
-                self._kernels[kernel_id].last_activity
+                self.get_kernel(kernel_id).last_activity
             except TraitError:  # started, not yet marked: jupyter_server marks it once the start returns
                 return
             await super().cull_kernel_if_idle(kernel_id)
 
+        async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> None:
+            self.leaving.add(kernel_id)
+            try:
+                await ensure_async(super().shutdown_kernel(kernel_id, *args, **kwargs))
+            finally:
+                self.leaving.discard(kernel_id)
+
         async def shutdown_all(self, now: bool = False) -> None:
+            self.leaving.update(self.list_kernel_ids())  # jupyter_client shuts them down without shutdown_kernel
             await super().shutdown_all(now=True)
 
         def cwd_for_path(self, path: str, **kwargs: Any) -> str:
