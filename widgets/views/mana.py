@@ -46,28 +46,30 @@ from combatkit.mana import (
     CasterClass,
     ConstitutionRule,
     DayPlan,
+    Explanation,
     ManaOptions,
     ManaState,
     ManaSystem,
+    Note,
     PlanEvent,
-    Pool,
     RecoveryEstimate,
     RecoveryRate,
     Rest,
     Spend,
     Study,
-    base_mana,
     base_mana_comparison,
     cast,
+    cast_refusal,
+    duration_text,
+    explain_base_mana,
+    explain_pool_recovery,
+    explain_pools,
+    explain_recovery,
     mana_state,
-    minutes_per_point,
     ordinal,
     plan_day,
-    progression,
-    starting_mana,
     time_to_full,
 )
-from combatkit.mana.pools import article
 from combatkit.widgets.charts.mana import (
     BLOCK_COLUMNS,
     PLAN_COLUMNS,
@@ -168,11 +170,13 @@ def _rest_minutes(hours: float) -> int:
     return round(hours * 60)
 
 
-def _duration(minutes: int) -> str:
-    """``"27 hours"``, ``"3 hours 20 minutes"``, ``"45 minutes"``."""
-    hours, rest = divmod(minutes, 60)
-    parts = [f"{hours} hour{'s' * (hours != 1)}"] * bool(hours) + [f"{rest} minute{'s' * (rest != 1)}"] * bool(rest)
-    return " ".join(parts) or "0 minutes"
+def _said_minute(minute: int) -> str:
+    """How the planner's messages name a minute: the engine's count and the hours:minutes its fields take.
+
+    >>> _said_minute(1020)
+    'minute 1020 (17:00)'
+    """
+    return f"minute {minute} ({clock(minute)})"
 
 
 def _number(value: Fraction) -> str:
@@ -189,19 +193,15 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], css: str = "")
     return f"<table style='border-collapse:collapse'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _spells_text(counts: Sequence[int]) -> str:
-    """(3, 3, 1) -> ``"3 × 1st + 3 × 2nd + 1 × 3rd"``."""
-    return " + ".join(f"{n} × {ordinal(i + 1)}" for i, n in enumerate(counts) if n) or "no spells"
+def _items(notes: Sequence[Note]) -> str:
+    """The engine's notes as list items, as they are."""
+    return "".join(f"<li>{html.escape(note.text)}</li>" for note in notes)
 
 
-def _comes_back(pool: Pool) -> str:
-    if not pool.studied:
-        return "after 4+ hours' sleep, no study (000 §5 Bonus Spell Points)"
-    if pool.automatic:
-        return f"{pool.automatic} after 4+ hours' sleep, the rest by study (000 §5 Bonus Spell Points)"
-    if pool.kind.specialist:
-        return "by study at half time (000 §5 Bonus Spell Points); pays for specialty spells only"
-    return "by study (000 §5 Mana Recovery)"
+def _headline(explanation: Explanation, css: str = "") -> str:
+    """The engine's headline as a heading, with a CSS class a page can find it by."""
+    attribute = f" class='{css}'" if css else ""
+    return f"<h4{attribute} style='margin:6px 0'>{html.escape(explanation.headline)}</h4>"
 
 
 class _ManaView(widgets.VBox):
@@ -426,46 +426,19 @@ class ManaPoolCalculator(_ManaView):
     # ------------------------------------------------------------ what it shows
 
     def _summary_html(self) -> str:
-        caster, options, state = self.caster, self.options, self.state
-        who = html.escape(str(caster))
-        system = "Mana System I (points)" if options.system is ManaSystem.POINTS else "Mana System II (slots)"
+        caster, state = self.caster, self.state
+        explanation = explain_pools(state, caster)
         perception = perception_text(intelligence=caster.intelligence, wisdom=caster.wisdom, level=caster.level,
-                                     char_class=caster.caster_class.value) + "."
+                                     char_class=caster.caster_class.value)
+        items = _items(explanation.notes) + f"<li class='ck-perception'>{html.escape(perception)}.</li>"
         if not state.pools:
-            return (f"<h4 style='margin:6px 0'>{who}: no spells yet</h4><div>The PH progression gives a "
-                    f"{html.escape(caster.caster_class.value)} of this level no spells, so there is no mana "
-                    f"(000 §5 Mana System I).</div><div class='ck-perception'>{html.escape(perception)}</div>")
-        rows = [(pool.label, str(pool.available), str(pool.maximum), _comes_back(pool)) for pool in state.pools]
-        notes = [f"Spells by the PH progression: {_spells_text(caster.spells)}; highest spell level "
-                 f"{ordinal(state.highest_spell_level)}."]
-        if options.system is ManaSystem.POINTS:
-            base = base_mana(caster.caster_class, caster.level, source=options.base)
-            source = "printed table" if options.base is BaseManaSource.PRINTED else "stated rule"
-            notes.append(f"Base mana ({source}, 000 §5 Mana System I): {base} points.")
-            if options.constitution is not ConstitutionRule.OFF:
-                prime = caster.prime_requisite if options.constitution_with_prime_requisite else None
-                adjusted = starting_mana(base, caster.constitution, rule=options.constitution, prime_requisite=prime)
-                option2 = ", Option 2" if prime is not None else ""
-                notes.append(f"After the CON rule (000 §5 Starting Mana{option2}, CON {caster.constitution}): "
-                             f"{adjusted} points.")
-        if caster.bonus_spells:
-            bonus = f"Free spells for WIS {caster.wisdom} (PH Table 5): {_spells_text(caster.bonus_spells)}"
-            if options.system is ManaSystem.SLOTS:
-                bonus += ", kept as bonus slots (000 §5 Mana System II)."
-            elif options.wisdom_bonus is BonusMethod.ADDED:
-                bonus += ", their points added to the mana pool (000 §5, method 1)."
-            else:
-                bonus += ", kept as boxes checked before any mana is spent (000 §5, method 2)."
-            notes.append(bonus + " They come back after 4+ hours' sleep without study (000 §5 Bonus Spell Points).")
-        elif caster.caster_class is CasterClass.PRIEST:
-            notes.append(f"No free spells: WIS {caster.wisdom} gives none (PH Table 5 starts at 13).")
-        notes.append(perception)
-        items = "".join(f"<li>{html.escape(note)}</li>" for note in notes)
+            return f"{_headline(explanation)}<ul style='margin:4px 0'>{items}</ul>"
+        rows = [(pool.label, str(pool.available), str(pool.maximum), explain_pool_recovery(pool).text)
+                for pool in state.pools]
         if self.spends:
             spent = "".join(f"<li>{html.escape(spend.cause)}</li>" for spend in self.spends)
             items += f"<li>Spent so far:<ul class='ck-spends' style='margin:2px 0'>{spent}</ul></li>"
-        return (f"<h4 style='margin:6px 0'>{who}, {system}: {state.points} of {state.maximum_points} spell levels "
-                "available</h4>" + _table(("pool", "now", "full", "comes back"), rows, "ck-pool-row")
+        return (_headline(explanation) + _table(("pool", "now", "full", "comes back"), rows, "ck-pool-row")
                 + f"<ul style='margin:4px 0'>{items}</ul>")
 
     def _castable_html(self) -> str:
@@ -500,25 +473,16 @@ class ManaPoolCalculator(_ManaView):
 
     def _comparison_html(self) -> str:
         caster, options = self.caster, self.options
-        row = base_mana_comparison(caster.caster_class)[caster.level - 1]
-        rule_text = f"{_spells_text(progression(caster.caster_class, caster.level).spells)} = {row.computed}"
-        if row.agrees:
-            return (f"<div class='ck-agree' style='margin:6px 0'>000 §5's base-mana table prints "
-                    f"<b>{html.escape(row.printed_text)}</b> for this {html.escape(caster.caster_class.value)}; "
-                    f"its stated rule, one point per spell level per spell over the PH progression, gives the same: "
-                    f"{html.escape(rule_text)}.</div>")
+        explanation = explain_base_mana(caster, options)
+        if base_mana_comparison(caster.caster_class)[caster.level - 1].agrees:
+            return f"<div class='ck-agree' style='margin:6px 0'>{html.escape(explanation.headline)}</div>"
         using = "the printed table" if options.base is BaseManaSource.PRINTED else "the stated rule"
-        system_ii = (" Under Mana System II the PH slots are used directly, so the difference does not change the "
-                     "pools." if options.system is ManaSystem.SLOTS else
-                     " Change “base mana” above to use the other.")
+        change = " Change “base mana” above to use the other." if options.system is ManaSystem.POINTS else ""
+        notes = " ".join(html.escape(note.text) for note in explanation.notes)
         return (
             "<div class='ck-differ' role='note' style='border:1px solid #d68910;background:#fef5e7;padding:6px 10px;"
-            "border-radius:4px;margin:6px 0'><b>The printed table and the stated rule differ here.</b> "
-            f"000 §5's table prints <b>{html.escape(row.printed_text)}</b> points for "
-            f"{html.escape(article(str(caster)))}, which matches the PH casting level ({row.casting_level}). "
-            "The rule the table states, one point "
-            f"per spell level per spell over the PH progression, gives <b>{row.computed}</b>: "
-            f"{html.escape(rule_text)}. This calculator is using {using}.{system_ii}</div>"
+            f"border-radius:4px;margin:6px 0'><b>{html.escape(explanation.headline)}</b> {notes} "
+            f"This calculator is using {using}.{change}</div>"
         )
 
 
@@ -613,12 +577,11 @@ class DayPlanner(_ManaView):
     def add_event(self, event: PlanEvent) -> bool:
         """Add ``event`` to the day if the engine can play the day with it; else show why. Returns whether added."""
         try:
-            reason = self._cannot_cast(mana_state(*self._read()), event)
+            refusal = cast_refusal(mana_state(*self._read()), event, clock=_said_minute)
         except ValueError:
-            reason = ""  # the caster itself is refused: _refresh says so
-        if reason:
-            self._show_error(RulesError("000 §5", _with_clock(f"minute {event.minute}: {reason}")),
-                             kept="the last day that worked")
+            refusal = None  # the caster itself is refused: _refresh says so
+        if refusal is not None:
+            self._show_error(refusal, kept="the last day that worked")
             return False
         self._events.append(event)
         if not self._refresh():
@@ -673,29 +636,16 @@ class DayPlanner(_ManaView):
 
     # ------------------------------------------------------------ the engine
 
-    @staticmethod
-    def _cannot_cast(full: ManaState, event: PlanEvent) -> str:
-        """Why this caster can never cast ``event`` (a cast the engine refuses even from full pools), or ``""``."""
-        if not isinstance(event, Cast):
-            return ""
-        try:
-            cast(full, event.spell_level, specialty=event.specialty)
-        except RulesError as error:
-            return str(error)
-        return ""
-
     def _refresh(self) -> bool:
         try:
             caster, options = self._read()
             state = mana_state(caster, options)
-            aside = {i: why for i, event in enumerate(self._events) if (why := self._cannot_cast(state, event))}
+            aside = {i: str(refusal) for i, event in enumerate(self._events)
+                     if (refusal := cast_refusal(state, event)) is not None}
             if self.start_empty.value:
                 state = state.emptied()
             played = [event for i, event in enumerate(self._events) if i not in aside]
-            plan = plan_day(state, played, prior_rest_minutes=_rest_minutes(self.prior_rest.value))
-        except RulesError as error:
-            self._show_error(RulesError(error.rule, _with_clock(error.message)), kept="the last day that worked")
-            return False
+            plan = plan_day(state, played, prior_rest_minutes=_rest_minutes(self.prior_rest.value), clock=_said_minute)
         except ValueError as error:
             self._show_error(error, kept="the last day that worked")
             return False
@@ -722,15 +672,6 @@ class DayPlanner(_ManaView):
         return True
 
 
-def _with_clock(message: str) -> str:
-    """The engine counts minutes from the plan's start; the planner's fields take hours:minutes.
-
-    >>> _with_clock("minute 1020: a 5th-level priest may not cast a 9th-level spell")
-    'minute 1020 (17:00): a 5th-level priest may not cast a 9th-level spell'
-    """
-    return re.sub(r"\bminute (\d+)", lambda m: f"{m[0]} ({clock(int(m[1]))})", message)
-
-
 def _event_start(event: PlanEvent) -> int:
     return event.minute if isinstance(event, Cast) else event.start
 
@@ -743,7 +684,7 @@ def _event_label(event: PlanEvent) -> str:
     if isinstance(event, Rest):
         awake = ", ".join(f"{clock(a)}-{clock(b)}" for a, b in event.interruptions)
         awake = f"; awake {awake}" if awake else ""
-        return f"{span} rest: {_duration(event.sleep_minutes)} asleep{awake}"
+        return f"{span} rest: {duration_text(event.sleep_minutes)} asleep{awake}"
     return f"{span} study"
 
 
@@ -839,52 +780,17 @@ class RecoveryCalculator(_ManaView):
 
 
 def _recovery_html(state: ManaState, estimate: RecoveryEstimate) -> str:
-    rest = _duration(estimate.rest_minutes)
-    if not state.pools:
-        return f"<div class='ck-headline'>{html.escape(state.who)} has no spells, so nothing to recover.</div>"
-    if estimate.study_minutes is None:
-        return (f"<h4 class='ck-headline' style='margin:6px 0'>Nothing comes back after {rest} of rest.</h4>"
-                "<div>Under 4 hours' sleep no points can be regained, not even bonus points, until the next "
-                "rest (000 §5 Mana Recovery).</div>")
-    if not estimate.pools:
-        return "<h4 class='ck-headline' style='margin:6px 0'>Every pool is full: nothing to recover.</h4>"
+    explanation = explain_recovery(state, estimate)
     rows = []
     for recovery in estimate.pools:
         pool = state.pool(recovery.pool)
-        per = _number(recovery.minutes / recovery.studied) if recovery.studied else "—"
+        each = recovery.minutes_each
         rows.append((recovery.pool, f"{pool.available} of {pool.maximum}", str(recovery.automatic),
-                     str(recovery.studied), _number(recovery.minutes), per))
+                     str(recovery.studied), _number(recovery.minutes), "—" if each is None else _number(each)))
     table = _table(("pool", "left", "back after sleep", "by study", "study minutes", "minutes each"), rows,
-                   "ck-recovery-row")
-    if estimate.study_minutes == 0:
-        headline = f"No study needed: everything missing comes back after {rest} of sleep."
-    else:
-        headline = (f"{_duration(estimate.study_minutes)} of study ({estimate.study_minutes} minutes) "
-                    f"after {rest} of rest")
-    lines = []
-    if estimate.minutes_per_point is not None:
-        rate = state.options.recovery_rate
-        full_rate = minutes_per_point(state.highest_spell_level, rate=rate)
-        if rate is RecoveryRate.FLAT:
-            why = f"the flat {full_rate} minutes per point, as PH p. 81"
-        else:
-            why = (f"the option, 13 − highest allowable spell level ({ordinal(state.highest_spell_level)}) = "
-                   f"{full_rate} minutes per point")
-        if estimate.minutes_per_point > full_rate:
-            why += (f", + {estimate.minutes_per_point - full_rate} for a rest of {rest}: 1 minute per point per "
-                    "hour below 8")
-        lines.append(f"<b>{estimate.minutes_per_point} minutes per point</b>: {html.escape(why)} "
-                     "(000 §5 Mana Recovery).")
-    if any(state.pool(r.pool).kind.specialist for r in estimate.pools):
-        lines.append("Specialist points take half the time, rounded up after totaling (000 §5 Bonus Spell Points).")
-    if any(r.automatic for r in estimate.pools):
-        lines.append("Bonus points come back after 4+ hours' sleep, once a day, without study "
-                     "(000 §5 Bonus Spell Points).")
-    lines.append("This assumes the rest is the first in 24 hours and the study runs without a break; the day "
-                 "planner plays out breaks, a second night and the 24-hour Recovery Limit.")
-    items = "".join(f"<li>{line}</li>" for line in lines)
-    return (f"<h4 class='ck-headline' style='margin:6px 0'>{html.escape(headline)}</h4>{table}"
-            f"<ul style='margin:4px 0'>{items}</ul>")
+                   "ck-recovery-row") if rows else ""
+    items = f"<ul style='margin:4px 0'>{_items(explanation.notes)}</ul>" if explanation.notes else ""
+    return _headline(explanation, "ck-headline") + table + items
 
 
 _URL_CONTROLS = {  # URL key -> the caster or option control every calculator has
