@@ -1,7 +1,7 @@
 """The encounter file (TOML or JSON) a DM saves, edits and shares: reading it into an
 :class:`~combatkit.encounter.Encounter`, checking every field, and writing one back.
 
-The file format is documented in README.md ("Encounter files"); the shipped
+The file format is documented in docs/encounter-format.md; the shipped
 examples live in ``combatkit/data/encounters/``. Loading checks every field and
 names the one that is wrong: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``. Each field of a combatant,
 weapon and spell is declared once, on its value type in :mod:`combatkit.model` (:mod:`combatkit.fields`): the
@@ -524,7 +524,7 @@ def _system(r: _Reader) -> str:
 
 
 _TOO_DEEP = ("nested too deep to read: an encounter file's values go a few levels deep at most (a list of "
-             "tables holding lists), see README 'Encounter files'")
+             "tables holding lists), see docs/encounter-format.md")
 
 
 def load_encounter(path: str | Path) -> Encounter:

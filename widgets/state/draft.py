@@ -2,7 +2,7 @@
 
 A form keeps whatever the user typed, including values the rules reject, so the
 working copy cannot be a frozen :class:`~combatkit.Encounter`. It holds the encounter
-file's fields (the README's "Encounter files" format) as plain data, with two changes:
+file's fields (the format of docs/encounter-format.md) as plain data, with two changes:
 intents, distances and hits point at combatants, weapons and spells by a stable id
 instead of by name, and each intent carries its refinements by system (the file's
 ``[[refinements]]`` number a figure's intents, which shift as intents come and go).
