@@ -16,20 +16,21 @@ encounter are not used: odds are over every roll.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from combatkit.encounter import Encounter
 from combatkit.systems import TimingSystem, find_system
+from combatkit.systems._exhaust import Matchup
 
 __all__ = ["matchup_odds"]
 
 
 def matchup_odds(system: str | TimingSystem, encounter: Encounter, a: str, b: str,
-                 options: Any = None, *, limit: int | None = None) -> dict[str, Fraction]:
+                 options: Any = None, *, limit: int | None = None) -> Matchup:
     """Exact chances for ``a`` against ``b`` under ``system`` (an id, alias or system).
 
-    Keys as every system's odds give them (:func:`combatkit.systems._exhaust.matchup`):
+    A :class:`~combatkit.systems._exhaust.Matchup`: typed fields, and readable by the keys every system's odds
+    give (:func:`combatkit.systems._exhaust.matchup`):
     ``"a first"``, ``"simultaneous"``, ``"b first"``, ``"neither"`` (who is first to land a
     blow or complete a spell; they sum to 1), ``"a spell interrupted"`` / ``"b spell
     interrupted"`` for a figure that casts, and ``"a blow N @ T"``: its N-th blow on tick T.

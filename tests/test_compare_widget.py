@@ -16,13 +16,13 @@ from combatkit.encounter_files import dumps_toml, example_encounters
 from combatkit.odds import matchup_odds
 from combatkit.intent import Refinement
 from combatkit.systems import five_phase, phase1, phase2, segments, short_form, strike_speed
+from combatkit.systems._exhaust import Matchup
 from combatkit.widgets.views.compare import (
     SystemComparison,
     default_matchup,
     matchup_sentences,
     odds_sentences,
     run_systems,
-    short_title,
     systems_in_seed_order,
 )
 from combatkit.widgets.state.urlstate import CopyLink, shareable
@@ -79,7 +79,7 @@ def test_each_panel_draws_its_own_system_on_its_own_clock(erik):
         assert drawn == sorted((s.actor, s.end) for s in expected.spans)
         spec = erik.panels[sid].chart.spec
         assert spec["title"]["text"] == system.title
-        assert spec["title"]["subtitle"][0].startswith(f"One tick = one {expected.clock.unit.split(' (')[0]}")
+        assert spec["title"]["subtitle"][0].startswith(f"One tick = one {expected.clock.unit}")
     assert rows(erik, "five_phase")[0]["when"] == "turn 2 (phase 1: movement)"
 
 
@@ -129,18 +129,18 @@ def test_exact_odds_are_the_engine_s_own(erik):
 def test_odds_are_shown_as_a_table_a_chart_and_a_line_under_each_timeline(erik):
     table = text(erik.odds_table.value)
     p = erik.odds["segments"]
-    assert f"{float(p['a first']) * 100:.1f}%" in table and str(p["a first"]) in table
+    assert f"{float(p.a_first) * 100:.1f}%" in table and str(p.a_first) in table
     assert "Erik the Bold first" in table and "Grishnak first" in table and "together" in table
     assert "Combat II: Phase System I" in text(erik.odds_table.value.split("ck-odds-phase1")[1].split("</tr>")[0])
     line = text(erik.panels["five_phase"].odds.value)
     assert line.strip().startswith("Exact odds: Erik the Bold first") and "together" in line
     chart = erik.odds_chart.spec
-    shown_odds = {short_title(system): erik.odds[system.id] for system in erik.systems}
+    shown_odds = {system.short_title: erik.odds[system.id] for system in erik.systems}
     a, b = "Erik the Bold", "Grishnak"
     assert chart == odds_chart(odds_frame(shown_odds, a, b), a, b).to_dict()  # the validated spec
     bars = [d for d in chart["datasets"].values() if d and "measure" in d[0]]
     shown = {(r["system"], r["key"]): Fraction(r["exact"]) for r in bars[0]}
-    assert shown[("Five-phase action rounds", "simultaneous")] == erik.odds["five_phase"]["simultaneous"]
+    assert shown[("Five-phase action rounds", "simultaneous")] == erik.odds["five_phase"].simultaneous
 
 
 def test_a_caster_s_spell_interrupted_is_rated_under_each_system():
@@ -148,7 +148,7 @@ def test_a_caster_s_spell_interrupted_is_rated_under_each_system():
     assert (comparison.a.value, comparison.b.value) == ("Korg", "Velanna")
     for sid in comparison.odds:
         assert comparison.odds[sid] == matchup_odds(sid, comparison.encounter, "Korg", "Velanna")
-    assert comparison.odds["phase1"]["b spell interrupted"] == 1
+    assert comparison.odds["phase1"].b_spell_interrupted == 1 and comparison.odds["phase1"].a_spell_interrupted is None
     assert "Velanna's spell interrupted" in text(comparison.odds_table.value)
     spells = odds_frame({"x": comparison.odds["short_form"]}, "Korg", "Velanna")
     assert list(spells[spells["measure"] == "spell interrupted"]["outcome"]) == ["Velanna's spell"]
@@ -210,9 +210,9 @@ def test_words_follow_a_change_of_dice():
 
 
 def test_odds_sentences_give_the_range_across_systems():
-    odds = {"one": {"a first": Fraction(1, 4), "simultaneous": Fraction(0), "b first": Fraction(3, 4)},
-            "two": {"a first": Fraction(1, 2), "simultaneous": Fraction(1, 10), "b first": Fraction(2, 5),
-                    "b spell interrupted": Fraction(1, 3)}}
+    odds = {"one": Matchup(Fraction(1, 4), Fraction(0), Fraction(3, 4), Fraction(0)),
+            "two": Matchup(Fraction(1, 2), Fraction(1, 10), Fraction(2, 5), Fraction(0),
+                           b_spell_interrupted=Fraction(1, 3))}
     lines = odds_sentences(odds, {"one": "One", "two": "Two"}, "Ann", "Bo")
     assert lines == [
         "Over every roll (exact odds), the chance that Ann acts first runs from 25.0% under One to 50.0% under Two.",
@@ -509,13 +509,12 @@ def test_an_order_of_battle_names_its_moments_on_the_axis():
 
 
 def test_odds_chart_stacks_who_acts_first_and_shows_spells_beside():
-    odds = {"A": {"a first": Fraction(1, 2), "simultaneous": Fraction(1, 4), "b first": Fraction(1, 4),
-                  "neither": Fraction(0), "b spell interrupted": Fraction(1, 3)}}
+    odds = {"A": Matchup(Fraction(1, 2), Fraction(1, 4), Fraction(1, 4), Fraction(0), b_spell_interrupted=Fraction(1, 3))}
     spec = odds_chart(odds_frame(odds, "Ann", "Bo"), "Ann", "Bo").to_dict()
     first, spells = spec["hconcat"]
     assert first["encoding"]["color"]["scale"]["domain"] == ["Ann first", "together", "Bo first", "neither acts"]
     assert spells["layer"][1]["encoding"]["text"]["field"] == "percent"
-    plain = odds_chart(odds_frame({"A": {k: v for k, v in odds["A"].items() if "spell" not in k}}, "Ann", "Bo"),
+    plain = odds_chart(odds_frame({"A": replace(odds["A"], b_spell_interrupted=None)}, "Ann", "Bo"),
                        "Ann", "Bo").to_dict()
     assert "hconcat" not in plain and plain["mark"]["type"] == "bar"
 

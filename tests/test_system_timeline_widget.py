@@ -45,7 +45,7 @@ def test_opens_with_the_system_s_own_example_on_its_own_clock(system):
     expected = find_system(system).schedule(viewer.encounter, TableRoller(seed=viewer.encounter.seed or 1,
                                                                      entered=viewer.encounter.rolls))
     assert sorted((r["actor"], r["end"]) for r in rows(viewer)) == sorted((s.actor, s.end) for s in expected.spans)
-    assert viewer.chart.spec["layer"][0]["encoding"]["x"]["axis"]["title"] == expected.clock.unit
+    assert viewer.chart.spec["layer"][0]["encoding"]["x"]["axis"]["title"] == expected.clock.unit_words
     assert viewer.picker.example.options[0][1] == viewer.picker.example.value  # its own examples come first
     assert "Why, step by step" in viewer.why.value
 

@@ -14,7 +14,7 @@ from combatkit.widgets.state.draft import EncounterDraft
 from combatkit.widgets.views.timeline import NONE, TimelineExplorer
 
 
-PHASE1_UNIT = find_system("phase1").clock.unit
+PHASE1_UNIT = find_system("phase1").clock.unit_words
 
 
 def rows(explorer: TimelineExplorer) -> list[dict]:
@@ -331,7 +331,7 @@ def test_the_example_list_is_phase_system_i_and_another_system_s_file_is_its_pha
     assert explorer.error == "" and explorer.example.value is None
     axis = explorer.chart.spec["layer"][0]["encoding"]["x"]["axis"]
     assert explorer.timeline.system == "phase1"  # #45: this page shows Phase System I's round, and says so
-    assert axis["title"] == explorer.timeline.clock.unit == PHASE1_UNIT
+    assert axis["title"] == explorer.timeline.clock.unit_words == PHASE1_UNIT
     assert f"Written for {find_system(systems[other[0]]).title}" in html_text(explorer.heading.value)
 
 

@@ -174,7 +174,7 @@ def _retarget(walk: WalkState, live: Live, action: Action, fallen: Live, weapons
                f"{walk.when(new_tick)}.", target=foes[0].name)
     walk.record(span, Status.CANCELLED, rule, "Retargeted at +3 SF." if walk.explain else None)
     moved = replace(span, start=new_tick, end=new_tick, target=foes[0].name,
-                    action=f"{span.action.split(' -> ')[0]} -> {foes[0].name} (retargeted)",
+                    action=f"{span.short} -> {foes[0].name} (retargeted)",
                     rule=rule, why=f"Its first target fell: a new one at +3 SF ({rule}).")
     walk.push(Action(new_tick, moved, action.declaration, "retarget", weapons, foes[0].name))
     return None

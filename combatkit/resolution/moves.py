@@ -134,7 +134,7 @@ def free_attacks(walk: WalkState, live: Live, span: Span, t: Tick, rule: str) ->
             rule, position = walk.rules.flight.value, Position.REAR
         weapons = routine(foe.c, foe.extras)
         free = Span(foe.name, foe.fig.side, SpanKind.ATTACK, f"free attack -> {live.name}", t, t, span.period, rule,
-                    f"{live.name} flees: {foe.name} gets a free attack.", target=live.name)
+                    f"{live.name} flees: {foe.name} gets a free attack.", target=live.name, what="free attack")
         walk.event(t, foe.name, EventKind.NOTE, rule, f"{live.name} flees: {foe.name} gets a free attack.",
                    target=live.name)
         situation = replace(blows.situation_of(walk, foe, live, free, None, False, weapons) or Situation(),
@@ -167,14 +167,14 @@ def _charge(walk: WalkState, live: Live, target: Live, span: Span, t: Tick) -> N
     theirs = routine(target.c, target.extras)
     rule = "000 §2 D Charging"
     attack_span = replace(span, kind=SpanKind.ATTACK, action=f"charge: {' + '.join(w.name for w in mine)} -> {target.name}",
-                          target=target.name, rule=rule)
+                          target=target.name, rule=rule, what="charge: " + ' + '.join(w.name for w in mine))
     walk.charging_now.add(live.name)
     blows.strike(walk, live, Action(t, attack_span, None, "charge", mine, target.name,
                                     blows.situation_of(walk, live, target, attack_span, None, False, mine)), t)
     if is_set:
         answer = replace(attack_span, actor=target.name, side=target.fig.side,
                          action=f"set: {' + '.join(w.name for w in theirs)} -> {live.name}", target=live.name,
-                         rule=rule, why="Set to receive the charge: a simultaneous return swing.")
+                         what="set: " + ' + '.join(w.name for w in theirs), rule=rule, why="Set to receive the charge: a simultaneous return swing.")
         long = any(w.length in (Length.LONG, Length.VERY_LONG, Length.POLE_ARM) for w in theirs)
         blows.strike(walk, target, Action(t, answer, None, "set weapon", theirs, live.name,
                                           blows.situation_of(walk, target, live, answer, None, False, theirs),
@@ -187,7 +187,7 @@ def _charge(walk: WalkState, live: Live, target: Live, span: Span, t: Tick) -> N
         if response is ChargeResponse.AFTER and target.hp > 0 and target.acts_at(t):
             answer = replace(attack_span, actor=target.name, side=target.fig.side,
                              action=f"counterattack: {' + '.join(w.name for w in theirs)} -> {live.name}",
-                             target=live.name, rule=rule, why=why)
+                             what="counterattack: " + ' + '.join(w.name for w in theirs), target=live.name, rule=rule, why=why)
             blows.strike(walk, target, Action(t, answer, None, "counterattack", theirs, live.name,
                                               blows.situation_of(walk, target, live, answer, None, False, theirs)), t)
         else:

@@ -227,7 +227,7 @@ class WalkState:
     def _grid(self, timeline: Timeline) -> list[tuple[int, int]]:
         """The round's phases (:attr:`Clock.phases <combatkit.timeline.Clock.phases>`), as many as the system has."""
         phases = timeline.clock.phases
-        if timeline.clock.periods and timeline.clock.periods[0].label.startswith("phase"):
+        if timeline.clock.periods and timeline.clock.periods[0].name == "phase":
             return list(phases[: self.rules.phases])
         return list(phases)
 

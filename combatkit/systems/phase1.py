@@ -69,13 +69,14 @@ MELEE_REACH_FT: Final = 5  # 000 §2 D, Closing Movement: "within 5' or so"
 REPOSITION_FT: Final = 10  # 000 §2 A, §2 C: "a step or two (max. 10')"
 
 CLOCK: Final = Clock(
-    unit="half-segment (3 seconds)",
+    unit="half-segment",
+    note="3 seconds",
     ticks=HALF_SEGMENTS,
     periods=(
-        Period("phase 1", 1, 6),
-        Period("phase 2", 7, 12),
-        Period("phase 3", 13, 18),
-        Period("phase 4", 19, 19),
+        Period("phase", 1, 6, "1"),
+        Period("phase", 7, 12, "2"),
+        Period("phase", 13, 18, "3"),
+        Period("phase", 19, 19, "4"),
         Period("endphase", 20, 20),
     ),
 )
@@ -401,11 +402,11 @@ class _Round:
         return IllegalActionError(rule, message)
 
     def add(self, c: Combatant, kind: SpanKind, action: str, start: Tick, end: Tick, phase: int | str, rule: str,
-            why: str, target: str | None = None, status: Status = Status.DONE) -> None:
+            why: str, target: str | None = None, status: Status = Status.DONE, what: str = "") -> None:
         period = phase if isinstance(phase, str) else f"phase {phase}"
         self.spans.append(
             Span(c.name, c.side, kind, action, start, end, period, rule, why,
-                 track=self.tracks[c.name], target=target, status=status)
+                 track=self.tracks[c.name], target=target, status=status, what=what)
         )
 
     # -- the round
@@ -466,7 +467,8 @@ class _Round:
                 raise self.fail("000 §2 F", f"{c.name} is surprised and loses phase 1, so cannot {d.kind.value} then")
             if st.busy[d.phase].startswith("delayed"):
                 self.add(c, SPAN_KIND[d.kind], f"{d.kind.value} (cancelled)", phase_start(d.phase), phase_start(d.phase),
-                         d.phase, "000 §2 A", f"Cancelled: {st.busy[d.phase]}.", d.target, Status.CANCELLED)
+                         d.phase, "000 §2 A", f"Cancelled: {st.busy[d.phase]}.", d.target, Status.CANCELLED,
+                         d.kind.value)
                 return
             raise self.fail(
                 "000 §1 C",
@@ -568,9 +570,9 @@ class _Round:
             bumps = f" Then {'; '.join(extras)}: SF {sf}." if extras else ""
             why = (f"The {names} has adjusted SF {base_sf}{parts}.{bumps} On the {track} track the {label} row "
                    f"is half-segment {hs - start + 1} of phase {d.phase}.")
-        what = (f"touch: {touch.name}" if touch else " + ".join(w.name for w in weapons)) + (
-            f" -> {d.target}" if d.target else "")
-        self.add(c, SpanKind.ATTACK, what, hs, hs, d.phase, rule, why, d.target)
+        named = f"touch: {touch.name}" if touch else " + ".join(w.name for w in weapons)
+        what = named + (f" -> {d.target}" if d.target else "")
+        self.add(c, SpanKind.ATTACK, what, hs, hs, d.phase, rule, why, d.target, what=named)
         if d.attacks == 2:
             second = hs + sf
             if second > start + 5:
@@ -579,7 +581,7 @@ class _Round:
             self.add(c, SpanKind.ATTACK, f"second blow{' -> ' + d.target if d.target else ''}", second, second, d.phase,
                      "000 §2 C: double attack, first blow's half-segment + SF",
                      f"More attacks than phases: the second blow of the phase follows the first by the weapon's SF "
-                     f"({sf}) half-segments.", d.target)
+                     f"({sf}) half-segments.", d.target, what="second blow")
         st.busy[d.phase] = "attacking"
         if touch is None:
             for w in weapons:
@@ -620,7 +622,8 @@ class _Round:
                 self.add(c, SpanKind.CAST, f"{spell.name} (cancelled)", phase_start(d.phase), phase_start(d.phase),
                          d.phase, "000 §2 A: caster takes damage",
                          f"{c.name}'s spell was ruined at half-segment {st.ruined_at}; a caster who is hit may "
-                         f"defend and move but not begin a new spell this round.", d.target, Status.CANCELLED)
+                         f"defend and move but not begin a new spell this round.", d.target, Status.CANCELLED,
+                         spell.name)
                 st.busy[d.phase] = "recovering from a ruined spell"
                 return
             raise self.fail("000 §2 A", f"only one spell may be completed each round: {c.name} already cast "
@@ -673,15 +676,16 @@ class _Round:
         start = phase_start(phase) + (1 if track is Track.LOSER else 0)
         held_to = release + 2 * d.hold
         ruin = self._ruining_hit(c.name, phase_start(phase), held_to)  # "being cast during the current phase"
-        label = f"casts {spell.name} ({ct_text})" + (f" -> {d.target}" if d.target else "")
+        casts = f"casts {spell.name}"
+        label = f"{casts} ({ct_text})" + (f" -> {d.target}" if d.target else "")
         if ruin is not None and ruin < release:
             st.ruined_at = ruin
             self.add(c, SpanKind.CAST, label, min(start, ruin), ruin, phase, "000 §2 A: caster takes damage",
                      f"{c.name} is hit at half-segment {ruin} while casting: the spell is ruined. {c.name} may defend "
-                     f"and move for the rest of the round but not begin a new spell.", d.target, Status.RUINED)
+                     f"and move for the rest of the round but not begin a new spell.", d.target, Status.RUINED, casts)
             self._free_after(st, ruin)
             return
-        self.add(c, SpanKind.CAST, label, start, release, phase, rule, why, d.target)
+        self.add(c, SpanKind.CAST, label, start, release, phase, rule, why, d.target, what=casts)
         if d.hold:
             self._hold(c, d, st, spell, release, held_to, ruin)
 
@@ -697,11 +701,13 @@ class _Round:
                      d.target, Status.RUINED)
             st.ruined_at = ruin
             return
-        self.add(c, SpanKind.HOLD, f"holds {spell.name} {d.hold} CT, releases{' -> ' + d.target if d.target else ''}",
+        holds = f"holds {spell.name} {d.hold} CT, releases"
+        self.add(c, SpanKind.HOLD, f"{holds}{' -> ' + d.target if d.target else ''}",
                  release, held_to, CLOCK.period_of(release).label if release <= HALF_SEGMENTS else "next round",  # type: ignore[union-attr]
                  "000 §2 A: holding a spell (max 6 CT)",
                  f"{c.name} holds the completed spell {d.hold} more CT units and releases it at "
-                 f"{CLOCK.describe(held_to)}{nxt}. The caster may move while holding; a hit still ruins it.", d.target)
+                 f"{CLOCK.describe(held_to)}{nxt}. The caster may move while holding; a hit still ruins it.", d.target,
+                 what=holds)
 
     def _free_after(self, st: _State, ruin: Tick) -> None:
         phase_of_ruin = (ruin - 1) // 6 + 1
@@ -738,7 +744,7 @@ class _Round:
             self.add(c, SpanKind.CAST, f"{spell.name} (cancelled)", phase_start(phase), phase_start(phase), phase,
                      "000 §2 A: hit before casting, failed CON check",
                      f"Delayed to phase {later}, {spell.name} could no longer go off this round.",
-                     None, Status.CANCELLED)
+                     None, Status.CANCELLED, spell.name)
             st.busy[phase] = "shaken by a hit"
             return None, True
         st.busy[phase] = "shaken by a hit"

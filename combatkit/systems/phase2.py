@@ -181,11 +181,16 @@ def phase_label(phase: int) -> str:
     >>> phase_label(4), phase_label(0)
     ('phase A, cycle 2', 'phase C of the last round')
     """
+    return f"phase {_phase_number(phase)}"
+
+
+def _phase_number(phase: int) -> str:
+    """Which phase ``phase`` is, as :func:`phase_label` names it after the word "phase": ``"A, cycle 2"``."""
     letter = LETTERS[(phase - 1) % 3]
     if phase < 1:
         back = (3 - phase) // 3
-        return f"phase {letter} of the last round" if back == 1 else f"phase {letter}, {back} rounds back"
-    return f"phase {letter}, cycle {(phase - 1) // 3 + 1}"
+        return f"{letter} of the last round" if back == 1 else f"{letter}, {back} rounds back"
+    return f"{letter}, cycle {(phase - 1) // 3 + 1}"
 
 
 @lru_cache(maxsize=64)
@@ -195,9 +200,10 @@ def clock_for(phases: int) -> Clock:
     if phases < 1:
         raise RulesError("000 §3", f"a Phase System II clock shows at least one phase, got {phases}")
     return Clock(
-        unit="half-segment (3 seconds; six a phase, counted from the first phase A shown)",
+        unit="half-segment",
+        note="3 seconds; six a phase, counted from the first phase A shown",
         ticks=HALF_SEGMENTS * phases,
-        periods=tuple(Period(phase_label(p), _start(p), _start(p) + 5) for p in range(1, phases + 1)),
+        periods=tuple(Period("phase", _start(p), _start(p) + 5, _phase_number(p)) for p in range(1, phases + 1)),
     )
 
 
@@ -686,12 +692,13 @@ class _Run:
 
     def add(self, c: Combatant, kind: SpanKind, action: str, start: Tick, end: Tick, rule: str, why: str,
             target: str | None = None, status: Status = Status.DONE, rank: int = ACTION_RANK,
-            on_track: bool = True, marks: frozenset[str] = frozenset()) -> None:
-        """Place a span; ``rank`` orders spans landing on one tick (movement after blows)."""
+            on_track: bool = True, marks: frozenset[str] = frozenset(), what: str = "") -> None:
+        """Place a span; ``rank`` orders spans landing on one tick (movement after blows); ``what``: the action
+        without its target or notes (:attr:`Span.what <combatkit.timeline.Span.what>`)."""
         phase = _phase_of(end)
         track = self.track(c.name, phase) if on_track else None
         span = Span(c.name, c.side, kind, action, start, end, phase_label(phase), rule, why,
-                    track=track, target=target, status=status, marks=marks)
+                    track=track, target=target, status=status, marks=marks, what=what)
         self.spans.append((rank, span))
 
     def gap(self, a: str, b: str, before: int) -> int | None:
@@ -794,7 +801,7 @@ class _Run:
         ruin = self._ruining_hit(c.name, start, uw.release)
         if ruin is not None:
             self._unfinished(st, spell)
-            self._ruin(c, st, spell, uw.label, start, ruin, uw.target, "casting")
+            self._ruin(c, st, spell, uw.label, start, ruin, uw.target, "casting", what=f"casts {spell.name}")
             return
         begun = ("begun in the last round and still being cast at its end" if uw.start < 1 else
                  "its start slipped into this round by a failed CON check after a hit (000 §2 A)")
@@ -807,7 +814,7 @@ class _Run:
         self.add(c, SpanKind.CAST, uw.label, start, uw.release,
                  f"000 §3 B: a spell begun in the last round, picked up in the next phase A (000 §3); {uw.rule}",
                  f"{c.name}'s {spell.name}, {begun}, goes off in this round: the phases run on from round to round "
-                 f"(000 §3). {how}", uw.target, rank=uw.rank)
+                 f"(000 §3). {how}", uw.target, rank=uw.rank, what=f"casts {spell.name}")
         done = self._hold_span(c, st, spell, uw.hold, uw.target, uw.release, uw.held) if uw.hold else uw.release
         if done is None:
             self._unfinished(st, spell)
@@ -870,7 +877,7 @@ class _Run:
                     raise IllegalActionError("000 §2 F", f"{c.name} is surprised and loses {phase_label(p)}, so "
                                                          f"cannot {d.kind.value} then")
                 self.add(c, SPAN_KIND[d.kind], f"{d.kind.value} (cancelled)", _start(p), _start(p), "000 §2 A",
-                         f"Cancelled: {st.busy[p]}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
+                         f"Cancelled: {st.busy[p]}.", d.target, Status.CANCELLED, MOVEMENT_RANK, what=d.kind.value)
                 return
             raise IllegalActionError("000 §1 C", f"one action per phase: {c.name} is already {st.busy[p]} in "
                                                  f"{phase_label(p)} and cannot also {d.kind.value}")
@@ -972,7 +979,7 @@ class _Run:
         if slipped and d.phase == until - 1:
             self.add(c, SPAN_KIND[d.kind], f"{what} (cancelled)", _start(d.phase), _start(d.phase), rule,
                      f"Cancelled: the failed CON check pushed {c.name}'s delay one phase later. {reason}.",
-                     d.target, Status.CANCELLED, MOVEMENT_RANK)
+                     d.target, Status.CANCELLED, MOVEMENT_RANK, what=what)
             return True
         raise IllegalActionError(rule, f"{c.name} cannot {what} in {phase_label(d.phase)}: {reason}")
 
@@ -980,7 +987,7 @@ class _Run:
         p = d.phase
         if st.ruined_through >= p:
             self.add(c, SpanKind.ATTACK, "attack (cancelled)", _start(p), _start(p), "000 §2 A: caster takes damage",
-                     f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
+                     f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK, what="attack")
             st.busy[p] = "recovering from a ruined spell"
             return
         if d.spell is not None:
@@ -1085,7 +1092,7 @@ class _Run:
             rule = touch_rule or f"000 Table 4: {track}, {band}"
             why = (f"Adjusted SF {base}{multi}.{bumps} On the {track} track the {band} row is half-segment "
                    f"{tick - _start(p) + 1} of {phase_label(p)}.")
-        self.add(c, SpanKind.ATTACK, what + target, tick, tick, rule, f"{why} {explain}", d.target)
+        self.add(c, SpanKind.ATTACK, what + target, tick, tick, rule, f"{why} {explain}", d.target, what=what)
         if count == 2:
             gap = max(sf, 1)  # an SF below 1 still leaves the second blow a half-segment behind the first
             second = tick + gap
@@ -1095,7 +1102,7 @@ class _Run:
                                                      f"{second - _start(p) + 1}, past the end of the phase")
             self.add(c, SpanKind.ATTACK, f"second blow{target}", second, second, "000 §2 C: double attack, + SF",
                      f"Two attacks this phase: the second follows the first by the weapon's SF ({gap}) "
-                     f"half-segments.", d.target)
+                     f"half-segments.", d.target, what="second blow")
         st.busy[p] = "attacking"
 
     def _close_on_surprised(self, c: Combatant, d: Declaration) -> Tick:
@@ -1129,7 +1136,7 @@ class _Run:
         p = d.phase
         if st.ruined_through >= p:
             self.add(c, SpanKind.CAST, f"{spell.name} (cancelled)", _start(p), _start(p), "000 §2 A: caster takes damage",
-                     f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
+                     f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK, what=spell.name)
             st.busy[p] = "recovering from a ruined spell"
             return
         if self._blocked(c, d, st, f"begin {spell.name}", st.cast_from, st.cast_block):
@@ -1173,11 +1180,12 @@ class _Run:
                 st.involuntary.add(q)
         if "M" in spell.component_set:
             st.components = False
-        label = f"casts {spell.name} ({'1 round' if full else f'CT {spell.casting_time}'})" + (
+        casts = f"casts {spell.name}"
+        label = f"{casts} ({'1 round' if full else f'CT {spell.casting_time}'})" + (
             f" -> {d.target}" if d.target else "")
         ruin = self._ruining_hit(c.name, start, release)
         if ruin is not None:
-            self._ruin(c, st, spell, label, start, ruin, d.target, "casting")
+            self._ruin(c, st, spell, label, start, ruin, d.target, "casting", what=casts)
             return
         psionic = " A psionic power counts as spellcasting (000 §2 B)." if spell.psionic else ""
         rank = AFTER_ALL_RANK if full else ACTION_RANK
@@ -1185,7 +1193,7 @@ class _Run:
             self._under_way(c, d, st, UnderWay(spell, label, d.target, start, release, rule, rank, tuple(ticks)),
                             how + psionic, second, slipped=begin != p)
             return
-        self.add(c, SpanKind.CAST, label, start, release, rule, how + psionic, d.target, rank=rank)
+        self.add(c, SpanKind.CAST, label, start, release, rule, how + psionic, d.target, rank=rank, what=casts)
         done = self._hold(c, d, st, spell, release) if d.hold else release
         if done is not None:
             self._after_spell(c, st, spell, _phase_of(done), second, slipped=begin != p)
@@ -1223,7 +1231,7 @@ class _Run:
             self.add(c, SpanKind.CAST, f"{uw.label}, under way", uw.start, end, uw.rule,
                      f"{why} At the end of {phase_label(3)} it is still being cast: it goes off in {then}, on that "
                      f"round's half-segment {uw.release - end}, and a hit on {c.name} before then still ruins it "
-                     f"(000 §2 A, §3 B).", uw.target, rank=uw.rank, marks=_UNDER_WAY)
+                     f"(000 §2 A, §3 B).", uw.target, rank=uw.rank, marks=_UNDER_WAY, what=f"casts {uw.spell.name}")
         else:
             self.notes.append(f"{c.name}'s {uw.spell.name}, slipped a phase, begins in the next round and goes off in "
                               f"{then}, on that round's half-segment {uw.release - end} (000 §2 A, §3 B).")
@@ -1247,17 +1255,18 @@ class _Run:
                    held: Tick) -> Tick | None:
         """The hold's span, or its ruin by a hit (000 §2 A): the tick it ends, None when ruined."""
         ruin = self._ruining_hit(c.name, release, held)
-        label = f"holds {spell.name} {hold} CT" + (f", releases -> {target}" if target else ", releases")
+        holds = f"holds {spell.name} {hold} CT, releases"
+        label = holds + (f" -> {target}" if target else "")
         if ruin is not None:
-            self._ruin(c, st, spell, label, release, ruin, target, "holding", kind=SpanKind.HOLD)
+            self._ruin(c, st, spell, label, release, ruin, target, "holding", kind=SpanKind.HOLD, what=holds)
             return None
         self.add(c, SpanKind.HOLD, label, release, held, "000 §2 A: holding a spell (max 6 CT)",
                  f"{c.name} holds the completed spell {hold} more CT units on active half-segments and may move "
-                 f"meanwhile; a hit still ruins it.", target)
+                 f"meanwhile; a hit still ruins it.", target, what=holds)
         return held
 
     def _ruin(self, c: Combatant, st: _Figure, spell: Spell, label: str, start: Tick, ruin: Tick,
-              target: str | None, doing: str, kind: SpanKind = SpanKind.CAST) -> None:
+              target: str | None, doing: str, kind: SpanKind = SpanKind.CAST, what: str = "") -> None:
         ruined_phase = _phase_of(ruin)
         st.ruined_through = 3 * _cycle_of(ruined_phase)
         st.ruin_reason = (f"{c.name}'s {spell.name} was ruined by a hit at half-segment {ruin}; for the rest of the "
@@ -1265,7 +1274,7 @@ class _Run:
                           f"begin a spell or attack (000 §2 A, §3 A)")
         self.add(c, kind, label, start, ruin, "000 §2 A: caster takes damage",
                  f"{c.name} is hit at half-segment {ruin} while {doing}: the spell is ruined. {c.name} may defend "
-                 f"and move until the next phase A.", target, Status.RUINED)
+                 f"and move until the next phase A.", target, Status.RUINED, what=what)
         for q in [q for q in st.busy if q > ruined_phase and spell.name in st.busy[q]]:
             del st.busy[q]
             st.involuntary.discard(q)
@@ -1358,6 +1367,7 @@ class PhaseSystemII(TimingSystem):
     id = "phase2"
     aliases: tuple[str, ...] = ("phase system ii", "combat ii phase system ii", "continuous combat", "000 §3")
     title = "Combat II: Phase System II (continuous A/B/C phases)"
+    short = "Combat II: Phase System II"
     source = "000 §3, Tables 4-7"
     clock = clock_for(3)
     options_class = Phase2Options

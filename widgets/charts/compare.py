@@ -4,15 +4,16 @@ Pure functions of long-form rows, like :mod:`combatkit.widgets.charts.timeline`:
 
 * :func:`panel_chart` draws one system's round small enough for six side by side: one
   lane per combatant in the encounter's order (the same in every panel), the system's
-  own clock across, its periods shaded, the axis titled with what a tick is. Periods
-  named ``"phase 2: movement"``, ``"phase 2: melee"``... are shaded as one band,
+  own clock across, its periods shaded, the axis titled with what a tick is. The steps
+  of one phase (``"phase 2: movement"``, ``"phase 2: melee"``...) are shaded as one band,
   ``"phase 2"``; a clock with nearly a period per tick (an order of battle:
   ``"count 10"``, ``"strike speed 13"``) names its moments on the axis instead.
   :func:`panel_spec` gives its ``to_dict()`` fast, reusing the spec of an earlier
   round on the same clock.
 * :func:`odds_frame` and :func:`odds_chart`: who acts first in a matchup under each
-  system, as stacked bars, beside the chance that a caster's spell is interrupted; :func:`odds_spec` its
-  ``to_dict()``, unvalidated, for a view that redraws it often.
+  system (each :class:`~combatkit.systems._exhaust.Matchup`'s fields), as stacked bars, beside the chance
+  that a caster's spell is interrupted; :func:`odds_spec` its ``to_dict()``, unvalidated, for a view that
+  redraws it often.
 
 >>> from combatkit import Roller, find_system, load_example
 >>> encounter = load_example("orc-closes-on-longbowman")
@@ -40,6 +41,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
+from combatkit.systems._exhaust import Matchup, Order
 from combatkit.timeline import Clock, Timeline
 from combatkit.widgets.charts.timeline import (
     ACTIVE,
@@ -81,15 +83,10 @@ _RIGHT_SLACK_PX = 40  # how far a band label may run past the plot's ends
 _LEGENDS_STACKED = alt.ExprRef(expr="{bottom: {anchor: 'start', direction: 'vertical', margin: 4}}")
 """The kinds' legend above the statuses', so both fit a narrow panel."""
 
-OUTCOMES = ("a first", "simultaneous", "b first", "neither")
+OUTCOMES = tuple(Order)
 """The four exclusive outcomes of a matchup, in the order the bars stack."""
 OUTCOME_COLOURS = ("#2471a3", "#b7950b", "#c0392b", "#aab7b8")
 """Their colours: the first figure blue, the second red, together ochre, neither grey."""
-
-
-def _unit(clock: Clock) -> str:
-    """``"half-segment (3 seconds)"`` -> ``"half-segment"``."""
-    return clock.unit.split(" (")[0]
 
 
 def panel_frame(timeline: Timeline, order: Sequence[str]) -> pd.DataFrame:
@@ -120,8 +117,8 @@ def _ordinal(clock: Clock) -> bool:
 
 
 def panel_bands(clock: Clock, last_tick: int, width: int = PANEL_WIDTH) -> list[dict[str, Any]]:
-    """The shaded bands of a panel: consecutive periods sharing the words before a colon
-    (``"phase 2: movement"``, ``"phase 2: melee"``) make one band; past the clock's end, one band
+    """The shaded bands of a panel: the steps of one phase (``"phase 2: movement"``, ``"phase 2: melee"``)
+    make one band (:func:`~combatkit.widgets.charts.timeline.merged_periods`); past the clock's end, one band
     for the next round (:func:`~combatkit.widgets.charts.timeline.band_records`: ``label``, ``short``, the
     ``room`` a label may take and its ``level``). An order of battle names its ticks on the axis instead:
     its bands carry no text (``room`` 0)."""
@@ -134,7 +131,7 @@ def panel_bands(clock: Clock, last_tick: int, width: int = PANEL_WIDTH) -> list[
 
 def _axis_names(clock: Clock, last_tick: int) -> tuple[list[float], str]:
     """For an order of battle: the axis values (each band's middle) and a label expression naming them."""
-    bands = [(label, (start + end) / 2) for label, start, end in merged_periods(clock)]
+    bands = [(band.label, (band.start + band.end) / 2) for band in merged_periods(clock)]
     if last_tick > clock.ticks:
         bands.append(("next round", (clock.ticks + 1 + last_tick) / 2))
     expr = "".join(f"datum.value == {mid!r} ? {label!r} : " for label, mid in bands) + "''"
@@ -148,7 +145,7 @@ def _kinds(frame: pd.DataFrame) -> tuple[str, ...]:
 
 def _chart(clock: Clock, title: str, kinds: tuple[str, ...], last_tick: int, lanes: int, width: int,
            datasets: dict[str, Any]) -> alt.LayerChart:
-    unit = _unit(clock)
+    unit = clock.unit
     ordinal = _ordinal(clock)
     x_scale = alt.Scale(domain=[0.5, last_tick + 0.5], nice=False, zero=False)
     if ordinal:
@@ -215,7 +212,7 @@ def _chart(clock: Clock, title: str, kinds: tuple[str, ...], last_tick: int, lan
     ).transform_filter("datum.mark == 'point'").properties(name="points")
     ruins, labels, cursor = overlays(actions, x_scale, y, tooltip, last_tick, cross=140, font=9)
     steps = steps_words(clock)
-    subtitle = textwrap.wrap(f"One tick = one {clock.unit}." + (f" Phases run {steps}." if steps else ""),
+    subtitle = textwrap.wrap(f"One tick = one {clock.unit_words}." + (f" Phases run {steps}." if steps else ""),
                              _UNIT_LINE)
     return alt.LayerChart(
         layer=[bands, *band_labels, bars, points, ruins, labels, cursor],
@@ -287,35 +284,38 @@ def _percent(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
 
 
-def odds_frame(odds: Mapping[str, Mapping[str, Fraction]], a: str, b: str) -> pd.DataFrame:
+def odds_frame(odds: Mapping[str, Matchup], a: str, b: str) -> pd.DataFrame:
     """Long-form rows of matchup odds, one per system and outcome.
 
-    ``odds`` maps a system's title to its exact odds (the engine's keys: ``"a first"``,
-    ``"simultaneous"``, ``"b first"``, ``"neither"``, ``"a spell interrupted"``...). Columns:
-    ``system``, ``order`` (its place in ``odds``), ``measure`` (``"first"`` for the four
+    ``odds`` maps a system's title to its exact odds (a :class:`~combatkit.systems._exhaust.Matchup`, read by
+    field: the chance of each :class:`~combatkit.systems._exhaust.Order`, and of each caster's spell
+    interrupted). Columns: ``system``, ``order`` (its place in ``odds``), ``measure`` (``"first"`` for the four
     exclusive outcomes, ``"spell interrupted"`` for the casters), ``outcome`` (in words, with the
-    figures' names), ``key`` (the engine's key), ``p`` (a float for the chart), ``exact``
-    (the fraction as text) and ``percent``.
+    figures' names), ``key`` (the outcome's key in the engine's mapping), ``p`` (a float for the chart),
+    ``exact`` (the fraction as text) and ``percent``.
 
     >>> from fractions import Fraction as F
-    >>> rows = odds_frame({"Strike Speed": {"a first": F(7, 12), "simultaneous": F(0), "b first": F(5, 12),
-    ...                                     "neither": F(0)}}, "Erik", "Grishnak")
+    >>> rows = odds_frame({"Strike Speed": Matchup(F(7, 12), F(0), F(5, 12), F(0))}, "Erik", "Grishnak")
     >>> rows[["outcome", "exact", "percent"]].head(3).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
     [{'outcome': 'Erik first', 'exact': '7/12', 'percent': '58.3%'},
      {'outcome': 'together', 'exact': '0', 'percent': '0.0%'},
      {'outcome': 'Grishnak first', 'exact': '5/12', 'percent': '41.7%'}]
     """
-    words = {"a first": f"{a} first", "simultaneous": "together", "b first": f"{b} first", "neither": "neither acts",
-             "a spell interrupted": f"{a}'s spell", "b spell interrupted": f"{b}'s spell"}
+    words = {Order.A_FIRST: f"{a} first", Order.SIMULTANEOUS: "together", Order.B_FIRST: f"{b} first",
+             Order.NEITHER: "neither acts"}
     rows = []
+
+    def row(system: str, order: int, measure: str, outcome: str, key: str, p: Fraction) -> None:
+        rows.append({"system": system, "order": order, "measure": measure, "outcome": outcome, "key": key,
+                     "p": float(p), "exact": str(p), "percent": _percent(p)})
+
     for order, (system, chances) in enumerate(odds.items()):
-        for key in (*OUTCOMES, "a spell interrupted", "b spell interrupted"):
-            if key not in chances:
-                continue
-            p = Fraction(chances[key])
-            rows.append({"system": system, "order": order,
-                         "measure": "first" if key in OUTCOMES else "spell interrupted",
-                         "outcome": words[key], "key": key, "p": float(p), "exact": str(p), "percent": _percent(p)})
+        for outcome in OUTCOMES:
+            row(system, order, "first", words[outcome], outcome.value, chances.chance(outcome))
+        for who, name in (("a", a), ("b", b)):
+            interrupted = chances.spell_interrupted(who)
+            if interrupted is not None:
+                row(system, order, "spell interrupted", f"{name}'s spell", f"{who} spell interrupted", interrupted)
     return pd.DataFrame(rows, columns=["system", "order", "measure", "outcome", "key", "p", "exact", "percent"])
 
 

@@ -4,8 +4,10 @@
 span, plus the columns a chart needs); :func:`timeline_chart` draws those rows on any
 :class:`~combatkit.Clock`, so the 20 half-segments of Phase System I (000 Table 1), a
 10-segment round or five phases plus last actions all use the same code: the axis
-title is ``clock.unit``, the axis runs over ``clock.ticks`` and the shaded bands are
-``clock.periods``. Both are pure functions.
+title is the clock's unit with its note (``clock.unit_words``), the axis runs over
+``clock.ticks`` and the shaded bands are ``clock.periods``. Both are pure functions, of
+typed fields only: a span's short form is its own (:attr:`~combatkit.Span.what`), a band is
+read from its periods' parts (:class:`~combatkit.timeline.Period`), never cut out of words.
 
 The chart reads its rows from two named datasets, ``actions`` and ``periods``, so
 everything else in the spec depends only on the clock, the title, any action kinds
@@ -31,7 +33,6 @@ True
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Hashable
 from functools import lru_cache
 from typing import Any
@@ -39,7 +40,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from combatkit.timeline import Clock, SpanKind, Status, Timeline, Track
+from combatkit.timeline import Clock, Period, Span, SpanKind, Status, Timeline, Track
 
 __all__ = [
     "ACTIVE",
@@ -55,7 +56,6 @@ __all__ = [
     "merged_periods",
     "overlays",
     "placeholder_chart",
-    "short_label",
     "steps_words",
     "text_px",
     "timeline_chart",
@@ -114,11 +114,6 @@ DIMMED = "tick > 0 && !(datum.start <= tick && tick <= datum.end)"
 """Vega expression: the cursor is on, and the mark is not acting at its tick."""
 
 
-def _unit(clock: Clock) -> str:
-    """``"half-segment (3 seconds)"`` -> ``"half-segment"``."""
-    return clock.unit.split(" (")[0]
-
-
 def _last_tick(clock: Clock, ends: list[int]) -> int:
     """The axis runs to the clock's last tick, or further when an action spills into the next round."""
     return max([clock.ticks, *ends])
@@ -137,16 +132,14 @@ def text_px(text: str, size: float = 10, bold: bool = False) -> float:
     return units * size * (1.08 if bold else 1.0)
 
 
-def short_label(action: str) -> str:
-    """A shorter way to say an action when its full label has no room: without its target and without
-    what it says in parentheses (the tooltip has it all).
-
-    >>> short_label("casts web (CT 2) -> Ugluk"), short_label("short bow -> Mira: RUINED")
-    ('casts web', 'short bow: RUINED')
-    """
-    text, _, status = action.partition(": ")
-    text = re.sub(r"\s*\([^)]*\)", "", text.split(" -> ")[0]).strip()
-    return f"{text}: {status}" if status else text
+def _labels(span: Span) -> tuple[str, str]:
+    """What is written beside a span's mark: its action, and a shorter way to say it where that has no room (what
+    it is, :attr:`~combatkit.Span.short`: without its target or notes; the tooltip has it all), each with its
+    status when it was not done."""
+    if span.status is Status.DONE:
+        return span.action, span.short
+    status = span.status.value.upper()
+    return f"{span.action}: {status}", f"{span.short}: {status}"
 
 
 def timeline_frame(timeline: Timeline) -> pd.DataFrame:
@@ -167,7 +160,7 @@ def timeline_frame(timeline: Timeline) -> pd.DataFrame:
         the clock's words for when it happens;
     ``label``, ``short``, ``label_px``, ``short_px``
         the text written beside the mark (with the status when not done), a shorter one
-        (:func:`short_label`), and about how many pixels each takes;
+        (:attr:`Span.short <combatkit.Span.short>`), and about how many pixels each takes;
     ``room_in``, ``room_after``, ``after_x``
         the room for a label inside a bar (ticks), after the mark up to the next mark in its lane or the
         axis end (ticks), and where "after" starts. The chart picks, for the width it is drawn at, the
@@ -195,8 +188,7 @@ def timeline_frame(timeline: Timeline) -> pd.DataFrame:
         row["track"] = row["track"] or ""
         row["target"] = s.target or ""
         bar = s.kind in DURATIVE_KINDS or s.end > s.start
-        label = s.action if s.status is Status.DONE else f"{s.action}: {s.status.value.upper()}"
-        short = short_label(label)
+        label, short = _labels(s)
         if s.track and len(tracks[s.actor]) > 1:  # the track changes in this lane: each label says its own
             label, short = f"{label} · {s.track.value}", f"{short} · {s.track.value}"
         row.update(
@@ -225,24 +217,21 @@ def timeline_frame(timeline: Timeline) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def _band_short(label: str, prefix: str) -> str:
-    """A band's shorter name: without the word its neighbours share (``"phase 1"`` -> ``"1"``), else its first
-    word (``"last actions"`` -> ``"last"``)."""
-    if prefix and label.startswith(prefix + " "):
-        return label[len(prefix) + 1:]
-    return label.split(" ")[0]
+def _band_short(band: Period, shared: str) -> str:
+    """A band's shorter name: its number where its neighbours share its name (``"phase 1"`` -> ``"1"``), else
+    its name (``"last actions"``)."""
+    return band.number if band.number and band.name == shared else band.name
 
 
-def merged_periods(clock: Clock) -> list[list[Any]]:
-    """``[label, start, end]`` bands: consecutive periods sharing the words before a colon make one
-    (``"phase 2: movement"``, ``"phase 2: melee"`` -> ``"phase 2"``)."""
-    bands: list[list[Any]] = []
+def merged_periods(clock: Clock) -> list[Period]:
+    """The clock's bands: consecutive periods of one band, the steps of one phase (``"phase 2: movement"``,
+    ``"phase 2: melee"``), make one period, ``"phase 2"``, without a step."""
+    bands: list[Period] = []
     for p in clock.periods:
-        name = p.label.split(": ")[0]
-        if bands and bands[-1][0] == name and bands[-1][2] == p.start - 1:
-            bands[-1][2] = p.end
+        if bands and bands[-1].band == p.band and bands[-1].end == p.start - 1:
+            bands[-1] = Period(p.name, bands[-1].start, p.end, p.number)
         else:
-            bands.append([name, p.start, p.end])
+            bands.append(Period(p.name, p.start, p.end, p.number))
     return bands
 
 
@@ -250,42 +239,42 @@ def steps_words(clock: Clock) -> str:
     """What the steps inside a merged band are (``"each phase: delays & distractions, movement, missiles &
     magic, melee; morale: rally, checks, record keeping"``), or ``""`` when no period has steps."""
     steps: dict[str, list[str]] = {}
+    name: dict[str, str] = {}
     for p in clock.periods:
-        group, _, step = p.label.partition(": ")
-        if step:
-            steps.setdefault(group, []).append(step)
+        if p.step:
+            steps.setdefault(p.band, []).append(p.step)
+            name[p.band] = p.name
     said: dict[tuple[str, ...], list[str]] = {}
-    for group, names in steps.items():
-        said.setdefault(tuple(names), []).append(group)
+    for band, named in steps.items():
+        said.setdefault(tuple(named), []).append(band)
     parts = []
-    for names, groups in said.items():
-        words = groups[0].split(" ")[0]
-        who = f"each {words}" if len(groups) > 1 else groups[0]
-        parts.append(f"{who}: {', '.join(names)}")
+    for named, bands in said.items():
+        who = f"each {name[bands[0]]}" if len(bands) > 1 else bands[0]
+        parts.append(f"{who}: {', '.join(named)}")
     return "; ".join(parts)
 
 
-def band_records(bands: list[list[Any]], clock: Clock, last_tick: int, width: float, char_px: float,
+def band_records(bands: list[Period], clock: Clock, last_tick: int, width: float, char_px: float,
                  slack: float) -> list[dict[str, Any]]:
-    """One row per band of ``[label, start, end]`` (and one for the next round when ``last_tick`` runs past
-    the clock), laid out for a plot ``width`` pixels wide with ``char_px`` pixels a character. A label too
+    """One row per band (:func:`merged_periods`; and one for the next round when ``last_tick`` runs past the
+    clock), laid out for a plot ``width`` pixels wide with ``char_px`` pixels a character. A label too
     wide for its band spreads over what its neighbours' labels leave free; if that is still too little it
     goes on the upper line (``level`` 1, never two neighbours there), where it may take half of each
     neighbour. ``room`` is how many ticks it may take; the chart writes the label, else its ``short``
-    name, else nothing, whichever fits the width it is drawn at (the band's tooltip has the full name).
-    Past either end of the plot a label may take ``slack`` pixels."""
-    unit = _unit(clock)
+    name (its number, where its neighbours share its name), else nothing, whichever fits the width it is drawn
+    at (the band's tooltip has the full name). Past either end of the plot a label may take ``slack`` pixels."""
     tick_px = width / last_tick
     if last_tick > clock.ticks:
-        bands = [*bands, ["next round", clock.ticks + 1, last_tick]]
-    firsts = [label.split(" ")[0] for label, _, _ in bands]
-    prefix = max(set(firsts), key=firsts.count) if len(bands) > 1 and len(set(firsts)) < len(firsts) else ""
-    widths = [end - start + 1 for _, start, end in bands]
-    needs = [len(label) * char_px / tick_px for label, _, _ in bands]
+        bands = [*bands, Period("next round", clock.ticks + 1, last_tick)]
+    numbered = [b.name for b in bands if b.number]
+    shared = max(dict.fromkeys(numbered), key=numbered.count) if len(set(numbered)) < len(numbered) else ""
+    widths = [b.end - b.start + 1 for b in bands]
+    needs = [len(b.label) * char_px / tick_px for b in bands]
     spare = [max(0.0, (w - need) / 2) for w, need in zip(widths, needs, strict=True)]
     end_slack = slack / tick_px
     out = []
-    for i, (label, start, end) in enumerate(bands):
+    for i, band in enumerate(bands):
+        label, start, end = band.label, band.start, band.end
         room, level = widths[i], 0
         if needs[i] > room:
             spread = room + 2 * min(spare[j] if 0 <= j < len(bands) else end_slack for j in (i - 1, i + 1))
@@ -296,8 +285,8 @@ def band_records(bands: list[list[Any]], clock: Clock, last_tick: int, width: fl
                 room, level = upper, 1
         spill = start > clock.ticks
         first, last = (start - clock.ticks, end - clock.ticks) if spill else (start, end)
-        covers = f"{unit}s {first}-{last}" if last > first else f"{unit} {first}"
-        short = _band_short(label, prefix)
+        covers = f"{clock.unit}s {first}-{last}" if last > first else f"{clock.unit} {first}"
+        short = _band_short(band, shared)
         out.append({
             "label": label, "short": short, "label_px": round(len(label) * char_px, 1),
             "short_px": round(len(short) * char_px, 1), "room": round(room, 3), "x0": start - 0.5,
@@ -376,9 +365,9 @@ def _kinds(frame: pd.DataFrame) -> tuple[str, ...]:
 # validated spec 294 -> 128 ms, a comparison panel's spec 232 -> 58 ms (mean of the shipped examples' 84 rounds).
 def _chart(clock: Clock, title: str | None, kinds: tuple[str, ...], last_tick: int, lanes: int,
            has_tracks: bool | str, datasets: dict[str, Any]) -> alt.LayerChart:
-    unit = _unit(clock)
+    unit = clock.unit
     x_scale = alt.Scale(domain=[0.5, last_tick + 0.5], nice=False, zero=False)
-    x_axis = alt.Axis(title=clock.unit, values=list(range(1, last_tick + 1)), format="d", grid=False,
+    x_axis = alt.Axis(title=clock.unit_words, values=list(range(1, last_tick + 1)), format="d", grid=False,
                       labelOverlap=True, tickCount=last_tick)
     y = alt.Y("lane:N", sort=alt.EncodingSortField("lane_order", op="min"), title=None,
               axis=alt.Axis(labelLimit=0, labelFontSize=12, ticks=False, domain=False, labelPadding=8))

@@ -12,9 +12,10 @@ clock (:func:`~combatkit.widgets.charts.compare.panel_chart`); a system that can
 the encounter shows the engine's message (the rule and the value) in its panel while the
 others still draw. For a matchup of two combatants the exact odds of who acts first, of a
 tie and of a spell being interrupted come from the engine
-(:func:`combatkit.odds.matchup_odds`), beside the timelines as a table and a chart; and
-what differs between the systems is said in words derived from the timelines
-(:func:`matchup_sentences`, :func:`odds_sentences`).
+(:func:`combatkit.odds.matchup_odds`, a :class:`~combatkit.systems._exhaust.Matchup` read by field), beside
+the timelines as a table and a chart; and what differs between the systems is said in words derived from the
+timelines' typed fields (:func:`matchup_sentences`, :func:`odds_sentences`): who acts first in a round
+(:func:`~combatkit.systems._exhaust.order`), a roll's subject, a clock's unit, a system's short title.
 
 Exact odds can take from milliseconds to tens of seconds (the number of dice outcomes
 that matter): :class:`OddsJobs` computes each system's odds once per encounter and
@@ -32,7 +33,7 @@ timeline and odds.
 ('Aldric', 'Grishnak')
 >>> comparison.errors
 {}
->>> comparison.odds["phase1"]["a first"]
+>>> comparison.odds["phase1"].a_first
 Fraction(1, 1)
 """
 
@@ -48,7 +49,6 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from types import MappingProxyType
 from typing import Any
 
 import ipywidgets as widgets
@@ -59,7 +59,7 @@ from combatkit.encounter_files import dumps_toml, load_example, save_encounter
 from combatkit.errors import RulesError
 from combatkit.odds import matchup_odds
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
-from combatkit.systems._exhaust import ACTS, first_act, matchup
+from combatkit.systems._exhaust import ACTS, Matchup, Order, first_act, order
 from combatkit.timeline import SpanKind, Status, Timeline
 from combatkit.widgets.charts.timeline import placeholder_chart
 from combatkit.widgets.charts.compare import odds_chart, odds_frame, odds_spec, panel_frame, panel_spec
@@ -86,7 +86,6 @@ __all__ = [
     "odds_sentences",
     "parting_sentences",
     "run_systems",
-    "short_title",
     "systems_in_seed_order",
 ]
 
@@ -94,17 +93,11 @@ DEFAULT_EXAMPLE = "five-phase-erik-the-bold"
 """The encounter a new comparison opens with: five of the six systems can run it."""
 
 _EMBED = {"renderer": "svg", "actions": False}
-_PERCENT_KEYS = ("a first", "simultaneous", "b first", "neither", "a spell interrupted", "b spell interrupted")
 
 
 def systems_in_seed_order() -> list[TimingSystem]:
     """Every registered system, in the order of the seeds they come from (000 §1-2, 000 §3, 001, ...)."""
     return sorted(SYSTEMS.values(), key=lambda s: s.source)
-
-
-def short_title(system: TimingSystem) -> str:
-    """A system's title without its parenthesis: ``"Combat II: Phase System II"``, ``"Segment of Action"``."""
-    return system.title.split(" (")[0]
 
 
 @dataclass(frozen=True)
@@ -155,27 +148,9 @@ def default_matchup(encounter: Encounter) -> tuple[str, str]:
 # ----------------------------------------------------------------- words
 
 
-def _unit(timeline: Timeline) -> str:
-    return timeline.clock.unit.split(" (")[0]
-
-
-def _outcome(timeline: Timeline, a: str, b: str) -> str:
-    """``"a first"``, ``"simultaneous"``, ``"b first"`` or ``"neither"`` in this one round, counted by the
-    engine's own summary of a matchup (the one its exact odds come from)."""
-    counted = matchup([(Fraction(1), timeline)], a, b)
-    return next(key for key in ("a first", "simultaneous", "b first", "neither") if counted[key])
-
-
-def _subject(purpose: str) -> str:
-    """Whom a roll is for: ``"segment: Ugluk, step 1"`` -> ``"Ugluk"``,
-    ``"initiative: party, cycle 2"`` -> ``"party"``."""
-    rest = purpose.partition(": ")[2]
-    return rest.split(" -> ")[0].split(",")[0].strip()
-
-
 def _dice_words(timeline: Timeline, encounter: Encounter, names: Sequence[str]) -> str:
     sides = {c.side for c in encounter.combatants if c.name in names}
-    mine = [r for r in timeline.rolls if _subject(r.purpose) in {*names, *sides}]
+    mine = [r for r in timeline.rolls if r.subject in {*names, *sides}]
     if not mine:
         return "No die is rolled for them: the rules alone fix these moments."
     shown = [f"{r.purpose} {r.dice} = {r.total} ({'entered' if r.entered else 'rolled'})" for r in mine]
@@ -200,16 +175,16 @@ def _act_words(timeline: Timeline, name: str) -> str:
     return text + "".join(f"; {s.action} is ruined in {clock.describe(s.end)}" for s in ruined)
 
 
-_ORDER_WORDS = {"a first": "{a} acts first", "b first": "{b} acts first", "simultaneous": "they act at the same moment",
-                "neither": "neither acts"}
+_ORDER_WORDS = {Order.A_FIRST: "{a} acts first", Order.B_FIRST: "{b} acts first",
+                Order.SIMULTANEOUS: "they act at the same moment", Order.NEITHER: "neither acts"}
 
 
 def _system_sentence(run: SystemRun, encounter: Encounter, a: str, b: str) -> str:
-    title = short_title(run.system)
+    title = run.system.short_title
     if run.timeline is None:
         return f"{title} cannot run this encounter: {run.error}"
-    order = _ORDER_WORDS[_outcome(run.timeline, a, b)].format(a=a, b=b)
-    return (f"Under {title}, counting in {_unit(run.timeline)}s: {order}. {_act_words(run.timeline, a)}. "
+    first = _ORDER_WORDS[order(run.timeline, a, b)].format(a=a, b=b)
+    return (f"Under {title}, counting in {run.timeline.clock.unit}s: {first}. {_act_words(run.timeline, a)}. "
             f"{_act_words(run.timeline, b)}. {_dice_words(run.timeline, encounter, (a, b))}")
 
 
@@ -223,21 +198,23 @@ def matchup_sentences(runs: Mapping[str, SystemRun], encounter: Encounter, a: st
     saying when each figure's first blow or spell lands on its clock, what lands with it,
     which spell is ruined, and which dice decided it; a system that cannot run the encounter
     says why."""
-    groups: dict[str, list[str]] = {}
+    groups: dict[Order, list[str]] = {}
+    cannot: list[str] = []
     for run in runs.values():
-        key = _outcome(run.timeline, a, b) if run.timeline is not None else "cannot run"
-        groups.setdefault(key, []).append(short_title(run.system))
+        if run.timeline is None:
+            cannot.append(run.system.short_title)
+        else:
+            groups.setdefault(order(run.timeline, a, b), []).append(run.system.short_title)
     clauses = []
-    for key, phrase in (("a first", f"{a} acts first under "), ("b first", f"{b} acts first under "),
-                        ("simultaneous", f"{a} and {b} act at the same moment under "),
-                        ("neither", f"neither {a} nor {b} lands a blow or completes a spell under ")):
+    for key, phrase in ((Order.A_FIRST, f"{a} acts first under "), (Order.B_FIRST, f"{b} acts first under "),
+                        (Order.SIMULTANEOUS, f"{a} and {b} act at the same moment under "),
+                        (Order.NEITHER, f"neither {a} nor {b} lands a blow or completes a spell under ")):
         if key in groups:
             clauses.append(phrase + _join(groups[key]))
     summary = f"With these dice, {'; '.join(clauses)}." if clauses else ""
-    if "cannot run" in groups:
-        cannot = _join(groups["cannot run"])
-        summary += (f" {cannot} cannot run this encounter as written (see "
-                    f"{'its panel' if len(groups['cannot run']) == 1 else 'their panels'}).")
+    if cannot:
+        summary += (f" {_join(cannot)} cannot run this encounter as written (see "
+                    f"{'its panel' if len(cannot) == 1 else 'their panels'}).")
     return [summary.strip(), *(_system_sentence(run, encounter, a, b) for run in runs.values())]
 
 
@@ -246,7 +223,7 @@ def parting_sentences(runs: Mapping[str, SystemRun], encounter: Encounter) -> tu
     group of systems that order this round's acts alike, with why, and for each pair that differ the first
     moment they part, as ``(pair, words)``."""
     timelines = {sid: run.timeline for sid, run in runs.items() if run.timeline is not None}
-    titles = {sid: short_title(run.system) for sid, run in runs.items()}
+    titles = {sid: run.system.short_title for sid, run in runs.items()}
     alike = []
     for group in groups_alike(timelines):
         names = _join([titles[sid] for sid in group])
@@ -278,14 +255,14 @@ def _percent(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
 
 
-def odds_sentences(odds: Mapping[str, Mapping[str, Fraction]], titles: Mapping[str, str], a: str, b: str) -> list[str]:
+def odds_sentences(odds: Mapping[str, Matchup], titles: Mapping[str, str], a: str, b: str) -> list[str]:
     """What the exact odds say across systems (over every roll, not just these dice): the range of
     the chance that ``a`` acts first, where a tie can happen, and the chance a spell is interrupted."""
     if not odds:
         return []
 
-    def spread(key: str, what: str) -> str | None:
-        values = {sid: chances[key] for sid, chances in odds.items() if key in chances}
+    def spread(chance: Callable[[Matchup], Fraction | None], what: str) -> str | None:
+        values = {sid: p for sid, chances in odds.items() if (p := chance(chances)) is not None}
         if not values:
             return None
         low, high = min(values.values()), max(values.values())
@@ -294,15 +271,16 @@ def odds_sentences(odds: Mapping[str, Mapping[str, Fraction]], titles: Mapping[s
             return f"{what} is {_percent(low)} under every system that rates this matchup ({at[low]})."
         return f"{what} runs from {_percent(low)} under {at[low]} to {_percent(high)} under {at[high]}."
 
-    lines = [spread("a first", f"Over every roll (exact odds), the chance that {a} acts first")]
-    ties = {sid: chances["simultaneous"] for sid, chances in odds.items() if chances.get("simultaneous")}
+    lines = [spread(lambda chances: chances.a_first, f"Over every roll (exact odds), the chance that {a} acts first")]
+    ties = {sid: chances.simultaneous for sid, chances in odds.items() if chances.simultaneous}
     if ties:
         lines.append(f"{a} and {b} can act at the same moment only under "
                      + _join([f"{titles[s]} ({_percent(p)})" for s, p in ties.items()]) + ".")
     else:
         lines.append(f"No system lets {a} and {b} act at the same moment.")
     for who, name in (("a", a), ("b", b)):
-        lines.append(spread(f"{who} spell interrupted", f"The chance that {name}'s spell is interrupted"))
+        lines.append(spread(lambda chances, who=who: chances.spell_interrupted(who),
+                            f"The chance that {name}'s spell is interrupted"))
     return [line for line in lines if line]
 
 
@@ -313,13 +291,13 @@ OddsKey = tuple[str, Encounter, str, str]
 
 
 @lru_cache(maxsize=256)
-def _exact_odds(system: str, encounter: Encounter, a: str, b: str) -> tuple[Mapping[str, Fraction], float]:
+def _exact_odds(system: str, encounter: Encounter, a: str, b: str) -> tuple[Matchup, float]:
     """The exact odds of ``a`` against ``b`` under ``system`` with the options ``encounter`` sets for it, and the
     seconds they took: worked out once in a kernel, for every comparison it opens (a cell run again, a lesson's
     later cells). A matchup the system refuses raises each time, and is not kept."""
     start = time.perf_counter()
     odds = matchup_odds(system, encounter, a, b, SYSTEMS[system].encounter_options(encounter))
-    return MappingProxyType(odds), time.perf_counter() - start
+    return odds, time.perf_counter() - start
 
 
 class OddsJobs:
@@ -414,7 +392,7 @@ class OddsJobs:
             future.set_exception(error)
             return
         self.seconds[key] = seconds
-        future.set_result(dict(odds))
+        future.set_result(odds)
 
 
 # ----------------------------------------------------------------- widgets
@@ -614,7 +592,7 @@ class SystemComparison(widgets.VBox):
         return {sid: run.error for sid, run in self.runs.items() if run.timeline is None}
 
     @property
-    def odds(self) -> dict[str, dict[str, Fraction]]:
+    def odds(self) -> dict[str, Matchup]:
         """The matchup's exact odds under each system whose odds are ready (a bug in computing them raises here)."""
         odds, _, bugs = self._finished()
         if bugs:
@@ -626,7 +604,7 @@ class SystemComparison(widgets.VBox):
         """Systems that ran the encounter but cannot rate the matchup, and why."""
         return self._finished()[1]
 
-    def _finished(self) -> tuple[dict[str, dict[str, Fraction]], dict[str, str], dict[str, BaseException]]:
+    def _finished(self) -> tuple[dict[str, Matchup], dict[str, str], dict[str, BaseException]]:
         """The finished odds, by system: the odds, the engine's refusals (a ValueError, said) and the bugs (any
         other exception)."""
         odds, refused, bugs = {}, {}, {}
@@ -723,7 +701,7 @@ class SystemComparison(widgets.VBox):
         self.parting.value = _parting_html(*parting_sentences(self.runs, encounter))
         mine = self.runs.get(self.editor.system.id)
         self.editor.show_plan(mine.timeline.plan if mine is not None and mine.timeline is not None else None)
-        self.dice.show((roll, short_title(run.system)) for run in self.runs.values() if run.timeline is not None
+        self.dice.show((roll, run.system.short_title) for run in self.runs.values() if run.timeline is not None
                        for roll in run.timeline.rolls)
         self._show_matchup()
 
@@ -780,13 +758,13 @@ class SystemComparison(widgets.VBox):
         # told from a done callback, where a raise would leave the table at "computing…" and say nothing
         errors |= {sid: f"combatkit failed to work these odds out ({type(bug).__name__}: {bug}); this is a bug in "
                         f"combatkit, please report it with the encounter" for sid, bug in bugs.items()}
-        titles = {s.id: short_title(s) for s in self.systems}
+        titles = {s.id: s.short_title for s in self.systems}
         for sid, panel in self.panels.items():
             if sid in odds:
                 p = odds[sid]
                 panel.odds.value = (f"<span style='font-size:90%'>Exact odds: {html.escape(a)} first "
-                                    f"<b>{_percent(p['a first'])}</b> · together <b>{_percent(p['simultaneous'])}</b>"
-                                    f" · {html.escape(b)} first <b>{_percent(p['b first'])}</b></span>")
+                                    f"<b>{_percent(p.a_first)}</b> · together <b>{_percent(p.simultaneous)}</b>"
+                                    f" · {html.escape(b)} first <b>{_percent(p.b_first)}</b></span>")
             elif sid in errors:
                 panel.odds.value = (f"<span style='font-size:90%;color:#78281f'>No odds: "
                                     f"{html.escape(errors[sid])}</span>")
@@ -804,22 +782,26 @@ class SystemComparison(widgets.VBox):
         items = "".join(f"<li style='margin:3px 0'>{html.escape(s)}</li>" for s in self.sentences)
         self.words.value = f"<ul style='max-width:1300px'>{items}</ul>"
 
-    def _odds_table_html(self, futures: Mapping[str, Future], odds: Mapping[str, Mapping[str, Fraction]],
+    def _odds_table_html(self, futures: Mapping[str, Future], odds: Mapping[str, Matchup],
                          errors: Mapping[str, str]) -> str:
         a, b = html.escape(self.a.value), html.escape(self.b.value)
-        keys = [k for k in _PERCENT_KEYS if k in _PERCENT_KEYS[:4] or any(k in p for p in odds.values())]
-        heads = {"a first": f"{a} first", "simultaneous": "together", "b first": f"{b} first", "neither": "neither",
-                 "a spell interrupted": f"{a}'s spell interrupted", "b spell interrupted": f"{b}'s spell interrupted"}
+        columns: list[tuple[str, Callable[[Matchup], Fraction | None]]] = [
+            (f"{a} first", lambda m: m.a_first), ("together", lambda m: m.simultaneous),
+            (f"{b} first", lambda m: m.b_first), ("neither", lambda m: m.neither)]
+        for who, figure in (("a", a), ("b", b)):
+            if any(m.spell_interrupted(who) is not None for m in odds.values()):
+                columns.append((f"{figure}'s spell interrupted", lambda m, who=who: m.spell_interrupted(who)))
         cell = "padding:2px 6px;border-bottom:1px solid #e5e8e8;text-align:right"
         rows = []
         for system in self.systems:
             sid = system.id
-            name = f"<td style='{cell};text-align:left'>{html.escape(short_title(system))}</td>"
+            name = f"<td style='{cell};text-align:left'>{html.escape(system.short_title)}</td>"
             if sid in odds:
+                chances = [chance(odds[sid]) for _, chance in columns]
                 values = "".join(
-                    f"<td style='{cell}' title='{odds[sid][k]} exactly'>{_percent(odds[sid][k])}"
-                    f"<br><span style='color:#5f6b6d;font-size:85%'>{odds[sid][k]}</span></td>"
-                    if k in odds[sid] else f"<td style='{cell}'>—</td>" for k in keys)
+                    f"<td style='{cell}' title='{p} exactly'>{_percent(p)}"
+                    f"<br><span style='color:#5f6b6d;font-size:85%'>{p}</span></td>"
+                    if p is not None else f"<td style='{cell}'>—</td>" for p in chances)
                 seconds = self.jobs.seconds.get((sid, self.encounter, self.a.value, self.b.value), 0.0)
                 rows.append(f"<tr class='ck-odds-row ck-odds-{sid}'>{name}{values}"
                             f"<td style='{cell};color:#5f6b6d;white-space:nowrap'>{seconds:.2f} s</td></tr>")
@@ -830,9 +812,9 @@ class SystemComparison(widgets.VBox):
                 why = "computing…"
             else:
                 why = "cannot run this encounter"
-            rows.append(f"<tr class='ck-odds-row ck-odds-{sid}'>{name}<td colspan='{len(keys) + 1}' "
+            rows.append(f"<tr class='ck-odds-row ck-odds-{sid}'>{name}<td colspan='{len(columns) + 1}' "
                         f"style='{cell};text-align:left;color:#5f6b6d'>{html.escape(why)}</td></tr>")
-        head = "".join(f"<th style='{cell}'>{heads[k]}</th>" for k in keys)
+        head = "".join(f"<th style='{cell}'>{words}</th>" for words, _ in columns)
         return (f"<table style='border-collapse:collapse;font-size:12px'><tr><th style='{cell};text-align:left'>"
                 f"system</th>{head}<th style='{cell}'>time</th></tr>{''.join(rows)}</table>"
                 "<div style='color:#5f6b6d;font-size:11px;margin-top:2px'>Over every roll of the dice, not just "

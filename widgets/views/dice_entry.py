@@ -177,12 +177,14 @@ class DiceEntry(widgets.VBox):
         purpose, dice = key
         try:
             value = parse_entry(text)
+        except EnteredRollError as error:  # the box's own words, which name no roll
+            self._refuse(key, f"{purpose}: {error}")
+            return
+        try:
             if value is not None:
-                Roller(entered={purpose: value}).roll(dice, purpose)  # the dice's own check of the number
+                Roller(entered={purpose: value}).roll(dice, purpose)  # the dice's own check, naming the roll
         except EnteredRollError as error:
-            message = str(error)
-            self.errors[key] = message if message.startswith(purpose) else f"{purpose}: {message}"
-            self._show_errors()
+            self._refuse(key, str(error))
             return
         self.errors.pop(key, None)
         if value is None:
@@ -191,6 +193,11 @@ class DiceEntry(widgets.VBox):
             self.entries[key] = value
         self._show_errors()
         self._on_change()
+
+    def _refuse(self, key: DiceKey, message: str) -> None:
+        """Show why the number typed for ``key`` is not applied."""
+        self.errors[key] = message
+        self._show_errors()
 
     def _on_clear(self, _button) -> None:
         self.entries.clear()

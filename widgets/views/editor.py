@@ -670,7 +670,7 @@ class EncounterEditor(widgets.VBox):
         table = (i.get("refine", {}).get(system.id, {}) if i else {})
         do = i["do"] if i else ""
         row.refine_line.layout.display = None if i is not None else "none"
-        row.system_label.value = f"<i>{html.escape(short_system(system))}</i>:"
+        row.system_label.value = f"<i>{html.escape(system.short_title)}</i>:"
         labels = list(system.declaration_phases) or [f"phase {p}" for p in range(1, 4)]
         options = [("as it places it", "")] + [(label, str(p)) for p, label in enumerate(labels, 1)]
         phases = table.get("phases", [])
@@ -801,11 +801,6 @@ class EncounterEditor(widgets.VBox):
 def _linked_out(draft: EncounterDraft) -> dict[str, Any]:
     """The part of an encounter a link to a view does not carry: all but the seed and the rolls."""
     return {key: value for key, value in draft.to_dict().items() if key not in ("seed", "rolls")}
-
-
-def short_system(system: TimingSystem) -> str:
-    """A system's title without its parenthesis: ``"Combat II: Phase System II"``."""
-    return system.title.split(" (")[0]
 
 
 def _set(d: dict[str, Any], name: str) -> bool:

@@ -81,7 +81,7 @@ def inert_options(schedule: Callable[[Any], Timeline], options: Any, names: Sequ
     dice each time). An option whose other value the engine refuses counts as having an effect."""
     docs = field_docs(type(options))
     defaults = type(options)()
-    unit = clock.unit.split(" (")[0]
+    unit = clock.unit
     shown = [_timing(s) for s in schedule(options).spans]
     out = {}
     for name in names:

@@ -182,10 +182,13 @@ def _registered(name: str) -> str | None:
         return None
 
 
-def _system_title(name: str) -> str:
-    """The registered system's title, or the name as the file gives it."""
+def _system_title(name: str, short: bool = False) -> str:
+    """The registered system's title (``short``: its :attr:`~combatkit.systems.TimingSystem.short_title`), or the
+    name as the file gives it."""
     sid = _registered(name)
-    return SYSTEMS[sid].title if sid else name
+    if sid is None:
+        return name
+    return SYSTEMS[sid].short_title if short else SYSTEMS[sid].title
 
 
 # ---------------------------------------------------------------- what a run is
@@ -252,7 +255,7 @@ class PrepResults:
             key = repr([{k: v for k, v in row.items() if k != "system"} for row in sim.fights])
             groups.setdefault(key, []).append(sim.system)
         for group in (g for g in groups.values() if len(g) > 1):
-            names = " and ".join(_system_title(s).split(" (")[0] for s in group)
+            names = " and ".join(_system_title(s, short=True) for s in group)
             reason = (why_alike(setup.encounter, group[0], group[1]) if len(group) == 2
                       else "their rules happen to play these fights alike")
             out.append(f"{names} give the very same fights here: {reason}.")
@@ -261,7 +264,7 @@ class PrepResults:
             if why:
                 n = sum(why.values())
                 parts = "; ".join(f"{count} {what}" for what, count in why.items())
-                out.append(f"Under {_system_title(sim.system).split(' (')[0]}, {n} of {len(sim.fights)} fights ended "
+                out.append(f"Under {_system_title(sim.system, short=True)}, {n} of {len(sim.fights)} fights ended "
                            f"with no winner: "
                            f"{parts} (round limit {setup.options.max_rounds}).")
         missing: dict[str, int] = {}
@@ -967,22 +970,17 @@ def _summary_html(results: PrepResults) -> str:
 
 
 def _why_html(fight: Fight, index: int) -> str:
-    """The fight's explanation: a heading per round, one line per event, the outcome in bold."""
-    *lines, outcome = fight.why()
-    parts, items = [], []
-
-    def flush() -> None:
-        if items:
-            parts.append("<ul style='margin:2px 0 6px 0'>" + "".join(items) + "</ul>")
-            items.clear()
-
-    for line in lines:
-        if line.startswith("--- round "):
-            flush()
-            parts.append(f"<div style='font-weight:bold;margin-top:4px'>{html.escape(line.strip('- '))}</div>")
-        else:
-            items.append(f"<li>{html.escape(line)}</li>")
-    flush()
+    """The fight's explanation, read from its rounds: a heading per round, one line per note and event (the
+    engine's own lines, :meth:`RoundResult.why <combatkit.resolution.RoundResult.why>`), the outcome (the last of
+    :meth:`Fight.why <combatkit.fight.Fight.why>`) in bold."""
+    outcome = fight.why()[-1]
+    parts = []
+    for r in fight.rounds:
+        parts.append(f"<div style='font-weight:bold;margin-top:4px'>round {r.round} ({html.escape(r.system)})</div>")
+        lines = r.why()
+        if lines:
+            parts.append("<ul style='margin:2px 0 6px 0'>" + "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+                         + "</ul>")
     return (f"<div style='max-width:980px'><h4 style='margin:6px 0'>Fight #{index} under "
             f"{html.escape(_system_title(fight.system))}: {html.escape(outcome)}</h4>"
             f"<div style='max-height:420px;overflow-y:auto;border:1px solid #eaeded;padding:4px 8px'>"

@@ -38,7 +38,6 @@ from combatkit.encounter_files import dumps_toml, load_example, save_encounter
 from combatkit.systems import TimingSystem, find_system
 from combatkit.timeline import Timeline
 from combatkit.widgets.charts.timeline import placeholder_chart, timeline_frame, timeline_spec
-from combatkit.widgets.views.compare import short_title
 from combatkit.widgets.views.dice_entry import DiceEntry, Entered, TableRoller, file_entries
 from combatkit.widgets.views.editor import EncounterEditor, describe_error, download_html, saved_rolls, with_options
 from combatkit.widgets.views.encounter_picker import EncounterPicker, example_options
@@ -256,12 +255,12 @@ class SystemTimeline(widgets.VBox):
         self.saved = with_options(dataclasses.replace(encounter, system=self.system.id, seed=self.seed.value,
                                                       rolls=saved_rolls(timeline, self.dice.entries, left)),
                                   self.system, options)
-        self.download.value = download_html(self.saved, f"Save this round (.toml, for {short_title(self.system)})")
+        self.download.value = download_html(self.saved, f"Save this round (.toml, for {self.system.short_title})")
         if hasattr(self, "chart"):
             self.player.refresh()
             self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock, tick=self.player.tick)
         self.why.value = _why_html(timeline)
-        self.dice.show((roll, short_title(self.system)) for roll in timeline.rolls)
+        self.dice.show((roll, self.system.short_title) for roll in timeline.rolls)
         self._show_error(None)
 
     def _show_options(self, schedule, options: Any, timeline: Timeline) -> None:

@@ -26,13 +26,13 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from combatkit.dice import Roller, matches_form
+from combatkit.dice import Roller, key_parts, matches_form, roll_key
 from combatkit.encounter import Encounter
 from combatkit.encounter_files import dumps_toml, load_example, save_encounter
 from combatkit.systems import SYSTEMS, TimingSystem
 from combatkit.systems.base import roll_words
 from combatkit.systems.phase1 import PHASE1, Phase1Options
-from combatkit.timeline import Timeline
+from combatkit.timeline import Timeline, WhyRow
 from combatkit.widgets.charts.timeline import placeholder_chart, timeline_frame, timeline_spec
 from combatkit.widgets.state.draft import EncounterDraft
 from combatkit.widgets.views.editor import NONE, EncounterEditor, IntentRow, describe_error, download_html, with_options
@@ -203,7 +203,7 @@ class TimelineExplorer(widgets.VBox):
         if self.encounter is None:
             return [box.value for box in self.initiative.values()]
         sides = dict.fromkeys(c.side for c in self.encounter.combatants)
-        return [self.encounter.rolls.get(f"initiative: {side}") for side in sides]
+        return [self.encounter.rolls.get(_initiative(side)) for side in sides]
 
     def set_options(self, options: Phase1Options) -> None:
         """Schedule the round with ``options`` from now on (the option controls show them)."""
@@ -263,22 +263,22 @@ class TimelineExplorer(widgets.VBox):
         """One entry per side, holding the d10 the side rolled (rolled with the seed if none was entered)."""
         rolls = self.draft.meta.setdefault("rolls", {})
         sides = self.draft.sides
-        for key in [k for k in rolls if k.startswith("initiative: ") and k[12:] not in sides]:
+        for key in [k for k in rolls if (parts := key_parts(k))[0] == "initiative" and parts[1] not in sides]:
             self._spare_rolls[key] = rolls.pop(key)
         roller = Roller(seed=self.seed.value)
         for side in sides:
-            key = f"initiative: {side}"
+            key = _initiative(side)
             if key not in rolls:
                 rolls[key] = self._spare_rolls.pop(key, None) or roller.roll(INITIATIVE_DICE, key).total
         if list(self.initiative) == sides:
             for side, box in self.initiative.items():
-                box.value = rolls[f"initiative: {side}"]
+                box.value = rolls[_initiative(side)]
             return
         for box in self.initiative.values():
             box.close()
         self.initiative = {}
         for side in sides:
-            box = tag(widgets.IntText(value=rolls[f"initiative: {side}"], description=side or "(no side)",
+            box = tag(widgets.IntText(value=rolls[_initiative(side)], description=side or "(no side)",
                                       continuous_update=False, style={"description_width": "initial"},
                                       layout=widgets.Layout(width="150px")), "init", f"init-{slug(side, 'encounter')}")
             box.observe(lambda change, side=side: self._on_initiative(side, change.new), "value")
@@ -288,7 +288,7 @@ class TimelineExplorer(widgets.VBox):
     def _on_initiative(self, side: str, value: int) -> None:
         if self._quiet:
             return
-        self.draft.meta["rolls"][f"initiative: {side}"] = value
+        self.draft.meta["rolls"][_initiative(side)] = value
         self._refresh()
 
     def _on_seed(self, change) -> None:
@@ -301,7 +301,7 @@ class TimelineExplorer(widgets.VBox):
         roller = Roller(seed=self.seed.value)
         with self._quiet():
             for side, box in self.initiative.items():
-                key = f"initiative: {side}"
+                key = _initiative(side)
                 box.value = self.draft.meta["rolls"][key] = roller.roll(INITIATIVE_DICE, key).total
             self.seed.value += 1
             self.draft.meta["seed"] = self.seed.value
@@ -386,17 +386,23 @@ def _heading_html(encounter: Encounter, system_title: str, description: str) -> 
             f"{description}</div>")
 
 
-def _why_html(timeline: Timeline) -> str:
-    """The round's notes, then one line per action in time order: when in bold, the rule in grey."""
-    lines = timeline.why()
-    notes, actions = lines[: len(timeline.notes)], lines[len(timeline.notes):]
+def _initiative(side: str) -> str:
+    """The key a side's initiative d10 is entered under (000 §1 A)."""
+    return roll_key("initiative", side)
 
-    def action(text: str) -> str:
-        when, _, rest = text.partition(": ")
-        body, _, rule = rest.removesuffix("]").rpartition(" [")
-        return (f"<li><b>{html.escape(when)}</b>: {html.escape(body)} "
-                f"<span style='color:#5f6b6d'>[{html.escape(rule)}]</span></li>")
+
+def _why_html(timeline: Timeline) -> str:
+    """The round's notes, then how each intent was placed and one line per action in time order (the engine's
+    rows, :meth:`~combatkit.Timeline.why_rows`): when in bold, the rule in grey."""
+    rows = timeline.why_rows()
+    notes, actions = rows[: len(timeline.notes)], rows[len(timeline.notes):]
+
+    def action(row: WhyRow) -> str:
+        if row.span is None:
+            return f"<li>{html.escape(row.text)}</li>"
+        return (f"<li><b>{html.escape(row.when)}</b>: {html.escape(row.text)} "
+                f"<span style='color:#5f6b6d'>[{html.escape(row.rule)}]</span></li>")
 
     items = "".join(action(a) for a in actions) or "<li>Nothing declared yet.</li>"
     return ("<div style='max-width:980px'><h4 style='margin:6px 0'>Why, step by step</h4>"
-            f"<ul>{''.join(f'<li>{html.escape(n)}</li>' for n in notes)}</ul><ol>{items}</ol></div>")
+            f"<ul>{''.join(f'<li>{html.escape(n.text)}</li>' for n in notes)}</ul><ol>{items}</ol></div>")
