@@ -19,7 +19,7 @@ import tomllib
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import MISSING, fields, replace
+from dataclasses import MISSING, fields
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -36,6 +36,7 @@ from combatkit.intent import COMPONENTS, Intent, Refinement, derive, named_actio
 from combatkit.model import (MAX_FEET, MAX_PHASE, MOST_ATTACKS, Abilities, Combatant, Declaration, Refined, Spell,
                              Weapon)
 from combatkit.systems import SYSTEMS, find_system
+from combatkit.systems.base import with_intents
 
 __all__ = [
     "dumps_toml",
@@ -491,17 +492,6 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
     )
     r.done()
     return encounter
-
-
-def with_intents(encounter: Encounter) -> Encounter:
-    """``encounter`` with its declarations (written for its :attr:`~Encounter.system`, the format before intents)
-    turned into intents and that system's refinements (:func:`~combatkit.intent.derive`), so that every system
-    can place them; unchanged when it has intents already or no declarations."""
-    if encounter.intents or not encounter.declarations:
-        return encounter
-    intents, refinements = derive(encounter.declarations, _system_id(encounter.system),
-                                  {c.name: [w.name for w in c.weapons] for c in encounter.combatants})
-    return replace(encounter, declarations=(), intents=intents, refinements=refinements + encounter.refinements)
 
 
 def _system_id(name: str) -> str:

@@ -15,7 +15,7 @@ from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
 from combatkit.fields import field_docs
 from combatkit.kinds import ActionKind, Maneuver, PlacementKind
-from combatkit.intent import Placement, Plan, Refinement, steps_of
+from combatkit.intent import Placement, Plan, Refinement, derive, steps_of
 from combatkit.model import Combatant, Declaration, Spell, Weapon
 from combatkit.systems._exhaust import Matchup, check_matchup, exhaust, matchup
 from combatkit.systems._memo import explaining, kept, memo, numbered, running, stands_for, table as memo_table
@@ -24,7 +24,7 @@ from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRu
 from combatkit.timeline import Clock, Span, Tick, Timeline
 
 __all__ = ["SYSTEMS", "FightRound", "GENERIC_CHAIN", "Switch", "TableRoller", "TimingSystem", "find_system",
-           "check_names", "register", "roll_words", "table_rolls"]
+           "check_names", "register", "roll_words", "table_rolls", "with_intents"]
 
 GENERIC_CHAIN: Final = ChainRules(
     move="combatkit: a system that gives no plan moves, then acts", strike="combatkit: the blow after the move",
@@ -447,6 +447,19 @@ def _own(encounter: Encounter) -> TimingSystem | None:
         return find_system(encounter.system)
     except RulesError:
         return None
+
+
+def with_intents(encounter: Encounter) -> Encounter:
+    """``encounter`` with its declarations (written for its :attr:`~combatkit.encounter.Encounter.system`, the format
+    before intents) turned into intents and that system's refinements (:func:`~combatkit.intent.derive`), so that every
+    system can place them; unchanged when it has intents already or no declarations. A system not registered keeps
+    its name as written."""
+    if encounter.intents or not encounter.declarations:
+        return encounter
+    own = _own(encounter)
+    intents, refinements = derive(encounter.declarations, own.id if own is not None else encounter.system,
+                                  {c.name: [w.name for w in c.weapons] for c in encounter.combatants})
+    return replace(encounter, declarations=(), intents=intents, refinements=refinements + encounter.refinements)
 
 
 @dataclass
