@@ -5,9 +5,10 @@ The file format is documented in docs/encounter-format.md; the shipped
 examples live in ``combatkit/data/encounters/``. Loading checks every field and
 names the one that is wrong: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``. Each field of a combatant,
 weapon and spell is declared once, on its value type in :mod:`combatkit.model` (:mod:`combatkit.fields`): the
-reader and the writer here follow those declarations. A file names its timing system and that system's options,
-so this module reads the systems' registry (:mod:`combatkit.systems`): it sits above them, and the
-:class:`~combatkit.encounter.Encounter` they schedule sits below.
+reader and the writer here follow those declarations. A weapon or a spell may be named instead of written out, from
+the Player's Handbook's tables or a DM's library file (:mod:`combatkit.library`). A file names its timing system and
+that system's options, so this module reads the systems' registry (:mod:`combatkit.systems`): it sits above them,
+and the :class:`~combatkit.encounter.Encounter` they schedule sits below.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import MISSING, fields
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import tomli_w
 
@@ -33,6 +34,7 @@ from combatkit.errors import EncounterFileError, RulesError, is_whole
 from combatkit.fields import FieldSpec, declared, default_of, field_specs, type_hints
 from combatkit.kinds import ActionKind, IntentKind, Maneuver
 from combatkit.intent import COMPONENTS, Intent, Refinement, derive, named_actions
+from combatkit.library import Library, LibraryFileError, LibraryNameError, builtin
 from combatkit.model import (MAX_FEET, MAX_PHASE, MOST_ATTACKS, Abilities, Combatant, Declaration, Refined, Spell,
                              Weapon)
 from combatkit.systems import SYSTEMS, find_system
@@ -143,24 +145,73 @@ def _fields(r: _Reader, cls: type) -> dict[str, Any]:
     return out
 
 
-def _weapon(data: Any, path: str) -> Weapon:
+_WRITTEN_OUT: Final[Mapping[type, tuple[str, str]]] = types.MappingProxyType({Weapon: ("sf", "damage"),
+                                                                              Spell: ("level", "ct")})
+"""The fields a weapon's or a spell's own numbers are (those encounter prep's table shows of a weapon): a table that
+gives either is one written out, as every file was before the library, whose other fields take their defaults and not
+the library's row, so that a file written then reads as it did. The writer writes both in every table
+(:func:`encounter_to_dict`)."""
+
+
+def _weapon(data: Any, path: str, library: Library) -> Weapon:
+    """One of a combatant's ``weapons``: a name in the library (``"long sword"``), a table naming one with the fields
+    that differ from its row (``{ name = "long sword", magic = 1 }``), or a weapon written out, whose fields left out
+    take their defaults (a table with its own ``sf`` or ``damage``, or naming no weapon of the library). One from the
+    library takes the library's name (``"longsword"`` reads as ``"long sword"``)."""
+    if isinstance(data, str):
+        return _looked_up(path, lambda: library.weapon(data))
     r = _Reader(data, path)
-    weapon = Weapon(**_fields(r, Weapon))
+    kw = _fields(r, Weapon)
     r.done()
-    return weapon
+    if not _from_library(r.data, Weapon, library.knows(kw["name"], "weapon")):
+        return Weapon(**kw)
+    return _looked_up(path, lambda: library.weapon(kw["name"], **_given(r.data, Weapon, kw)))
 
 
-def _spell(data: Any, path: str) -> Spell:
+def _spell(data: Any, path: str, library: Library, caster_class: str) -> Spell:
+    """One of a combatant's ``spells``: a name in the library (``"sleep"``; on both lists, the list ``caster_class``
+    casts from, or the one ``"hold person (priest)"`` names), a table naming one with the fields that differ, or a
+    spell written out (a table with its own ``level`` or ``ct``, or naming no spell of the library), as
+    :func:`_weapon`. Its effect is the table's ``effect``, else the shipped one by its name when it goes off."""
+    if isinstance(data, str):
+        return _looked_up(path, lambda: library.spell(data, caster_class=caster_class))
     r = _Reader(data, path)
     kw = _fields(r, Spell)
-    spell = Spell(**kw, effect=effect_from_table(r.data["effect"], r.at("effect"), kw["name"]) if "effect" in r.data
-                  else None)
+    effect = effect_from_table(r.data["effect"], r.at("effect"), kw["name"]) if "effect" in r.data else None
     r.used.add("effect")  # checked field by field by effect_from_table
     r.done()
-    return spell
+    if not _from_library(r.data, Spell, library.knows(kw["name"], "spell")):
+        return Spell(**kw, effect=effect)
+    given = _given(r.data, Spell, kw) | ({"effect": effect} if effect is not None else {})
+    return _looked_up(path, lambda: library.spell(kw["name"], caster_class=caster_class, **given))
 
 
-def _combatant(data: Any, path: str) -> Combatant:
+def _from_library(data: Mapping[str, Any], cls: type, known: bool) -> bool:
+    """Whether a weapon's or a spell's table starts from its library row: it names one, and is not written out
+    (:data:`_WRITTEN_OUT`)."""
+    return known and not any(key in data for key in _WRITTEN_OUT[cls])
+
+
+def _given(data: Mapping[str, Any], cls: type, kw: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields a table gives besides the name that finds its row, by attribute, as :func:`_fields` read them."""
+    return {d.name: kw[d.name] for d in declared(cls) if d.spec.file in data and d.name != "name"}
+
+
+T = typing.TypeVar("T")
+
+
+def _looked_up(path: str, make: Callable[[], T]) -> T:
+    """``make()``, a weapon or spell from the library, or a refusal naming ``path``: a name the library lacks (with
+    the closest), or a field the value's own check refuses."""
+    try:
+        return make()
+    except LibraryNameError as error:
+        raise EncounterFileError(path, error.message) from None
+    except RulesError as error:
+        raise EncounterFileError(path, f"{error.message} ({error.rule})") from None
+
+
+def _combatant(data: Any, path: str, library: Library) -> Combatant:
     r = _Reader(data, path)
     abilities = Abilities(**_fields(r, Abilities))
     kw = _fields(r, Combatant)
@@ -169,11 +220,29 @@ def _combatant(data: Any, path: str) -> Combatant:
     combatant = Combatant(
         **kw,
         abilities=abilities,
-        weapons=tuple(_weapon(w, f"{r.at('weapons')}[{i}]") for i, w in enumerate(weapons)),
-        spells=tuple(_spell(s, f"{r.at('spells')}[{i}]") for i, s in enumerate(spells)),
+        weapons=tuple(_weapon(w, f"{r.at('weapons')}[{i}]", library) for i, w in enumerate(weapons)),
+        spells=tuple(_spell(s, f"{r.at('spells')}[{i}]", library, kw["char_class"]) for i, s in enumerate(spells)),
     )
     r.done()
     return combatant
+
+
+def _library(r: _Reader, folder: Path | None) -> Library:
+    """The file's ``library``: a DM's library file, by its path from the encounter file's folder, whose weapons and
+    spells shadow the shipped PH 2e ones (:meth:`~combatkit.library.Library.load`); without one, the shipped library.
+    Text given without a folder (pasted into a dashboard) cannot name one: it would be read from wherever the
+    reader runs."""
+    name = r.get("library", str, None, check=lambda v: bool(v.strip()), why="names no library file")
+    if name is None:
+        return builtin()
+    if folder is None:
+        raise EncounterFileError(r.at("library"), f"names a library file ({name!r}), read from the encounter file's "
+                                                  f"folder: load the file itself (load_encounter), or give the folder")
+    try:
+        return Library.load(folder / name)
+    except LibraryFileError as error:
+        where = "" if error.field == "file" else f", {error.field}"
+        raise EncounterFileError(r.at("library"), f"{name}{where}: {error.message}") from None
 
 
 def _feet(r: _Reader) -> int | None:
@@ -416,11 +485,13 @@ def plain_option(value: Any) -> Any:
     return value
 
 
-def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
-    """Build an encounter from a parsed file, checking every field."""
+def encounter_from_dict(data: Mapping[str, Any], *, folder: str | Path | None = None) -> Encounter:
+    """Build an encounter from a parsed file, checking every field. ``folder`` is the file's, which a ``library``
+    path is read from (:func:`_library`)."""
     r = _Reader(data, "")
     combatant_list = r.get("combatants", list, check=bool, why="an encounter needs at least one combatant")
-    combatants = tuple(_combatant(c, f"combatants[{i}]") for i, c in enumerate(combatant_list))
+    library = _library(r, None if folder is None else Path(folder))
+    combatants = tuple(_combatant(c, f"combatants[{i}]", library) for i, c in enumerate(combatant_list))
     names = [c.name for c in combatants]
     for i, name in enumerate(names):
         if names.index(name) != i:
@@ -528,13 +599,14 @@ def load_encounter(path: str | Path) -> Encounter:
         raise EncounterFileError("file", f"{path.name} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
                                          f"{error.start}); TOML and JSON files are UTF-8 (TOML 1.0, RFC 8259): "
                                          f"save it as UTF-8") from None
-    return loads_encounter(text, fmt=path.suffix.lstrip(".").lower())
+    return loads_encounter(text, fmt=path.suffix.lstrip(".").lower(), folder=path.parent)
 
 
-def loads_encounter(text: str, fmt: str = "toml") -> Encounter:
+def loads_encounter(text: str, fmt: str = "toml", *, folder: str | Path | None = None) -> Encounter:
     """Parse encounter text in ``toml`` or ``json``. Whatever the text, the answer is an encounter or an
     :class:`~combatkit.errors.EncounterFileError` naming what is wrong (never a ``RecursionError`` for
-    values nested thousands deep, nor Python's message for a number of 4300 digits and more)."""
+    values nested thousands deep, nor Python's message for a number of 4300 digits and more). ``folder`` is where
+    a ``library`` the text names is read from; without it, the text can name none."""
     if fmt not in ("json", "toml"):
         raise EncounterFileError("file", f"encounter files are .toml or .json, got .{fmt}")
     try:
@@ -549,7 +621,7 @@ def loads_encounter(text: str, fmt: str = "toml") -> Encounter:
     if fmt == "json":
         _no_surrogates(data)
     try:
-        return encounter_from_dict(data)
+        return encounter_from_dict(data, folder=folder)
     except RecursionError:
         raise EncounterFileError("file", _TOO_DEEP) from None
 
@@ -590,8 +662,15 @@ def _without_defaults(obj: Any, names: Mapping[str, str] | None = None) -> dict[
     return out
 
 
+def _written_out(obj: Weapon | Spell) -> dict[str, Any]:
+    """The fields that make ``obj``'s table one written out (:data:`_WRITTEN_OUT`), by their names in a file."""
+    return {d.spec.file: getattr(obj, d.name) for d in declared(type(obj)) if d.spec.file in _WRITTEN_OUT[type(obj)]}
+
+
 def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
-    """The encounter as plain data in the file format (defaults left out)."""
+    """The encounter as plain data in the file format (defaults left out). Every weapon and spell is written out in
+    full, its ``sf`` and ``damage`` (``level`` and ``ct``) always, so that it reads back as written whatever library
+    the reader has (:data:`_WRITTEN_OUT`); the ``library`` a file was read with is not kept."""
 
     def plain(value: Any) -> Any:
         if isinstance(value, Fraction):
@@ -606,8 +685,8 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
         out = _without_defaults(c)
         out.pop("abilities", None)
         out.update(_without_defaults(c.abilities))
-        out["weapons"] = [{"name": w.name} | _without_defaults(w) for w in c.weapons]
-        out["spells"] = [{"name": s.name} | _without_defaults(s)
+        out["weapons"] = [{"name": w.name} | _written_out(w) | _without_defaults(w) for w in c.weapons]
+        out["spells"] = [{"name": s.name} | _written_out(s) | _without_defaults(s)
                          | ({"effect": effect_to_table(s.effect)} if s.effect is not None else {}) for s in c.spells]
         for key in ("weapons", "spells"):
             if not out[key]:
