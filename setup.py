@@ -37,6 +37,8 @@ INTERPRETED = {
     "combatkit/mana/pools.py": "the same",
     "combatkit/mana/recovery.py": "the same",
     "combatkit/mana/tables.py": "the same",
+    "combatkit/monsters.py": "reads its tables from files and checks what a user gives as Python checks it; no hot "
+                             "loop",
 }
 """The engine modules left as Python, and why; every other module under combatkit/ is compiled. Inside the
 compiled ones, the classes a user or a file gives values to (the options) and the timing systems (classes
