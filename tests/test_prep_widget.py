@@ -19,6 +19,7 @@ import pytest
 import vl_convert as vlc
 from nbclient import NotebookClient
 
+import combatkit.widgets.views.downloads as download_links
 import combatkit.widgets.views.prep as prep_widgets
 import combatkit.widgets.charts.prep as prep_charts
 from combatkit import SYSTEMS, loads_encounter
@@ -223,7 +224,7 @@ def test_the_csv_links_hold_the_frames(prep):
 def test_a_csv_too_large_for_a_link_is_not_offered_as_a_dead_one(prep, monkeypatch):
     ran(prep)
     fights = len(linked(prep.downloads, "-fights.csv"))
-    monkeypatch.setattr(prep_widgets, "LINK_LIMIT", fights)  # its link, in base64, is longer than the CSV
+    monkeypatch.setattr(download_links, "LINK_LIMIT", fights)  # its link, in base64, is longer than the CSV
     html_of = prep_widgets._downloads_html(prep.results)
     assert "-fights.csv" not in html_of and "-wins.csv" in html_of
     assert "every fight: too large for a link in the page (24 fights)" in html_of

@@ -2,9 +2,10 @@
 
 The engine gives a view what it would otherwise take out of words: a clock's unit and its note, a period's name,
 number and step, a span's short form (``Span.what``), a roll's subject, a timeline's explanation as rows
-(``Timeline.why_rows``), a matchup's odds as fields (``Matchup``), a system's short title. A page that parsed the
-words broke the day a message was reworded; this test reads the source of ``widgets/views`` and
-``widgets/charts`` (the mana view is another's) and fails on any of these, applied to engine text:
+(``Timeline.why_rows``), a matchup's odds as fields (``Matchup``), a system's short title, the combatant an encounter
+file's error is about (``EncounterFileError.combatant``). A page that parsed the words broke the day a message was
+reworded; this test reads the source of ``widgets/views`` and ``widgets/charts`` (the mana view is another's) and
+fails on any of these, applied to engine text:
 
 * a string method that takes words apart or looks into them (``split``, ``partition``, ``startswith``, ``find``,
   ``removeprefix``...);
@@ -15,11 +16,11 @@ words broke the day a message was reworded; this test reads the source of ``widg
 * a matchup's odds read by the words of its keys (``odds["a first"]``) rather than by field.
 
 Engine text is what an engine object says in words (its ``unit``, ``title``, ``purpose``, ``action``, ``label``,
-``note``, ``message``, ``rule``, ``cause``, ``why``; what ``why()``, ``why_line()``, ``describe()`` return; an
-exception's words), a name so called, and whatever a view makes of it: a name assigned from it, a loop over it,
-a local function's parameter it is passed to, what a local function returns of it. The scan is of the syntax
-tree (docstrings and their examples aside) and needs no list of exceptions: a view that must read words apart
-reads them from the engine's own typed fields instead.
+``note``, ``message``, ``rule``, ``cause``, ``why``, an error's ``field`` path; what ``why()``, ``why_line()``,
+``describe()`` return; an exception's words), a name so called, and whatever a view makes of it: a name assigned
+from it, a loop over it, a local function's parameter it is passed to, what a local function returns of it. The
+scan is of the syntax tree (docstrings and their examples aside) and needs no list of exceptions: a view that must
+read words apart reads them from the engine's own typed fields instead.
 """
 
 from __future__ import annotations
@@ -33,14 +34,14 @@ import pytest
 
 from combatkit.resolution import ROLL_KEYS
 from combatkit.systems import SYSTEMS
-from combatkit.systems._exhaust import Order
+from combatkit.odds import Order
 
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = sorted(p for folder in ("widgets/views", "widgets/charts") for p in (ROOT / folder).glob("*.py")
                  if p.relative_to(ROOT).as_posix() != "widgets/views/mana.py")
 
 ENGINE_WORDS = frozenset({"unit", "title", "short_title", "purpose", "action", "label", "note", "message", "rule",
-                          "cause", "why"})
+                          "cause", "why", "field"})
 """Attributes (and names) that hold an engine object's words."""
 ENGINE_CALLS = frozenset({"why", "why_line", "describe", "line", "words", "said"})
 """Methods whose answer is the engine's words."""
@@ -349,6 +350,13 @@ WORD = re.compile("potion")
 def drinks(d):
     return WORD.search(d.note) is not None
 ''',
+    "an error's field path parsed for the combatant": '''
+import re
+
+def who(error, names):
+    match = re.match(r"combatants\\[(\\d+)\\]", error.field)
+    return names[int(match[1])] if match else ""
+''',
     "odds read by the words of their keys": '''
 def panel(p):
     return p["a first"], p.get("simultaneous"), "a spell interrupted" in p, p[f"{who} blow {n} @ {t}"]
@@ -365,7 +373,7 @@ GOOD = '''
 import re
 from combatkit.dice import roll_key
 
-def fine(timeline, clock, roll, sides, text, odds, description, system):
+def fine(timeline, clock, roll, sides, text, odds, description, system, error):
     """A docstring may show "--- round 1" and clock.unit.split(" (") in an example."""
     rows = timeline.why_rows()
     bands = [p.band for p in clock.periods]
@@ -376,7 +384,8 @@ def fine(timeline, clock, roll, sides, text, odds, description, system):
     first = odds.a_first + odds.chance(order)
     lines = timeline.why()
     notes = lines[: len(timeline.notes)]  # a slice of the list of lines, not of a line
-    return rows, bands, mine, key, numbers, words, first, notes, system.short_title, f"{clock.unit}s"
+    who = sides[error.combatant] if error.combatant is not None else ""
+    return rows, bands, mine, key, numbers, words, first, notes, system.short_title, f"{clock.unit}s", who
 '''
 
 

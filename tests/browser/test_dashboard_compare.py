@@ -14,7 +14,7 @@ import pytest
 from combatkit import load_example
 from combatkit.encounter_files import example_encounters
 from combatkit.systems import SYSTEMS
-from combatkit.widgets.views.compare import default_matchup, matchup_sentences, run_systems
+from combatkit.comparison import default_matchup, matchup_sentences, run_systems
 from combatkit.widgets.charts.compare import panel_frame
 from combatkit.widgets.views.dice_entry import file_entries
 from combatkit.widgets.views.encounter_picker import example_options

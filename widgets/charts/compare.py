@@ -11,7 +11,7 @@ Pure functions of long-form rows, like :mod:`combatkit.widgets.charts.timeline`:
   :func:`panel_spec` gives its ``to_dict()`` fast, reusing the spec of an earlier
   round on the same clock.
 * :func:`odds_frame` and :func:`odds_chart`: who acts first in a matchup under each
-  system (each :class:`~combatkit.systems._exhaust.Matchup`'s fields), as stacked bars, beside the chance
+  system (each :class:`~combatkit.odds.Matchup`'s fields), as stacked bars, beside the chance
   that a caster's spell is interrupted; :func:`odds_spec` its ``to_dict()``, unvalidated, for a view that
   redraws it often.
 
@@ -41,7 +41,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from combatkit.systems._exhaust import Matchup, Order
+from combatkit.odds import Matchup, Order
 from combatkit.timeline import Clock, Timeline
 from combatkit.widgets.charts.timeline import (
     ACTIVE,
@@ -287,8 +287,8 @@ def _percent(p: Fraction) -> str:
 def odds_frame(odds: Mapping[str, Matchup], a: str, b: str) -> pd.DataFrame:
     """Long-form rows of matchup odds, one per system and outcome.
 
-    ``odds`` maps a system's title to its exact odds (a :class:`~combatkit.systems._exhaust.Matchup`, read by
-    field: the chance of each :class:`~combatkit.systems._exhaust.Order`, and of each caster's spell
+    ``odds`` maps a system's title to its exact odds (a :class:`~combatkit.odds.Matchup`, read by
+    field: the chance of each :class:`~combatkit.odds.Order`, and of each caster's spell
     interrupted). Columns: ``system``, ``order`` (its place in ``odds``), ``measure`` (``"first"`` for the four
     exclusive outcomes, ``"spell interrupted"`` for the casters), ``outcome`` (in words, with the
     figures' names), ``key`` (the outcome's key in the engine's mapping), ``p`` (a float for the chart),

@@ -5,28 +5,29 @@ what each figure means to do, once for every system, and the refinements of the 
 written for, which a dropdown sets) and saved as TOML: every panel, the odds and the words follow
 each edit.
 
-Each system schedules the same encounter with the same seed and the same entered dice
-(:mod:`combatkit.widgets.views.dice_entry`: a number entered for a purpose and its dice is used
-by every system that rolls those dice for it). Each round is drawn small, on its own
+The comparison itself is the engine's (:mod:`combatkit.comparison`): each system schedules the same
+encounter with the same seed and the same entered dice (:func:`~combatkit.comparison.run_systems`;
+:mod:`combatkit.widgets.views.dice_entry`: a number entered for a purpose and its dice is used by every
+system that rolls those dice for it), and what differs between the systems is said in its words
+(:func:`~combatkit.comparison.matchup_sentences`, :func:`~combatkit.comparison.parting_sentences`,
+:func:`~combatkit.comparison.odds_sentences`). This view draws it. Each round is drawn small, on its own
 clock (:func:`~combatkit.widgets.charts.compare.panel_chart`); a system that cannot run
 the encounter shows the engine's message (the rule and the value) in its panel while the
 others still draw. For a matchup of two combatants the exact odds of who acts first, of a
 tie and of a spell being interrupted come from the engine
-(:func:`combatkit.odds.matchup_odds`, a :class:`~combatkit.systems._exhaust.Matchup` read by field), beside
-the timelines as a table and a chart; and what differs between the systems is said in words derived from the
-timelines' typed fields (:func:`matchup_sentences`, :func:`odds_sentences`): who acts first in a round
-(:func:`~combatkit.systems._exhaust.order`), a roll's subject, a clock's unit, a system's short title.
+(:func:`combatkit.odds.matchup_odds`, a :class:`~combatkit.odds.Matchup` read by field), beside
+the timelines as a table and a chart.
 
 Exact odds can take from milliseconds to tens of seconds (the number of dice outcomes
-that matter): :class:`OddsJobs` computes each system's odds once per encounter and
-matchup and caches them, off the kernel's main thread when an event loop is running (in
+that matter): :class:`~combatkit.comparison_jobs.OddsJobs` computes each system's odds once per encounter
+and matchup and caches them, off the kernel's main thread when an event loop is running (in
 Jupyter and Voila), so the timelines stay responsive and each system's odds appear as
 they are ready; outside one (a script, a test) they are computed at once. The dashboard calls
 :meth:`SystemComparison.settle` last, so the page voila sends already has the odds that take a
-second or two. A link carries the
-example, the seed, the matchup and the entered dice (:meth:`SystemComparison.url_params`), not edits: it
-says so under itself. Options an encounter file sets (``[options.<system>]``) apply to that system's
-timeline and odds.
+second or two. Saving, the link and the alert box are every encounter view's
+(:class:`~combatkit.widgets.views.base.EncounterView`): a link carries the example, the seed, the
+matchup and the entered dice (:meth:`SystemComparison.url_params`), not edits: it says so under
+itself. Options an encounter file sets (``[options.<system>]``) apply to that system's timeline and odds.
 
 >>> comparison = SystemComparison("orc-closes-on-longbowman")
 >>> comparison.a.value, comparison.b.value
@@ -39,205 +40,53 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import html
-import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import ipywidgets as widgets
 
-from combatkit.comparison import first_difference, groups_alike, why_alike
+from combatkit.comparison import (
+    SystemRun,
+    check_figure,
+    default_matchup,
+    matchup_sentences,
+    odds_sentences,
+    parting_sentences,
+    percent,
+    run_systems,
+    systems_in_seed_order,
+)
+from combatkit.comparison_jobs import OddsJobs, OddsKey
 from combatkit.encounter import Encounter
-from combatkit.encounter_files import dumps_toml, load_example, save_encounter
+from combatkit.encounter_files import load_example
 from combatkit.errors import RulesError
-from combatkit.odds import matchup_odds
+from combatkit.odds import Matchup
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
-from combatkit.systems._exhaust import ACTS, Matchup, Order, first_act, order
-from combatkit.timeline import SpanKind, Status, Timeline
+from combatkit.timeline import Timeline
 from combatkit.widgets.charts.timeline import placeholder_chart
 from combatkit.widgets.charts.compare import odds_chart, odds_frame, odds_spec, panel_frame, panel_spec
-from combatkit.widgets.views.dice_entry import DiceEntry, DiceKey, Entered, TableRoller, file_entries
-from combatkit.widgets.views.editor import EncounterEditor, describe_error, download_html, saved_rolls
+from combatkit.widgets.views.base import EncounterView
+from combatkit.widgets.views.dice_entry import DiceEntry, Entered, file_entries
+from combatkit.widgets.views.editor import EncounterEditor, saved_rolls
 from combatkit.widgets.views.encounter_picker import EncounterPicker
 from combatkit.widgets.charts.render import chart_view
-from combatkit.widgets.views.messages import bullets, show_alert
+from combatkit.widgets.views.messages import show_alert
 from combatkit.widgets.views.options_view import description_html, in_force_words
 from combatkit.widgets.views.player import MomentPlayer
-from combatkit.widgets.state.urlstate import Param, control_param, dice_param, int_param, text_param
+from combatkit.widgets.state.urlstate import Param, dice_param, text_param
 from combatkit.widgets.views.hush import Hush
 from combatkit.widgets.views.classes import tag
 
-__all__ = [
-    "DEFAULT_EXAMPLE",
-    "OddsJobs",
-    "SystemComparison",
-    "SystemPanel",
-    "SystemRun",
-    "default_matchup",
-    "describe_error",
-    "matchup_sentences",
-    "odds_sentences",
-    "parting_sentences",
-    "run_systems",
-    "systems_in_seed_order",
-]
+__all__ = ["DEFAULT_EXAMPLE", "SystemComparison", "SystemPanel"]
 
 DEFAULT_EXAMPLE = "five-phase-erik-the-bold"
-"""The encounter a new comparison opens with: five of the six systems can run it."""
+"""The encounter a new comparison opens with: five figures, and every system runs it."""
 
 _EMBED = {"renderer": "svg", "actions": False}
-
-
-def systems_in_seed_order() -> list[TimingSystem]:
-    """Every registered system, in the order of the seeds they come from (000 §1-2, 000 §3, 001, ...)."""
-    return sorted(SYSTEMS.values(), key=lambda s: s.source)
-
-
-@dataclass(frozen=True)
-class SystemRun:
-    """One system's round of the encounter, or why it has none."""
-
-    system: TimingSystem
-    """The timing system."""
-    timeline: Timeline | None
-    """Its round, or None when it could not run the encounter."""
-    error: str = ""
-    """The engine's message when it could not (the rule and the value), else ``""``."""
-
-
-def run_systems(encounter: Encounter, seed: int, by_dice: Mapping[DiceKey, Entered] | None = None,
-                left: Mapping[str, Entered] | None = None,
-                systems: Sequence[TimingSystem] | None = None) -> dict[str, SystemRun]:
-    """Schedule ``encounter`` under every system (seed order), each with a fresh roller on ``seed``.
-
-    ``by_dice`` are numbers entered for a purpose and its dice (shared by every system);
-    ``left`` are the file's rolls that only the system the encounter was written for takes
-    (see :func:`~combatkit.widgets.views.dice_entry.file_entries`).
-    """
-    runs = {}
-    for system in systems or systems_in_seed_order():
-        own = left if (left and system.id == encounter.system) else {}
-        roller = TableRoller(seed=seed, entered=dict(own), by_dice=dict(by_dice or {}))
-        try:
-            runs[system.id] = SystemRun(system, system.schedule(encounter, roller))
-        except ValueError as error:
-            runs[system.id] = SystemRun(system, None, describe_error(error))
-    return runs
-
-
-def default_matchup(encounter: Encounter) -> tuple[str, str]:
-    """The first intent (or declaration) aimed at a figure of another side gives the matchup (actor, target);
-    without one, the first figures of the first two sides (or the first two figures)."""
-    side = {c.name: c.side for c in encounter.combatants}
-    for d in (*encounter.declarations, *encounter.intents):
-        if d.target is not None and side.get(d.target) not in (None, side.get(d.actor)):
-            return d.actor, d.target
-    names = [c.name for c in encounter.combatants]
-    others = [c.name for c in encounter.combatants if c.side != encounter.combatants[0].side]
-    second = others[0] if others else (names[1] if len(names) > 1 else names[0])
-    return names[0], second
-
-
-# ----------------------------------------------------------------- words
-
-
-def _dice_words(timeline: Timeline, encounter: Encounter, names: Sequence[str]) -> str:
-    sides = {c.side for c in encounter.combatants if c.name in names}
-    mine = [r for r in timeline.rolls if r.subject in {*names, *sides}]
-    if not mine:
-        return "No die is rolled for them: the rules alone fix these moments."
-    shown = [f"{r.purpose} {r.dice} = {r.total} ({'entered' if r.entered else 'rolled'})" for r in mine]
-    return f"Dice rolled for them: {'; '.join(shown)}."
-
-
-def _act_words(timeline: Timeline, name: str) -> str:
-    act = first_act(timeline, name)
-    clock = timeline.clock
-    if act is None:
-        lost = next((s for s in timeline.for_actor(name) if s.kind in ACTS), None)
-        if lost is None:
-            return f"{name} declares no blow and no spell"
-        return (f"{name} lands no blow and completes no spell: {lost.action} is {lost.status.value} "
-                f"({lost.why.rstrip('.')})")
-    what, verb = ("spell", "goes off") if act.kind is SpanKind.CAST else ("blow", "lands")
-    together = [s for s in timeline.landing_at(act.end) if s.actor != name and s.status is Status.DONE]
-    text = f"{name}'s first {what} ({act.action}) {verb} in {clock.describe(act.end)}"
-    if together:
-        text += ", simultaneous with " + ", ".join(f"{s.actor} ({s.action})" for s in together)
-    ruined = [s for s in timeline.for_actor(name) if s.kind is SpanKind.CAST and s.status is Status.RUINED]
-    return text + "".join(f"; {s.action} is ruined in {clock.describe(s.end)}" for s in ruined)
-
-
-_ORDER_WORDS = {Order.A_FIRST: "{a} acts first", Order.B_FIRST: "{b} acts first",
-                Order.SIMULTANEOUS: "they act at the same moment", Order.NEITHER: "neither acts"}
-
-
-def _system_sentence(run: SystemRun, encounter: Encounter, a: str, b: str) -> str:
-    title = run.system.short_title
-    if run.timeline is None:
-        return f"{title} cannot run this encounter: {run.error}"
-    first = _ORDER_WORDS[order(run.timeline, a, b)].format(a=a, b=b)
-    return (f"Under {title}, counting in {run.timeline.clock.unit}s: {first}. {_act_words(run.timeline, a)}. "
-            f"{_act_words(run.timeline, b)}. {_dice_words(run.timeline, encounter, (a, b))}")
-
-
-def _join(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def matchup_sentences(runs: Mapping[str, SystemRun], encounter: Encounter, a: str, b: str) -> list[str]:
-    """What differs between the systems for ``a`` against ``b``, in words, from the timelines:
-    first who acts first under which systems (with these dice), then one sentence per system
-    saying when each figure's first blow or spell lands on its clock, what lands with it,
-    which spell is ruined, and which dice decided it; a system that cannot run the encounter
-    says why."""
-    groups: dict[Order, list[str]] = {}
-    cannot: list[str] = []
-    for run in runs.values():
-        if run.timeline is None:
-            cannot.append(run.system.short_title)
-        else:
-            groups.setdefault(order(run.timeline, a, b), []).append(run.system.short_title)
-    clauses = []
-    for key, phrase in ((Order.A_FIRST, f"{a} acts first under "), (Order.B_FIRST, f"{b} acts first under "),
-                        (Order.SIMULTANEOUS, f"{a} and {b} act at the same moment under "),
-                        (Order.NEITHER, f"neither {a} nor {b} lands a blow or completes a spell under ")):
-        if key in groups:
-            clauses.append(phrase + _join(groups[key]))
-    summary = f"With these dice, {'; '.join(clauses)}." if clauses else ""
-    if cannot:
-        summary += (f" {_join(cannot)} cannot run this encounter as written (see "
-                    f"{'its panel' if len(cannot) == 1 else 'their panels'}).")
-    return [summary.strip(), *(_system_sentence(run, encounter, a, b) for run in runs.values())]
-
-
-def parting_sentences(runs: Mapping[str, SystemRun], encounter: Encounter) -> tuple[list[str], list[tuple[str, str]]]:
-    """Where the systems' rounds coincide and where they part (:mod:`combatkit.comparison`): a sentence per
-    group of systems that order this round's acts alike, with why, and for each pair that differ the first
-    moment they part, as ``(pair, words)``."""
-    timelines = {sid: run.timeline for sid, run in runs.items() if run.timeline is not None}
-    titles = {sid: run.system.short_title for sid, run in runs.items()}
-    alike = []
-    for group in groups_alike(timelines):
-        names = _join([titles[sid] for sid in group])
-        reason = why_alike(encounter, group[0], group[1]) if len(group) == 2 else \
-            "their rules happen to put this round's acts in the same order"
-        alike.append(f"{names} time this round alike: {reason}.")
-    apart = []
-    ids = list(timelines)
-    for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
-            difference = first_difference(timelines[a], timelines[b])
-            if difference is not None:
-                apart.append((f"{titles[a]} / {titles[b]}", difference.words(titles[a], titles[b])))
-    return alike, apart
 
 
 def _parting_html(alike: list[str], apart: list[tuple[str, str]]) -> str:
@@ -249,150 +98,6 @@ def _parting_html(alike: list[str], apart: list[tuple[str, str]]) -> str:
              f"text-align:left'>systems</th><th style='{cell};text-align:left'>the first moment they part</th></tr>"
              f"{rows}</table>") if apart else "<p>Every system orders this round's acts alike.</p>"
     return said + table
-
-
-def _percent(p: Fraction) -> str:
-    return f"{float(p) * 100:.1f}%"
-
-
-def odds_sentences(odds: Mapping[str, Matchup], titles: Mapping[str, str], a: str, b: str) -> list[str]:
-    """What the exact odds say across systems (over every roll, not just these dice): the range of
-    the chance that ``a`` acts first, where a tie can happen, and the chance a spell is interrupted."""
-    if not odds:
-        return []
-
-    def spread(chance: Callable[[Matchup], Fraction | None], what: str) -> str | None:
-        values = {sid: p for sid, chances in odds.items() if (p := chance(chances)) is not None}
-        if not values:
-            return None
-        low, high = min(values.values()), max(values.values())
-        at = {p: _join([titles[s] for s, v in values.items() if v == p]) for p in (low, high)}
-        if low == high:
-            return f"{what} is {_percent(low)} under every system that rates this matchup ({at[low]})."
-        return f"{what} runs from {_percent(low)} under {at[low]} to {_percent(high)} under {at[high]}."
-
-    lines = [spread(lambda chances: chances.a_first, f"Over every roll (exact odds), the chance that {a} acts first")]
-    ties = {sid: chances.simultaneous for sid, chances in odds.items() if chances.simultaneous}
-    if ties:
-        lines.append(f"{a} and {b} can act at the same moment only under "
-                     + _join([f"{titles[s]} ({_percent(p)})" for s, p in ties.items()]) + ".")
-    else:
-        lines.append(f"No system lets {a} and {b} act at the same moment.")
-    for who, name in (("a", a), ("b", b)):
-        lines.append(spread(lambda chances, who=who: chances.spell_interrupted(who),
-                            f"The chance that {name}'s spell is interrupted"))
-    return [line for line in lines if line]
-
-
-# ----------------------------------------------------------------- odds, lazily
-
-
-OddsKey = tuple[str, Encounter, str, str]
-
-
-@lru_cache(maxsize=256)
-def _exact_odds(system: str, encounter: Encounter, a: str, b: str) -> tuple[Matchup, float]:
-    """The exact odds of ``a`` against ``b`` under ``system`` with the options ``encounter`` sets for it, and the
-    seconds they took: worked out once in a kernel, for every comparison it opens (a cell run again, a lesson's
-    later cells). A matchup the system refuses raises each time, and is not kept."""
-    start = time.perf_counter()
-    odds = matchup_odds(system, encounter, a, b, SYSTEMS[system].encounter_options(encounter))
-    return odds, time.perf_counter() - start
-
-
-class OddsJobs:
-    """Exact odds computed once per (system, encounter, a, b) in a kernel (:func:`_exact_odds`).
-
-    With an event loop running (Jupyter, Voila), each job runs in a thread of its own,
-    one at a time per system, started on the loop's next turn (so a matchup replaced in the
-    same cell, as a link sets ``a`` and then ``b``, is dropped before it begins), and
-    ``notify`` is called on the loop when it ends: the kernel keeps answering the page
-    meanwhile. Without one, jobs run at once.
-    """
-
-    def __init__(self, notify: Callable[[], None]) -> None:
-        self._notify = notify
-        self._told = False
-        """A redraw for odds that arrived is queued on the event loop (read and set only there)."""
-        self._futures: dict[OddsKey, Future] = {}
-        self._locks: dict[str, threading.Lock] = {}
-        self.seconds: dict[OddsKey, float] = {}
-        """How long each finished job's odds took to work out (the first time in the kernel)."""
-
-    def get(self, system: str, encounter: Encounter, a: str, b: str) -> Future:
-        """The future odds of ``a`` against ``b`` under ``system``: cached, running, waiting or started now."""
-        key = (system, encounter, a, b)
-        future = self._futures.get(key)
-        if future is not None:
-            return future
-        future = self._futures[key] = Future()
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self._run(key, future)
-            return future
-        future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._arrived, loop))
-        lock = self._locks.setdefault(system, threading.Lock())
-
-        def work() -> None:
-            with lock:
-                self._run(key, future)
-
-        loop.call_soon(threading.Thread(target=work, daemon=True, name=f"combatkit odds: {system}").start)
-        return future
-
-    def _arrived(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the loop: odds arrived. The odds that arrive while the loop is busy (drawing the last ones, or a new
-        encounter's panels) are drawn together, once."""
-        if not self._told:
-            self._told = True
-            loop.call_soon(self._tell)
-
-    def _tell(self) -> None:
-        self._told = False
-        self._notify()
-
-    def drop_waiting(self, keep: set[OddsKey]) -> None:
-        """Cancel the jobs not yet begun that are not in ``keep`` (one already running finishes and is kept)."""
-        for key, future in list(self._futures.items()):
-            if key not in keep and future.cancel():
-                del self._futures[key]
-
-    @property
-    def pending(self) -> list[Future]:
-        """Jobs not finished yet."""
-        return [f for f in self._futures.values() if not f.done()]
-
-    def settle(self, keys: Sequence[OddsKey], seconds: float) -> None:
-        """Work out here and now, one after another, the jobs of ``keys`` not begun yet, starting none after
-        ``seconds``; a job another thread is playing is waited for within that time. What is left goes on in
-        its thread. A page's first view is then whole when it is sent: odds that arrive while the page is
-        still building its widgets can be lost to it (the table stayed at "computing…")."""
-        deadline = time.monotonic() + seconds
-        for key in keys:
-            future = self._futures.get(key)
-            left = deadline - time.monotonic()
-            if future is None or future.done() or left <= 0:
-                continue
-            lock = self._locks.setdefault(key[0], threading.Lock())
-            if lock.acquire(timeout=left):
-                try:
-                    self._run(key, future)
-                finally:
-                    lock.release()
-
-    def _run(self, key: OddsKey, future: Future) -> None:
-        if future.done() or not future.set_running_or_notify_cancel():  # done: settled before its thread began
-            return
-        start = time.perf_counter()
-        try:
-            odds, seconds = _exact_odds(*key)
-        except Exception as error:  # handed to whoever reads the future: a ValueError is shown, others raise there
-            self.seconds[key] = time.perf_counter() - start
-            future.set_exception(error)
-            return
-        self.seconds[key] = seconds
-        future.set_result(odds)
 
 
 # ----------------------------------------------------------------- widgets
@@ -434,28 +139,27 @@ class SystemPanel(widgets.VBox):
                                      tick=tick)
 
 
-class SystemComparison(widgets.VBox):
+class SystemComparison(EncounterView):
     """One encounter under every timing system: small-multiple timelines, differences in words,
     and the exact odds of a matchup beside them.
 
     ``example`` names a shipped encounter; ``encounter`` opens any other. ``seed`` seeds the
-    dice nobody entered. ``a`` and ``b`` pick the matchup (default: :func:`default_matchup`).
+    dice nobody entered. ``a`` and ``b`` pick the matchup (default: :func:`~combatkit.comparison.default_matchup`).
     """
+
+    _still_shown = "The timelines still show the last encounter that worked"
 
     def __init__(self, example: str | None = DEFAULT_EXAMPLE, *, encounter: Encounter | None = None, seed: int = 1,
                  a: str | None = None, b: str | None = None) -> None:
         self.systems = systems_in_seed_order()
-        self.encounter: Encounter | None = None
-        """The encounter shown."""
         self.runs: dict[str, SystemRun] = {}
         """Each system's round (or error), by system id."""
         self._own_round: Timeline | None = None
         """The round the system the encounter is written for gave when it was opened: what its description
         was written for."""
-        self.error = ""
-        """What could not be read or applied (a file, a pasted text), or ``""``."""
         self.sentences: list[str] = []
-        """The differences in words (see :func:`matchup_sentences` and :func:`odds_sentences`)."""
+        """The differences in words (see :func:`~combatkit.comparison.matchup_sentences` and
+        :func:`~combatkit.comparison.odds_sentences`)."""
         self.saved: Encounter | None = None
         """What the save link holds: the encounter shown, with the seed and the dice entered that the
         system it is written for used."""
@@ -464,8 +168,7 @@ class SystemComparison(widgets.VBox):
 
         self.heading = tag(widgets.HTML(), "heading")
         self.download = tag(widgets.HTML(), "download")
-        self.picker = EncounterPicker(self._load, lambda error: self._show_error(error, in_draft=False),
-                                      beside=[self.download])
+        self.picker = EncounterPicker(self._load, self._show_load_error, beside=[self.download])
         self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
         self.seed = tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
                                         layout=widgets.Layout(width="150px"), style={"description_width": "34px"}),
@@ -520,7 +223,7 @@ class SystemComparison(widgets.VBox):
         tag(self, "comparison")
 
         if encounter is not None:
-            self._load(encounter, None)
+            self._load(encounter)
         else:
             name = example or DEFAULT_EXAMPLE
             self._load(load_example(name), name)
@@ -534,52 +237,28 @@ class SystemComparison(widgets.VBox):
 
     # ------------------------------------------------------------ public
 
-    def show_example(self, name: str) -> None:
-        """Show the shipped example ``name``; an unknown name is reported, not raised."""
-        self.picker.open_example(name)
-
-    def show_encounter(self, encounter: Encounter) -> None:
-        """Show any encounter."""
-        self.picker.select(None)
-        self._load(encounter, None)
-
     def set_matchup(self, a: str, b: str) -> None:
         """Rate ``a`` against ``b``; a name not in the encounter is reported, not raised."""
-        for name in (a, b):
-            if (error := self._not_in_encounter(name)) is not None:
-                self._show_error(error)
-                return
+        try:
+            for name in (a, b):
+                check_figure(self.encounter, name)
+        except RulesError as error:
+            self._show_error(error)
+            return
         with self._quiet():
             self.a.value, self.b.value = a, b
         self._show_error(None)
         self._show_matchup()
 
-    def url_params(self) -> list[Param]:
-        """The keys this comparison's URL carries (see :mod:`combatkit.widgets.state.urlstate`), applied in this
-        order: the example, the seed and the matchup ``a`` and ``b`` (always written: an example file may
-        bring its own seed, and each example its own matchup), and the dice entered over the example's own.
-        A name the encounter the link opens does not have is refused: the link's problem is shown over the
-        default view."""
+    def _own_params(self) -> list[Param]:
+        """After the example and the seed: the matchup ``a`` and ``b`` (always written: each example has its
+        own), and the dice entered over the example's own. A name the encounter the link opens does not have is
+        refused: the link's problem is shown over the default view."""
         return [
-            control_param("example", self.picker.example),
-            int_param("seed", lambda: self.seed.value, self._set_seed, low=-(2**31), high=2**31 - 1),
             text_param("a", lambda: self.a.value, lambda name: self._link_matchup(name, self.b.value)),
             text_param("b", lambda: self.b.value, lambda name: self._link_matchup(self.a.value, name)),
             dice_param("dice", lambda: self.dice.changes, self.dice.enter),
         ]
-
-    def url_caveat(self) -> str:
-        """What a link cannot carry (``""``: nothing): an encounter opened from a file or pasted in, or edits."""
-        return self.picker.url_caveat(edited=self.editor.edited)
-
-    @property
-    def toml(self) -> str:
-        """The encounter shown as an encounter file (what the save link holds: :attr:`saved`)."""
-        return dumps_toml(self.saved)
-
-    def save(self, path: str) -> None:
-        """Write :attr:`saved` to ``path`` (``.toml`` or ``.json``)."""
-        save_encounter(self.saved, path)
 
     @property
     def timelines(self) -> dict[str, Timeline]:
@@ -605,20 +284,9 @@ class SystemComparison(widgets.VBox):
         return self._finished()[1]
 
     def _finished(self) -> tuple[dict[str, Matchup], dict[str, str], dict[str, BaseException]]:
-        """The finished odds, by system: the odds, the engine's refusals (a ValueError, said) and the bugs (any
-        other exception)."""
-        odds, refused, bugs = {}, {}, {}
-        for sid, future in self._futures().items():
-            if not future.done() or future.cancelled():
-                continue
-            error = future.exception()
-            if error is None:
-                odds[sid] = future.result()
-            elif isinstance(error, ValueError):
-                refused[sid] = describe_error(error)
-            else:
-                bugs[sid] = error
-        return odds, refused, bugs
+        """The current matchup's finished odds, by system: the odds, the engine's refusals (a ValueError, said)
+        and the bugs (any other exception)."""
+        return self.jobs.finished(self._keys())
 
     @property
     def pending(self) -> list[Future]:
@@ -628,14 +296,14 @@ class SystemComparison(widgets.VBox):
     def settle(self, seconds: float = 2.0) -> None:
         """Work out the current matchup's odds in this cell, system by system, beginning none after ``seconds``
         (the rest go on in their threads), and show them: a dashboard calls it last, so the page it sends has
-        them (:meth:`OddsJobs.settle`)."""
+        them (:meth:`~combatkit.comparison_jobs.OddsJobs.settle`)."""
         self._futures()  # started, or found
         self.jobs.settle(self._keys(), seconds)
         self._show_odds()
 
     # ------------------------------------------------------------ loading and running
 
-    def _load(self, encounter: Encounter, _name: str | None) -> None:
+    def _load(self, encounter: Encounter, _name: str | None = None) -> None:
         self.encounter = encounter
         self._own_round = None
         with self._quiet():
@@ -692,8 +360,7 @@ class SystemComparison(widgets.VBox):
                               f"<div style='color:#4d5656;max-width:1000px'>Written for {html.escape(written)}. "
                               f"{description}</div>")
         rolls = saved_rolls(own.timeline, self.dice.entries, self._left) if own and own.timeline else encounter.rolls
-        self.saved = dataclasses.replace(encounter, seed=self.seed.value, rolls=rolls)
-        self.download.value = download_html(self.saved)
+        self._offer(dataclasses.replace(encounter, seed=self.seed.value, rolls=rolls))
         order = [c.name for c in self.encounter.combatants]
         self.player.refresh()
         for sid, run in self.runs.items():
@@ -705,21 +372,11 @@ class SystemComparison(widgets.VBox):
                        for roll in run.timeline.rolls)
         self._show_matchup()
 
-    def _set_seed(self, seed: int) -> None:
-        self.seed.value = seed
-
     def _link_matchup(self, a: str, b: str) -> None:
         """A link's matchup; raises for a name the encounter does not have (set_matchup only reports it)."""
         for name in (a, b):
-            if (error := self._not_in_encounter(name)) is not None:
-                raise error
+            check_figure(self.encounter, name)
         self.set_matchup(a, b)
-
-    def _not_in_encounter(self, name: str) -> RulesError | None:
-        names = [c.name for c in self.encounter.combatants]
-        return None if name in names else RulesError(
-            "a matchup names two of the encounter's combatants",
-            f"{name!r} is not in \"{self.encounter.title}\": its combatants are {_join(names)}")
 
     def _on_seed(self, _change) -> None:
         if not self._quiet:
@@ -763,8 +420,8 @@ class SystemComparison(widgets.VBox):
             if sid in odds:
                 p = odds[sid]
                 panel.odds.value = (f"<span style='font-size:90%'>Exact odds: {html.escape(a)} first "
-                                    f"<b>{_percent(p.a_first)}</b> · together <b>{_percent(p.simultaneous)}</b>"
-                                    f" · {html.escape(b)} first <b>{_percent(p.b_first)}</b></span>")
+                                    f"<b>{percent(p.a_first)}</b> · together <b>{percent(p.simultaneous)}</b>"
+                                    f" · {html.escape(b)} first <b>{percent(p.b_first)}</b></span>")
             elif sid in errors:
                 panel.odds.value = (f"<span style='font-size:90%;color:#78281f'>No odds: "
                                     f"{html.escape(errors[sid])}</span>")
@@ -799,7 +456,7 @@ class SystemComparison(widgets.VBox):
             if sid in odds:
                 chances = [chance(odds[sid]) for _, chance in columns]
                 values = "".join(
-                    f"<td style='{cell}' title='{p} exactly'>{_percent(p)}"
+                    f"<td style='{cell}' title='{p} exactly'>{percent(p)}"
                     f"<br><span style='color:#5f6b6d;font-size:85%'>{p}</span></td>"
                     if p is not None else f"<td style='{cell}'>—</td>" for p in chances)
                 seconds = self.jobs.seconds.get((sid, self.encounter, self.a.value, self.b.value), 0.0)
@@ -820,12 +477,3 @@ class SystemComparison(widgets.VBox):
                 "<div style='color:#5f6b6d;font-size:11px;margin-top:2px'>Over every roll of the dice, not just "
                 "these: who first lands a blow or completes a spell, and the chance a caster's spell is ruined.</div>")
 
-    # ------------------------------------------------------------ messages
-
-    def _show_error(self, error: ValueError | None, in_draft: bool = True) -> None:
-        lines = [(self.editor.describe(error) if in_draft else describe_error(error))] if error is not None else []
-        lines += self.editor.entry_errors.values()
-        self.error = "\n".join(lines)
-        show_alert(self.message, "" if not lines else (
-            f"<b>Not applied:</b>{bullets(lines)}The timelines still show the last encounter that worked; "
-            "your input is kept so you can fix it."))

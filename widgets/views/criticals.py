@@ -35,7 +35,6 @@ Dexterity bonus (DEX 16) = 12'
 
 from __future__ import annotations
 
-import base64
 import enum
 import html
 import re
@@ -65,6 +64,7 @@ from combatkit.widgets.charts.criticals import (
 )
 from combatkit.widgets.charts.render import chart_view
 from combatkit.widgets.state.urlstate import Applied, Param, control_param
+from combatkit.widgets.views.downloads import download_link
 from combatkit.widgets.views.messages import bullets, show_alert
 from combatkit.widgets.views.options_view import in_force_words
 from combatkit.widgets.views.classes import slug, tag
@@ -620,16 +620,14 @@ def _explanation_html(result: AttackResult, unused: list[str], seed: int) -> str
     )
 
 
-def _data_link(text: str, filename: str, label: str) -> str:
-    payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    return (f"<a download='{html.escape(filename)}' href='data:text/csv;charset=utf-8;base64,{payload}' "
-            f"style='margin-right:16px;color:#1a5276;text-decoration:underline'>{html.escape(label)}</a>")
-
-
 def _download_html(explorer: CriticalExplorer) -> str:
+    """The odds and the attack's steps as CSV files, each behind a link
+    (:func:`~combatkit.widgets.views.downloads.download_link`)."""
     who = slug(f"{explorer.attacker.name} vs {explorer.defender.name}", "attack")
     rules = explorer.odds.rule_set.value
-    return ("<div style='margin:6px 0'><b>Download as CSV:</b> "
-            + _data_link(explorer.odds_csv, f"critical-odds-{rules}-{who}.csv", "the odds")
-            + _data_link(explorer.steps_csv, f"attack-steps-{rules}-{who}.csv", "this attack, step by step")
-            + "</div>")
+    links = [download_link(text, filename, "text/csv;charset=utf-8", label,
+                           style="margin-right:16px;color:#1a5276;text-decoration:underline")
+             for text, filename, label in ((explorer.odds_csv, f"critical-odds-{rules}-{who}.csv", "the odds"),
+                                           (explorer.steps_csv, f"attack-steps-{rules}-{who}.csv",
+                                            "this attack, step by step"))]
+    return "<div style='margin:6px 0'><b>Download as CSV:</b> " + "".join(filter(None, links)) + "</div>"

@@ -39,7 +39,6 @@ with the rule (:meth:`EncounterEditor.show_plan`). Other systems ignore the refi
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import html
 import re
@@ -49,18 +48,18 @@ from typing import Any
 import ipywidgets as widgets
 
 from combatkit.encounter import Encounter
-from combatkit.encounter_files import dumps_toml, load_example, option_value, plain_option
-from combatkit.errors import EncounterFileError, RulesError
+from combatkit.encounter_files import load_example, option_value, plain_option
+from combatkit.errors import EncounterFileError, error_words
 from combatkit.intent import COMPONENTS, Plan, PlacementKind, named_actions
 from combatkit.fields import Declared, declared
 from combatkit.model import Abilities, ActionKind, Combatant, Maneuver, Refined, Spell, Weapon
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
-from combatkit.widgets.views.classes import slug, tag
+from combatkit.widgets.views.classes import tag
 from combatkit.widgets.state.draft import CombatantDraft, EncounterDraft
 from combatkit.widgets.views.hush import Hush
 
-__all__ = ["CLASSES", "EncounterEditor", "IntentRow", "NONE", "describe_error", "download_html", "new_encounter",
-           "saved_rolls", "with_options"]
+__all__ = ["CLASSES", "EncounterEditor", "IntentRow", "NONE", "describe_error", "new_encounter", "saved_rolls",
+           "with_options"]
 
 NONE = 0
 """Dropdown value for "no target" / "the default weapon or spell" (draft ids start at 1)."""
@@ -152,26 +151,17 @@ def saved_rolls(timeline: Any, by_dice: Mapping[tuple[str, str], Any], left: Map
 
 
 def describe_error(error: ValueError, names: Sequence[str] = ()) -> str:
-    """The engine's message for a reader: a rule's message and its citation, a file field's path and what is
-    wrong; with the combatants' ``names``, a path like ``combatants[1].dex`` names the combatant too.
+    """The engine's message for a reader (:func:`~combatkit.errors.error_words`): a rule's message and its
+    citation, a file field's path and what is wrong; with the combatants' ``names``, a path like
+    ``combatants[1].dex`` names the combatant too (:attr:`EncounterFileError.combatant
+    <combatkit.errors.EncounterFileError.combatant>`).
 
     >>> describe_error(EncounterFileError("combatants[1].dex", "DEX is 1..25 (PH Table 2), got 40"), ["Brienne", "Mira"])
     'combatants[1].dex (Mira): DEX is 1..25 (PH Table 2), got 40'
     """
-    if isinstance(error, EncounterFileError):
-        match = re.match(r"combatants\[(\d+)\]", error.field)
-        who = f" ({names[int(match[1])]})" if match and int(match[1]) < len(names) else ""
-        return f"{error.field}{who}: {error.message}"
-    if isinstance(error, RulesError):
-        return f"{error.message} (rule {error.rule})"
-    return str(error)
-
-
-def download_html(encounter: Encounter, label: str = "Save this encounter (.toml)") -> str:
-    """A link that downloads ``encounter`` as an encounter file (TOML), named after its title."""
-    payload = base64.b64encode(dumps_toml(encounter).encode("utf-8")).decode("ascii")
-    return (f"<a download='{slug(encounter.title, 'encounter')}.toml' href='data:application/toml;base64,{payload}' "
-            f"style='margin-left:12px'>{label}</a>")
+    if isinstance(error, EncounterFileError) and error.combatant is not None and error.combatant < len(names):
+        return f"{error.field} ({names[error.combatant]}): {error.message}"
+    return error_words(error)
 
 
 # ----------------------------------------------------------------- one intent

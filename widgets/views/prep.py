@@ -51,7 +51,6 @@ stop early at ±5%: phase1 stopped after 50 (±5% reached), segments stopped aft
 
 from __future__ import annotations
 
-import base64
 import html
 import re
 import threading
@@ -68,8 +67,8 @@ import pandas as pd
 
 from combatkit.comparison import why_alike
 from combatkit.encounter import Encounter
-from combatkit.encounter_files import dumps_toml, load_example, save_encounter
-from combatkit.errors import EncounterFileError, RulesError, is_whole
+from combatkit.encounter_files import dumps_toml, load_example
+from combatkit.errors import RulesError, is_whole
 from combatkit.fight import Fight, FightOptions
 from combatkit.fields import Declared, declared
 from combatkit.model import FISTS, Abilities, Combatant, Weapon
@@ -78,7 +77,9 @@ from combatkit.resolution import system_rules
 from combatkit.simulation import CHUNK, Simulation, StopReason, SystemRunError, replay, simulate_systems
 from combatkit.systems import SYSTEMS, find_system
 from combatkit.widgets.state.draft import CombatantDraft, EncounterDraft
-from combatkit.widgets.views.editor import EncounterEditor
+from combatkit.widgets.views.base import EncounterView
+from combatkit.widgets.views.downloads import download_link, encounter_link
+from combatkit.widgets.views.editor import EncounterEditor, describe_error
 from combatkit.widgets.views.encounter_picker import EncounterPicker
 from combatkit.widgets.charts.prep import (
     UNDECIDED,
@@ -104,7 +105,6 @@ __all__ = [
     "DEFAULT_EXAMPLE",
     "DEFAULT_FIGHTS",
     "FLEE_CHOICES",
-    "LINK_LIMIT",
     "MAX_FIGHTS",
     "PRECISION_CHOICES",
     "SYSTEM_ORDER",
@@ -122,10 +122,6 @@ MAX_FIGHTS = 2500
 """The most fights per system the view runs: enough to stop early at ±2% (:data:`PRECISION_CHOICES`) on an even
 fight, whose 95% interval narrows to ±2% at about 2,400 fights (2,000 stopped short of it: #18). For more, call
 :func:`~combatkit.simulation.simulate` directly."""
-LINK_LIMIT = 2_000_000
-"""The longest ``data:`` link a download is offered as (chromium takes no URL over 2 MiB). Six systems of
-2,500 four-vs-four fights make a fights CSV of 1.8 MB as a link; a larger one is not offered as a link, and the
-view says how to get it instead."""
 PROGRESS_STEPS = 50
 """Progress-bar updates per system (every 2% of its fights)."""
 SYSTEM_ORDER: tuple[str, ...] = tuple(sorted(SYSTEMS, key=lambda sid: (system_rules(sid).seed, sid)))
@@ -371,7 +367,7 @@ def _roster_header() -> widgets.HBox:
 # ---------------------------------------------------------------- the view
 
 
-class EncounterPrep(widgets.VBox):
+class EncounterPrep(EncounterView):
     """Load or build an encounter, pick timing systems, run many fights, and read the odds.
 
     ``example`` names a shipped encounter (see :func:`~combatkit.example_encounters`);
@@ -389,16 +385,12 @@ class EncounterPrep(widgets.VBox):
         self.workers = workers
         """Processes that play the fights (``workers`` of :func:`~combatkit.simulation.simulate_systems`); None:
         every core."""
-        self.encounter: Encounter | None = None
-        """The last encounter that passed the engine's checks."""
         self.draft = EncounterDraft({}, {})
         """The encounter being edited."""
         self.results: PrepResults | None = None
         """The last complete run, or None before the first."""
         self.replayed: Fight | None = None
         """The fight last replayed."""
-        self.error = ""
-        """What is wrong with the current input, or ``""``."""
         self._problems: dict[str, str] = {}
         self._quiet = Hush()
         self._file_edited = False
@@ -418,8 +410,7 @@ class EncounterPrep(widgets.VBox):
 
         self.heading = tag(widgets.HTML(), "heading")
         self.save_link = tag(widgets.HTML(), "save")
-        self.picker = EncounterPicker(lambda encounter, _name: self._load(encounter),
-                                      lambda error: self._set_problem("encounter", error, in_draft=False),
+        self.picker = EncounterPicker(lambda encounter, _name: self._load(encounter), self._show_load_error,
                                       beside=[self.save_link], paste=False)
         self.example = self.picker.example
         """The example dropdown (the picker's): what a link's ``example`` names."""
@@ -550,26 +541,13 @@ class EncounterPrep(widgets.VBox):
         """A run is in progress."""
         return self._thread is not None and self._thread.is_alive()
 
-    @property
-    def toml(self) -> str:
-        """The last good encounter as an encounter file (what the save link holds)."""
-        return dumps_toml(self.encounter)
-
-    def save(self, path: str) -> None:
-        """Write the last good encounter to ``path`` (``.toml`` or ``.json``)."""
-        save_encounter(self.encounter, path)
-
-    def show_example(self, name: str) -> None:
-        """Show the shipped example ``name``; an unknown name is reported, not raised."""
-        self.picker.open_example(name)
-
     def url_params(self) -> list[Param]:
         """The keys this view's URL carries (see :mod:`combatkit.widgets.state.urlstate`): the example, each
         timing system ticked or not (``phase1=1``), the fights per system, the stop-early precision
         (``precision=2``: ±2%), the seed and the run options. A link reproduces the run's setup; press
         Run to play it."""
         return [
-            control_param("example", self.example),
+            self._example_param(),
             *(control_param(sid, box) for sid, box in self.system_boxes.items()),
             control_param("fights", self.fights, low=1, high=MAX_FIGHTS),
             control_param("precision", self.precision),
@@ -580,15 +558,10 @@ class EncounterPrep(widgets.VBox):
             control_param("declarations", self.declarations),
         ]
 
-    def show_encounter(self, encounter: Encounter) -> None:
-        """Show ``encounter``, replacing whatever is being edited."""
-        self.picker.select(None)
-        self._load(encounter)
-
-    def url_caveat(self) -> str:
-        """What a link to this view leaves out, in one sentence, or ``""`` for a shipped example as shipped
-        (the link carries the setup of the run, never the encounter)."""
-        return self.picker.url_caveat(edited=self.draft.to_dict() != self._as_loaded)
+    def _edited(self) -> bool:
+        """The encounter differs from the one opened (the link carries the setup of the run, never the
+        encounter)."""
+        return self.draft.to_dict() != self._as_loaded
 
     def run(self) -> bool:
         """What the Run button does: read the controls and start playing the fights in the background.
@@ -736,7 +709,7 @@ class EncounterPrep(widgets.VBox):
         except ValueError as error:
             self._set_problem("encounter", error)
             return
-        self.encounter = encounter
+        self.encounter = self.saved = encounter
         if editor:
             self.editor.load(encounter, self.editor.system)
         try:
@@ -744,7 +717,7 @@ class EncounterPrep(widgets.VBox):
         except ValueError:
             self.editor.show_plan(None)
         self.heading.value = _heading_html(encounter)
-        self.save_link.value = _save_html(encounter)
+        self.save_link.value = encounter_link(encounter, style="margin-right:14px")
         if not self._file_edited:
             with self._quiet():
                 self.file_text.value = dumps_toml(encounter)
@@ -878,16 +851,14 @@ class EncounterPrep(widgets.VBox):
             f'<ul style="margin:4px 0">{items}</ul>The results below are still the last complete run\'s; your input '
             "is kept so you can fix it."))
 
-    def _describe(self, error: ValueError, in_draft: bool) -> str:
-        """The engine's message; a field path like ``combatants[1].hp`` gets the combatant's name."""
-        if isinstance(error, EncounterFileError):
-            match = re.match(r"combatants\[(\d+)\]", error.field)
-            names = [c.name for c in self.draft.combatants.values()] if in_draft else []
-            who = f" ({names[int(match[1])]})" if match and int(match[1]) < len(names) else ""
-            return f"{error.field}{who}: {error.message}"
-        if isinstance(error, RulesError):
-            return f"{error.message} (rule {error.rule})"
-        return str(error)
+    def _show_error(self, error: ValueError | None, in_draft: bool = True) -> None:
+        """The encounter's problem, among the run's and the replay's (:meth:`_set_problem`)."""
+        self._set_problem("encounter", error, in_draft=in_draft)
+
+    def _describe(self, error: ValueError, in_draft: bool = True) -> str:
+        """The engine's message; a field path like ``combatants[1].hp`` names the combatant of the roster being
+        edited too."""
+        return describe_error(error, [c.name for c in self.draft.combatants.values()] if in_draft else ())
 
 
 # ---------------------------------------------------------------- helpers
@@ -905,25 +876,15 @@ def _heading_html(encounter: Encounter) -> str:
             f"</b>: {html.escape(in_force)}</div>")
 
 
-def _data_link(text: str, filename: str, mime: str, label: str) -> str:
-    payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    return (f"<a download='{html.escape(filename)}' href='data:{mime};base64,{payload}' "
-            f"style='margin-right:14px'>{html.escape(label)}</a>")
-
-
-def _save_html(encounter: Encounter) -> str:
-    return _data_link(dumps_toml(encounter), f"{slug(encounter.title, 'encounter')}.toml", "application/toml",
-                      "Save this encounter (.toml)")
-
-
 def _downloads_html(results: PrepResults) -> str:
     stem = slug(results.setup.encounter.title, 'encounter')
     links = [(results.fights, "fights", "every fight"), (results.wins, "wins", "win rates"),
              (results.falls, "falls", "who falls"), (results.spells, "spells", "spells")]
     shown, left = [], []
     for frame, name, label in links:
-        link = _data_link(frame.to_csv(index=False), f"{stem}-{name}.csv", "text/csv", label)
-        if len(link) <= LINK_LIMIT:
+        link = download_link(frame.to_csv(index=False), f"{stem}-{name}.csv", "text/csv", label,
+                             style="margin-right:14px")
+        if link is not None:
             shown.append(link)
         else:
             left.append(label)

@@ -34,18 +34,18 @@ from typing import Any
 import ipywidgets as widgets
 
 from combatkit.encounter import Encounter
-from combatkit.encounter_files import dumps_toml, load_example, save_encounter
+from combatkit.encounter_files import load_example
 from combatkit.systems import TimingSystem, find_system
 from combatkit.timeline import Timeline
 from combatkit.widgets.charts.timeline import placeholder_chart, timeline_frame, timeline_spec
+from combatkit.widgets.views.base import EncounterView
 from combatkit.widgets.views.dice_entry import DiceEntry, Entered, TableRoller, file_entries
-from combatkit.widgets.views.editor import EncounterEditor, describe_error, download_html, saved_rolls, with_options
+from combatkit.widgets.views.editor import EncounterEditor, saved_rolls, with_options
 from combatkit.widgets.views.encounter_picker import EncounterPicker, example_options
 from combatkit.widgets.charts.render import chart_view
-from combatkit.widgets.views.messages import bullets, show_alert
 from combatkit.widgets.views.player import RoundPlayer
 from combatkit.widgets.views.options_view import OptionControls, description_html, in_force_words, inert_options
-from combatkit.widgets.state.urlstate import Param, bool_param, control_param, dice_param, int_param
+from combatkit.widgets.state.urlstate import Param, bool_param, dice_param
 from combatkit.widgets.views.hush import Hush
 from combatkit.widgets.views.classes import tag
 
@@ -54,7 +54,7 @@ __all__ = ["SystemTimeline"]
 _EMBED = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
 
 
-class SystemTimeline(widgets.VBox):
+class SystemTimeline(EncounterView):
     """One system's round of an encounter, drawn on its clock, explained, and open to edits.
 
     ``system`` is an id or alias (``"segments"``, ``"003"``). ``example`` names a shipped
@@ -77,8 +77,6 @@ class SystemTimeline(widgets.VBox):
         self.saved: Encounter | None = None
         """That round as an encounter (what the save link holds): the encounter written for this system,
         with the seed, the dice entered and the options in force."""
-        self.error = ""
-        """Why the current input could not be shown (the engine's message), or ``""``."""
         self._left: dict[str, Entered] = {}
         self._quiet = Hush()
 
@@ -143,41 +141,17 @@ class SystemTimeline(widgets.VBox):
 
     # ------------------------------------------------------------ public
 
-    def show_example(self, name: str) -> None:
-        """Show the shipped example ``name``; an unknown name is reported, not raised."""
-        self.picker.open_example(name)
-
-    def show_encounter(self, encounter: Encounter) -> None:
-        """Show any encounter."""
-        self.picker.select(None)
-        self._load(encounter, None)
-
-    @property
-    def toml(self) -> str:
-        """The round shown as an encounter file (what the save link holds: :attr:`saved`)."""
-        return dumps_toml(self.saved)
-
-    def save(self, path: str) -> None:
-        """Write :attr:`saved` to ``path`` (``.toml`` or ``.json``)."""
-        save_encounter(self.saved, path)
-
-    def url_params(self) -> list[Param]:
-        """The keys this viewer's URL carries (see :mod:`combatkit.widgets.state.urlstate`), applied in this
-        order: the example, the seed (always written: an example file may bring its own), each yes/no
-        option under its name (``speed_bands=1``) where it differs from what the example sets, and the
-        dice entered over the example's own."""
+    def _own_params(self) -> list[Param]:
+        """After the example and the seed: each yes/no option under its name (``speed_bands=1``) where it differs
+        from what the example sets, and the dice entered over the example's own."""
         return [
-            control_param("example", self.picker.example),
-            int_param("seed", lambda: self.saved.seed if self.saved is not None else self.seed.value, self._set_seed,
-                      low=-(2**31), high=2**31 - 1),
             *(bool_param(name, lambda name=name: self._option_change(name),
                          lambda value, box=box: setattr(box, "value", value)) for name, box in self.options.items()),
             dice_param("dice", lambda: self.dice.changes, self.dice.enter),
         ]
 
-    def url_caveat(self) -> str:
-        """What a link cannot carry (``""``: nothing): an encounter opened from a file or pasted in, or edits."""
-        return self.picker.url_caveat(edited=self.editor.edited)
+    def _applied_seed(self) -> int:
+        return self.saved.seed if self.saved is not None else self.seed.value
 
     @property
     def chosen_options(self) -> Any:
@@ -186,9 +160,6 @@ class SystemTimeline(widgets.VBox):
         return dataclasses.replace(own, **{name: box.value for name, box in self.options.items()})
 
     # ------------------------------------------------------------ loading and running
-
-    def _set_seed(self, seed: int) -> None:
-        self.seed.value = seed
 
     def _on_seed(self, _change) -> None:
         if not self._quiet:
@@ -209,7 +180,7 @@ class SystemTimeline(widgets.VBox):
         value = getattr(applied, name)
         return value if value != self._file_option(name) else None
 
-    def _load(self, encounter: Encounter, _name: str | None) -> None:
+    def _load(self, encounter: Encounter, _name: str | None = None) -> None:
         self.loaded = self.encounter = encounter
         self._own_round = None
         with self._quiet():
@@ -252,10 +223,10 @@ class SystemTimeline(widgets.VBox):
         self._own_round = timeline if self._own_round is None else self._own_round
         self._show_options(lambda given: self.system.schedule(encounter, roller(), given), options, timeline)
         self.editor.show_plan(timeline.plan)
-        self.saved = with_options(dataclasses.replace(encounter, system=self.system.id, seed=self.seed.value,
-                                                      rolls=saved_rolls(timeline, self.dice.entries, left)),
-                                  self.system, options)
-        self.download.value = download_html(self.saved, f"Save this round (.toml, for {self.system.short_title})")
+        self._offer(with_options(dataclasses.replace(encounter, system=self.system.id, seed=self.seed.value,
+                                                     rolls=saved_rolls(timeline, self.dice.entries, left)),
+                                 self.system, options),
+                    f"Save this round (.toml, for {self.system.short_title})")
         if hasattr(self, "chart"):
             self.player.refresh()
             self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock, tick=self.player.tick)
@@ -273,18 +244,6 @@ class SystemTimeline(widgets.VBox):
                                            description_html(self.encounter.description, options, written_for,
                                                             timeline, self._own_round))
         self.option_controls.show_inert(inert_options(schedule, options, list(self.options), timeline.clock))
-
-    def _show_load_error(self, error: ValueError) -> None:
-        """A file or pasted text that could not be read: its own field paths, not the draft's."""
-        self._show_error(error, in_draft=False)
-
-    def _show_error(self, error: ValueError | None, in_draft: bool = True) -> None:
-        lines = [(self.editor.describe(error) if in_draft else describe_error(error))] if error is not None else []
-        lines += self.editor.entry_errors.values()
-        self.error = "\n".join(lines)
-        show_alert(self.message, "" if not lines else (
-            f"<b>Not applied:</b>{bullets(lines)}The chart and the explanation still show the last round that "
-            "worked; your input is kept so you can fix it."))
 
 
 def _heading_html(encounter: Encounter, system: TimingSystem, description: str | None = None) -> str:

@@ -28,20 +28,20 @@ import ipywidgets as widgets
 
 from combatkit.dice import Roller, key_parts, matches_form, roll_key
 from combatkit.encounter import Encounter
-from combatkit.encounter_files import dumps_toml, load_example, save_encounter
+from combatkit.encounter_files import load_example
 from combatkit.systems import SYSTEMS, TimingSystem
 from combatkit.systems.base import roll_words
 from combatkit.systems.phase1 import PHASE1, Phase1Options
 from combatkit.timeline import Timeline, WhyRow
 from combatkit.widgets.charts.timeline import placeholder_chart, timeline_frame, timeline_spec
 from combatkit.widgets.state.draft import EncounterDraft
-from combatkit.widgets.views.editor import NONE, EncounterEditor, IntentRow, describe_error, download_html, with_options
+from combatkit.widgets.views.base import EncounterView
+from combatkit.widgets.views.editor import NONE, EncounterEditor, IntentRow, with_options
 from combatkit.widgets.views.encounter_picker import EncounterPicker
 from combatkit.widgets.charts.render import chart_view
 from combatkit.widgets.views.player import RoundPlayer
 from combatkit.widgets.views.options_view import OptionControls, description_html, in_force_words, inert_options
-from combatkit.widgets.state.urlstate import Param, control_param, int_list_param, int_param, options_params
-from combatkit.widgets.views.messages import bullets, show_alert
+from combatkit.widgets.state.urlstate import Param, int_list_param, options_params
 from combatkit.widgets.views.hush import Hush
 from combatkit.widgets.views.classes import slug, tag
 
@@ -61,7 +61,7 @@ _EDITOR_CONTROLS = (
 """The editor's controls the explorer also answers to (``explorer.dex`` is ``explorer.editor.dex``)."""
 
 
-class TimelineExplorer(widgets.VBox):
+class TimelineExplorer(EncounterView):
     """Choose or load an encounter, edit it, and see its round on the system's clock.
 
     ``example`` names a shipped encounter (see :func:`~combatkit.example_encounters`);
@@ -83,14 +83,11 @@ class TimelineExplorer(widgets.VBox):
         self._applied_options = options
         self.in_force: Any = None
         """The options of the round shown: :attr:`options`, or the encounter's own."""
-        self.encounter: Encounter | None = None
-        """The last encounter that passed the engine's checks."""
         self.saved: Encounter | None = None
-        """What the download link holds: that encounter, with the options in force."""
+        """What the download link holds: the encounter shown, written for Phase System I, with the options in
+        force."""
         self.timeline: Timeline | None = None
         """Its round: what the chart and the why list show."""
-        self.error = ""
-        """What is wrong with the current input, or ``""``."""
         self._quiet = Hush()
         self._spare_rolls: dict[str, int] = {}
         self._own_round: Timeline | None = None
@@ -98,8 +95,7 @@ class TimelineExplorer(widgets.VBox):
 
         self.heading = tag(widgets.HTML(), "heading")
         self.download = tag(widgets.HTML(), "download")
-        self.picker = EncounterPicker(lambda encounter, _name: self._pick(encounter),
-                                      lambda error: self._show_error(error, in_draft=False),
+        self.picker = EncounterPicker(lambda encounter, _name: self._pick(encounter), self._show_load_error,
                                       only=PHASE1.id, beside=[self.download])
         self.example = self.picker.example
         """The example dropdown (the picker's): what a link's ``example`` names."""
@@ -169,28 +165,11 @@ class TimelineExplorer(widgets.VBox):
         """The current combatant's intent rows (the editor's)."""
         return self.editor.rows
 
-    @property
-    def toml(self) -> str:
-        """The last good encounter as an encounter file (what the download link holds)."""
-        return dumps_toml(self.saved)
-
-    def save(self, path: str) -> None:
-        """Write the last good encounter to ``path`` (``.toml`` or ``.json``)."""
-        save_encounter(self.saved, path)
-
-    def show_encounter(self, encounter: Encounter) -> None:
-        """Show ``encounter``, replacing whatever is being edited."""
-        self.picker.select(None)
-        self._load(encounter)
-
-    def url_params(self) -> list[Param]:
-        """The keys this explorer's URL carries (see :mod:`combatkit.widgets.state.urlstate`): the example, the
-        seed and each side's initiative d10 (always written: an example file brings its own), and the
-        Phase System I options. Each is read from the round shown (the last one the engine accepted), so a
-        value the explorer refused ("Not applied") never goes into a link."""
+    def _own_params(self) -> list[Param]:
+        """After the example and the seed: each side's initiative d10 (always written: an example file brings its
+        own), and the Phase System I options. Each is read from the round shown (the last one the engine
+        accepted), as the seed is, so a value the explorer refused ("Not applied") never goes into a link."""
         return [
-            control_param("example", self.example),
-            int_param("seed", self._applied_seed, self._set_seed, low=-(2**31), high=2**31 - 1),
             int_list_param("init", self._applied_initiative, self._set_initiative, low=1, high=10, most=12),
             *options_params(lambda: self._applied_options or Phase1Options(), self.set_options),
         ]
@@ -221,21 +200,9 @@ class TimelineExplorer(widgets.VBox):
         self.options = None
         self._load(encounter)
 
-    def _set_seed(self, seed: int) -> None:
-        self.seed.value = seed
-
     def _set_initiative(self, rolls: list[int]) -> None:
         for box, roll in zip(self.initiative.values(), rolls):
             box.value = roll
-
-    def show_example(self, name: str) -> None:
-        """Show the shipped example ``name``; an unknown name is reported, not raised."""
-        self.picker.open_example(name)
-
-    def url_caveat(self) -> str:
-        """What a link to this view leaves out, in one sentence, or ``""`` for a shipped example as shipped.
-        The link carries the seed and the initiative rolls, so changing those is not an edit."""
-        return self.picker.url_caveat(edited=self.editor.edited)
 
     # ------------------------------------------------------------ loading
 
@@ -326,7 +293,6 @@ class TimelineExplorer(widgets.VBox):
         self._own_round = timeline if self._own_round is None else self._own_round
         written_for = system.encounter_options(encounter)
         self.in_force = system.options(self.options if self.options is not None else written_for)
-        self.saved = with_options(dataclasses.replace(encounter, system=system.id, rolls=rolls), system, self.options)
         if hasattr(self, "chart"):
             self.player.refresh()
             self.chart.spec = timeline_spec(timeline_frame(timeline), timeline.clock, tick=self.player.tick)
@@ -335,7 +301,7 @@ class TimelineExplorer(widgets.VBox):
                                            description_html(encounter.description, self.in_force, written_for,
                                                             timeline, self._own_round))
         self.why.value = _why_html(timeline)
-        self.download.value = download_html(self.saved)
+        self._offer(with_options(dataclasses.replace(encounter, system=system.id, rolls=rolls), system, self.options))
         self._show_error(None)
 
     def _show_options(self, system: TimingSystem, encounter: Encounter, rolls: dict, timeline: Timeline) -> None:
@@ -347,20 +313,6 @@ class TimelineExplorer(widgets.VBox):
             self.in_force, list(self.option_controls.controls), timeline.clock))
         self.options_in_force.value = (f"<div style='color:#4d5656'><b>Options in force</b>: "
                                        f"{html.escape(in_force_words(self.in_force, Phase1Options()))}</div>")
-
-    def _show_error(self, error: ValueError | None, in_draft: bool = True) -> None:
-        """Show ``error`` (and any entry that could not be read) above the chart, or hide the message."""
-        lines = [self._describe(error, in_draft)] if error is not None else []
-        lines += self.editor.entry_errors.values()
-        self.error = "\n".join(lines)
-        show_alert(self.message, "" if not lines else (
-            f"<b>Not applied:</b>{bullets(lines)}The chart and the explanation still show the last round that "
-            "worked; your input is kept so you can fix it."))
-
-    def _describe(self, error: ValueError, in_draft: bool) -> str:
-        """The engine's message; for the encounter being edited, a field path like ``combatants[1].dex``
-        gets the combatant's name."""
-        return self.editor.describe(error) if in_draft else describe_error(error)
 
 
 def _phase1_rolls(encounter: Encounter) -> dict[str, Any]:
