@@ -6,7 +6,10 @@ examples live in ``combatkit/data/encounters/``. Loading checks every field and
 names the one that is wrong: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``. Each field of a combatant,
 weapon and spell is declared once, on its value type in :mod:`combatkit.model` (:mod:`combatkit.fields`): the
 reader and the writer here follow those declarations. A weapon or a spell may be named instead of written out, from
-the Player's Handbook's tables or a DM's library file (:mod:`combatkit.library`). A file names its timing system and
+the Player's Handbook's tables or a DM's library file (:mod:`combatkit.library`); a combatant may stand for N of a
+kind (``count = 6``) or for figures of a monster of the Monstrous Manual or of that file (``monster = "goblin"``,
+:mod:`combatkit.monsters`), their hit points rolled from the file's seed; an intent may be each figure's of a group
+(``actor = "each goblin"``). Saving writes every figure and intent out in full. A file names its timing system and
 that system's options, so this module reads the systems' registry (:mod:`combatkit.systems`): it sits above them,
 and the :class:`~combatkit.encounter.Encounter` they schedule sits below.
 """
@@ -20,7 +23,7 @@ import tomllib
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import MISSING, fields
+from dataclasses import MISSING, fields, replace
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -28,6 +31,7 @@ from typing import Any, Final
 
 import tomli_w
 
+from combatkit.dice import EnteredRollError, Roller
 from combatkit.effects import effect_from_table, effect_to_table
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import EncounterFileError, RulesError, is_whole
@@ -37,8 +41,10 @@ from combatkit.intent import COMPONENTS, Intent, Refinement, derive, named_actio
 from combatkit.library import Library, LibraryFileError, LibraryNameError, builtin
 from combatkit.model import (MAX_FEET, MAX_PHASE, MOST_ATTACKS, Abilities, Combatant, Declaration, Refined, Spell,
                              Weapon)
+from combatkit.monsters import (MOST_OF_A_KIND, HitPoints, MonsterEntry, MonsterRowError, character_hit_points,
+                                character_thac0, find_monster, group_of, monster, monster_entries, numbered)
 from combatkit.systems import SYSTEMS, find_system
-from combatkit.systems.base import with_intents
+from combatkit.systems.base import TableRoller, with_intents
 
 __all__ = [
     "dumps_toml",
@@ -121,12 +127,15 @@ def _fraction(reader: _Reader, s: FieldSpec, default: str) -> Fraction:
     return result
 
 
-def _fields(r: _Reader, cls: type) -> dict[str, Any]:
+def _fields(r: _Reader, cls: type, *, given_only: bool = False) -> dict[str, Any]:
     """The keyword arguments of ``cls`` that its declared fields (:mod:`combatkit.fields`) read from ``r``, each
-    checked against its declaration: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``."""
+    checked against its declaration: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``; with ``given_only``,
+    only those ``r`` gives (the fields a monster entry writes out over its row's)."""
     out: dict[str, Any] = {}
     for d in declared(cls):
         s, default = d.spec, ... if d.default is MISSING else d.default
+        if given_only and s.file not in r.data:
+            continue
         if d.choice is not None:
             out[d.name] = r.enum(s.file, d.choice, default)
         elif d.kind == "fraction":
@@ -201,8 +210,8 @@ T = typing.TypeVar("T")
 
 
 def _looked_up(path: str, make: Callable[[], T]) -> T:
-    """``make()``, a weapon or spell from the library, or a refusal naming ``path``: a name the library lacks (with
-    the closest), or a field the value's own check refuses."""
+    """``make()``, a weapon or spell from the library (a figure from the books), or a refusal naming ``path``: a name
+    the library lacks (with the closest), or a field the value's own check refuses."""
     try:
         return make()
     except LibraryNameError as error:
@@ -211,20 +220,135 @@ def _looked_up(path: str, make: Callable[[], T]) -> T:
         raise EncounterFileError(path, f"{error.message} ({error.rule})") from None
 
 
-def _combatant(data: Any, path: str, library: Library) -> Combatant:
+class _Monsters:
+    """The monsters a file's entries name: its DM library's ``[[monster]]`` rows over the shipped table, the rows
+    read (each refused by its field) when an entry first names a monster."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self.entries: tuple[MonsterEntry, ...] | None = None
+
+    def find(self, name: str, path: str) -> MonsterEntry:
+        """The entry called ``name``, the DM's before the shipped one; a miss refused at ``path`` with the closest
+        names."""
+        table = self.library.weapon_table  # a DM's library: its file's name
+        if self.entries is None:
+            try:
+                self.entries = monster_entries(self.library.monsters, table) if self.library.monsters else ()
+            except MonsterRowError as error:
+                raise EncounterFileError("library", f"{table}, {error.message}") from None
+        try:
+            return find_monster(name, self.entries, table)
+        except RulesError as error:
+            raise EncounterFileError(path, f"{error.message} ({error.rule})") from None
+
+
+_BY_CLASS: Final = "by class"
+"""A character's ``thac0`` read from its class group and level (PH 2e Tables 53-54)."""
+
+
+def _figures(data: Any, path: str, library: Library, monsters: _Monsters, roller: Roller,
+             taken: list[str]) -> tuple[Combatant, ...]:
+    """One entry of ``combatants``: a combatant written out, ``count`` copies of one (``Guard 1`` .. ``Guard N``),
+    or ``count`` figures of a ``monster`` (:func:`_of_monster`), named past the names ``taken`` by the entries
+    before it. ``hp`` may be ``"rolled"`` or ``"average"`` (a monster's from its Hit Dice, a character's from its
+    class's, each figure rolled with ``roller`` under ``hit points: <name>``), or a list of one number a figure;
+    a character's ``thac0`` may be ``"by class"`` (PH 2e Tables 53-54)."""
     r = _Reader(data, path)
-    abilities = Abilities(**_fields(r, Abilities))
-    kw = _fields(r, Combatant)
-    weapons = r.get("weapons", list, [])
-    spells = r.get("spells", list, [])
-    combatant = Combatant(
-        **kw,
-        abilities=abilities,
-        weapons=tuple(_weapon(w, f"{r.at('weapons')}[{i}]", library) for i, w in enumerate(weapons)),
-        spells=tuple(_spell(s, f"{r.at('spells')}[{i}]", library, kw["char_class"]) for i, s in enumerate(spells)),
-    )
+    count = r.get("count", int, None, check=lambda v: 1 <= v <= MOST_OF_A_KIND,
+                  why=f"count is 1..{MOST_OF_A_KIND} figures of a kind")
+    kind = r.get("monster", str, None, check=lambda v: bool(v.strip()), why="names no monster")
+    hit_points = _hit_points(r, count or 1)
+    by_class = _by_class(r)
+    rest = _Reader({k: v for k, v in r.data.items() if k not in r.used}, path)
+    if kind is not None:
+        if by_class:
+            raise EncounterFileError(r.at("thac0"), f'a monster\'s THAC0 comes from its Hit Dice (DMG 2e Table 39); '
+                                                    f'"{_BY_CLASS}" is a character\'s')
+        return _of_monster(rest, monsters.find(kind, r.at("monster")), count or 1, hit_points, library, roller, taken)
+    combatant = _combatant(rest, library)
+    names = (combatant.name,) if count is None else numbered(combatant.name, count, taken)
+    figures = []
+    for i, name in enumerate(names):
+        figure = replace(combatant, name=name)
+        if by_class:
+            figure = replace(figure, thac0=_looked_up(r.at("thac0"), lambda: character_thac0(figure.char_class,
+                                                                                              figure.level)))
+        if isinstance(hit_points, HitPoints):
+            figure = replace(figure, hit_points=_looked_up(r.at("hp"), lambda: character_hit_points(
+                figure.char_class, figure.level, hit_points=hit_points, roller=roller,
+                constitution=figure.abilities.constitution, name=name)))
+        elif hit_points is not None:
+            figure = replace(figure, hit_points=hit_points[i])
+        figures.append(figure)
+    return tuple(figures)
+
+
+def _hit_points(r: _Reader, count: int) -> HitPoints | tuple[int, ...] | None:
+    """An entry's ``hp`` when it is not one number: ``"rolled"`` or ``"average"``, or a list of ``count`` numbers,
+    one a figure; None for a number (a field as the others) or none."""
+    value = r.data.get("hp")
+    if isinstance(value, str):
+        r.used.add("hp")
+        by_word = {h.value: h for h in HitPoints}
+        if value.strip().lower() not in by_word:
+            raise EncounterFileError(r.at("hp"), f'hit points are a number, "rolled" or "average" (from the Hit '
+                                                 f"Dice), or a list of one number a figure; got {value!r}")
+        return by_word[value.strip().lower()]
+    if isinstance(value, list):
+        r.used.add("hp")
+        if len(value) != count or not all(is_whole(v) and v >= 0 for v in value):
+            raise EncounterFileError(r.at("hp"), f"a list of hit points gives one number, 0 or more, a figure "
+                                                 f"({count} here); got {value!r}")
+        return tuple(value)
+    return None
+
+
+def _by_class(r: _Reader) -> bool:
+    """Whether an entry's ``thac0`` is ``"by class"``; any other text is refused, a number is read as a field."""
+    value = r.data.get("thac0")
+    if not isinstance(value, str):
+        return False
+    r.used.add("thac0")
+    if value.strip().lower() != _BY_CLASS:
+        raise EncounterFileError(r.at("thac0"), f'THAC0 is a number, -10..25, or "{_BY_CLASS}" (PH 2e Tables 53-54, '
+                                                f"from the class and level); got {value!r}")
+    return True
+
+
+def _of_monster(r: _Reader, entry: MonsterEntry, count: int, hit_points: HitPoints | tuple[int, ...] | None,
+                library: Library, roller: Roller, taken: list[str]) -> tuple[Combatant, ...]:
+    """``count`` figures of ``entry`` (:func:`~combatkit.monsters.monster`): named for the entry, or for the
+    ``name`` ``r`` gives, on the side ``monsters`` unless it gives one, their hit points rolled with ``roller``
+    unless given; every other field ``r`` gives, weapons and spells too, wins over the entry's."""
+    kw = _combatant_fields(r, library, given_only=True)
+    name, side = kw.pop("name", None), kw.pop("side", "monsters")
+    given = kw.pop("hit_points", None)
+    how = hit_points if hit_points is not None else HitPoints.ROLLED if given is None else (given,) * count
+    figures = _looked_up(r.path, lambda: monster(entry, count=count, name_as=name, hit_points=how, roller=roller,
+                                                 side=side, taken=taken, library=library))
+    abilities = kw.pop("abilities")
+    return tuple(replace(figure, **kw, abilities=replace(figure.abilities, **abilities)) for figure in figures)
+
+
+def _combatant_fields(r: _Reader, library: Library, *, given_only: bool) -> dict[str, Any]:
+    """A combatant's fields read from ``r`` (:func:`_fields`), its weapons and spells from ``library``; with
+    ``given_only``, those ``r`` gives, its ``abilities`` those of its abilities it gives, by attribute."""
+    abilities = _fields(r, Abilities, given_only=given_only)
+    kw = _fields(r, Combatant, given_only=given_only)
+    caster_class = kw.get("char_class", "monster")  # a monster entry's, unless it gives a class
+    for key, read in (("weapons", lambda x, where: _weapon(x, where, library)),
+                      ("spells", lambda x, where: _spell(x, where, library, caster_class))):
+        if not given_only or key in r.data:
+            kw[key] = tuple(read(x, f"{r.at(key)}[{i}]") for i, x in enumerate(r.get(key, list, [])))
     r.done()
-    return combatant
+    return kw | {"abilities": abilities}
+
+
+def _combatant(r: _Reader, library: Library) -> Combatant:
+    """A combatant written out in full, each field left out taking its default."""
+    kw = _combatant_fields(r, library, given_only=False)
+    return Combatant(**kw | {"abilities": Abilities(**kw["abilities"])})
 
 
 def _library(r: _Reader, folder: Path | None) -> Library:
@@ -487,21 +611,42 @@ def plain_option(value: Any) -> Any:
 
 def encounter_from_dict(data: Mapping[str, Any], *, folder: str | Path | None = None) -> Encounter:
     """Build an encounter from a parsed file, checking every field. ``folder`` is the file's, which a ``library``
-    path is read from (:func:`_library`)."""
+    path is read from (:func:`_library`).
+
+    >>> goblins = encounter_from_dict({"combatants": [{"monster": "goblin", "count": 2, "hp": "average"}],
+    ...                                "intents": [{"actor": "each goblin", "do": "attack"}]})
+    >>> [(c.name, c.hit_points) for c in goblins.combatants], [i.actor for i in goblins.intents]
+    ([('Goblin 1', 3), ('Goblin 2', 3)], ['Goblin 1', 'Goblin 2'])
+    """
     r = _Reader(data, "")
     combatant_list = r.get("combatants", list, check=bool, why="an encounter needs at least one combatant")
     library = _library(r, None if folder is None else Path(folder))
-    combatants = tuple(_combatant(c, f"combatants[{i}]", library) for i, c in enumerate(combatant_list))
-    names = [c.name for c in combatants]
-    for i, name in enumerate(names):
-        if names.index(name) != i:
-            raise EncounterFileError(f"combatants[{i}].name", f"{name!r} is used twice; names must be unique")
+    rolls = _rolls(r)
+    seed = r.get("seed", int, None)
+    # hit points rolled as a page rolls: by purpose from the seed, a number entered winning (table_rolls)
+    roller = TableRoller(seed=0 if seed is None else seed, entered=dict(rolls))
+    monsters = _Monsters(library)
+    made: dict[str, Combatant] = {}
+    for i, item in enumerate(combatant_list):
+        where = f"combatants[{i}]"
+        try:
+            figures = _figures(item, where, library, monsters, roller, list(made))
+        except EnteredRollError as error:
+            raise EncounterFileError("rolls", str(error)) from None
+        for figure in figures:
+            if figure.name in made:
+                raise EncounterFileError(f"{where}.name", f"{figure.name!r} is used twice; names must be unique")
+            made[figure.name] = figure
+    combatants = tuple(made.values())
+    rolls = _rolls_left(rolls, roller)
+    names = list(made)
     known = set(names)
-    by_name = {c.name: c for c in combatants}
+    by_name = made
     declarations = tuple(
         _declaration(d, f"declarations[{i}]", known, by_name) for i, d in enumerate(r.get("declarations", list, []))
     )
-    intents = tuple(_intent(d, f"intents[{i}]", known, by_name) for i, d in enumerate(r.get("intents", list, [])))
+    intents = tuple(_intent(each, f"intents[{i}]", known, by_name)
+                    for i, d in enumerate(r.get("intents", list, [])) for each in _each(d, f"intents[{i}]", names))
     refinements = tuple(_refinement(d, f"refinements[{i}]", known, by_name)
                         for i, d in enumerate(r.get("refinements", list, [])))
     system = _system(r)
@@ -537,32 +682,73 @@ def encounter_from_dict(data: Mapping[str, Any], *, folder: str | Path | None = 
             raise EncounterFileError(hr.at("target"), f"no combatant is called {target!r}")
         hits.append(Hit(target, hr.get("tick", int, check=lambda v: v >= 1, why="tick is 1 or more"), hr.get("source", str, "")))
         hr.done()
-    rolls = r.get("rolls", Mapping, {})
-    clean_rolls: dict[str, int | tuple[int, ...]] = {}
-    for key, value in rolls.items():
-        if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            clean_rolls[key] = tuple(value)
-        elif isinstance(value, int) and not isinstance(value, bool):
-            clean_rolls[key] = value
-        else:
-            raise EncounterFileError(f"rolls.{key}", f"a roll is a whole number or a list of faces, got {value!r}")
     encounter = Encounter(
         title=r.get("title", str, "Untitled encounter"),
         description=r.get("description", str, ""),
         system=system,
         round=r.get("round", int, 1, check=lambda v: v >= 1, why="round is 1 or more"),
-        seed=r.get("seed", int, None),
+        seed=seed,
         combatants=combatants,
         declarations=declarations,
         distances=tuple(distances),
         hits=tuple(hits),
-        rolls=clean_rolls,
+        rolls=rolls,
         options=_options(r.get("options", dict, {})),
         intents=intents,
         refinements=refinements,
     )
     r.done()
     return encounter
+
+
+def _rolls(r: _Reader) -> dict[str, int | tuple[int, ...]]:
+    """The file's ``[rolls]``: dice rolled at the table, by purpose, a total or a list of faces each."""
+    rolls: dict[str, int | tuple[int, ...]] = {}
+    for key, value in r.get("rolls", Mapping, {}).items():
+        if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            rolls[key] = tuple(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            rolls[key] = value
+        else:
+            raise EncounterFileError(f"rolls.{key}", f"a roll is a whole number or a list of faces, got {value!r}")
+    return rolls
+
+
+_HIT_POINTS: Final = "hit points: "
+"""How the key of a figure's hit points' roll starts, its name after it (``hit points: Goblin 3``,
+:func:`~combatkit.monsters.monster`)."""
+
+
+def _rolls_left(rolls: Mapping[str, int | tuple[int, ...]], roller: Roller) -> dict[str, int | tuple[int, ...]]:
+    """``rolls`` without the hit points ``roller`` took from them as the figures were made (those hit points are
+    the figures', written as such when the file is saved); a number entered for hit points no figure rolls is
+    refused, as a round refuses a number no roll of it is called."""
+    rolled = [roll.purpose for roll in roller.log]
+    for key in rolls:
+        if key.startswith(_HIT_POINTS) and key not in rolled:
+            said = ", ".join(repr(k) for k in rolled) or "none: each figure's are given"
+            raise EncounterFileError(f"rolls.{key}", f"no figure's hit points are rolled under this key, so the number "
+                                                     f"entered would be ignored; the hit points rolled are {said}")
+    return {k: v for k, v in rolls.items() if k not in rolled}
+
+
+def _each(data: Any, path: str, names: list[str]) -> list[Any]:
+    """An intent whose ``actor`` is ``"each goblin"`` (whatever its case; not a figure's own name) as one intent a
+    figure of the group: every figure named ``Goblin`` or ``Goblin N`` (:func:`~combatkit.monsters.group_of`), in
+    the encounter's order; any other intent as it is."""
+    actor = data.get("actor") if isinstance(data, Mapping) else None
+    if not isinstance(actor, str) or actor in names or actor[:5].lower() != "each ":
+        return [data]
+    group = actor[5:].strip()
+    figures = [name for name in names if group_of(name).lower() == group.lower()]
+    if not figures:
+        groups = {group_of(name).lower(): group_of(name) for name in names}
+        near = difflib.get_close_matches(group.lower(), list(groups), n=1, cutoff=0.6)
+        hint = f" (did you mean \"each {groups[near[0]]}\"?)" if near else ""
+        raise EncounterFileError(f"{path}.actor", f"{actor!r} names no figure (none is called {group!r}, "
+                                                  f"{group + ' 1'!r}, {group + ' 2'!r}...){hint}; the groups are "
+                                                  f"{', '.join(groups.values())}")
+    return [{**data, "actor": name} for name in figures]
 
 
 def _system_id(name: str) -> str:

@@ -626,8 +626,9 @@ def monsters() -> tuple[str, ...]:
     return tuple(entry.name for entry in _entries())
 
 
-def find_monster(name: str) -> MonsterEntry:
-    """The shipped entry called ``name`` (or one of its aliases), whatever its case.
+def find_monster(name: str, own: Sequence[MonsterEntry] = (), table: str = "") -> MonsterEntry:
+    """The entry called ``name`` (or one of its aliases), whatever its case: among ``own`` first (a DM's table
+    called ``table``, :func:`monster_entries`, whose entries shadow the shipped ones), else the shipped one.
 
     >>> find_monster("bear").name, find_monster("HILL GIANT").source
     ('Brown bear', 'MM 2e, Giant (hill giant)')
@@ -638,13 +639,15 @@ def find_monster(name: str) -> MonsterEntry:
 (MM 2e monsters (combatkit/data/monsters_mm2e.toml))
     """
     key = name.strip().lower() if isinstance(name, str) else ""
-    index = _index()
+    index = _index() | {n.lower(): entry for entry in own for n in (entry.name, *entry.aliases)}
     if key in index:
         return index[key]
     close = difflib.get_close_matches(key, list(index), n=3, cutoff=0.6)
-    hint = "; did you mean " + " or ".join(f'"{c}"' for c in close) + "?" if close else \
-        f"; it has {', '.join(monsters())}"
-    raise UnknownMonsterError(MONSTER_TABLE, f"no monster {_quoted(name)} in the table{hint}")
+    names = dict.fromkeys([*(entry.name for entry in own), *monsters()])
+    hint = "; did you mean " + " or ".join(f'"{c}"' for c in close) + "?" if close else f"; it has {', '.join(names)}"
+    where, rule = ("the table", MONSTER_TABLE) if not own else (f"{table} or the shipped table",
+                                                                f"{table}; {MONSTER_TABLE}")
+    raise UnknownMonsterError(rule, f"no monster {_quoted(name)} in {where}{hint}")
 
 
 def monster(name: str | MonsterEntry, *, count: int = 1, name_as: str | None = None,

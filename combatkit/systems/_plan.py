@@ -763,8 +763,8 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
             ap.add(move[0], move[1], (), rules.move, f"{name} needs no move to reach {intent.target}",
                    PlacementKind.NEAREST)
         out = [ap.declaration(intent, n, ATTACK, weapons=names)]
-        ap.add(step, intent, out, rules.strike, f"{name} {'shoots' if shoot else 'strikes'} {intent.target}: "
-                                                f"{ap.where(out)}")
+        whom = f" {intent.target}" if intent.target else ""
+        ap.add(step, intent, out, rules.strike, f"{name} {'shoots' if shoot else 'strikes'}{whom}: {ap.where(out)}")
         return n + 1
     close = gap - REACH
     mover = move[1] if move is not None else replace(intent, kind=IntentKind.MOVE, weapons=(), blows=None,
