@@ -12,18 +12,7 @@ from combatkit import ActionKind, Declaration, Hit, Roller, RulesError, find_sys
 from combatkit.dice import Dice, Roll
 from combatkit.odds import matchup_odds
 from combatkit.systems import SYSTEMS, TimingSystem, five_phase, phase2, segments, short_form, strike_speed
-from combatkit.systems._exhaust import BlowChance, Matchup, Order, first_act, matchup
-
-
-def outcome(timeline, a, b) -> Order:
-    first_a, first_b = first_act(timeline, a), first_act(timeline, b)
-    if first_a is None and first_b is None:
-        return Order.NEITHER
-    if first_b is None or (first_a is not None and first_a.end < first_b.end):
-        return Order.A_FIRST
-    if first_a is None or first_b.end < first_a.end:
-        return Order.B_FIRST
-    return Order.SIMULTANEOUS
+from combatkit.systems._exhaust import BlowChance, Matchup, Order, matchup, order
 
 
 @pytest.mark.parametrize("system", sorted(SYSTEMS))
@@ -70,7 +59,7 @@ def brute_force(encounter, a, b, dice: dict[str, int]) -> dict[Order, Fraction]:
     combos = list(itertools.product(*(range(1, sides + 1) for sides in dice.values())))
     for faces in combos:
         timeline = phase1.schedule(encounter, Roller(entered=dict(zip(dice, faces, strict=True))))
-        counts[outcome(timeline, a, b)] += 1
+        counts[order(timeline, a, b)] += 1
     return {key: Fraction(n, len(combos)) for key, n in counts.items()}
 
 
@@ -105,7 +94,7 @@ def test_phase1_odds_match_a_monte_carlo_of_the_schedule():
     phase1, rng, n = find_system("phase1"), random.Random(5), 3000
     counts = dict.fromkeys(Order, 0)
     for _ in range(n):
-        counts[outcome(phase1.schedule(encounter, Roller(rng=rng)), "A", "X")] += 1
+        counts[order(phase1.schedule(encounter, Roller(rng=rng)), "A", "X")] += 1
     for key, count in counts.items():
         p = float(chances.chance(key))
         assert abs(count / n - p) < 4 * (p * (1 - p) / n) ** 0.5 + 1e-9, key
