@@ -1,6 +1,6 @@
 """The compiled wheel variant (#18): ``COMBATKIT_COMPILE=1`` compiles the engine's hot modules with mypyc.
 It plays every fight as the pure-Python package does (``tests/test_compiled.py`` holds it to the recorded
-fights) with 3.0-3.5 times fewer instructions a fight (README, "A compiled build").
+fights) with 3.0-3.5 times fewer instructions a fight (docs/at-scale.md, "A compiled build").
 
 Without it, as in a plain ``pip install``, this adds nothing: the package is pure Python and needs no
 compiler. Everything else about the package is in pyproject.toml. The variant needs a C compiler, the
@@ -37,6 +37,8 @@ INTERPRETED = {
     "combatkit/mana/pools.py": "the same",
     "combatkit/mana/recovery.py": "the same",
     "combatkit/mana/tables.py": "the same",
+    "combatkit/monsters.py": "reads its tables from files and checks what a user gives as Python checks it; no hot "
+                             "loop",
 }
 """The engine modules left as Python, and why; every other module under combatkit/ is compiled. Inside the
 compiled ones, the classes a user or a file gives values to (the options) and the timing systems (classes

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import psutil
 
-from combatkit.widgets.landing import LEARN
-from combatkit.widgets.serve import ServeSettings, dashboards_dir, lessons_dir, serving
+from combatkit.widgets.app.landing import LEARN
+from combatkit.widgets.app.serve import ServeSettings, dashboards_dir, lessons_dir, serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",

@@ -41,7 +41,7 @@ from pathlib import Path
 import psutil
 from tornado.websocket import websocket_connect
 
-from combatkit.widgets.serve import ServeSettings, dashboards_dir, lessons_dir, serving
+from combatkit.widgets.app.serve import ServeSettings, dashboards_dir, lessons_dir, serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",

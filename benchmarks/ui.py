@@ -28,8 +28,8 @@ from pathlib import Path
 
 import nbformat
 
-from combatkit.widgets.serve import MAIN_DASHBOARD, dashboards_dir, serving
-from combatkit.widgets.timeline import TimelineExplorer
+from combatkit.widgets.app.serve import MAIN_DASHBOARD, dashboards_dir, serving
+from combatkit.widgets.views.timeline import TimelineExplorer
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
@@ -60,8 +60,8 @@ def python_redraw(runs: int) -> None:
 
 
 def python_open(runs: int) -> None:
-    from combatkit.widgets.compare import SystemComparison
-    from combatkit.widgets.system_timeline import SystemTimeline
+    from combatkit.widgets.views.compare import SystemComparison
+    from combatkit.widgets.views.system_timeline import SystemTimeline
 
     for name, make in (("TimelineExplorer", lambda: TimelineExplorer(EXAMPLE)),
                        ("SystemTimeline (five-phase)", lambda: SystemTimeline("five_phase")),
@@ -82,8 +82,8 @@ def python_switch() -> None:
     the exact odds go on in threads after it, as in a dashboard (an event loop runs)."""
     import asyncio
 
-    from combatkit.widgets.compare import SystemComparison
-    from combatkit.widgets.encounter_picker import example_options
+    from combatkit.widgets.views.compare import SystemComparison
+    from combatkit.widgets.views.encounter_picker import example_options
 
     async def down_the_list() -> list[float]:
         comparison = SystemComparison()
@@ -113,7 +113,7 @@ BASELINES = {
     BARE: (notebook('print("bare notebook ready")'), ".jp-OutputArea-output pre", 1),
     "one_widget.ipynb": (notebook('import ipywidgets\nipywidgets.HTML("one widget").add_class("ck-one")'),
                          ".ck-one", 1),
-    "one_chart.ipynb": (notebook("import altair as alt\nfrom combatkit.widgets.render import chart_view\n"
+    "one_chart.ipynb": (notebook("import altair as alt\nfrom combatkit.widgets.charts.render import chart_view\n"
                                  'chart_view(alt.Chart(alt.Data(values=[{"a": 1}])).mark_point().encode(x="a:Q"),'
                                  ' embed_options={"renderer": "svg"}).add_class("ck-one")'),
                         ".ck-one svg.marks g.mark-symbol path", 1),

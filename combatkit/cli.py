@@ -32,7 +32,7 @@ def _version() -> str:
 
 def parser() -> argparse.ArgumentParser:
     """The command line, with a sub-command per task, as Jupyter's own tools have."""
-    from combatkit.widgets import serve  # standard library only until it serves
+    from combatkit.widgets.app import serve  # standard library only until it serves
 
     top = argparse.ArgumentParser(
         prog="combatkit",
@@ -56,7 +56,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _copy_lessons(folder: Path) -> int:
-    from combatkit.widgets.serve import lessons_dir
+    from combatkit.widgets.app.serve import lessons_dir
 
     try:
         lessons = lessons_dir()
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     if importlib.util.find_spec("voila") is None:
         print(UI_MISSING.format(command=args.command), file=sys.stderr)
         return 2
-    from combatkit.widgets import serve
+    from combatkit.widgets.app import serve
 
     return serve.run(args, "combatkit serve")
 

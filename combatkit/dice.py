@@ -42,6 +42,8 @@ __all__ = [
     "Roller",
     "UnknownRollError",
     "check_entered",
+    "key_parts",
+    "roll_key",
     "sum_of",
 ]
 
@@ -234,6 +236,55 @@ class Roll:
         how = "entered by the referee" if self.entered else "rolled"
         faces = f" {list(self.faces)}" if self.faces and len(self.faces) > 1 else ""
         return f"{self.purpose}: {self.dice} {how} = {self.total}{faces}"
+
+    @property
+    def what(self) -> str:
+        """What the roll decides, of its :attr:`purpose` (:func:`roll_key`'s ``what``): ``"initiative"``."""
+        return key_parts(self.purpose)[0]
+
+    @property
+    def subject(self) -> str:
+        """Whom (or which side) the roll is for, of its :attr:`purpose` (:func:`roll_key`'s ``subject``):
+        ``"party"`` for ``"initiative: party, cycle 2"``, ``"Ugluk"`` for ``"to hit: Ugluk -> Mira, phase 3"``;
+        ``""`` for a roll called for no one.
+
+        >>> Roll(Dice(1, 10), "segment: Ugluk, step 1", 4, (4,), entered=False).subject
+        'Ugluk'
+        """
+        return key_parts(self.purpose)[1]
+
+
+def roll_key(what: str, subject: str = "", detail: str = "") -> str:
+    """The key a roll is called by, and a number rolled at the table is entered under: what it decides, whom it is
+    for and, where one figure rolls it more than once, which one. :attr:`Roll.what` and :attr:`Roll.subject` read
+    a key back, whether it was made here or written as these are (a roll's key is the referee's, in files and
+    links: its words do not change).
+
+    >>> roll_key("initiative", "party"), roll_key("segment", "Ugluk", "step 1")
+    ('initiative: party', 'segment: Ugluk, step 1')
+    """
+    key = f"{what}: {subject}" if subject else what
+    return f"{key}, {detail}" if detail else key
+
+
+_SUBJECT_ENDS: Final = (" -> ", ", ", " [")
+"""What may follow a subject in a roll's key: the target of a blow, a detail, a fight's round (:meth:`Roller.by_count`)."""
+
+
+def key_parts(key: str) -> tuple[str, str]:
+    """``(what, subject)`` of a roll's key, the inverse of :func:`roll_key`: what comes before the first ``": "``,
+    then whom it is for, up to a target, a detail or a fight's round (:data:`_SUBJECT_ENDS`). The one reader of a
+    key's words: a view asks it (or a :class:`Roll`'s :attr:`~Roll.what` and :attr:`~Roll.subject`), and never
+    takes a key apart itself.
+
+    >>> key_parts("to hit: Ugluk -> Mira, phase 3"), key_parts("initiative: party [round 2]")
+    (('to hit', 'Ugluk'), ('initiative', 'party'))
+    """
+    what, colon, rest = key.partition(": ")
+    if not colon:
+        return key, ""
+    ends = [i for i in (rest.find(end) for end in _SUBJECT_ENDS) if i >= 0]
+    return what, rest[:min(ends)] if ends else rest
 
 
 Entered = int | Sequence[int]

@@ -1,13 +1,17 @@
 """The encounter file (TOML or JSON) a DM saves, edits and shares: reading it into an
 :class:`~combatkit.encounter.Encounter`, checking every field, and writing one back.
 
-The file format is documented in README.md ("Encounter files"); the shipped
+The file format is documented in docs/encounter-format.md; the shipped
 examples live in ``combatkit/data/encounters/``. Loading checks every field and
 names the one that is wrong: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``. Each field of a combatant,
 weapon and spell is declared once, on its value type in :mod:`combatkit.model` (:mod:`combatkit.fields`): the
-reader and the writer here follow those declarations. A file names its timing system and that system's options,
-so this module reads the systems' registry (:mod:`combatkit.systems`): it sits above them, and the
-:class:`~combatkit.encounter.Encounter` they schedule sits below.
+reader and the writer here follow those declarations. A weapon or a spell may be named instead of written out, from
+the Player's Handbook's tables or a DM's library file (:mod:`combatkit.library`); a combatant may stand for N of a
+kind (``count = 6``) or for figures of a monster of the Monstrous Manual or of that file (``monster = "goblin"``,
+:mod:`combatkit.monsters`), their hit points rolled from the file's seed; an intent may be each figure's of a group
+(``actor = "each goblin"``). Saving writes every figure and intent out in full. A file names its timing system and
+that system's options, so this module reads the systems' registry (:mod:`combatkit.systems`): it sits above them,
+and the :class:`~combatkit.encounter.Encounter` they schedule sits below.
 """
 
 from __future__ import annotations
@@ -23,19 +27,24 @@ from dataclasses import MISSING, fields, replace
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import tomli_w
 
+from combatkit.dice import EnteredRollError, Roller
 from combatkit.effects import effect_from_table, effect_to_table
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import EncounterFileError, RulesError, is_whole
 from combatkit.fields import FieldSpec, declared, default_of, field_specs, type_hints
 from combatkit.kinds import ActionKind, IntentKind, Maneuver
 from combatkit.intent import COMPONENTS, Intent, Refinement, derive, named_actions
+from combatkit.library import Library, LibraryFileError, LibraryNameError, builtin
 from combatkit.model import (MAX_FEET, MAX_PHASE, MOST_ATTACKS, Abilities, Combatant, Declaration, Refined, Spell,
                              Weapon)
+from combatkit.monsters import (MOST_OF_A_KIND, HitPoints, MonsterEntry, MonsterRowError, character_hit_points,
+                                character_thac0, find_monster, group_of, monster, monster_entries, numbered)
 from combatkit.systems import SYSTEMS, find_system
+from combatkit.systems.base import TableRoller, with_intents
 
 __all__ = [
     "dumps_toml",
@@ -118,12 +127,15 @@ def _fraction(reader: _Reader, s: FieldSpec, default: str) -> Fraction:
     return result
 
 
-def _fields(r: _Reader, cls: type) -> dict[str, Any]:
+def _fields(r: _Reader, cls: type, *, given_only: bool = False) -> dict[str, Any]:
     """The keyword arguments of ``cls`` that its declared fields (:mod:`combatkit.fields`) read from ``r``, each
-    checked against its declaration: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``."""
+    checked against its declaration: ``combatants[2].dex: DEX is 1..25 (PH Table 2), got 40``; with ``given_only``,
+    only those ``r`` gives (the fields a monster entry writes out over its row's)."""
     out: dict[str, Any] = {}
     for d in declared(cls):
         s, default = d.spec, ... if d.default is MISSING else d.default
+        if given_only and s.file not in r.data:
+            continue
         if d.choice is not None:
             out[d.name] = r.enum(s.file, d.choice, default)
         elif d.kind == "fraction":
@@ -142,37 +154,219 @@ def _fields(r: _Reader, cls: type) -> dict[str, Any]:
     return out
 
 
-def _weapon(data: Any, path: str) -> Weapon:
+_WRITTEN_OUT: Final[Mapping[type, tuple[str, str]]] = types.MappingProxyType({Weapon: ("sf", "damage"),
+                                                                              Spell: ("level", "ct")})
+"""The fields a weapon's or a spell's own numbers are (those encounter prep's table shows of a weapon): a table that
+gives either is one written out, as every file was before the library, whose other fields take their defaults and not
+the library's row, so that a file written then reads as it did. The writer writes both in every table
+(:func:`encounter_to_dict`)."""
+
+
+def _weapon(data: Any, path: str, library: Library) -> Weapon:
+    """One of a combatant's ``weapons``: a name in the library (``"long sword"``), a table naming one with the fields
+    that differ from its row (``{ name = "long sword", magic = 1 }``), or a weapon written out, whose fields left out
+    take their defaults (a table with its own ``sf`` or ``damage``, or naming no weapon of the library). One from the
+    library takes the library's name (``"longsword"`` reads as ``"long sword"``)."""
+    if isinstance(data, str):
+        return _looked_up(path, lambda: library.weapon(data))
     r = _Reader(data, path)
-    weapon = Weapon(**_fields(r, Weapon))
+    kw = _fields(r, Weapon)
     r.done()
-    return weapon
+    if not _from_library(r.data, Weapon, library.knows(kw["name"], "weapon")):
+        return Weapon(**kw)
+    return _looked_up(path, lambda: library.weapon(kw["name"], **_given(r.data, Weapon, kw)))
 
 
-def _spell(data: Any, path: str) -> Spell:
+def _spell(data: Any, path: str, library: Library, caster_class: str) -> Spell:
+    """One of a combatant's ``spells``: a name in the library (``"sleep"``; on both lists, the list ``caster_class``
+    casts from, or the one ``"hold person (priest)"`` names), a table naming one with the fields that differ, or a
+    spell written out (a table with its own ``level`` or ``ct``, or naming no spell of the library), as
+    :func:`_weapon`. Its effect is the table's ``effect``, else the shipped one by its name when it goes off."""
+    if isinstance(data, str):
+        return _looked_up(path, lambda: library.spell(data, caster_class=caster_class))
     r = _Reader(data, path)
     kw = _fields(r, Spell)
-    spell = Spell(**kw, effect=effect_from_table(r.data["effect"], r.at("effect"), kw["name"]) if "effect" in r.data
-                  else None)
+    effect = effect_from_table(r.data["effect"], r.at("effect"), kw["name"]) if "effect" in r.data else None
     r.used.add("effect")  # checked field by field by effect_from_table
     r.done()
-    return spell
+    if not _from_library(r.data, Spell, library.knows(kw["name"], "spell")):
+        return Spell(**kw, effect=effect)
+    given = _given(r.data, Spell, kw) | ({"effect": effect} if effect is not None else {})
+    return _looked_up(path, lambda: library.spell(kw["name"], caster_class=caster_class, **given))
 
 
-def _combatant(data: Any, path: str) -> Combatant:
+def _from_library(data: Mapping[str, Any], cls: type, known: bool) -> bool:
+    """Whether a weapon's or a spell's table starts from its library row: it names one, and is not written out
+    (:data:`_WRITTEN_OUT`)."""
+    return known and not any(key in data for key in _WRITTEN_OUT[cls])
+
+
+def _given(data: Mapping[str, Any], cls: type, kw: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields a table gives besides the name that finds its row, by attribute, as :func:`_fields` read them."""
+    return {d.name: kw[d.name] for d in declared(cls) if d.spec.file in data and d.name != "name"}
+
+
+T = typing.TypeVar("T")
+
+
+def _looked_up(path: str, make: Callable[[], T]) -> T:
+    """``make()``, a weapon or spell from the library (a figure from the books), or a refusal naming ``path``: a name
+    the library lacks (with the closest), or a field the value's own check refuses."""
+    try:
+        return make()
+    except LibraryNameError as error:
+        raise EncounterFileError(path, error.message) from None
+    except RulesError as error:
+        raise EncounterFileError(path, f"{error.message} ({error.rule})") from None
+
+
+class _Monsters:
+    """The monsters a file's entries name: its DM library's ``[[monster]]`` rows over the shipped table, the rows
+    read (each refused by its field) when an entry first names a monster."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self.entries: tuple[MonsterEntry, ...] | None = None
+
+    def find(self, name: str, path: str) -> MonsterEntry:
+        """The entry called ``name``, the DM's before the shipped one; a miss refused at ``path`` with the closest
+        names."""
+        table = self.library.weapon_table  # a DM's library: its file's name
+        if self.entries is None:
+            try:
+                self.entries = monster_entries(self.library.monsters, table) if self.library.monsters else ()
+            except MonsterRowError as error:
+                raise EncounterFileError("library", f"{table}, {error.message}") from None
+        try:
+            return find_monster(name, self.entries, table)
+        except RulesError as error:
+            raise EncounterFileError(path, f"{error.message} ({error.rule})") from None
+
+
+_BY_CLASS: Final = "by class"
+"""A character's ``thac0`` read from its class group and level (PH 2e Tables 53-54)."""
+
+
+def _figures(data: Any, path: str, library: Library, monsters: _Monsters, roller: Roller,
+             taken: list[str]) -> tuple[Combatant, ...]:
+    """One entry of ``combatants``: a combatant written out, ``count`` copies of one (``Guard 1`` .. ``Guard N``),
+    or ``count`` figures of a ``monster`` (:func:`_of_monster`), named past the names ``taken`` by the entries
+    before it. ``hp`` may be ``"rolled"`` or ``"average"`` (a monster's from its Hit Dice, a character's from its
+    class's, each figure rolled with ``roller`` under ``hit points: <name>``), or a list of one number a figure;
+    a character's ``thac0`` may be ``"by class"`` (PH 2e Tables 53-54)."""
     r = _Reader(data, path)
-    abilities = Abilities(**_fields(r, Abilities))
-    kw = _fields(r, Combatant)
-    weapons = r.get("weapons", list, [])
-    spells = r.get("spells", list, [])
-    combatant = Combatant(
-        **kw,
-        abilities=abilities,
-        weapons=tuple(_weapon(w, f"{r.at('weapons')}[{i}]") for i, w in enumerate(weapons)),
-        spells=tuple(_spell(s, f"{r.at('spells')}[{i}]") for i, s in enumerate(spells)),
-    )
+    count = r.get("count", int, None, check=lambda v: 1 <= v <= MOST_OF_A_KIND,
+                  why=f"count is 1..{MOST_OF_A_KIND} figures of a kind")
+    kind = r.get("monster", str, None, check=lambda v: bool(v.strip()), why="names no monster")
+    hit_points = _hit_points(r, count or 1)
+    by_class = _by_class(r)
+    rest = _Reader({k: v for k, v in r.data.items() if k not in r.used}, path)
+    if kind is not None:
+        if by_class:
+            raise EncounterFileError(r.at("thac0"), f'a monster\'s THAC0 comes from its Hit Dice (DMG 2e Table 39); '
+                                                    f'"{_BY_CLASS}" is a character\'s')
+        return _of_monster(rest, monsters.find(kind, r.at("monster")), count or 1, hit_points, library, roller, taken)
+    combatant = _combatant(rest, library)
+    names = (combatant.name,) if count is None else numbered(combatant.name, count, taken)
+    figures = []
+    for i, name in enumerate(names):
+        figure = replace(combatant, name=name)
+        if by_class:
+            figure = replace(figure, thac0=_looked_up(r.at("thac0"), lambda: character_thac0(figure.char_class,
+                                                                                              figure.level)))
+        if isinstance(hit_points, HitPoints):
+            figure = replace(figure, hit_points=_looked_up(r.at("hp"), lambda: character_hit_points(
+                figure.char_class, figure.level, hit_points=hit_points, roller=roller,
+                constitution=figure.abilities.constitution, name=name)))
+        elif hit_points is not None:
+            figure = replace(figure, hit_points=hit_points[i])
+        figures.append(figure)
+    return tuple(figures)
+
+
+def _hit_points(r: _Reader, count: int) -> HitPoints | tuple[int, ...] | None:
+    """An entry's ``hp`` when it is not one number: ``"rolled"`` or ``"average"``, or a list of ``count`` numbers,
+    one a figure; None for a number (a field as the others) or none."""
+    value = r.data.get("hp")
+    if isinstance(value, str):
+        r.used.add("hp")
+        by_word = {h.value: h for h in HitPoints}
+        if value.strip().lower() not in by_word:
+            raise EncounterFileError(r.at("hp"), f'hit points are a number, "rolled" or "average" (from the Hit '
+                                                 f"Dice), or a list of one number a figure; got {value!r}")
+        return by_word[value.strip().lower()]
+    if isinstance(value, list):
+        r.used.add("hp")
+        if len(value) != count or not all(is_whole(v) and v >= 0 for v in value):
+            raise EncounterFileError(r.at("hp"), f"a list of hit points gives one number, 0 or more, a figure "
+                                                 f"({count} here); got {value!r}")
+        return tuple(value)
+    return None
+
+
+def _by_class(r: _Reader) -> bool:
+    """Whether an entry's ``thac0`` is ``"by class"``; any other text is refused, a number is read as a field."""
+    value = r.data.get("thac0")
+    if not isinstance(value, str):
+        return False
+    r.used.add("thac0")
+    if value.strip().lower() != _BY_CLASS:
+        raise EncounterFileError(r.at("thac0"), f'THAC0 is a number, -10..25, or "{_BY_CLASS}" (PH 2e Tables 53-54, '
+                                                f"from the class and level); got {value!r}")
+    return True
+
+
+def _of_monster(r: _Reader, entry: MonsterEntry, count: int, hit_points: HitPoints | tuple[int, ...] | None,
+                library: Library, roller: Roller, taken: list[str]) -> tuple[Combatant, ...]:
+    """``count`` figures of ``entry`` (:func:`~combatkit.monsters.monster`): named for the entry, or for the
+    ``name`` ``r`` gives, on the side ``monsters`` unless it gives one, their hit points rolled with ``roller``
+    unless given; every other field ``r`` gives, weapons and spells too, wins over the entry's."""
+    kw = _combatant_fields(r, library, given_only=True)
+    name, side = kw.pop("name", None), kw.pop("side", "monsters")
+    given = kw.pop("hit_points", None)
+    how = hit_points if hit_points is not None else HitPoints.ROLLED if given is None else (given,) * count
+    figures = _looked_up(r.path, lambda: monster(entry, count=count, name_as=name, hit_points=how, roller=roller,
+                                                 side=side, taken=taken, library=library))
+    abilities = kw.pop("abilities")
+    return tuple(replace(figure, **kw, abilities=replace(figure.abilities, **abilities)) for figure in figures)
+
+
+def _combatant_fields(r: _Reader, library: Library, *, given_only: bool) -> dict[str, Any]:
+    """A combatant's fields read from ``r`` (:func:`_fields`), its weapons and spells from ``library``; with
+    ``given_only``, those ``r`` gives, its ``abilities`` those of its abilities it gives, by attribute."""
+    abilities = _fields(r, Abilities, given_only=given_only)
+    kw = _fields(r, Combatant, given_only=given_only)
+    caster_class = kw.get("char_class", "monster")  # a monster entry's, unless it gives a class
+    for key, read in (("weapons", lambda x, where: _weapon(x, where, library)),
+                      ("spells", lambda x, where: _spell(x, where, library, caster_class))):
+        if not given_only or key in r.data:
+            kw[key] = tuple(read(x, f"{r.at(key)}[{i}]") for i, x in enumerate(r.get(key, list, [])))
     r.done()
-    return combatant
+    return kw | {"abilities": abilities}
+
+
+def _combatant(r: _Reader, library: Library) -> Combatant:
+    """A combatant written out in full, each field left out taking its default."""
+    kw = _combatant_fields(r, library, given_only=False)
+    return Combatant(**kw | {"abilities": Abilities(**kw["abilities"])})
+
+
+def _library(r: _Reader, folder: Path | None) -> Library:
+    """The file's ``library``: a DM's library file, by its path from the encounter file's folder, whose weapons and
+    spells shadow the shipped PH 2e ones (:meth:`~combatkit.library.Library.load`); without one, the shipped library.
+    Text given without a folder (pasted into a dashboard) cannot name one: it would be read from wherever the
+    reader runs."""
+    name = r.get("library", str, None, check=lambda v: bool(v.strip()), why="names no library file")
+    if name is None:
+        return builtin()
+    if folder is None:
+        raise EncounterFileError(r.at("library"), f"names a library file ({name!r}), read from the encounter file's "
+                                                  f"folder: load the file itself (load_encounter), or give the folder")
+    try:
+        return Library.load(folder / name)
+    except LibraryFileError as error:
+        where = "" if error.field == "file" else f", {error.field}"
+        raise EncounterFileError(r.at("library"), f"{name}{where}: {error.message}") from None
 
 
 def _feet(r: _Reader) -> int | None:
@@ -415,21 +609,44 @@ def plain_option(value: Any) -> Any:
     return value
 
 
-def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
-    """Build an encounter from a parsed file, checking every field."""
+def encounter_from_dict(data: Mapping[str, Any], *, folder: str | Path | None = None) -> Encounter:
+    """Build an encounter from a parsed file, checking every field. ``folder`` is the file's, which a ``library``
+    path is read from (:func:`_library`).
+
+    >>> goblins = encounter_from_dict({"combatants": [{"monster": "goblin", "count": 2, "hp": "average"}],
+    ...                                "intents": [{"actor": "each goblin", "do": "attack"}]})
+    >>> [(c.name, c.hit_points) for c in goblins.combatants], [i.actor for i in goblins.intents]
+    ([('Goblin 1', 3), ('Goblin 2', 3)], ['Goblin 1', 'Goblin 2'])
+    """
     r = _Reader(data, "")
     combatant_list = r.get("combatants", list, check=bool, why="an encounter needs at least one combatant")
-    combatants = tuple(_combatant(c, f"combatants[{i}]") for i, c in enumerate(combatant_list))
-    names = [c.name for c in combatants]
-    for i, name in enumerate(names):
-        if names.index(name) != i:
-            raise EncounterFileError(f"combatants[{i}].name", f"{name!r} is used twice; names must be unique")
+    library = _library(r, None if folder is None else Path(folder))
+    rolls = _rolls(r)
+    seed = r.get("seed", int, None)
+    # hit points rolled as a page rolls: by purpose from the seed, a number entered winning (table_rolls)
+    roller = TableRoller(seed=0 if seed is None else seed, entered=dict(rolls))
+    monsters = _Monsters(library)
+    made: dict[str, Combatant] = {}
+    for i, item in enumerate(combatant_list):
+        where = f"combatants[{i}]"
+        try:
+            figures = _figures(item, where, library, monsters, roller, list(made))
+        except EnteredRollError as error:
+            raise EncounterFileError("rolls", str(error)) from None
+        for figure in figures:
+            if figure.name in made:
+                raise EncounterFileError(f"{where}.name", f"{figure.name!r} is used twice; names must be unique")
+            made[figure.name] = figure
+    combatants = tuple(made.values())
+    rolls = _rolls_left(rolls, roller)
+    names = list(made)
     known = set(names)
-    by_name = {c.name: c for c in combatants}
+    by_name = made
     declarations = tuple(
         _declaration(d, f"declarations[{i}]", known, by_name) for i, d in enumerate(r.get("declarations", list, []))
     )
-    intents = tuple(_intent(d, f"intents[{i}]", known, by_name) for i, d in enumerate(r.get("intents", list, [])))
+    intents = tuple(_intent(each, f"intents[{i}]", known, by_name)
+                    for i, d in enumerate(r.get("intents", list, [])) for each in _each(d, f"intents[{i}]", names))
     refinements = tuple(_refinement(d, f"refinements[{i}]", known, by_name)
                         for i, d in enumerate(r.get("refinements", list, [])))
     system = _system(r)
@@ -465,26 +682,17 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
             raise EncounterFileError(hr.at("target"), f"no combatant is called {target!r}")
         hits.append(Hit(target, hr.get("tick", int, check=lambda v: v >= 1, why="tick is 1 or more"), hr.get("source", str, "")))
         hr.done()
-    rolls = r.get("rolls", Mapping, {})
-    clean_rolls: dict[str, int | tuple[int, ...]] = {}
-    for key, value in rolls.items():
-        if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            clean_rolls[key] = tuple(value)
-        elif isinstance(value, int) and not isinstance(value, bool):
-            clean_rolls[key] = value
-        else:
-            raise EncounterFileError(f"rolls.{key}", f"a roll is a whole number or a list of faces, got {value!r}")
     encounter = Encounter(
         title=r.get("title", str, "Untitled encounter"),
         description=r.get("description", str, ""),
         system=system,
         round=r.get("round", int, 1, check=lambda v: v >= 1, why="round is 1 or more"),
-        seed=r.get("seed", int, None),
+        seed=seed,
         combatants=combatants,
         declarations=declarations,
         distances=tuple(distances),
         hits=tuple(hits),
-        rolls=clean_rolls,
+        rolls=rolls,
         options=_options(r.get("options", dict, {})),
         intents=intents,
         refinements=refinements,
@@ -493,15 +701,54 @@ def encounter_from_dict(data: Mapping[str, Any]) -> Encounter:
     return encounter
 
 
-def with_intents(encounter: Encounter) -> Encounter:
-    """``encounter`` with its declarations (written for its :attr:`~Encounter.system`, the format before intents)
-    turned into intents and that system's refinements (:func:`~combatkit.intent.derive`), so that every system
-    can place them; unchanged when it has intents already or no declarations."""
-    if encounter.intents or not encounter.declarations:
-        return encounter
-    intents, refinements = derive(encounter.declarations, _system_id(encounter.system),
-                                  {c.name: [w.name for w in c.weapons] for c in encounter.combatants})
-    return replace(encounter, declarations=(), intents=intents, refinements=refinements + encounter.refinements)
+def _rolls(r: _Reader) -> dict[str, int | tuple[int, ...]]:
+    """The file's ``[rolls]``: dice rolled at the table, by purpose, a total or a list of faces each."""
+    rolls: dict[str, int | tuple[int, ...]] = {}
+    for key, value in r.get("rolls", Mapping, {}).items():
+        if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            rolls[key] = tuple(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            rolls[key] = value
+        else:
+            raise EncounterFileError(f"rolls.{key}", f"a roll is a whole number or a list of faces, got {value!r}")
+    return rolls
+
+
+_HIT_POINTS: Final = "hit points: "
+"""How the key of a figure's hit points' roll starts, its name after it (``hit points: Goblin 3``,
+:func:`~combatkit.monsters.monster`)."""
+
+
+def _rolls_left(rolls: Mapping[str, int | tuple[int, ...]], roller: Roller) -> dict[str, int | tuple[int, ...]]:
+    """``rolls`` without the hit points ``roller`` took from them as the figures were made (those hit points are
+    the figures', written as such when the file is saved); a number entered for hit points no figure rolls is
+    refused, as a round refuses a number no roll of it is called."""
+    rolled = [roll.purpose for roll in roller.log]
+    for key in rolls:
+        if key.startswith(_HIT_POINTS) and key not in rolled:
+            said = ", ".join(repr(k) for k in rolled) or "none: each figure's are given"
+            raise EncounterFileError(f"rolls.{key}", f"no figure's hit points are rolled under this key, so the number "
+                                                     f"entered would be ignored; the hit points rolled are {said}")
+    return {k: v for k, v in rolls.items() if k not in rolled}
+
+
+def _each(data: Any, path: str, names: list[str]) -> list[Any]:
+    """An intent whose ``actor`` is ``"each goblin"`` (whatever its case; not a figure's own name) as one intent a
+    figure of the group: every figure named ``Goblin`` or ``Goblin N`` (:func:`~combatkit.monsters.group_of`), in
+    the encounter's order; any other intent as it is."""
+    actor = data.get("actor") if isinstance(data, Mapping) else None
+    if not isinstance(actor, str) or actor in names or actor[:5].lower() != "each ":
+        return [data]
+    group = actor[5:].strip()
+    figures = [name for name in names if group_of(name).lower() == group.lower()]
+    if not figures:
+        groups = {group_of(name).lower(): group_of(name) for name in names}
+        near = difflib.get_close_matches(group.lower(), list(groups), n=1, cutoff=0.6)
+        hint = f" (did you mean \"each {groups[near[0]]}\"?)" if near else ""
+        raise EncounterFileError(f"{path}.actor", f"{actor!r} names no figure (none is called {group!r}, "
+                                                  f"{group + ' 1'!r}, {group + ' 2'!r}...){hint}; the groups are "
+                                                  f"{', '.join(groups.values())}")
+    return [{**data, "actor": name} for name in figures]
 
 
 def _system_id(name: str) -> str:
@@ -524,7 +771,7 @@ def _system(r: _Reader) -> str:
 
 
 _TOO_DEEP = ("nested too deep to read: an encounter file's values go a few levels deep at most (a list of "
-             "tables holding lists), see README 'Encounter files'")
+             "tables holding lists), see docs/encounter-format.md")
 
 
 def load_encounter(path: str | Path) -> Encounter:
@@ -538,13 +785,14 @@ def load_encounter(path: str | Path) -> Encounter:
         raise EncounterFileError("file", f"{path.name} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
                                          f"{error.start}); TOML and JSON files are UTF-8 (TOML 1.0, RFC 8259): "
                                          f"save it as UTF-8") from None
-    return loads_encounter(text, fmt=path.suffix.lstrip(".").lower())
+    return loads_encounter(text, fmt=path.suffix.lstrip(".").lower(), folder=path.parent)
 
 
-def loads_encounter(text: str, fmt: str = "toml") -> Encounter:
+def loads_encounter(text: str, fmt: str = "toml", *, folder: str | Path | None = None) -> Encounter:
     """Parse encounter text in ``toml`` or ``json``. Whatever the text, the answer is an encounter or an
     :class:`~combatkit.errors.EncounterFileError` naming what is wrong (never a ``RecursionError`` for
-    values nested thousands deep, nor Python's message for a number of 4300 digits and more)."""
+    values nested thousands deep, nor Python's message for a number of 4300 digits and more). ``folder`` is where
+    a ``library`` the text names is read from; without it, the text can name none."""
     if fmt not in ("json", "toml"):
         raise EncounterFileError("file", f"encounter files are .toml or .json, got .{fmt}")
     try:
@@ -559,7 +807,7 @@ def loads_encounter(text: str, fmt: str = "toml") -> Encounter:
     if fmt == "json":
         _no_surrogates(data)
     try:
-        return encounter_from_dict(data)
+        return encounter_from_dict(data, folder=folder)
     except RecursionError:
         raise EncounterFileError("file", _TOO_DEEP) from None
 
@@ -600,8 +848,15 @@ def _without_defaults(obj: Any, names: Mapping[str, str] | None = None) -> dict[
     return out
 
 
+def _written_out(obj: Weapon | Spell) -> dict[str, Any]:
+    """The fields that make ``obj``'s table one written out (:data:`_WRITTEN_OUT`), by their names in a file."""
+    return {d.spec.file: getattr(obj, d.name) for d in declared(type(obj)) if d.spec.file in _WRITTEN_OUT[type(obj)]}
+
+
 def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
-    """The encounter as plain data in the file format (defaults left out)."""
+    """The encounter as plain data in the file format (defaults left out). Every weapon and spell is written out in
+    full, its ``sf`` and ``damage`` (``level`` and ``ct``) always, so that it reads back as written whatever library
+    the reader has (:data:`_WRITTEN_OUT`); the ``library`` a file was read with is not kept."""
 
     def plain(value: Any) -> Any:
         if isinstance(value, Fraction):
@@ -616,8 +871,8 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
         out = _without_defaults(c)
         out.pop("abilities", None)
         out.update(_without_defaults(c.abilities))
-        out["weapons"] = [{"name": w.name} | _without_defaults(w) for w in c.weapons]
-        out["spells"] = [{"name": s.name} | _without_defaults(s)
+        out["weapons"] = [{"name": w.name} | _written_out(w) | _without_defaults(w) for w in c.weapons]
+        out["spells"] = [{"name": s.name} | _written_out(s) | _without_defaults(s)
                          | ({"effect": effect_to_table(s.effect)} if s.effect is not None else {}) for s in c.spells]
         for key in ("weapons", "spells"):
             if not out[key]:

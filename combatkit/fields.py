@@ -265,8 +265,8 @@ def declared(*classes: type) -> tuple[Declared, ...]:
 
 
 def field_table(*classes: type) -> str:
-    """The declared fields of ``classes`` as a Markdown table: how README.md documents an encounter file's
-    fields (:func:`combatkit.model.readme_tables`; a test holds README.md to them)."""
+    """The declared fields of ``classes`` as a Markdown table: how docs/encounter-format.md documents an encounter file's
+    fields (:func:`combatkit.model.readme_tables`; tests/test_fields.py holds docs/encounter-format.md to them)."""
     rows = ["| field | takes | default | rule | what it is |", "| --- | --- | --- | --- | --- |"]
     for d in declared(*classes):
         s = d.spec

@@ -61,7 +61,6 @@ from mypy_extensions import mypyc_attr
 from combatkit.dice import Roller, check_entered
 from combatkit.effects import EffectKind, spell_effect
 from combatkit.encounter import Encounter, Hit
-from combatkit.encounter_files import with_intents
 from combatkit.errors import RulesError, is_whole
 from combatkit.model import Combatant, Declaration
 from combatkit.kinds import PlacementKind
@@ -79,7 +78,7 @@ from combatkit.resolution import (
 )
 from combatkit.resolution.morale import is_broken
 from combatkit.systems._memo import remembering, stands_for, table
-from combatkit.systems.base import FightRound, annotate, find_system, in_phase_order, roll_words
+from combatkit.systems.base import FightRound, annotate, find_system, in_phase_order, roll_words, with_intents
 from combatkit.timeline import Timeline
 
 __all__ = ["STALEMATE", "End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]

@@ -1,7 +1,7 @@
 """The engine's kinds: what a figure, a weapon, an action, an intent or a placement is, as enumerations.
 
 They are re-exported where they belong (:mod:`combatkit.model`, :mod:`combatkit.intent`) and live here, apart from
-the value types, so that the compiled build (*A compiled build* in the README) compiles them: a compiled module
+the value types, so that the compiled build (docs/at-scale.md, *A compiled build*) compiles them: a compiled module
 reads a member of an enumeration it compiled (``ActionKind.ATTACK``) as a constant, and one of a module left as
 Python by looking the class up in its globals and the member up on the class, thousands of times a fight (#18).
 """

@@ -584,6 +584,10 @@ class Declaration(Refined):
     note: str = ""
     """Free text, e.g. what a misc action is. A system with a list of its own named actions (001's,
     004's table, 002's action types) reads its words to pick one (:meth:`~combatkit.systems.base.TimingSystem.note_suggestions`)."""
+    named_action: str | None = None
+    """The named action it places, by its id in ``combatkit/data/actions.toml`` (``"drink_potion"``), when a round's
+    plan made it of an intent's named action (:attr:`Intent.action <combatkit.intent.Intent.action>`): a system
+    with a list of its own reads that entry's, not the note's words. None for a declaration given as such."""
 
     def __post_init__(self) -> None:
         # Given in Python (a file's are read and checked by combatkit.encounter_files, the planner's are made without
@@ -597,7 +601,8 @@ class Declaration(Refined):
             raise RulesError(_DECLARATIONS, f"{self._where()}: phase is a whole number, got {self.phase!r}")
         if type(self.weapons) is not tuple:
             object.__setattr__(self, "weapons", weapon_names(self.weapons, _DECLARATIONS, self._where()))
-        check_text(self, ("actor", "target", "spell", "note"), ("target", "spell"), _DECLARATIONS, self._where)
+        check_text(self, ("actor", "target", "spell", "note", "named_action"), ("target", "spell", "named_action"),
+                   _DECLARATIONS, self._where)
         if self.feet is not None and (not is_whole(self.feet) or not 0 <= self.feet <= MAX_FEET):
             raise RulesError(_DECLARATIONS, f"{self._where()}: feet is a whole number, 0..{MAX_FEET}, got "
                                             f"{self.feet!r}")

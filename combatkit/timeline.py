@@ -20,7 +20,8 @@ from combatkit.dice import Roll
 from combatkit.intent import Plan
 from combatkit.kinds import ActionKind
 
-__all__ = ["SPAN_KIND", "UNDER_WAY", "Clock", "Period", "Span", "SpanKind", "Status", "Tick", "Timeline", "Track"]
+__all__ = ["SPAN_KIND", "UNDER_WAY", "Clock", "Period", "Span", "SpanKind", "Status", "Tick", "Timeline", "Track",
+           "WhyRow"]
 
 Tick: TypeAlias = int
 """A position on a system's clock, counted from 1. Ticks past the clock's end
@@ -90,20 +91,37 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True)
 class Period:
-    """A named stretch of ticks: a phase, a segment band, last actions."""
+    """A named stretch of ticks: a phase, a step of one, a count, last actions. Its label is made of its parts,
+    which a chart reads apart (a band per phase, its steps named once, a count's number where its name has no room):
+    ``Period("phase", 7, 12, number="2", step="movement")`` is ``"phase 2: movement"``."""
 
-    label: str
-    """As a reader sees it: ``"phase 2"``, ``"endphase"``."""
+    name: str
+    """What it is called, before any number: ``"phase"``, ``"count"``, ``"strike speed"``, ``"endphase"``,
+    ``"last actions"``. The periods named ``"phase"`` are the clock's phases (:attr:`Clock.phases`)."""
     start: Tick
     """First tick, inclusive."""
     end: Tick
     """Last tick, inclusive."""
+    number: str = ""
+    """Which one of its name: ``"2"``, ``"A, cycle 1"``, ``"17"``; ``""`` for a period that is the only one so
+    called."""
+    step: str = ""
+    """The step of a phase it is, where a phase has steps: ``"movement"``; ``""`` for none."""
+    band: str = field(init=False, repr=False)
+    """Its name and number, what the periods of one phase share: ``"phase 2"``, ``"last actions"``."""
+    label: str = field(init=False, repr=False)
+    """As a reader sees it: ``"phase 2"``, ``"phase 2: movement"``, ``"endphase"``; a span's :attr:`Span.period`."""
 
-    def __init__(self, label: str, start: Tick, end: Tick) -> None:
+    def __init__(self, name: str, start: Tick, end: Tick, number: str = "", step: str = "") -> None:
         # Written out (tests/test_resolution.py holds it to the fields): a round's clock makes several (#18).
-        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "name", name)
         object.__setattr__(self, "start", start)
         object.__setattr__(self, "end", end)
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "step", step)
+        band = f"{name} {number}" if number else name
+        object.__setattr__(self, "band", band)
+        object.__setattr__(self, "label", f"{band}: {step}" if step else band)
 
 
 @dataclass(frozen=True)
@@ -111,27 +129,35 @@ class Clock:
     """A system's time axis."""
 
     unit: str
-    """What one tick is, for axis titles: ``"half-segment (3 seconds)"``."""
+    """What one tick is, in a word or two: ``"half-segment"``, ``"moment"``."""
     ticks: int
     """Ticks in one round (or cycle)."""
     periods: tuple[Period, ...]
     """The phases (or other groupings) marked on charts."""
+    note: str = ""
+    """What more there is to say of a tick, for an axis title: ``"3 seconds"`` (:attr:`unit_words`); ``""`` for
+    nothing."""
     phases: tuple[tuple[Tick, Tick], ...] = field(init=False, repr=False, compare=False)
-    """The first and last tick of each phase the clock marks: its periods labelled ``"phase N..."``
-    grouped by that label (a phase's steps or segment bands are one phase), each with the periods
-    that follow it up to the next phase; a clock with no phase periods, in thirds. Worked out as the clock is
-    made (a round's walk reads it, #18)."""
+    """The first and last tick of each phase the clock marks: its periods named ``"phase"`` grouped by their
+    band (a phase's steps are one phase), each with the periods that follow it up to the next phase; a clock
+    with no phase periods, in thirds. Worked out as the clock is made (a round's walk reads it, #18)."""
     _period_at: dict[Tick, Period | None] = field(init=False, repr=False, compare=False)
     """:meth:`period_of` each tick of a round as it is asked (a round's walk asks of every blow, #18)."""
 
-    def __init__(self, unit: str, ticks: int, periods: tuple[Period, ...]) -> None:
+    def __init__(self, unit: str, ticks: int, periods: tuple[Period, ...], note: str = "") -> None:
         # Written out (tests/test_resolution.py holds it to the fields): what the clock answers again and again is
         # kept on it, in attributes of its own (a compiled class has no __dict__ for functools.cached_property).
         object.__setattr__(self, "unit", unit)
         object.__setattr__(self, "ticks", ticks)
         object.__setattr__(self, "periods", periods)
+        object.__setattr__(self, "note", note)
         object.__setattr__(self, "phases", _phases(ticks, periods))
         object.__setattr__(self, "_period_at", {})
+
+    @property
+    def unit_words(self) -> str:
+        """The unit with its note, as an axis title says it: ``"half-segment (3 seconds)"``."""
+        return f"{self.unit} ({self.note})" if self.note else self.unit
 
     def period_of(self, tick: Tick) -> Period | None:
         """The period holding ``tick`` in its own round, or None."""
@@ -146,8 +172,7 @@ class Clock:
         rounds_on, local = divmod(tick - 1, self.ticks)
         local += 1
         period = self.period_of(tick)
-        unit = self.unit.split(" (")[0]
-        text = f"{unit} {local}" + (f" ({period.label})" if period else "")
+        text = f"{self.unit} {local}" + (f" ({period.label})" if period else "")
         if rounds_on == 1:
             text += " of the next round"
         elif rounds_on > 1:
@@ -157,12 +182,12 @@ class Clock:
 
 def _phases(ticks: int, periods: tuple[Period, ...]) -> tuple[tuple[Tick, Tick], ...]:
     """:attr:`Clock.phases` of a clock of ``ticks`` marked with ``periods``."""
-    if periods and periods[0].label.startswith("phase"):
+    if periods and periods[0].name == "phase":
         groups: dict[str, list[int]] = {}
         key = ""
         for p in periods:
-            if p.label.startswith("phase"):
-                key = p.label.split(":")[0]
+            if p.name == "phase":
+                key = p.band
             groups.setdefault(key, []).extend([p.start, p.end])
         return tuple((min(v), max(v)) for v in groups.values())
     return tuple(((k * ticks) // 3 + 1, ((k + 1) * ticks) // 3) for k in range(3))
@@ -204,10 +229,16 @@ class Span:
     one phase before it falls due (001 B: -4, :meth:`FivePhase.blow_terms
     <combatkit.systems.five_phase.FivePhase.blow_terms>`); :data:`UNDER_WAY`, a spell still being cast at the end
     of a round of a fight, which goes off in the next."""
+    what: str = ""
+    """What the action is, without its target or notes, where :attr:`action` says more: ``"casts web"`` for
+    ``"casts web (CT 2) -> Ugluk"``, the words a chart writes where the whole action has no room. ``""``: the action
+    says no more than what it is. Words that do not begin the action (a copy whose action was written anew, a
+    charge's blow made of a move) are dropped: a short form never says what the action does not."""
 
     def __init__(self, actor: str, side: str, kind: SpanKind | str, action: str, start: Tick, end: Tick, period: str,
                  rule: str, why: str, track: Track | str | None = None, target: str | None = None,
-                 status: Status = Status.DONE, placed: str = "", marks: frozenset[str] = frozenset()) -> None:
+                 status: Status = Status.DONE, placed: str = "", marks: frozenset[str] = frozenset(),
+                 what: str = "") -> None:
         # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
         # dataclass makes as Python, and every system makes thousands of spans a run (#18). A kind and a track
         # given as their text values are taken as them.
@@ -231,12 +262,18 @@ class Span:
         object.__setattr__(self, "status", status)
         object.__setattr__(self, "placed", placed)
         object.__setattr__(self, "marks", marks)
+        object.__setattr__(self, "what", what if action.startswith(what) else "")
+
+    @property
+    def short(self) -> str:
+        """:attr:`what` the action is, or the whole action where it says no more."""
+        return self.what or self.action
 
     def in_period(self, period: str) -> Span:
         """The same span in the period labelled ``period``: every field given (quicker than ``replace`` in the
         compiled build, #18; tests/test_timeline.py holds it to the fields)."""
         return Span(self.actor, self.side, self.kind, self.action, self.start, self.end, period, self.rule, self.why,
-                    self.track, self.target, self.status, self.placed, self.marks)
+                    self.track, self.target, self.status, self.placed, self.marks, self.what)
 
     def row(self) -> dict[str, object]:
         """The span as one long-form row (plain types only)."""
@@ -246,6 +283,26 @@ class Span:
         data["status"] = self.status.value
         data["marks"] = ", ".join(sorted(self.marks))
         return data
+
+
+@dataclass(frozen=True)
+class WhyRow:
+    """One line of a timeline's explanation (:meth:`Timeline.why_rows`), in its parts: a view writes them its own
+    way, :meth:`line` as :meth:`Timeline.why` does."""
+
+    text: str
+    """What happens and why, ``"Aldric long bow -> Grishnak. On the winner track..."``; a note whole."""
+    when: str = ""
+    """When it lands, in the clock's words (``"half-segment 4 (phase 1)"``); ``""`` for a note."""
+    rule: str = ""
+    """The rule that placed it, cited; ``""`` for a note (its words cite their own)."""
+    span: Span | None = None
+    """The span it explains; None for a note on the round or on how an intent was placed."""
+
+    def line(self) -> str:
+        """The row as one line: ``"half-segment 4 (phase 1): Aldric long bow -> Grishnak. ... [000 Table 1]"``, a
+        note as it is."""
+        return self.text if self.span is None else f"{self.when}: {self.text} [{self.rule}]"
 
 
 @dataclass(frozen=True)
@@ -314,15 +371,23 @@ class Timeline:
         through the round stops."""
         return tuple(sorted({t for s in self.spans for t in (s.start, s.end)}))
 
-    def why_line(self, span: Span) -> str:
-        """The plain-language line for ``span``: when it lands, who does what, why, who acts at the same
-        moment, and the rule (one line of :meth:`why`)."""
-        when = self.clock.describe(span.end)
+    def why_row(self, span: Span) -> WhyRow:
+        """The explanation of ``span`` in its parts: when it lands, who does what, why and who acts at the same
+        moment, and the rule."""
         together = [s.actor for s in self.landing_at(span.end) if s is not span and s.actor != span.actor]
         also = f" Simultaneous with {', '.join(together)}." if together else ""
-        return f"{when}: {span.actor} {span.action}. {span.why}{also} [{span.rule}]"
+        return WhyRow(f"{span.actor} {span.action}. {span.why}{also}", self.clock.describe(span.end), span.rule, span)
+
+    def why_line(self, span: Span) -> str:
+        """The plain-language line for ``span`` (:meth:`why_row`; one line of :meth:`why`)."""
+        return self.why_row(span).line()
+
+    def why_rows(self) -> list[WhyRow]:
+        """The explanation in time order, row by row: the notes, how each intent was placed, then one row per
+        span (:meth:`why_row`)."""
+        notes = [*self.notes, *(self.plan.why() if self.plan is not None else ())]
+        return [*(WhyRow(note) for note in notes), *(self.why_row(span) for span in self.spans)]
 
     def why(self) -> list[str]:
         """Plain-language lines in time order: the notes, how each intent was placed, then one line per span."""
-        return [*self.notes, *(self.plan.why() if self.plan is not None else ()),
-                *(self.why_line(span) for span in self.spans)]
+        return [row.line() for row in self.why_rows()]

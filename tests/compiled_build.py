@@ -24,7 +24,7 @@ import threading
 import time
 from pathlib import Path
 
-from combatkit.widgets.compiled import BUILD, source_tree
+from combatkit.widgets.app.compiled import BUILD, source_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = "COMBATKIT_TEST_BUILD"

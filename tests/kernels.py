@@ -14,7 +14,7 @@ def kernel_processes(parent: int | None = None) -> dict[int, str]:
             command = (entry / "cmdline").read_bytes().decode().split("\0")
         except (OSError, ValueError, IndexError):  # not a process, or one that ended meanwhile
             continue
-        if (parent is None or ppid == parent) and "combatkit.widgets.kernel" in command:
+        if (parent is None or ppid == parent) and "combatkit.widgets.app.kernel" in command:
             connection = Path(command[command.index("-f") + 1]).stem
             found[int(entry.name)] = connection.removeprefix("kernel-")
     return found

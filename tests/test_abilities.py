@@ -69,7 +69,7 @@ def test_table_28_stops_at_19_and_starts_at_9():
 
 
 def test_the_mana_calculator_shows_the_casters_perception_with_its_rule():
-    from combatkit.widgets.mana import ManaPoolCalculator
+    from combatkit.widgets.views.mana import ManaPoolCalculator
 
     view = ManaPoolCalculator()
     view.intelligence.value, view.wisdom.value, view.level.value = 17, 12, 6
@@ -80,7 +80,7 @@ def test_the_mana_calculator_shows_the_casters_perception_with_its_rule():
 def test_the_criticals_explorer_shows_the_attackers_thief_skills_by_dex_and_agi():
     from dataclasses import replace
 
-    from combatkit.widgets.criticals import DEFAULT_ATTACKER, CriticalExplorer
+    from combatkit.widgets.views.criticals import DEFAULT_ATTACKER, CriticalExplorer
 
     from combatkit.stances import Role
 

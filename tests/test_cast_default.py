@@ -8,8 +8,8 @@ import pytest
 from combatkit import Roller, loads_encounter
 from combatkit.encounter_files import load_example
 from combatkit.systems import SYSTEMS
-from combatkit.widgets.draft import EncounterDraft
-from combatkit.widgets.timeline import TimelineExplorer
+from combatkit.widgets.state.draft import EncounterDraft
+from combatkit.widgets.views.timeline import TimelineExplorer
 
 
 def option(dropdown, label):

@@ -9,8 +9,8 @@ import vl_convert as vlc
 
 from combatkit import Roller, example_encounters, find_system, load_example
 from combatkit.timeline import Clock, Period, Span, Status, Timeline
-from combatkit.widgets.compare_charts import panel_frame
-from combatkit.widgets.charts import (
+from combatkit.widgets.charts.compare import panel_frame
+from combatkit.widgets.charts.timeline import (
     KIND_COLOURS,
     merged_periods,
     text_px,
@@ -40,7 +40,7 @@ def rendered_marks(spec: dict) -> dict[str, int]:
     return counts
 
 
-TEN_SEGMENTS = Clock("segment (6 seconds)", 10, (Period("A", 1, 3), Period("B", 4, 7), Period("C", 8, 10)))
+TEN_SEGMENTS = Clock("segment", 10, (Period("A", 1, 3), Period("B", 4, 7), Period("C", 8, 10)), note="6 seconds")
 
 
 def ten_segment_round(*extra: Span) -> Timeline:
@@ -219,10 +219,10 @@ def test_every_shipped_round_of_every_system_is_drawn_on_its_own_clock(name):
     clock = timeline.clock
     spec = timeline_chart(timeline_frame(timeline), clock).to_dict()
     x = layers(spec)["periods"]["encoding"]["x"]
-    assert x["axis"]["title"] == clock.unit
+    assert x["axis"]["title"] == clock.unit_words
     assert x["axis"]["values"][:clock.ticks] == list(range(1, clock.ticks + 1))
     assert [p["label"] for p in spec["datasets"]["periods"]][: len(clock.periods)] == [
-        label for label, _, _ in merged_periods(clock)]
+        band.label for band in merged_periods(clock)]
     counts = rendered_marks(spec)
     assert counts.get("bars", 0) + counts.get("points", 0) == len(timeline.spans)
     assert counts["periods"] == len(spec["datasets"]["periods"])

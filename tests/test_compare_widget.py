@@ -13,20 +13,13 @@ import pytest
 from combatkit import Dice, Roller, find_system, load_encounter, load_example, loads_encounter
 from combatkit.systems.base import TableRoller
 from combatkit.encounter_files import dumps_toml, example_encounters
-from combatkit.odds import matchup_odds
+from combatkit.odds import Matchup, matchup_odds
 from combatkit.intent import Refinement
 from combatkit.systems import five_phase, phase1, phase2, segments, short_form, strike_speed
-from combatkit.widgets.compare import (
-    SystemComparison,
-    default_matchup,
-    matchup_sentences,
-    odds_sentences,
-    run_systems,
-    short_title,
-    systems_in_seed_order,
-)
-from combatkit.widgets.urlstate import CopyLink, shareable
-from combatkit.widgets.compare_charts import odds_chart, odds_frame, panel_bands, panel_chart, panel_frame, panel_spec
+from combatkit.comparison import systems_in_seed_order
+from combatkit.widgets.views.compare import SystemComparison
+from combatkit.widgets.state.urlstate import CopyLink, shareable
+from combatkit.widgets.charts.compare import odds_chart, odds_frame, panel_bands, panel_chart, panel_frame, panel_spec
 
 ENGINE_ODDS = {"phase1": phase1.PHASE1.odds, "phase2": phase2.odds, "segments": segments.odds, "five_phase": five_phase.odds,
                "short_form": short_form.odds, "strike_speed": strike_speed.odds}
@@ -79,7 +72,7 @@ def test_each_panel_draws_its_own_system_on_its_own_clock(erik):
         assert drawn == sorted((s.actor, s.end) for s in expected.spans)
         spec = erik.panels[sid].chart.spec
         assert spec["title"]["text"] == system.title
-        assert spec["title"]["subtitle"][0].startswith(f"One tick = one {expected.clock.unit.split(' (')[0]}")
+        assert spec["title"]["subtitle"][0].startswith(f"One tick = one {expected.clock.unit}")
     assert rows(erik, "five_phase")[0]["when"] == "turn 2 (phase 1: movement)"
 
 
@@ -114,11 +107,6 @@ def test_the_file_s_rolls_go_to_its_system_and_to_the_same_dice_elsewhere():
     assert comparison.dice.entries == {("initiative: archers", "d10"): 4, ("initiative: orcs", "d10"): 6}
 
 
-def test_default_matchup_is_the_first_attack_on_a_foe():
-    assert default_matchup(load_example("five-phase-erik-the-bold")) == ("Erik the Bold", "Grishnak")
-    assert default_matchup(load_example("short-form-spear-web-and-ready-bow")) == ("Kell", "Snaga")
-
-
 def test_exact_odds_are_the_engine_s_own(erik):
     assert erik.pending == []  # no event loop here: computed at once
     assert set(erik.odds) == set(erik.timelines) == set(ENGINE_ODDS)
@@ -129,18 +117,18 @@ def test_exact_odds_are_the_engine_s_own(erik):
 def test_odds_are_shown_as_a_table_a_chart_and_a_line_under_each_timeline(erik):
     table = text(erik.odds_table.value)
     p = erik.odds["segments"]
-    assert f"{float(p['a first']) * 100:.1f}%" in table and str(p["a first"]) in table
+    assert f"{float(p.a_first) * 100:.1f}%" in table and str(p.a_first) in table
     assert "Erik the Bold first" in table and "Grishnak first" in table and "together" in table
     assert "Combat II: Phase System I" in text(erik.odds_table.value.split("ck-odds-phase1")[1].split("</tr>")[0])
     line = text(erik.panels["five_phase"].odds.value)
     assert line.strip().startswith("Exact odds: Erik the Bold first") and "together" in line
     chart = erik.odds_chart.spec
-    shown_odds = {short_title(system): erik.odds[system.id] for system in erik.systems}
+    shown_odds = {system.short_title: erik.odds[system.id] for system in erik.systems}
     a, b = "Erik the Bold", "Grishnak"
     assert chart == odds_chart(odds_frame(shown_odds, a, b), a, b).to_dict()  # the validated spec
     bars = [d for d in chart["datasets"].values() if d and "measure" in d[0]]
     shown = {(r["system"], r["key"]): Fraction(r["exact"]) for r in bars[0]}
-    assert shown[("Five-phase action rounds", "simultaneous")] == erik.odds["five_phase"]["simultaneous"]
+    assert shown[("Five-phase action rounds", "simultaneous")] == erik.odds["five_phase"].simultaneous
 
 
 def test_a_caster_s_spell_interrupted_is_rated_under_each_system():
@@ -148,7 +136,7 @@ def test_a_caster_s_spell_interrupted_is_rated_under_each_system():
     assert (comparison.a.value, comparison.b.value) == ("Korg", "Velanna")
     for sid in comparison.odds:
         assert comparison.odds[sid] == matchup_odds(sid, comparison.encounter, "Korg", "Velanna")
-    assert comparison.odds["phase1"]["b spell interrupted"] == 1
+    assert comparison.odds["phase1"].b_spell_interrupted == 1 and comparison.odds["phase1"].a_spell_interrupted is None
     assert "Velanna's spell interrupted" in text(comparison.odds_table.value)
     spells = odds_frame({"x": comparison.odds["short_form"]}, "Korg", "Velanna")
     assert list(spells[spells["measure"] == "spell interrupted"]["outcome"]) == ["Velanna's spell"]
@@ -198,27 +186,6 @@ def test_words_come_from_the_timelines():
             "attack a round") in parting
     assert ("At the 1st moment, under Combat II: Phase System I: Aldric strikes Grishnak; under Five-phase action "
             "rounds: Grishnak moves toward Aldric.") in parting
-
-
-def test_words_follow_a_change_of_dice():
-    encounter = load_example("segments-fighters-vs-giant-and-orcs")
-    runs = run_systems(encounter, 1, by_dice={("segment: A", "d10"): 9, ("segment: X", "d10"): 2})
-    words = matchup_sentences({"segments": runs["segments"]}, encounter, "A", "X")
-    assert words[0] == "With these dice, X acts first under Segment of Action."
-    assert "X's first blow (club -> A) lands in segment 2 (melee round)" in words[1]
-    assert "segment: X d10 = 2 (entered)" in words[1]
-
-
-def test_odds_sentences_give_the_range_across_systems():
-    odds = {"one": {"a first": Fraction(1, 4), "simultaneous": Fraction(0), "b first": Fraction(3, 4)},
-            "two": {"a first": Fraction(1, 2), "simultaneous": Fraction(1, 10), "b first": Fraction(2, 5),
-                    "b spell interrupted": Fraction(1, 3)}}
-    lines = odds_sentences(odds, {"one": "One", "two": "Two"}, "Ann", "Bo")
-    assert lines == [
-        "Over every roll (exact odds), the chance that Ann acts first runs from 25.0% under One to 50.0% under Two.",
-        "Ann and Bo can act at the same moment only under Two (10.0%).",
-        "The chance that Bo's spell is interrupted is 33.3% under every system that rates this matchup (Two).",
-    ]
 
 
 def test_a_new_seed_rolls_the_dice_nobody_entered():
@@ -419,15 +386,15 @@ def test_settle_begins_no_job_after_its_time_and_leaves_the_rest_to_their_thread
 def test_a_bug_in_computing_odds_is_shown_as_one_not_left_at_computing(monkeypatch):
     """Odds that fail with anything but the engine's refusal (a ValueError) arrive in a done callback: the
     page says the odds failed and asks for a report, where it used to stay at "computing…" and say nothing."""
-    import combatkit.widgets.compare as compare
+    import combatkit.comparison_jobs as comparison_jobs
 
     def broken(system, encounter, a, b, options):
         if system == "segments":
             raise TypeError("unsupported operand")
         return matchup_odds(system, encounter, a, b, options)
 
-    monkeypatch.setattr(compare, "matchup_odds", broken)
-    compare._exact_odds.cache_clear()  # odds kept from another test would not call it
+    monkeypatch.setattr(comparison_jobs, "matchup_odds", broken)
+    comparison_jobs._exact_odds.cache_clear()  # odds kept from another test would not call it
 
     async def scenario():
         comparison = SystemComparison("fighter-and-mage-vs-orc-archer")
@@ -447,7 +414,7 @@ def test_a_bug_in_computing_odds_is_shown_as_one_not_left_at_computing(monkeypat
 def test_odds_are_worked_out_once_in_a_kernel_for_every_comparison_that_opens_them(monkeypatch):
     """A cell run again, or a lesson's later cell, opens the same comparison anew: its odds come from the kernel's
     first, with the time they took then; a refused matchup is refused again, with the engine's words."""
-    import combatkit.widgets.compare as compare
+    import combatkit.comparison_jobs as comparison_jobs
 
     worked = []
 
@@ -455,8 +422,8 @@ def test_odds_are_worked_out_once_in_a_kernel_for_every_comparison_that_opens_th
         worked.append((system, a, b))
         return matchup_odds(system, encounter, a, b, options)
 
-    monkeypatch.setattr(compare, "matchup_odds", counted)
-    compare._exact_odds.cache_clear()
+    monkeypatch.setattr(comparison_jobs, "matchup_odds", counted)
+    comparison_jobs._exact_odds.cache_clear()
     first = SystemComparison("orc-closes-on-longbowman")
     assert len(worked) == 6
     again = SystemComparison("orc-closes-on-longbowman")
@@ -468,7 +435,7 @@ def test_odds_are_worked_out_once_in_a_kernel_for_every_comparison_that_opens_th
         assert comparison.sentences == ["a matchup needs two different figures, got 'Aldric' twice "
                                         "(rule combatkit odds)"]
     assert worked.count(("phase1", "Aldric", "Aldric")) == 2  # refused each time, not kept
-    compare._exact_odds.cache_clear()
+    comparison_jobs._exact_odds.cache_clear()
 
 
 # ----------------------------------------------------------------- the charts, pure
@@ -509,13 +476,12 @@ def test_an_order_of_battle_names_its_moments_on_the_axis():
 
 
 def test_odds_chart_stacks_who_acts_first_and_shows_spells_beside():
-    odds = {"A": {"a first": Fraction(1, 2), "simultaneous": Fraction(1, 4), "b first": Fraction(1, 4),
-                  "neither": Fraction(0), "b spell interrupted": Fraction(1, 3)}}
+    odds = {"A": Matchup(Fraction(1, 2), Fraction(1, 4), Fraction(1, 4), Fraction(0), b_spell_interrupted=Fraction(1, 3))}
     spec = odds_chart(odds_frame(odds, "Ann", "Bo"), "Ann", "Bo").to_dict()
     first, spells = spec["hconcat"]
     assert first["encoding"]["color"]["scale"]["domain"] == ["Ann first", "together", "Bo first", "neither acts"]
     assert spells["layer"][1]["encoding"]["text"]["field"] == "percent"
-    plain = odds_chart(odds_frame({"A": {k: v for k, v in odds["A"].items() if "spell" not in k}}, "Ann", "Bo"),
+    plain = odds_chart(odds_frame({"A": replace(odds["A"], b_spell_interrupted=None)}, "Ann", "Bo"),
                        "Ann", "Bo").to_dict()
     assert "hconcat" not in plain and plain["mark"]["type"] == "bar"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from combatkit.widgets.compiled import kernel_environ
+from combatkit.widgets.app.compiled import kernel_environ
 from tests import compiled_build
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,10 +66,10 @@ def test_the_variant_compiles_the_hot_modules_and_leaves_the_rest_as_python(comp
 
 def test_a_dashboard_kernel_given_the_build_runs_it_ahead_of_the_checkout(compiled):
     # combatkit serve points its kernels at a build with the environment kernel_environ makes
-    # (combatkit.widgets.compiled); they start in the dashboards folder, with this checkout installed editable
+    # (combatkit.widgets.app.compiled); they start in the dashboards folder, with this checkout installed editable
     _, site, _ = compiled
     env = kernel_environ(dict(os.environ), site)
-    where = subprocess.run([sys.executable, "-c", "import combatkit.fight as f, combatkit.widgets.prep as p; "
+    where = subprocess.run([sys.executable, "-c", "import combatkit.fight as f, combatkit.widgets.views.prep as p; "
                                                   "print(f.__file__); print(p.__file__)"],
                            cwd=ROOT / "dashboards", env=env, capture_output=True, text=True, timeout=120)
     assert where.returncode == 0, where.stderr

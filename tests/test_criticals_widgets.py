@@ -17,7 +17,7 @@ from combatkit.attack import AttackForm, Attacker, CriticalOptions, Defender
 from combatkit.criticals import Outcome, attack_odds, resolve_attack
 from combatkit.model import Weapon, WeaponKind
 from combatkit.stances import Role, Shield, Stance
-from combatkit.widgets.criticals import (
+from combatkit.widgets.views.criticals import (
     DEFAULT_ATTACKER,
     DEFAULT_DEFENDER,
     OPTION_GROUPS,
@@ -26,7 +26,7 @@ from combatkit.widgets.criticals import (
     read_strength,
     strength_text,
 )
-from combatkit.widgets.criticals_charts import (
+from combatkit.widgets.charts.criticals import (
     OUTCOME_COLOURS,
     damage_chart,
     damage_spec,

@@ -39,7 +39,7 @@ def test_the_defenseless_condition_of_the_critical_miss_table_now_changes_the_nu
 
 
 def test_a_prone_and_defenseless_figure_is_plus_four_once_and_loses_its_dexterity_bonus():
-    """One helplessness: prone's "AC +4" and the defenseless target's +4 do not add up (README Rules choices)."""
+    """One helplessness: prone's "AC +4" and the defenseless target's +4 do not add up (docs/rules-choices.md)."""
     prone = Defender("Ugluk", armor_class=4, dexterity=16, conditions=(CONDITIONS["prone"], CONDITIONS["defenseless"]))
     assert _ac_terms(prone) == [("prone (stunned)", 4, "000 §4 Critical Miss table"),
                                 ("no Dexterity bonus (DEX 16)", 2, DEFENSELESS_RULE)]
@@ -118,7 +118,7 @@ def test_the_other_reading_of_may_be_attacked_each_phase_gives_a_foe_in_reach_a_
 
 
 def test_the_criticals_explorer_has_a_defenseless_toggle_that_shows_its_plus_four_and_lost_dex_bonus():
-    from combatkit.widgets.criticals import CriticalExplorer
+    from combatkit.widgets.views.criticals import CriticalExplorer
 
     explorer = CriticalExplorer("000-I")
     before = explorer.odds.needed

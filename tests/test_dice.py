@@ -133,3 +133,34 @@ def test_entering_any_box_of_a_segment_of_action_round_moves_no_other_box():
             moved = {r.purpose: (plain[r.purpose], r.total) for r in rolls
                      if r.purpose != purpose and r.purpose in plain and r.total != plain[r.purpose]}
             assert not moved, f"{name}: entering {purpose} = {other} moved {moved}"
+
+
+def test_a_roll_says_what_it_is_for_and_whom_for_without_its_key_taken_apart_by_a_view():
+    """#47: a view reads a roll's ``what`` and ``subject``; the engine's one reader of its keys (``key_parts``, the
+    inverse of ``roll_key``) finds them, for every roll every system makes of every shipped example, in a round and
+    in a fight (a fight's keys name their round)."""
+    from combatkit import example_encounters, load_example
+    from combatkit.dice import Roll, key_parts, roll_key
+    from combatkit.fight import FightOptions, run_fight
+    from combatkit.systems import SYSTEMS
+
+    assert key_parts(roll_key("segment", "Ugluk", "step 1")) == ("segment", "Ugluk")
+    assert key_parts(roll_key("initiative", "party")) == ("initiative", "party") and key_parts("x") == ("x", "")
+    roll = Roll(Dice(1, 20), "damage, extra half die: Kell [round 2, tick 5]", 7, (7,), entered=False)
+    assert (roll.what, roll.subject) == ("damage, extra half die", "Kell")
+    seen = 0
+    for name in example_encounters():
+        encounter = load_example(name)
+        whom = {c.name for c in encounter.combatants} | set(encounter.sides)
+        for system in SYSTEMS.values():
+            try:
+                rounds = [system.schedule(encounter)]
+            except ValueError:
+                continue
+            fight = run_fight(encounter, system.id, seed=1, options=FightOptions(max_rounds=2))
+            rounds += [r.timeline for r in fight.rounds]
+            for timeline in rounds:
+                for r in timeline.rolls:
+                    assert r.subject in whom and r.purpose.startswith(f"{r.what}: {r.subject}"), r.purpose
+                    seen += 1
+    assert seen > 500

@@ -8,7 +8,7 @@ import pytest
 
 from combatkit import example_encounters, load_example
 from combatkit.systems import SYSTEMS
-from combatkit.widgets.system_timeline import SystemTimeline
+from combatkit.widgets.views.system_timeline import SystemTimeline
 
 
 def text(value: str) -> str:
@@ -54,7 +54,7 @@ def test_another_seed_that_rolls_no_die_of_the_example_keeps_its_words():
 
 
 def test_the_comparison_shows_the_example_s_words_only_for_its_own_dice():
-    from combatkit.widgets.compare import SystemComparison
+    from combatkit.widgets.views.compare import SystemComparison
 
     view = SystemComparison("fighter-and-mage-vs-orc-archer")
     assert "The orcs win initiative" in text(view.heading.value)

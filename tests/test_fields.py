@@ -1,5 +1,5 @@
 """Each encounter field declared once (combatkit/fields.py): the model's check, the file reader and writer,
-the editor's controls, prep's table and README.md all follow the one declaration."""
+the editor's controls, prep's table and docs/encounter-format.md all follow the one declaration."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from combatkit.errors import EncounterFileError, RulesError
 from combatkit.fields import declared, field_specs
 from combatkit.model import Abilities, Combatant, Spell, Weapon, readme_tables
 from combatkit.systems import find_system
-from combatkit.widgets.editor import EncounterEditor
-from combatkit.widgets.prep import CombatantRow
-from combatkit.widgets.draft import EncounterDraft
+from combatkit.widgets.views.editor import EncounterEditor
+from combatkit.widgets.views.prep import CombatantRow
+from combatkit.widgets.state.draft import EncounterDraft
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGHTER = {"name": "Brienne", "side": "party", "weapons": [{"name": "sword"}], "spells": [{"name": "web"}]}
@@ -116,7 +116,7 @@ def test_prep_columns_are_the_declared_roster_fields_in_their_order():
     assert row.fields["mv"].value == 12 and row.weapon["sf"].value == 5  # the declared defaults
 
 
-def test_readme_documents_every_field_as_declared():
-    assert readme_tables() in (ROOT / "README.md").read_text(encoding="utf-8"), (
-        'README.md\'s field tables differ from the declarations: paste the output of python -c "from '
+def test_the_docs_document_every_field_as_declared():
+    assert readme_tables() in (ROOT / "docs" / "encounter-format.md").read_text(encoding="utf-8"), (
+        'docs/encounter-format.md\'s field tables differ from the declarations: paste the output of python -c "from '
         'combatkit.model import readme_tables; print(readme_tables())"')

@@ -190,6 +190,23 @@ def test_every_named_action_is_placed_by_every_system(action, sid):
     (placement,) = timeline.plan.placements
     assert placement.declarations and placement.kind is PlacementKind.PLACED
     assert [s for s in timeline.for_actor("A") if s.placed]
+    assert {d.named_action for d in placement.declarations} == {action}  # the id, carried typed (#47)
+
+
+def test_a_named_action_is_read_by_its_id_not_by_the_words_of_its_note():
+    """#47: a named action's declaration carries its id; 002's action type and 001's list entry come from its entry
+    in the actions table, whatever words a note says (a free note the user wrote is still read for its words)."""
+    from combatkit.systems.five_phase import action_for
+    from combatkit.systems.short_form import misc_type
+
+    erik = Combatant("Erik", "a")
+    potion = Declaration("Erik", 1, ActionKind.MISC, note="sings a song", named_action="drink_potion")
+    assert (misc_type(potion), action_for(erik, potion).name) == ("minor", "Imbibe")
+    free = replace(potion, named_action=None)
+    assert (misc_type(free), action_for(erik, free).name) == ("standard", "Unlisted action")
+    assert misc_type(replace(free, note="drinks the potion")) == "minor"
+    with pytest.raises(RulesError, match="named_action is text, got 3"):
+        Declaration("Erik", 1, ActionKind.MISC, named_action=3)
 
 
 def test_entered_rolls_are_the_file_system_s_dice_and_another_says_which_it_takes():

@@ -20,8 +20,8 @@ from combatkit.mana import (
     mana_state,
     plan_day,
 )
-from combatkit.widgets.mana import DEFAULT_DAY, DayPlanner, ManaCalculators, ManaPoolCalculator, RecoveryCalculator
-from combatkit.widgets.mana_charts import (
+from combatkit.widgets.views.mana import DEFAULT_DAY, DayPlanner, ManaCalculators, ManaPoolCalculator, RecoveryCalculator
+from combatkit.widgets.charts.mana import (
     base_mana_chart,
     base_mana_frame,
     day_plan_chart,
@@ -282,6 +282,7 @@ def test_planner_ninth_level_spell_at_level_5_is_refused_with_the_time():
     planner.add.click()
     assert_error_shown(planner, "minute 1020 (17:00): a 5th-level priest may not cast a 9th-level spell",
                        "000 §5 Mana System I")
+    assert planner.error.endswith("allows up to 3rd (000 §5 Mana System I)")  # the rule cited once, the cast's own
     assert planner.events == DEFAULT_DAY and planner.spell_level.value == 9
 
 

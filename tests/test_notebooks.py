@@ -15,7 +15,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from combatkit.widgets import serve
+from combatkit.widgets.app import serve
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted([*ROOT.glob("notebooks/*.ipynb"), *ROOT.glob("dashboards/*.ipynb")])
@@ -24,7 +24,7 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 def run(path: Path) -> nbformat.NotebookNode:
     """Execute ``path`` in the kernel it gets in use: a teaching notebook in the environment's own
-    ``python3``, a dashboard in the one the dashboard server gives it (:mod:`combatkit.widgets.kernel`)."""
+    ``python3``, a dashboard in the one the dashboard server gives it (:mod:`combatkit.widgets.app.kernel`)."""
     notebook = nbformat.read(path, as_version=4)
     client = NotebookClient(notebook, timeout=120, kernel_name="python3",
                             resources={"metadata": {"path": str(path.parent)}})
@@ -121,7 +121,7 @@ _PYTHON_VALUE = re.compile(r"^\s*[\[({]|[\[(]\(|\[['\"]|\{['\"]|\b[A-Z]\w+\(\w+=
 
 def python_values(notebook: nbformat.NotebookNode) -> list[str]:
     """What a lesson shows as Python wrote it rather than as a reader reads: a result or a printed line that is a
-    list, tuple or dict, or a pandas table with its index column (``combatkit.widgets.tables`` shows one without)."""
+    list, tuple or dict, or a pandas table with its index column (``combatkit.widgets.views.tables`` shows one without)."""
     found = []
     for cell in notebook.cells:
         if cell.cell_type != "code":

@@ -1,4 +1,5 @@
-"""Exact matchup odds: one engine (TimingSystem.odds) for every system, one function (matchup_odds) to call it."""
+"""Exact matchup odds: one engine (TimingSystem.odds) for every system, one function (matchup_odds) to call it,
+one type (Matchup) read by field."""
 
 import itertools
 import random
@@ -11,18 +12,7 @@ from combatkit import ActionKind, Declaration, Hit, Roller, RulesError, find_sys
 from combatkit.dice import Dice, Roll
 from combatkit.odds import matchup_odds
 from combatkit.systems import SYSTEMS, TimingSystem, five_phase, phase2, segments, short_form, strike_speed
-from combatkit.systems._exhaust import first_act
-
-
-def outcome(timeline, a, b) -> str:
-    first_a, first_b = first_act(timeline, a), first_act(timeline, b)
-    if first_a is None and first_b is None:
-        return "neither"
-    if first_b is None or (first_a is not None and first_a.end < first_b.end):
-        return "a first"
-    if first_a is None or first_b.end < first_a.end:
-        return "b first"
-    return "simultaneous"
+from combatkit.systems._exhaust import BlowChance, Matchup, Order, matchup, order
 
 
 @pytest.mark.parametrize("system", sorted(SYSTEMS))
@@ -37,8 +27,8 @@ def test_every_system_s_odds_come_from_the_one_engine(system):
                   "strike_speed": ("strike-speed-ogre-and-goblin", "Sir Tamsin", "Grol")}[system]
     encounter = load_example(name)
     chances = matchup_odds(system, encounter, a, b)
-    assert chances == found.odds(encounter, a, b)
-    assert sum(chances[k] for k in ("a first", "simultaneous", "b first", "neither")) == 1
+    assert isinstance(chances, Matchup) and chances == found.odds(encounter, a, b)
+    assert sum(chances.chance(o) for o in Order) == 1
 
 
 @pytest.mark.parametrize("system, module", [("phase2", phase2), ("segments", segments), ("five_phase", five_phase),
@@ -62,14 +52,14 @@ def test_a_roller_that_overrides_roll_answers_every_roll_a_system_makes():
     assert {r.total for r in timeline.rolls} == {1}
 
 
-def brute_force(encounter, a, b, dice: dict[str, int]) -> dict[str, Fraction]:
+def brute_force(encounter, a, b, dice: dict[str, int]) -> dict[Order, Fraction]:
     """Who acts first over every combination of the named rolls, entered one by one as a referee would."""
     phase1 = find_system("phase1")
-    counts = {"a first": 0, "simultaneous": 0, "b first": 0, "neither": 0}
+    counts = dict.fromkeys(Order, 0)
     combos = list(itertools.product(*(range(1, sides + 1) for sides in dice.values())))
     for faces in combos:
         timeline = phase1.schedule(encounter, Roller(entered=dict(zip(dice, faces, strict=True))))
-        counts[outcome(timeline, a, b)] += 1
+        counts[order(timeline, a, b)] += 1
     return {key: Fraction(n, len(combos)) for key, n in counts.items()}
 
 
@@ -78,9 +68,9 @@ def test_phase1_odds_equal_a_count_over_every_pair_of_d10s():
     encounter = load_example("fighter-and-mage-vs-orc-archer")
     chances = matchup_odds("phase1", encounter, "Mira", "Ugluk")
     expected = brute_force(encounter, "Mira", "Ugluk", {"initiative: party": 10, "initiative: orcs": 10})
-    assert {key: chances[key] for key in expected} == expected
+    assert {o: chances.chance(o) for o in expected} == expected
     # Mira's web (CT 2) ties Ugluk's arrow only when she is a loser and he a winner: 6 - 2 > orcs, 28 of 100
-    assert chances["simultaneous"] == Fraction(7, 25) and chances["a spell interrupted"] == 0
+    assert chances.simultaneous == Fraction(7, 25) and chances.a_spell_interrupted == 0
 
 
 def test_phase1_odds_branch_on_the_con_check_of_a_caster_hit_before_casting():
@@ -94,21 +84,21 @@ def test_phase1_odds_branch_on_the_con_check_of_a_caster_hit_before_casting():
     chances = matchup_odds("phase1", later, "Mira", "Ugluk")
     expected = brute_force(later, "Mira", "Ugluk",
                            {"initiative: party": 10, "initiative: orcs": 10, "CON check: Mira": 20})
-    assert {key: chances[key] for key in expected} == expected
-    assert chances["b first"] > 0  # a failed check pushes the web to phase 3, after Ugluk's arrow
+    assert {o: chances.chance(o) for o in expected} == expected
+    assert chances.b_first > 0  # a failed check pushes the web to phase 3, after Ugluk's arrow
 
 
 def test_phase1_odds_match_a_monte_carlo_of_the_schedule():
     encounter = load_example("segments-fighters-vs-giant-and-orcs")  # three sides: 1000 initiative outcomes
     chances = matchup_odds("phase1", encounter, "A", "X")
     phase1, rng, n = find_system("phase1"), random.Random(5), 3000
-    counts = {"a first": 0, "simultaneous": 0, "b first": 0, "neither": 0}
+    counts = dict.fromkeys(Order, 0)
     for _ in range(n):
-        counts[outcome(phase1.schedule(encounter, Roller(rng=rng)), "A", "X")] += 1
+        counts[order(phase1.schedule(encounter, Roller(rng=rng)), "A", "X")] += 1
     for key, count in counts.items():
-        p = float(chances[key])
+        p = float(chances.chance(key))
         assert abs(count / n - p) < 4 * (p * (1 - p) / n) ** 0.5 + 1e-9, key
-    assert sum(chances[k] for k in counts) == 1
+    assert sum(chances.chance(o) for o in counts) == 1
 
 
 def test_bad_matchups_name_the_rule_and_the_value():
@@ -130,7 +120,7 @@ def test_too_many_outcomes_to_enumerate_are_refused_not_run_for_ever(monkeypatch
                                          r"runs of the round to enumerate; give a larger limit"):
         matchup_odds("phase1", encounter, "A", "X", limit=999)
     limit = 1 + 10 + 100 + 1000  # each die asked for is one run more
-    assert matchup_odds("phase1", encounter, "A", "X", limit=limit)["simultaneous"] == Fraction(17, 50)
+    assert matchup_odds("phase1", encounter, "A", "X", limit=limit).simultaneous == Fraction(17, 50)
     monkeypatch.setattr(find_system("phase1"), "odds_limit", limit - 1)  # the system's own default
     with pytest.raises(RulesError, match=f"limit={limit - 1} runs"):
         find_system("phase1").odds(encounter, "A", "X")
@@ -149,3 +139,20 @@ def test_the_faces_kept_between_runs_stay_bounded():
     for sides in range(2, 80):  # more small dice than the cache holds
         _exhaust._faces(Dice(2, sides))
     assert _exhaust._kept_faces.cache_info().currsize == _exhaust._kept_faces.cache_info().maxsize == 64
+
+
+def test_a_matchup_reads_by_field_and_as_the_mapping_of_its_keys():
+    """#47: the odds are a type, read by field; the mapping of the words it was always keyed by is made from the
+    fields (``"a blow N @ T"`` built, never parsed back), in the order the keys always came."""
+    encounter = load_example("fighter-and-mage-vs-orc-archer")
+    timelines = [find_system("phase1").schedule(encounter, Roller(seed=seed)) for seed in range(40)]
+    chances = matchup([(Fraction(1, 40), t) for t in timelines], "Mira", "Ugluk")
+    assert all(chances.chance(o) == chances[o.value] for o in Order)
+    assert chances.a_spell_interrupted == chances["a spell interrupted"] and chances.b_spell_interrupted is None
+    assert "b spell interrupted" not in chances
+    blows = [k for k in chances if " blow " in k]
+    assert blows == [blow.key for blow in chances.blows] and blows
+    assert list(chances.blows) == sorted(chances.blows, key=lambda blow: (blow.who, blow.number, blow.tick))
+    assert all(chances[blow.key] == blow.chance for blow in chances.blows)
+    assert dict(chances) == {k: chances[k] for k in chances} and len(chances) == len(dict(chances))
+    assert BlowChance("b", 2, 14, Fraction(1, 3)).key == "b blow 2 @ 14"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from combatkit.widgets.compiled import BUILD, source_tree
+from combatkit.widgets.app.compiled import BUILD, source_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,7 +29,7 @@ def test_engine_imports_no_ui_libraries():
 
 def test_a_kernel_and_the_server_import_no_parser_built_at_import_time():
     """pyproject.toml pins jsonschema below 4.25, which imports rfc3987-syntax (1.5 s of every start here)."""
-    code = ("import sys, combatkit.widgets.compare, combatkit.widgets.prep, jupyter_server.serverapp, voila.app; "
+    code = ("import sys, combatkit.widgets.views.compare, combatkit.widgets.views.prep, jupyter_server.serverapp, voila.app; "
             "print('rfc3987_syntax' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
@@ -44,7 +44,7 @@ def test_widgets_install_as_combatkit_widgets():
 # ------------------------------------------------ the wheel: an app that installs with pip
 
 def _source_tree(into: Path) -> Path:
-    """A copy of this checkout's files to build from (:func:`combatkit.widgets.compiled.source_tree`)."""
+    """A copy of this checkout's files to build from (:func:`combatkit.widgets.app.compiled.source_tree`)."""
     return source_tree(ROOT, into)
 
 
@@ -76,10 +76,10 @@ def test_the_wheel_holds_the_dashboards_the_lessons_and_what_serves_them(wheel):
     expected |= {f"combatkit/widgets/dashboards/thumbnails/{p.name}" for p in (ROOT / "dashboards/thumbnails").iterdir()}
     expected |= {f"combatkit/widgets/notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")}
     expected |= {f"combatkit/data/encounters/{p.name}" for p in (ROOT / "combatkit/data/encounters").glob("*.toml")}
-    expected |= {"combatkit/widgets/kernels/python3/kernel.json", "combatkit/widgets/serve.py", "combatkit/cli.py",
-                 "combatkit/widgets/voila/templates/combatkit/index.html.j2",
-                 "combatkit/widgets/voila/templates/combatkit/tree.html",
-                 "combatkit/widgets/voila/templates/combatkit/conf.json"}
+    expected |= {"combatkit/widgets/app/kernels/python3/kernel.json", "combatkit/widgets/app/serve.py", "combatkit/cli.py",
+                 "combatkit/widgets/app/voila/templates/combatkit/index.html.j2",
+                 "combatkit/widgets/app/voila/templates/combatkit/tree.html",
+                 "combatkit/widgets/app/voila/templates/combatkit/conf.json"}
     assert expected - names == set()
     assert not [name for name in names if "jupyterchart-" in name or "__pycache__" in name]  # built at serve time
     entry_points = next(name for name in names if name.endswith(".dist-info/entry_points.txt"))
@@ -93,7 +93,7 @@ def _fetch(url: str, timeout: float = 90) -> str:
 
 
 def test_pip_install_of_the_wheel_gives_the_combatkit_command_and_it_serves_the_dashboards(wheel, tmp_path):
-    from combatkit.widgets.serve import _stop_group, free_port
+    from combatkit.widgets.app.serve import _stop_group, free_port
 
     # a fresh venv outside the checkout that sees this one's packages (its dependencies, already installed)
     venv = tmp_path / "venv"
@@ -150,7 +150,7 @@ def test_pip_install_of_the_wheel_gives_the_combatkit_command_and_it_serves_the_
 def test_pip_uninstall_leaves_nothing_of_combatkit_in_site_packages_once_it_served_charts(wheel, tmp_path):
     """The server writes the chart bundle into the user's cache folder, not the installation (#45): the wheel's
     ``RECORD`` does not list a file written at run time, and ``pip uninstall`` left that ~1 MB bundle behind."""
-    from combatkit.widgets.serve import _stop_group, free_port
+    from combatkit.widgets.app.serve import _stop_group, free_port
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
@@ -164,7 +164,7 @@ def test_pip_uninstall_leaves_nothing_of_combatkit_in_site_packages_once_it_serv
                "XDG_CACHE_HOME": str(tmp_path / "cache")}
     for name in ("PYTHONPATH", "COMBATKIT_CACHE"):
         environ.pop(name, None)
-    name = "from combatkit.widgets.render import bundle_path; print(bundle_path().name)"
+    name = "from combatkit.widgets.charts.render import bundle_path; print(bundle_path().name)"
     bundle = subprocess.run([python, "-c", name], cwd=tmp_path, env=environ, capture_output=True, text=True,
                             check=True).stdout.strip()
 

@@ -19,8 +19,9 @@ import pytest
 import vl_convert as vlc
 from nbclient import NotebookClient
 
-import combatkit.widgets.prep as prep_widgets
-import combatkit.widgets.prep_charts as prep_charts
+import combatkit.widgets.views.downloads as download_links
+import combatkit.widgets.views.prep as prep_widgets
+import combatkit.widgets.charts.prep as prep_charts
 from combatkit import SYSTEMS, loads_encounter
 from combatkit.encounter_files import dumps_toml, encounter_from_dict, encounter_to_dict, load_example
 from combatkit.intent import Refinement
@@ -28,8 +29,8 @@ from combatkit.fight import FightOptions
 from combatkit.model import Weapon
 from combatkit.policy import PolicyOptions
 from combatkit.simulation import replay, simulate, simulate_systems
-from combatkit.widgets.prep import FLEE_CHOICES, MAX_FIGHTS, SYSTEM_ORDER, EncounterPrep
-from combatkit.widgets.prep_charts import (
+from combatkit.widgets.views.prep import FLEE_CHOICES, MAX_FIGHTS, SYSTEM_ORDER, EncounterPrep
+from combatkit.widgets.charts.prep import (
     SYSTEM_COLOURS,
     falls_chart,
     falls_frame,
@@ -42,7 +43,7 @@ from combatkit.widgets.prep_charts import (
     wins_chart,
     wins_frame,
 )
-from combatkit.widgets.urlstate import CopyLink, shareable
+from combatkit.widgets.state.urlstate import CopyLink, shareable
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -223,7 +224,7 @@ def test_the_csv_links_hold_the_frames(prep):
 def test_a_csv_too_large_for_a_link_is_not_offered_as_a_dead_one(prep, monkeypatch):
     ran(prep)
     fights = len(linked(prep.downloads, "-fights.csv"))
-    monkeypatch.setattr(prep_widgets, "LINK_LIMIT", fights)  # its link, in base64, is longer than the CSV
+    monkeypatch.setattr(download_links, "LINK_LIMIT", fights)  # its link, in base64, is longer than the CSV
     html_of = prep_widgets._downloads_html(prep.results)
     assert "-fights.csv" not in html_of and "-wins.csv" in html_of
     assert "every fight: too large for a link in the page (24 fights)" in html_of

@@ -728,7 +728,7 @@ def test_a_round_builds_each_figure_from_every_field():
 @pytest.mark.parametrize("action", ["long bow shot 2 -> Grak", "shot 1 -> Grak", "sling shot", "shot", "shots -> Grak",
                                     "long bow -> Grak", "bowshot 2", "a  shot", "", " shot"])
 def test_a_span_names_a_shot_as_the_word_shot(action):
-    """003 §III: an archer's later shots are what a hit delays (Walk.is_touchy); a span names one by the word."""
-    from combatkit.resolution.walk import _names_a_shot
+    """003 §III: an archer's later shots are what a hit delays (WalkState.is_touchy); a span names one by the word."""
+    from combatkit.resolution.state import _names_a_shot
 
     assert _names_a_shot(action) == (" shot " in f" {action} ")

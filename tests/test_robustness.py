@@ -115,7 +115,7 @@ def test_values_nested_thousands_deep_are_a_named_file_error_not_a_recursion_err
 
 def test_every_file_box_shows_a_too_deep_file_as_an_error():
     """The dashboards' file boxes (one picker, shared) catch ValueError: the reader's errors are ValueErrors."""
-    from combatkit.widgets.encounter_picker import EncounterPicker
+    from combatkit.widgets.views.encounter_picker import EncounterPicker
 
     loaded, errors = [], []
     picker = EncounterPicker(lambda encounter, name: loaded.append(encounter), errors.append)

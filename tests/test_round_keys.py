@@ -1,6 +1,6 @@
 """Every roll of every round of a fight can be entered, under a key the referee can write before the round is
 placed (#46 item 7): a timing roll as ``<key> [round <r>]``, a resolved roll by its count in the round,
-``<what>: <name> [round <r>, #<n>]`` (``[round <r>]`` for the first), as the README's roll-key table says."""
+``<what>: <name> [round <r>, #<n>]`` (``[round <r>]`` for the first), as docs/engine.md's roll-key table says."""
 
 from __future__ import annotations
 

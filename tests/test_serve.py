@@ -16,8 +16,8 @@ import nbformat
 import pytest
 from tornado.web import HTTPError
 
-from combatkit.widgets import serve
-from combatkit.widgets.landing import LEARN, dashboards, landing
+from combatkit.widgets.app import serve
+from combatkit.widgets.app.landing import LEARN, dashboards, landing
 from tests.kernels import kernel_processes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,13 +153,13 @@ def test_the_dashboards_kernel_starts_without_the_iri_grammar_and_still_draws():
 
     with patch.dict(os.environ, serve.jupyter_environ(dict(os.environ))):
         spec = KernelSpecManager().get_kernel_spec("python3")
-        assert spec.argv[:3] == ["python", "-m", "combatkit.widgets.kernel"]
+        assert spec.argv[:3] == ["python", "-m", "combatkit.widgets.app.kernel"]
         manager, client = start_new_kernel(kernel_name="python3")
     try:
         printed = []
         client.execute_interactive(
             "import sys, jsonschema, altair as alt\n"
-            "from combatkit.widgets.timeline import TimelineExplorer\n"
+            "from combatkit.widgets.views.timeline import TimelineExplorer\n"
             "print(sys.modules['rfc3987_syntax'], 'iri' in jsonschema.FormatChecker.checkers,"
             " len(TimelineExplorer().timeline.spans))",
             output_hook=lambda m: m["msg_type"] == "stream" and printed.append(m["content"]["text"]), timeout=60)
@@ -170,7 +170,7 @@ def test_the_dashboards_kernel_starts_without_the_iri_grammar_and_still_draws():
 
 
 def test_a_kernel_keeps_quiet_about_plain_tcp_only_on_the_loopback_interface(tmp_path):
-    from combatkit.widgets import kernel
+    from combatkit.widgets.app import kernel
 
     for ip, quiet in (("127.0.0.1", True), ("10.0.0.5", False)):
         (tmp_path / "k.json").write_text(json.dumps({"ip": ip, "transport": "tcp"}))
@@ -264,6 +264,9 @@ def test_only_the_waiting_kernels_that_cannot_serve_a_page_are_dropped_and_repla
         def get_kernel(self, kernel):
             return self.kernels[kernel]
 
+        def get_pool_size(self, notebook):
+            return len(self._pools.get(notebook, []))
+
         async def shutdown_kernel(self, kernel, now=False):
             self.shut.append((kernel, now))
 
@@ -316,6 +319,33 @@ def test_the_culler_passes_over_a_kernel_shut_down_while_it_culled_another(tmp_p
     assert [record.getMessage() for record in caplog.records if record.exc_info] == []  # was: KeyError
 
 
+def test_the_culler_passes_over_a_kernel_being_shut_down(tmp_path, caplog):
+    """A kernel whose shutdown is under way (its page left) is not culled on top of it, a second shutdown of the
+    same kernel; the manager tells one from the shutdowns passing through it (serve._kernels_class)."""
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    log = logging.getLogger("combatkit-test-culler-leaving")
+    manager = serve._kernels_class(AsyncMappingKernelManager, None)
+    kernels = manager(root_dir=str(tmp_path), cull_idle_timeout=0, log=log)
+
+    async def scenario() -> None:
+        kernel = await kernels.start_kernel(kernel_name="python3")
+        try:
+            leaving = asyncio.ensure_future(kernels.shutdown_kernel(kernel))
+            await asyncio.sleep(0)  # the shutdown begins
+            assert kernel in kernels  # still on the list, its shutdown under way
+            await kernels.cull_kernels()
+            await leaving
+            assert kernels.list_kernel_ids() == []
+        finally:
+            await kernels.shutdown_all()
+
+    with caplog.at_level(logging.INFO, logger=log.name):
+        asyncio.run(scenario())
+    assert not [message for message in caplog.messages if message.startswith("Culling")]
+    assert [message.startswith("Kernel shutdown") for message in caplog.messages].count(True) == 1
+
+
 def test_the_culler_passes_over_a_kernel_started_but_not_yet_marked_active(tmp_path, caplog):
     from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
@@ -361,7 +391,7 @@ def test_the_server_log_has_no_traceback_from_culling_or_stopping(tmp_path):
     assert "Kernel shutdown" in text  # stopped, and the waiting kernel with it
     assert "Traceback" not in text and "ERROR" not in text, text
     assert "is not trusted" not in text  # the served notebooks keep no outputs: trust changes nothing in them
-    assert "without encryption" not in text  # its kernels listen on 127.0.0.1 only (combatkit.widgets.kernel)
+    assert "without encryption" not in text  # its kernels listen on 127.0.0.1 only (combatkit.widgets.app.kernel)
 
 
 def test_a_port_taken_before_the_server_binds_it_is_left_for_another(monkeypatch, tmp_path):

@@ -1,4 +1,4 @@
-"""Which engine the dashboards' kernels run (combatkit.widgets.compiled, #18): a compiled build used only for the
+"""Which engine the dashboards' kernels run (combatkit.widgets.app.compiled, #18): a compiled build used only for the
 source it was built from, built in the background, never half-built, and pure Python with a one-line reason
 otherwise. tests/test_compiled.py checks that a kernel given a real build imports the engine from it."""
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from combatkit.widgets import compiled, serve
+from combatkit.widgets.app import compiled, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,7 +40,7 @@ def test_a_build_is_for_the_very_source_it_was_made_from(tmp_path):
     fight = second / "combatkit" / "fight.py"
     fight.write_text(fight.read_text() + "\n")
     assert compiled.source_digest(second) != digest
-    (second / "widgets" / "prep.py").unlink()
+    (second / "widgets" / "views" / "prep.py").unlink()
     assert compiled.source_digest(second) not in (digest, compiled.source_digest(first))
 
 
@@ -187,6 +187,8 @@ def test_once_the_build_is_ready_the_waiting_kernels_are_renewed_and_a_taken_one
             self.failed.set_exception(RuntimeError("the kernel died"))
             self._pools = {"prep.ipynb": [waiting("k1"), self.failed, waiting("k3")],
                            "learn/mana.ipynb": [waiting("k2")]}
+            self.notebook_data = {"prep.ipynb": {"kernel_ids": {"k1", "k3"}},  # the notebooks voila preheats
+                                  "learn/mana.ipynb": {"kernel_ids": {"k2"}}}
             self.shut, self.filled = [], []
 
         def __contains__(self, kernel):  # still on the server's list (one that died is taken off: serve._retire)
@@ -232,6 +234,7 @@ def test_the_server_watches_the_build_and_renews_its_pools_only_once_it_is_ready
 
     class Manager:  # a pooling kernel manager with nothing waiting yet
         _pools: dict = {}
+        notebook_data: dict = {}
 
         def fill_if_needed(self, delay=None, notebook_name=None):
             raise AssertionError("no pool to fill")

@@ -29,8 +29,8 @@ from combatkit.systems import SYSTEMS, Switch, TimingSystem, register
 from combatkit.systems.base import FightRound
 from combatkit.systems.rules import GENERIC_RULES, BlowTerms
 from combatkit.timeline import Clock, Period, Span, Status, Timeline
-from combatkit.widgets.compare import SystemComparison
-from combatkit.widgets.system_timeline import SystemTimeline
+from combatkit.widgets.views.compare import SystemComparison
+from combatkit.widgets.views.system_timeline import SystemTimeline
 
 CLOCK = Clock("tick", 10, (Period("step 1", 1, 5), Period("step 2", 6, 10)))
 

@@ -12,11 +12,13 @@ from combatkit.dice import EnteredRollError
 from combatkit.encounter_files import example_encounters
 from combatkit.intent import Refinement
 from combatkit.systems import SegmentsOptions
-from combatkit.widgets import compare, compare_charts, dice_entry, draft, editor, system_timeline
-from combatkit.widgets.dice_entry import TableRoller, file_entries, parse_entry
-from combatkit.widgets.encounter_picker import example_options
-from combatkit.widgets.system_timeline import SystemTimeline
-from combatkit.widgets.urlstate import build_query, current_state
+from combatkit.widgets.charts import compare as compare_charts
+from combatkit.widgets.state import draft
+from combatkit.widgets.views import compare, dice_entry, editor, system_timeline
+from combatkit.widgets.views.dice_entry import TableRoller, file_entries, parse_entry
+from combatkit.widgets.views.encounter_picker import example_options
+from combatkit.widgets.views.system_timeline import SystemTimeline
+from combatkit.widgets.state.urlstate import build_query, current_state
 
 
 def rows(viewer: SystemTimeline) -> list[dict]:
@@ -43,7 +45,7 @@ def test_opens_with_the_system_s_own_example_on_its_own_clock(system):
     expected = find_system(system).schedule(viewer.encounter, TableRoller(seed=viewer.encounter.seed or 1,
                                                                      entered=viewer.encounter.rolls))
     assert sorted((r["actor"], r["end"]) for r in rows(viewer)) == sorted((s.actor, s.end) for s in expected.spans)
-    assert viewer.chart.spec["layer"][0]["encoding"]["x"]["axis"]["title"] == expected.clock.unit
+    assert viewer.chart.spec["layer"][0]["encoding"]["x"]["axis"]["title"] == expected.clock.unit_words
     assert viewer.picker.example.options[0][1] == viewer.picker.example.value  # its own examples come first
     assert "Why, step by step" in viewer.why.value
 
@@ -423,7 +425,7 @@ def test_each_system_s_round_steps_moment_by_moment_on_its_own_clock(system):
 def test_a_typed_roll_is_entered_whatever_its_value_and_roll_again_keeps_it(system):
     """#45 item 3 on each system's page: the seed's own number typed is entered, the link carries it, and
     Roll again keeps it (and rolls the others) until the box is cleared."""
-    from combatkit.widgets.urlstate import CopyLink, shareable
+    from combatkit.widgets.state.urlstate import CopyLink, shareable
 
     viewer = SystemTimeline(system)
     view = shareable(viewer, "")

@@ -1,9 +1,9 @@
-"""The lessons' tables (combatkit.widgets.tables): headings over each column, never an index column."""
+"""The lessons' tables (combatkit.widgets.views.tables): headings over each column, never an index column."""
 
 import pandas as pd
 import pytest
 
-from combatkit.widgets.tables import table, table_html
+from combatkit.widgets.views.tables import table, table_html
 
 
 def cells(html: str, tag: str) -> list[str]:

@@ -10,11 +10,11 @@ import pytest
 
 from combatkit import Roller, example_encounters, find_system, loads_encounter
 from combatkit.encounter_files import dumps_toml, load_example
-from combatkit.widgets.draft import EncounterDraft
-from combatkit.widgets.timeline import NONE, TimelineExplorer
+from combatkit.widgets.state.draft import EncounterDraft
+from combatkit.widgets.views.timeline import NONE, TimelineExplorer
 
 
-PHASE1_UNIT = find_system("phase1").clock.unit
+PHASE1_UNIT = find_system("phase1").clock.unit_words
 
 
 def rows(explorer: TimelineExplorer) -> list[dict]:
@@ -331,7 +331,7 @@ def test_the_example_list_is_phase_system_i_and_another_system_s_file_is_its_pha
     assert explorer.error == "" and explorer.example.value is None
     axis = explorer.chart.spec["layer"][0]["encoding"]["x"]["axis"]
     assert explorer.timeline.system == "phase1"  # #45: this page shows Phase System I's round, and says so
-    assert axis["title"] == explorer.timeline.clock.unit == PHASE1_UNIT
+    assert axis["title"] == explorer.timeline.clock.unit_words == PHASE1_UNIT
     assert f"Written for {find_system(systems[other[0]]).title}" in html_text(explorer.heading.value)
 
 
@@ -391,7 +391,7 @@ def test_every_phase_system_i_option_a_link_can_set_has_a_control(explorer):
     from dataclasses import fields
 
     from combatkit.systems.phase1 import Phase1Options
-    from combatkit.widgets.urlstate import shareable
+    from combatkit.widgets.state.urlstate import shareable
 
     link_keys = {p.key for p in explorer.url_params()} - {"example", "seed", "init"}
     assert set(explorer.option_controls.controls) == {f.name for f in fields(Phase1Options)} == link_keys
@@ -478,7 +478,7 @@ def test_other_dice_replace_the_example_s_words_with_the_round_s_own(explorer):
 
 
 def test_a_link_with_other_dice_shows_words_that_follow_them():
-    from combatkit.widgets.urlstate import shareable
+    from combatkit.widgets.state.urlstate import shareable
 
     explorer = TimelineExplorer()
     shareable(explorer, "seed=3&init=2,7")
@@ -515,8 +515,8 @@ def test_a_file_written_for_another_system_gets_phase_system_i_s_round_and_its_i
     """#45 item 2: the comparison's New encounter (written for five-phase, as the example before it), saved and
     opened here, is a Phase System I round: the initiative boxes decide it, the title and a note say so, and
     the link's ``init`` reopens that very round."""
-    from combatkit.widgets.compare import SystemComparison
-    from combatkit.widgets.urlstate import CopyLink, shareable
+    from combatkit.widgets.views.compare import SystemComparison
+    from combatkit.widgets.state.urlstate import CopyLink, shareable
 
     comparison = SystemComparison()
     comparison.editor.new.click()

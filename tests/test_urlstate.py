@@ -11,14 +11,14 @@ import pytest
 from combatkit import load_example
 from combatkit.encounter_files import dumps_toml
 from combatkit.systems import SYSTEMS as REGISTRY
-from combatkit.widgets.compare import SystemComparison
-from combatkit.widgets.criticals import CriticalExplorer
-from combatkit.widgets.landing import dashboards, read_dashboard
-from combatkit.widgets.mana import ManaCalculators
-from combatkit.widgets.serve import dashboards_dir
-from combatkit.widgets.system_timeline import SystemTimeline
-from combatkit.widgets.timeline import TimelineExplorer
-from combatkit.widgets.urlstate import MAX_QUERY, CopyLink, parse_query, shareable
+from combatkit.widgets.views.compare import SystemComparison
+from combatkit.widgets.views.criticals import CriticalExplorer
+from combatkit.widgets.app.landing import dashboards, read_dashboard
+from combatkit.widgets.views.mana import ManaCalculators
+from combatkit.widgets.app.serve import dashboards_dir
+from combatkit.widgets.views.system_timeline import SystemTimeline
+from combatkit.widgets.views.timeline import TimelineExplorer
+from combatkit.widgets.state.urlstate import MAX_QUERY, CopyLink, parse_query, shareable
 
 
 @pytest.mark.parametrize("query, problem", [

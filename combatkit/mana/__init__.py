@@ -8,6 +8,9 @@
   planner that returns the pools over time.
 * :mod:`~combatkit.mana.learning`: research time, the memorized list and forgetting.
 
+The ``explain_*`` functions tell a result in sentences that cite the rule (:class:`Note`),
+for a teaching view to show as they are.
+
 >>> from combatkit.mana import Caster, CasterClass, mana_state, time_to_full
 >>> options = ManaOptions(constitution=ConstitutionRule.STARTING)
 >>> mage = mana_state(Caster(CasterClass.WIZARD, 3, constitution=18), options)
@@ -32,10 +35,12 @@ from combatkit.mana.pools import (
     BonusMethod,
     Caster,
     ConstitutionRule,
+    Explanation,
     InnateSpell,
     ManaOptions,
     ManaState,
     ManaSystem,
+    Note,
     Pool,
     PoolKind,
     RecoveryRate,
@@ -43,6 +48,8 @@ from combatkit.mana.pools import (
     base_mana,
     cast,
     cast_innate,
+    explain_base_mana,
+    explain_pools,
     innate_state,
     mana_state,
     starting_mana,
@@ -60,6 +67,10 @@ from combatkit.mana.recovery import (
     RecoveryEstimate,
     Rest,
     Study,
+    cast_refusal,
+    duration_text,
+    explain_pool_recovery,
+    explain_recovery,
     minutes_per_point,
     plan_day,
     recovery_minutes,
@@ -82,11 +93,13 @@ from combatkit.mana.tables import (
 
 __all__ = [
     "DAY", "EXEMPT_SPELLS", "MAX_CASTER_LEVEL", "BaseManaRow", "BaseManaSource", "BonusMethod", "Cast", "Caster",
-    "CasterClass", "ConstitutionRule", "DayPlan", "ExemptScope", "InnateSpell", "IntelligenceLimits", "KnownSpell",
-    "Learned", "ManaOptions", "ManaState", "ManaSystem", "Minute", "PlanEvent", "PlanNote", "Pool", "PoolKind",
-    "PoolRecovery", "PoolSample", "ProgressionRow", "Recovery", "RecoveryEstimate", "RecoveryRate", "Repertoire",
-    "Rest", "Spend", "Study", "base_mana", "base_mana_comparison", "cast", "cast_innate", "cast_known",
-    "computed_base_mana", "forget_candidates", "innate_state", "intelligence_limits", "learn", "mana_state",
-    "minutes_per_point", "ordinal", "plan_day", "printed_base_mana", "progression", "recovery_minutes",
-    "research_days", "set_exempt", "starting_mana", "time_to_full", "wisdom_bonus_spells",
+    "CasterClass", "ConstitutionRule", "DayPlan", "ExemptScope", "Explanation", "InnateSpell", "IntelligenceLimits",
+    "KnownSpell", "Learned", "ManaOptions", "ManaState", "ManaSystem", "Minute", "Note", "PlanEvent", "PlanNote",
+    "Pool", "PoolKind", "PoolRecovery", "PoolSample", "ProgressionRow", "Recovery", "RecoveryEstimate",
+    "RecoveryRate", "Repertoire", "Rest", "Spend", "Study", "base_mana", "base_mana_comparison", "cast",
+    "cast_innate", "cast_known", "cast_refusal", "computed_base_mana", "duration_text", "explain_base_mana",
+    "explain_pool_recovery", "explain_pools", "explain_recovery", "forget_candidates", "innate_state",
+    "intelligence_limits", "learn", "mana_state", "minutes_per_point", "ordinal", "plan_day", "printed_base_mana",
+    "progression", "recovery_minutes", "research_days", "set_exempt", "starting_mana", "time_to_full",
+    "wisdom_bonus_spells",
 ]  # fmt: skip

@@ -39,6 +39,10 @@ on :class:`ManaOptions` where the seed offers them):
   back whole after a rest of 4+ hours, once a day, with no study. Spells used at will
   or per hour cost nothing and are kept out of the pool ("account for these
   separately"). Method 1, "keep them as is", needs no engine.
+
+Results explain themselves for a teaching view: :func:`explain_pools` says what a caster's
+pools hold and why, :func:`explain_base_mana` sets the printed base-mana cell beside the
+rule it states, each as :class:`Note` lines that cite the rule.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from dataclasses import dataclass, replace
 from combatkit.errors import RulesError, is_whole
 from combatkit.mana.tables import (
     CasterClass,
+    base_mana_comparison,
     check_ability,
     check_caster_level,
     computed_base_mana,
@@ -65,10 +70,12 @@ __all__ = [
     "BonusMethod",
     "Caster",
     "ConstitutionRule",
+    "Explanation",
     "InnateSpell",
     "ManaOptions",
     "ManaState",
     "ManaSystem",
+    "Note",
     "Pool",
     "PoolKind",
     "RecoveryRate",
@@ -76,6 +83,8 @@ __all__ = [
     "base_mana",
     "cast",
     "cast_innate",
+    "explain_base_mana",
+    "explain_pools",
     "innate_state",
     "mana_state",
     "starting_mana",
@@ -87,6 +96,8 @@ _RULE_I = "000 §5 Mana System I"
 _RULE_II = "000 §5 Mana System II"
 _RULE_CON = "000 §5 Starting Mana"
 _RULE_INNATE = "000 §5 Innate Spells"
+_RULE_BONUS = "000 §5 Bonus Spell Points"
+_RULE_TABLE_5 = "PH Table 5"
 
 
 class ManaSystem(enum.Enum):
@@ -181,7 +192,7 @@ class Caster:
                                                          f"got the caster class {self.caster_class!r}") from None
         check_caster_level(self.level)
         check_ability(self.constitution, "CON", _RULE_CON)
-        check_ability(self.wisdom, "WIS", "PH Table 5")
+        check_ability(self.wisdom, "WIS", _RULE_TABLE_5)
         check_ability(self.intelligence, "INT", "PH Table 4")
         if self.specialist and self.caster_class is not CasterClass.WIZARD:
             raise RulesError(
@@ -222,6 +233,32 @@ class Caster:
         if self.caster_class is not CasterClass.PRIEST:
             return ()
         return wisdom_bonus_spells(self.wisdom)[: self.highest_spell_level]
+
+
+@dataclass(frozen=True)
+class Note:
+    """One sentence of an explanation and the rule it rests on; a view shows the sentence as it is."""
+
+    text: str
+    """The sentence, citing its rule where it reads best: ``"Base mana (printed table, 000 §5 Mana System I):
+    12 points."``."""
+    rule: str
+    """That rule on its own (``"000 §5 Mana System I"``), for a view that links to the seed or groups by rule."""
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A result told for people: a headline, and the notes under it that say why."""
+
+    headline: str
+    """The result in a line: ``"5th-level priest, Mana System I (points): 12 of 12 spell levels available"``."""
+    notes: tuple[Note, ...] = ()
+    """Why, a rule to a note, in reading order."""
+
+
+def _spells_text(counts: Sequence[int]) -> str:
+    """(3, 3, 1) -> ``"3 × 1st + 3 × 2nd + 1 × 3rd"``: spells per spell level, first entry 1st level."""
+    return " + ".join(f"{n} × {ordinal(i + 1)}" for i, n in enumerate(counts) if n) or "no spells"
 
 
 def base_mana(caster_class: CasterClass, level: int, *, source: BaseManaSource = BaseManaSource.PRINTED) -> int:
@@ -269,6 +306,39 @@ def starting_mana(
     if rule is ConstitutionRule.ADDED:
         return base + con_points
     return base
+
+
+def explain_base_mana(caster: Caster, options: ManaOptions = ManaOptions()) -> Explanation:
+    """000 §5's printed base-mana cell for ``caster`` beside the rule the table states.
+
+    For priests and wizards they agree, and the headline says so. For rangers and paladins the
+    printed column is the PH casting level: the headline says they differ and the notes give each
+    side, and under Mana System II (in ``options``) why the difference does not matter.
+
+    >>> print(explain_base_mana(Caster(CasterClass.PRIEST, 5)).headline)  # doctest: +ELLIPSIS
+    000 §5's base-mana table prints 12* for this priest; ... gives the same: 3 × 1st + 3 × 2nd + 1 × 3rd = 12.
+    >>> for note in explain_base_mana(Caster(CasterClass.RANGER, 12)).notes:  # doctest: +ELLIPSIS
+    ...     print(note.text)
+    000 §5's table prints 5* points for a 12th-level ranger, which matches the PH casting level (5).
+    The rule the table states, ... gives 9: 2 × 1st + 2 × 2nd + 1 × 3rd = 9.
+    """
+    row = base_mana_comparison(caster.caster_class)[caster.level - 1]
+    rule_text = f"{_spells_text(progression(caster.caster_class, caster.level).spells)} = {row.computed}"
+    if row.agrees:
+        return Explanation(
+            f"000 §5's base-mana table prints {row.printed_text} for this {caster.caster_class.value}; its stated "
+            f"rule, one point per spell level per spell over the PH progression, gives the same: {rule_text}."
+        )
+    notes = [
+        Note(f"000 §5's table prints {row.printed_text} points for {article(str(caster))}, which matches the PH "
+             f"casting level ({row.casting_level}).", _RULE_I),
+        Note(f"The rule the table states, one point per spell level per spell over the PH progression, gives "
+             f"{row.computed}: {rule_text}.", _RULE_I),
+    ]
+    if options.system is ManaSystem.SLOTS:
+        notes.append(Note("Under Mana System II the PH slots are used directly, so the difference does not change "
+                          "the pools.", _RULE_II))
+    return Explanation("The printed table and the stated rule differ here.", tuple(notes))
 
 
 def _whole(value: object, low: int, high: int | None) -> bool:
@@ -409,6 +479,10 @@ class ManaState:
         """A copy with every pool spent, e.g. to plan a full recovery."""
         return replace(self, pools=tuple(replace(p, available=0) for p in self.pools))
 
+    def filled(self) -> ManaState:
+        """A copy with every pool full again."""
+        return replace(self, pools=tuple(replace(p, available=p.maximum) for p in self.pools))
+
     @property
     def points(self) -> int:
         """Spell levels available across all pools."""
@@ -446,6 +520,57 @@ def mana_state(caster: Caster, options: ManaOptions = ManaOptions()) -> ManaStat
             )
         return ManaState(str(caster), highest, _slot_pools(caster), options)
     return ManaState(str(caster), highest, _point_pools(caster, options), options)
+
+
+def explain_pools(state: ManaState, caster: Caster) -> Explanation:
+    """What ``caster``'s pools hold and why, under the options ``state`` was built with: the spells
+    of the PH progression, the base mana and its source, the CON rule, the Wisdom bonus spells and
+    how they are kept. The headline counts what ``state`` (the pools now, after any casts) has left.
+
+    The seed's examples, a fifth-level priest's twelve points and a third-level mage's six with CON 18:
+
+    >>> priest = Caster(CasterClass.PRIEST, 5)
+    >>> print(explain_pools(mana_state(priest), priest).headline)
+    5th-level priest, Mana System I (points): 12 of 12 spell levels available
+    >>> mage = Caster(CasterClass.WIZARD, 3, constitution=18)
+    >>> for note in explain_pools(mana_state(mage, ManaOptions(constitution=ConstitutionRule.STARTING)), mage).notes:
+    ...     print(note.text)
+    Spells by the PH progression: 2 × 1st + 1 × 2nd; highest spell level 2nd.
+    Base mana (printed table, 000 §5 Mana System I): 4 points.
+    After the CON rule (000 §5 Starting Mana, CON 18): 6 points.
+    """
+    options = state.options
+    if not state.pools:
+        return Explanation(f"{state.who}: no spells yet", (Note(
+            f"The PH progression gives a {caster.caster_class.value} of this level no spells, so there is no mana "
+            f"({_RULE_I}).", _RULE_I),))
+    system = "Mana System I (points)" if options.system is ManaSystem.POINTS else "Mana System II (slots)"
+    notes = [Note(f"Spells by the PH progression: {_spells_text(caster.spells)}; highest spell level "
+                  f"{ordinal(state.highest_spell_level)}.", caster.caster_class.progression_table)]
+    if options.system is ManaSystem.POINTS:
+        base = base_mana(caster.caster_class, caster.level, source=options.base)
+        source = "printed table" if options.base is BaseManaSource.PRINTED else "stated rule"
+        notes.append(Note(f"Base mana ({source}, {_RULE_I}): {base} points.", _RULE_I))
+        if options.constitution is not ConstitutionRule.OFF:
+            prime = caster.prime_requisite if options.constitution_with_prime_requisite else None
+            adjusted = starting_mana(base, caster.constitution, rule=options.constitution, prime_requisite=prime)
+            option_2 = ", Option 2" if prime is not None else ""
+            notes.append(Note(f"After the CON rule ({_RULE_CON}{option_2}, CON {caster.constitution}): "
+                              f"{adjusted} points.", _RULE_CON))
+    if caster.bonus_spells:
+        free = f"Free spells for WIS {caster.wisdom} ({_RULE_TABLE_5}): {_spells_text(caster.bonus_spells)}"
+        if options.system is ManaSystem.SLOTS:
+            kept, rule = f", kept as bonus slots ({_RULE_II}).", _RULE_II
+        elif options.wisdom_bonus is BonusMethod.ADDED:
+            kept, rule = ", their points added to the mana pool (000 §5, method 1).", _RULE_I
+        else:
+            kept, rule = ", kept as boxes checked before any mana is spent (000 §5, method 2).", _RULE_I
+        notes.append(Note(f"{free}{kept} They come back after 4+ hours' sleep without study ({_RULE_BONUS}).", rule))
+    elif caster.caster_class is CasterClass.PRIEST:
+        notes.append(Note(f"No free spells: WIS {caster.wisdom} gives none ({_RULE_TABLE_5} starts at 13).",
+                          _RULE_TABLE_5))
+    headline = f"{state.who}, {system}: {state.points} of {state.maximum_points} spell levels available"
+    return Explanation(headline, tuple(notes))
 
 
 def _point_pools(caster: Caster, options: ManaOptions) -> tuple[Pool, ...]:

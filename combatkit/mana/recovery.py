@@ -36,19 +36,25 @@ Choices this module makes where 000 §5 is silent or open:
 * A rest's length is the sleep in it: its :attr:`Rest.interruptions` (a watch, a fight)
   do not count, and spells may be cast only in them. A cast may not fall inside a
   study block: split the block around it.
+
+For a teaching view, :func:`explain_recovery` tells a :class:`RecoveryEstimate` in sentences
+that cite the rule, :func:`explain_pool_recovery` says how one pool's points come back, and
+:func:`cast_refusal` says why a cast of a plan can never be made. Messages and notes name a
+minute of a plan through the ``clock`` a caller passes (``"minute 1020"`` by default).
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeAlias
 
 from combatkit.errors import RulesError, is_whole
-from combatkit.mana.pools import MAX_SPELL_LEVEL, ManaState, Pool, RecoveryRate, cast
+from combatkit.mana.pools import MAX_SPELL_LEVEL, Explanation, ManaState, Note, Pool, RecoveryRate, cast
+from combatkit.mana.tables import ordinal
 
 __all__ = [
     "DAY",
@@ -64,6 +70,10 @@ __all__ = [
     "RecoveryEstimate",
     "Rest",
     "Study",
+    "cast_refusal",
+    "duration_text",
+    "explain_pool_recovery",
+    "explain_recovery",
     "minutes_per_point",
     "plan_day",
     "recovery_minutes",
@@ -101,12 +111,21 @@ def _check_minute(value: object, what: str) -> None:
 
 def _check_rest(rest_minutes: int) -> None:
     if not is_whole(rest_minutes) or not 0 <= rest_minutes <= DAY:
-        hours = f" ({_duration(rest_minutes)})" if isinstance(rest_minutes, int) and rest_minutes > DAY else ""
+        hours = f" ({duration_text(rest_minutes)})" if isinstance(rest_minutes, int) and rest_minutes > DAY else ""
         raise RulesError(_RULE, f"a rest lasts 0..{DAY} minutes (24 hours) in a day, got {rest_minutes!r}{hours}")
 
 
-def _duration(minutes: int) -> str:
-    """``"30 hours"``, ``"3 hours 20 minutes"``, ``"45 minutes"``."""
+def _minute(minute: Minute) -> str:
+    """How messages name a minute of a plan unless the caller passes a clock: ``"minute 1020"``."""
+    return f"minute {minute}"
+
+
+def duration_text(minutes: int) -> str:
+    """A span of minutes as spoken, the way the engine's messages write it.
+
+    >>> duration_text(1800), duration_text(200), duration_text(45)
+    ('30 hours', '3 hours 20 minutes', '45 minutes')
+    """
     hours, rest = divmod(minutes, 60)
     parts = [f"{hours} hour{'s' * (hours != 1)}"] * bool(hours) + [f"{rest} minute{'s' * (rest != 1)}"] * bool(rest)
     return " ".join(parts) or "0 minutes"
@@ -132,8 +151,12 @@ def minutes_per_point(
     _check_rest(rest_minutes)
     if rest_minutes < MIN_REST:
         return None
-    base = FLAT_MINUTES_PER_POINT if rate is RecoveryRate.FLAT else 13 - highest_spell_level
-    return base + math.ceil(max(0, FULL_REST - rest_minutes) / 60)
+    return _rested_rate(highest_spell_level, rate) + math.ceil(max(0, FULL_REST - rest_minutes) / 60)
+
+
+def _rested_rate(highest_spell_level: int, rate: RecoveryRate) -> int:
+    """Minutes of study per point after a full night's rest: 10, or 13 - highest allowable spell level."""
+    return FLAT_MINUTES_PER_POINT if rate is RecoveryRate.FLAT else 13 - highest_spell_level
 
 
 def recovery_minutes(points: int, minutes_per_point: int, *, specialist: bool = False) -> int:
@@ -161,6 +184,11 @@ class PoolRecovery:
     """Points (or boxes) regained by study."""
     minutes: Fraction
     """Study minutes for them; half minutes for a specialist pool, rounded up only in the total."""
+
+    @property
+    def minutes_each(self) -> Fraction | None:
+        """Study minutes per point (or box) regained by study; None when study regains none."""
+        return self.minutes / self.studied if self.studied else None
 
 
 @dataclass(frozen=True)
@@ -210,6 +238,75 @@ def time_to_full(state: ManaState, *, rest_minutes: int = FULL_REST) -> Recovery
 def _half_minutes(pool: Pool, rate: int) -> int:
     """Half minutes of study for one point (or box) of ``pool``: specialists study at half time."""
     return pool.unit_points * rate * (1 if pool.kind.specialist else 2)
+
+
+def explain_pool_recovery(pool: Pool) -> Note:
+    """How ``pool``'s points (or boxes) come back: after sleep, by study, or both.
+
+    >>> from combatkit.mana.pools import PoolKind
+    >>> print(explain_pool_recovery(Pool(PoolKind.POINTS, None, 21, 21, automatic=9)).text)
+    9 after 4+ hours' sleep, the rest by study (000 §5 Bonus Spell Points)
+    """
+    if not pool.studied:
+        return Note(f"after 4+ hours' sleep, no study ({_RULE_BONUS})", _RULE_BONUS)
+    if pool.automatic:
+        return Note(f"{pool.automatic} after 4+ hours' sleep, the rest by study ({_RULE_BONUS})", _RULE_BONUS)
+    if pool.kind.specialist:
+        return Note(f"by study at half time ({_RULE_BONUS}); pays for specialty spells only", _RULE_BONUS)
+    return Note(f"by study ({_RULE})", _RULE)
+
+
+def explain_recovery(state: ManaState, estimate: RecoveryEstimate) -> Explanation:
+    """:func:`time_to_full`'s ``estimate`` for ``state`` in sentences: the study time as the headline,
+    then the rate and why, what specialist and bonus points do, and what the estimate assumes.
+
+    The seed's example, a 20th-level mage's 27 hours:
+
+    >>> from combatkit.mana.pools import Caster, mana_state
+    >>> from combatkit.mana.tables import CasterClass
+    >>> mage = mana_state(Caster(CasterClass.WIZARD, 20)).emptied()
+    >>> explanation = explain_recovery(mage, time_to_full(mage))
+    >>> print(explanation.headline)
+    27 hours of study (1620 minutes) after 8 hours of rest
+    >>> print(explanation.notes[0].text)
+    10 minutes per point: the flat 10 minutes per point, as PH p. 81 (000 §5 Mana Recovery).
+    """
+    rest = duration_text(estimate.rest_minutes)
+    if not state.pools:
+        return Explanation(f"{state.who} has no spells, so nothing to recover.")
+    if estimate.study_minutes is None:
+        return Explanation(f"Nothing comes back after {rest} of rest.", (Note(
+            f"Under 4 hours' sleep no points can be regained, not even bonus points, until the next rest ({_RULE}).",
+            _RULE),))
+    if not estimate.pools:
+        return Explanation("Every pool is full: nothing to recover.")
+    if estimate.study_minutes == 0:
+        headline = f"No study needed: everything missing comes back after {rest} of sleep."
+    else:
+        headline = (f"{duration_text(estimate.study_minutes)} of study ({estimate.study_minutes} minutes) "
+                    f"after {rest} of rest")
+    notes = []
+    if estimate.minutes_per_point is not None:
+        rate = state.options.recovery_rate
+        full_rate = _rested_rate(state.highest_spell_level, rate)
+        if rate is RecoveryRate.FLAT:
+            why = f"the flat {full_rate} minutes per point, as PH p. 81"
+        else:
+            why = (f"the option, 13 − highest allowable spell level ({ordinal(state.highest_spell_level)}) = "
+                   f"{full_rate} minutes per point")
+        if estimate.minutes_per_point > full_rate:
+            why += (f", + {estimate.minutes_per_point - full_rate} for a rest of {rest}: 1 minute per point per "
+                    "hour below 8")
+        notes.append(Note(f"{estimate.minutes_per_point} minutes per point: {why} ({_RULE}).", _RULE))
+    if any(state.pool(r.pool).kind.specialist for r in estimate.pools):
+        notes.append(Note(f"Specialist points take half the time, rounded up after totaling ({_RULE_BONUS}).",
+                          _RULE_BONUS))
+    if any(r.automatic for r in estimate.pools):
+        notes.append(Note(f"Bonus points come back after 4+ hours' sleep, once a day, without study ({_RULE_BONUS}).",
+                          _RULE_BONUS))
+    notes.append(Note("This assumes the rest is the first in 24 hours and the study runs without a break; the day "
+                      "planner plays out breaks, a second night and the 24-hour Recovery Limit.", _RULE_LIMIT))
+    return Explanation(headline, tuple(notes))
 
 
 @dataclass(frozen=True)
@@ -397,12 +494,15 @@ def plan_day(
     *,
     prior_rest_minutes: int = FULL_REST,
     end: Minute | None = None,
+    clock: Callable[[Minute], str] = _minute,
 ) -> DayPlan:
     """Play ``events`` from ``state`` at minute 0 under 000 §5's recovery rules.
 
     ``prior_rest_minutes`` is the rest taken before the plan starts (it sets the rate of
     any study before the first :class:`Rest`). ``end`` extends the plan past its last event.
     Every minute is 0..:data:`PLAN_MINUTES` (a week), so the longest plan plays in well under a second.
+    ``clock`` names a minute in the plan's errors and notes: ``"minute 1020"`` unless the caller
+    writes it its own way (a planner that takes hours:minutes: ``"minute 1020 (17:00)"``).
 
     >>> from combatkit.mana.pools import Caster, mana_state
     >>> from combatkit.mana.tables import CasterClass
@@ -412,13 +512,13 @@ def plan_day(
     [(0, 12), (60, 9), (90, 7), (130, 8), (140, 9), (150, 10), (160, 11), (170, 12), (180, 12)]
     """
     _check_rest(prior_rest_minutes)
-    ordered = _validated(events)
+    ordered = _validated(events, clock)
     last = max((_span(event)[1] for event in ordered), default=0)
     if end is not None:
         _check_minute(end, "the plan's end")
         if end < last:
-            raise RulesError(_RULE, f"the plan's end, minute {end}, comes before its last event at minute {last}")
-    player = _Player(state, prior_rest_minutes)
+            raise RulesError(_RULE, f"the plan's end, {clock(end)}, comes before its last event at {clock(last)}")
+    player = _Player(state, prior_rest_minutes, clock)
     for event in ordered:
         if isinstance(event, Cast):
             player.cast(event)
@@ -440,7 +540,7 @@ def _span(event: PlanEvent) -> tuple[Minute, Minute]:
     return event.start, event.end
 
 
-def _validated(events: Iterable[PlanEvent]) -> list[PlanEvent]:
+def _validated(events: Iterable[PlanEvent], clock: Callable[[Minute], str]) -> list[PlanEvent]:
     events = list(events)
     for event in events:
         if not isinstance(event, Cast | Rest | Study):
@@ -453,10 +553,10 @@ def _validated(events: Iterable[PlanEvent]) -> list[PlanEvent]:
         if isinstance(event, Cast):
             for block in blocks:
                 if isinstance(block, Rest) and not block.awake_at(event.minute):
-                    raise RulesError(_RULE, f"a spell cast at minute {event.minute} falls while asleep in {block!r}: "
+                    raise RulesError(_RULE, f"a spell cast at {clock(event.minute)} falls while asleep in {block!r}: "
                                      "give the rest an interruption for it")  # fmt: skip
                 if isinstance(block, Study) and block.start < event.minute < block.end:
-                    raise RulesError(_RULE, f"a spell cast at minute {event.minute} falls inside {block!r}: "
+                    raise RulesError(_RULE, f"a spell cast at {clock(event.minute)} falls inside {block!r}: "
                                      "split the block around it")  # fmt: skip
     return sorted(events, key=_play_order)
 
@@ -471,11 +571,43 @@ def _play_order(event: PlanEvent) -> tuple[Minute, int]:
     return event.start, 2
 
 
+def _at(minute: Minute, error: RulesError, clock: Callable[[Minute], str]) -> RulesError:
+    """``error`` as a plan raises it: its message after the minute it happened, named by ``clock``."""
+    return RulesError(error.rule, f"{clock(minute)}: {error.message}")
+
+
+def cast_refusal(
+    state: ManaState, event: PlanEvent, *, clock: Callable[[Minute], str] | None = None
+) -> RulesError | None:
+    """Why the caster of ``state`` could not make ``event`` even with every pool full: the error
+    :func:`~combatkit.mana.pools.cast` raises for it (a spell above the highest level the caster may
+    cast, a pool it does not have). None for a cast it can make, and for a rest or study.
+
+    With a ``clock`` the message begins with the cast's minute, as :func:`plan_day` raises it.
+
+    >>> from combatkit.mana.pools import Caster, mana_state
+    >>> from combatkit.mana.tables import CasterClass
+    >>> priest = mana_state(Caster(CasterClass.PRIEST, 5))
+    >>> print(cast_refusal(priest, Cast(1020, 9), clock=lambda minute: f"{minute // 60}:00"))  # doctest: +ELLIPSIS
+    17:00: a 5th-level priest may not cast a 9th-level spell: ... allows up to 3rd (000 §5 Mana System I)
+    >>> cast_refusal(priest.emptied(), Cast(60, 3)) is None  # the pools refill; the PH progression allows it
+    True
+    """
+    if not isinstance(event, Cast):
+        return None
+    try:
+        cast(state.filled(), event.spell_level, specialty=event.specialty, pool=event.pool)
+    except RulesError as error:
+        return error if clock is None else _at(event.minute, error, clock)
+    return None
+
+
 class _Player:
     """Plays a plan minute by minute through study; the state it holds is frozen values."""
 
-    def __init__(self, state: ManaState, prior_rest_minutes: int) -> None:
+    def __init__(self, state: ManaState, prior_rest_minutes: int, clock: Callable[[Minute], str]) -> None:
         self.state = state
+        self.clock = clock
         self.samples: list[PoolSample] = []
         self.recoveries: list[Recovery] = []
         self.notes: list[PlanNote] = []
@@ -520,7 +652,7 @@ class _Player:
         try:
             self.state, spend = cast(self.state, event.spell_level, specialty=event.specialty, pool=event.pool)
         except RulesError as error:
-            raise RulesError(error.rule, f"minute {event.minute}: {error.message}") from error
+            raise _at(event.minute, error, self.clock) from error
         assert spend.pool is not None, "cast() always draws from a pool; only an innate spell at will does not"
         self.sample(event.minute, self.state.pool(spend.pool), spend.cause)
 
@@ -530,7 +662,7 @@ class _Player:
         self.last_study_end = None
         self.progress = 0
         if self.rest_minutes < MIN_REST:
-            self.note(event.end, f"{_duration(self.rest_minutes)} of sleep, under 4 hours: "
+            self.note(event.end, f"{duration_text(self.rest_minutes)} of sleep, under 4 hours: "
                       "no points can be regained until the next rest", _RULE)  # fmt: skip
             return
         for pool in self.state.pools:
@@ -538,13 +670,13 @@ class _Player:
                 continue
             previous = self.last_automatic.get(pool.label)
             if previous is not None and event.end - previous < DAY:
-                self.note(event.end, f"{pool.label}: bonus points already came back at minute {previous}; "
+                self.note(event.end, f"{pool.label}: bonus points already came back at {self.clock(previous)}; "
                           "they return once a day", _RULE_BONUS)  # fmt: skip
                 continue
             units = min(pool.automatic, pool.missing, self.allowance(pool, event.end, event.end))
             if units:
                 self.last_automatic[pool.label] = event.end
-                self.grant(event.end, pool, units, f"back after {_duration(self.rest_minutes)}' sleep "
+                self.grant(event.end, pool, units, f"back after {duration_text(self.rest_minutes)}' sleep "
                            f"({_RULE_BONUS})")  # fmt: skip
             else:
                 self.note(event.end, f"{pool.label}: already regained its total in the last 24 hours", _RULE_LIMIT)
@@ -570,7 +702,7 @@ class _Player:
             self.state.highest_spell_level, rate=self.state.options.recovery_rate, rest_minutes=self.rest_minutes
         )
         if rate is None:
-            self.note(event.start, f"study after {_duration(self.rest_minutes)} of sleep, "
+            self.note(event.start, f"study after {duration_text(self.rest_minutes)} of sleep, "
                       "under 4 hours, regains nothing", _RULE)  # fmt: skip
             return
         capped = False

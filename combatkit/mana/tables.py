@@ -71,12 +71,23 @@ class CasterClass(enum.Enum):
         spells, so theirs is Wisdom."""
         return "intelligence" if self is CasterClass.WIZARD else "wisdom"
 
+    @property
+    def progression_table(self) -> str:
+        """The PH table of this class's spell progression, as a citation: ``"PH Table 24"`` for priests."""
+        return _PROGRESSION_TABLES[self]
 
+
+_PROGRESSION_TABLES = {
+    CasterClass.WIZARD: "PH Table 21",
+    CasterClass.PRIEST: "PH Table 24",
+    CasterClass.PALADIN: "PH Table 17",
+    CasterClass.RANGER: "PH Table 18",
+}
 _PROGRESSION_FILES = {
-    CasterClass.WIZARD: "ph_spells_wizard.csv",  # PH Table 21
-    CasterClass.PRIEST: "ph_spells_priest.csv",  # PH Table 24
-    CasterClass.PALADIN: "ph_spells_paladin.csv",  # PH Table 17
-    CasterClass.RANGER: "ph_spells_ranger.csv",  # PH Table 18
+    CasterClass.WIZARD: "ph_spells_wizard.csv",
+    CasterClass.PRIEST: "ph_spells_priest.csv",
+    CasterClass.PALADIN: "ph_spells_paladin.csv",
+    CasterClass.RANGER: "ph_spells_ranger.csv",
 }
 
 

@@ -19,10 +19,11 @@ Every happening is an :class:`Event` (time, actor, what, rule, why), and the rou
 back as a :class:`RoundResult` with the resolved timeline, so any fight can be replayed
 and explained. :func:`play_round` schedules and resolves one round of an encounter.
 
-Inside the package, :mod:`~combatkit.resolution.walk` plays the round tick by tick (clock,
-queue, falls, conditions, damage) and hands each action to :mod:`~combatkit.resolution.blows`,
-:mod:`~combatkit.resolution.spells` or :mod:`~combatkit.resolution.moves`; :class:`Event` and
-:class:`RoundResult` live in :mod:`~combatkit.resolution.events`.
+Inside the package, :mod:`~combatkit.resolution.walk` plays the round tick by tick and hands each action
+to :mod:`~combatkit.resolution.blows`, :mod:`~combatkit.resolution.spells` or
+:mod:`~combatkit.resolution.moves`, which act on the round's state (clock, queue, falls, conditions, damage:
+:class:`~combatkit.resolution.state.WalkState`); :class:`Event` and :class:`RoundResult` live in
+:mod:`~combatkit.resolution.events`, :class:`ResolutionOptions` in :mod:`~combatkit.resolution.options`.
 
 **When a figure falls, system by system** (each system's :attr:`~combatkit.systems.base.TimingSystem.rules`,
 a :class:`~combatkit.systems.rules.SystemRules`; the resolver reads its fields and never asks which system it is):
@@ -102,22 +103,18 @@ Readings this module takes (options where they are a real choice):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Final
 
-from mypy_extensions import mypyc_attr
-
-from combatkit.attack import CriticalOptions, RuleSet, find_rule_set
-from combatkit.battle import NO_EXTRAS, Figure, FigureExtras, figures_from
+from combatkit.battle import Figure, figures_from
 from combatkit.dice import Roller, check_entered
-from combatkit.effects import SpellEffect
 from combatkit.encounter import Encounter, Hit
-from combatkit.errors import RulesError
 from combatkit.model import Declaration
 from combatkit.resolution.events import Event, EventKind, RoundResult
-from combatkit.resolution.morale import MoraleOptions
-from combatkit.resolution.walk import Reschedule, Walk, system_of
+from combatkit.resolution.options import MoraleOptions, ResolutionOptions
+from combatkit.resolution.state import system_of
+from combatkit.resolution.walk import Reschedule, Walk
 from combatkit.systems.base import find_system, roll_words
 from combatkit.systems.rules import Retarget, SystemRules
 from combatkit.timeline import Timeline
@@ -137,50 +134,6 @@ __all__ = [
     "timing_options",
     "timing_roller",
 ]
-
-
-@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
-@dataclass(frozen=True)
-class ResolutionOptions:
-    """How rounds are resolved; defaults are the seeds' (see the module docstring)."""
-
-    criticals: RuleSet | str | None = None
-    """None: plain DMG 2e attacks; ``"000-I"``, ``"000-II"`` or ``"004"``: :mod:`combatkit.criticals`."""
-    critical_options: CriticalOptions = CriticalOptions()
-    """Readings and options of the critical rule sets."""
-    dead_at: int = 0
-    """Hit points at or below which a figure is dead; between this and 0 it is unconscious (DMG 2e option: -10)."""
-    modifiers_002: bool = True
-    """Apply 002's situational modifier tables (:mod:`combatkit.modifiers`) under every system."""
-    retarget: Retarget | None = None
-    """Override the system's retargeting rule (None: the seed's, :attr:`SystemRules.retarget`)."""
-    dying_blow: bool = False
-    """003 §I Option: a figure killed one segment before its blow strikes on a save vs. death (under a
-    system whose seed offers it, :attr:`SystemRules.dying_blow`)."""
-    figures: Mapping[str, FigureExtras] = field(default_factory=dict, hash=False)
-    """Per figure, by name: what the shared model has no field for."""
-    spell_effects: Mapping[str, SpellEffect] = field(default_factory=dict, hash=False)
-    """Spell effects by spell name, added to (or replacing) ``spell_effects.toml``; a spell's own effect
-    (:attr:`Spell.effect <combatkit.model.Spell.effect>`, from the encounter file) wins over both."""
-    missile_ranges: Mapping[str, tuple[int, int, int]] = field(default_factory=dict, hash=False)
-    """Short, medium, long range in tens of feet by weapon name, added to ``missile_ranges_ph2e.toml``."""
-    defenseless_each_phase: bool = False
-    """000 §2 C, the other reading of "may be attacked each phase": at the end of every phase each foe in
-    reach of a defenseless figure (a critical miss's condition, or a caster invoking somatic components)
-    that struck no blow that phase strikes it once. Default: the phrase gives no blow beyond a figure's
-    own; any foe may aim its blows of any phase at it, as at any target."""
-    morale: MoraleOptions = MoraleOptions()
-    """How the morale checks and rallies of a seed with a morale step (001 I) are rolled
-    (:mod:`combatkit.resolution.morale`)."""
-
-    def __post_init__(self) -> None:
-        if self.criticals is not None:
-            find_rule_set(self.criticals)
-        if self.dead_at > 0:
-            raise RulesError("DMG 2e hit points", f"dead_at is 0 or below (e.g. -10), got {self.dead_at}")
-
-    def extras(self, name: str) -> FigureExtras:
-        return self.figures.get(name, NO_EXTRAS)
 
 
 def system_rules(system: str) -> SystemRules:

@@ -6,14 +6,14 @@ target when the first fell (the system's :class:`~combatkit.systems.rules.Retarg
 situational modifiers (:func:`situation_of`), the system's own terms on the blow, then for each
 weapon the roll to hit and for damage, plain DMG 2e or through a critical rule set
 (:func:`combatkit.criticals.resolve_attack`). What a hit does to its target is the walk's
-(:meth:`Walk.damage <combatkit.resolution.walk.Walk.damage>`).
+(:meth:`WalkState.damage <combatkit.resolution.state.WalkState.damage>`).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import Final, TYPE_CHECKING
+from typing import Final
 
 from combatkit.attack import DEFENSELESS_RULE, Attacker, Defender, RuleSet, setup_attack
 from combatkit.battle import REACH, REPOSITION, FigureExtras, FigureStatus, attack_form, missile_range, routine
@@ -24,18 +24,15 @@ from combatkit.effects import saving_throw
 from combatkit.kinds import Length, Maneuver, WeaponKind
 from combatkit.model import Declaration, Weapon, defensive_adjustment
 from combatkit.modifiers import Hand, RangeBand, Situation, TargetState, situational_modifiers
-from combatkit.resolution import spells
+import combatkit.resolution.spells as spells
 from combatkit.resolution.events import EventKind
-from combatkit.resolution.state import D20, Action, Live
+from combatkit.resolution.state import D20, Action, Live, WalkState
 from combatkit.stances import Shield, may_attack
 from combatkit.systems.rules import NO_TERMS, BlowTerms, ChargeRule, Retarget
 from combatkit.timeline import Span, SpanKind, Status, Tick
 
-if TYPE_CHECKING:
-    from combatkit.resolution.walk import Walk
 
-
-def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
+def strike(walk: WalkState, live: Live, action: Action, t: Tick) -> None:
     """``live`` strikes at tick t: an attack or opportunity span, or a blow injected with its weapons,
     target and situation (a retarget, a charge, its answer, a free or an extra attack)."""
     span, decl = action.span, action.declaration
@@ -119,7 +116,7 @@ def strike(walk: Walk, live: Live, action: Action, t: Tick) -> None:
         _hasted(walk, live, target, weapons, span, t)
 
 
-def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tuple[tuple[Weapon, ...], bool]:
+def _weapons(walk: WalkState, live: Live, span: Span, decl: Declaration | None) -> tuple[tuple[Weapon, ...], bool]:
     """The weapons a blow strikes with: those its span names (a system may split a routine
     into several spans), else the declaration's, else the first weapon (as every system does); a
     figure with no weapon strikes with its :data:`~combatkit.model.FISTS` (002 Unarmed Combat). With them,
@@ -134,7 +131,7 @@ def _weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tu
     return found
 
 
-def _read_weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
+def _read_weapons(walk: WalkState, live: Live, span: Span, decl: Declaration | None) -> tuple[Weapon, ...]:
     c = live.c
     if span.kind is SpanKind.OPPORTUNITY:
         return routine(c, live.extras)
@@ -149,7 +146,7 @@ def _read_weapons(walk: Walk, live: Live, span: Span, decl: Declaration | None) 
     return tuple(chosen) or declared
 
 
-def _retarget(walk: Walk, live: Live, action: Action, fallen: Live, weapons: tuple[Weapon, ...], missile: bool,
+def _retarget(walk: WalkState, live: Live, action: Action, fallen: Live, weapons: tuple[Weapon, ...], missile: bool,
               t: Tick) -> Live | None:
     span = action.span
     mode = walk.options.retarget or walk.rules.retarget
@@ -177,13 +174,13 @@ def _retarget(walk: Walk, live: Live, action: Action, fallen: Live, weapons: tup
                f"{walk.when(new_tick)}.", target=foes[0].name)
     walk.record(span, Status.CANCELLED, rule, "Retargeted at +3 SF." if walk.explain else None)
     moved = replace(span, start=new_tick, end=new_tick, target=foes[0].name,
-                    action=f"{span.action.split(' -> ')[0]} -> {foes[0].name} (retargeted)",
+                    action=f"{span.short} -> {foes[0].name} (retargeted)",
                     rule=rule, why=f"Its first target fell: a new one at +3 SF ({rule}).")
     walk.push(Action(new_tick, moved, action.declaration, "retarget", weapons, foes[0].name))
     return None
 
 
-def situation_of(walk: Walk, live: Live, target: Live, span: Span, decl: Declaration | None, missile: bool,
+def situation_of(walk: WalkState, live: Live, target: Live, span: Span, decl: Declaration | None, missile: bool,
                  weapons: tuple[Weapon, ...]) -> Situation | None:
     """The 002 situation of a blow (None: out of range, cancelled); the shared plain one when nothing applies."""
     if (not missile and span.kind is not SpanKind.OPPORTUNITY and target.status is FigureStatus.ACTIVE
@@ -236,12 +233,12 @@ def _unarmed(decl: Declaration | None) -> Maneuver | None:
     return decl.maneuver if decl is not None and decl.maneuver is not None and decl.maneuver.unarmed else None
 
 
-def _charging(walk: Walk, name: str) -> bool:
+def _charging(walk: WalkState, name: str) -> bool:
     """A figure that declared a charge this round (002 Charging: a charging creature)."""
     return name in walk.chargers
 
 
-def _casting(walk: Walk, name: str, span: Span) -> bool:
+def _casting(walk: WalkState, name: str, span: Span) -> bool:
     """Whether ``name`` is in the middle of casting when ``span`` takes effect (002 III.E: no Dexterity bonus to
     AC); the moment is worked out only for a figure that casts this round."""
     windows = walk.cast_windows.get(name)
@@ -251,7 +248,7 @@ def _casting(walk: Walk, name: str, span: Span) -> bool:
     return any(start <= t < end for start, end in windows)
 
 
-def _system_terms(walk: Walk, live: Live, target: Live, span: Span, decl: Declaration | None,
+def _system_terms(walk: WalkState, live: Live, target: Live, span: Span, decl: Declaration | None,
                   action: Action) -> BlowTerms:
     """What the system's own seed puts on this blow: its :meth:`~combatkit.systems.base.TimingSystem.blow_terms`
     on a declared blow (001's movement penalties, charges and set weapons), and under
@@ -267,14 +264,14 @@ def _system_terms(walk: Walk, live: Live, target: Live, span: Span, decl: Declar
     return terms
 
 
-def _end_sequence(walk: Walk, live: Live, t: Tick) -> None:
+def _end_sequence(walk: WalkState, live: Live, t: Tick) -> None:
     """000-I critical miss: the rest of the attack sequence is lost for the round."""
     for tick, action in walk.withdraw(live.name, SpanKind.ATTACK):
         walk.cancel(live, action.span, tick, "000 §4 Critical Miss table",
                     f"{live.name}'s critical miss ends its attack sequence for the round.")
 
 
-def _attack(walk: Walk, live: Live, target: Live, weapon: Weapon, t: Tick, suffix: str, situation: Situation,
+def _attack(walk: WalkState, live: Live, target: Live, weapon: Weapon, t: Tick, suffix: str, situation: Situation,
             terms: BlowTerms, span_rule: str) -> tuple[str, int, bool]:
     """One attack roll and its damage; returns (outcome, damage, whether it ends the attack sequence)."""
     c, foe = live.c, target.c
@@ -380,7 +377,7 @@ _HOLDS: Final = frozenset({Maneuver.GRAPPLE, Maneuver.OVERBEAR})
 """002 Unarmed Combat III.B-C: the unarmed attacks that do no damage, but hold or fell the one they hit."""
 
 
-def _hold(walk: Walk, live: Live, target: Live, unarmed: Maneuver, t: Tick, key: str) -> None:
+def _hold(walk: WalkState, live: Live, target: Live, unarmed: Maneuver, t: Tick, key: str) -> None:
     """What a grapple or an overbear that hits does (002 Unarmed Combat III): a grapple holds the victim in its
     square until the round ends ("automatically broken at start of next round"); an overbear fells it unless it
     saves vs. petrification, and it lies prone until it gets up."""
@@ -399,14 +396,14 @@ def _hold(walk: Walk, live: Live, target: Live, unarmed: Maneuver, t: Tick, key:
                              "002 Unarmed Combat III.C"),), live, target, t)
 
 
-def _half_die(walk: Walk, terms: BlowTerms, weapon: Weapon, name: str, key: str) -> int:
+def _half_die(walk: WalkState, terms: BlowTerms, weapon: Weapon, name: str, key: str) -> int:
     """001 Set to Receive Charge: an extra half die of damage (the weapon's dice, halved, rounded down)."""
     if not terms.half_die:
         return 0
     return walk.roll(Dice.parse(weapon.damage), lambda: f"damage, extra half die: {name} [{key}]") // 2
 
 
-def _adjustment(walk: Walk, situation: Situation, live: Live, target: Live, weapon: Weapon):
+def _adjustment(walk: WalkState, situation: Situation, live: Live, target: Live, weapon: Weapon):
     """002's situational modifiers (:func:`situational_modifiers`) to ``live``'s blow with ``weapon`` at ``target``:
     once a fight for each situation."""
     key = ("adj", situation, target.name, live.name, weapon.name)
@@ -421,7 +418,7 @@ def _adjustment(walk: Walk, situation: Situation, live: Live, target: Live, weap
     return adj
 
 
-def _attacker(walk: Walk, key: tuple, live: Live, weapon: Weapon, extras: FigureExtras, thac0: int) -> Attacker:
+def _attacker(walk: WalkState, key: tuple, live: Live, weapon: Weapon, extras: FigureExtras, thac0: int) -> Attacker:
     """The :class:`~combatkit.criticals.Attacker` for (name, weapon, conditions), built once a fight."""
     attacker = walk.cache.get(("att", key))
     if attacker is None:
@@ -433,7 +430,7 @@ def _attacker(walk: Walk, key: tuple, live: Live, weapon: Weapon, extras: Figure
     return attacker
 
 
-def _defender(walk: Walk, key: tuple, live: Live, extras: FigureExtras) -> Defender:
+def _defender(walk: WalkState, key: tuple, live: Live, extras: FigureExtras) -> Defender:
     """The :class:`~combatkit.criticals.Defender` for (name, conditions), built once a fight."""
     defender = walk.cache.get(("def", key))
     if defender is None:
@@ -442,7 +439,7 @@ def _defender(walk: Walk, key: tuple, live: Live, extras: FigureExtras) -> Defen
     return defender
 
 
-def _setup(walk: Walk, akey: tuple, dkey: tuple, live: Live, target: Live, weapon: Weapon, extras: FigureExtras,
+def _setup(walk: WalkState, akey: tuple, dkey: tuple, live: Live, target: Live, weapon: Weapon, extras: FigureExtras,
            theirs: FigureExtras, thac0: int):
     """The number needed and the damage terms (:func:`~combatkit.criticals.setup_attack`) of the attacker and
     defender that ``akey`` and ``dkey`` name (:func:`_attacker`, :func:`_defender`), once a fight."""
@@ -455,14 +452,14 @@ def _setup(walk: Walk, akey: tuple, dkey: tuple, live: Live, target: Live, weapo
     return setup
 
 
-def _extra(walk: Walk, live: Live, target: Live, weapon: Weapon, tick: Tick, rule: str,
+def _extra(walk: WalkState, live: Live, target: Live, weapon: Weapon, tick: Tick, rule: str,
            conditions: tuple[Condition, ...]) -> None:
     span = Span(live.name, live.fig.side, SpanKind.ATTACK, f"{weapon.name} -> {target.name} (extra attack)", tick, tick,
                 "extra", rule, "An extra attack the critical hit table grants.", target=target.name)
     walk.push(Action(tick, span, None, "extra attack", (weapon,), target.name))
 
 
-def _hasted(walk: Walk, live: Live, target: Live, weapons: tuple[Weapon, ...], span: Span, t: Tick) -> None:
+def _hasted(walk: WalkState, live: Live, target: Live, weapons: tuple[Weapon, ...], span: Span, t: Tick) -> None:
     """PH 2e haste: a hasted figure attacks at double its rate; its blow is struck again at once (the extra
     blow is not re-timed by the system)."""
     names = " + ".join(w.name for w in weapons)
@@ -471,7 +468,7 @@ def _hasted(walk: Walk, live: Live, target: Live, weapons: tuple[Weapon, ...], s
     walk.push(Action(t, again, None, "haste", weapons, target.name))
 
 
-def _land(walk: Walk, live: Live, target: Live, damage: int, t: Tick, outcome: str, why: str, rule: str) -> None:
+def _land(walk: WalkState, live: Live, target: Live, damage: int, t: Tick, outcome: str, why: str, rule: str) -> None:
     if outcome in ("hit", "severe hit", "critical hit"):
         live.hits += 1
     if damage > 0:

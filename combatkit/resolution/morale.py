@@ -30,21 +30,15 @@ Every roll is entered under ``morale: <name> [round r, tick t]`` or ``rally: <na
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final, TYPE_CHECKING
-
-from mypy_extensions import mypyc_attr
+from typing import Final
 
 from combatkit.battle import FigureStatus, Lasting, is_acting
 from combatkit.dice import Dice
-from combatkit.errors import RulesError, is_whole
-from combatkit.resolution import moves
+import combatkit.resolution.moves as moves
 from combatkit.resolution.events import EventKind
-from combatkit.resolution.state import Live
+from combatkit.resolution.options import MoraleOptions
+from combatkit.resolution.state import Live, WalkState
 from combatkit.timeline import Span, SpanKind, Tick
-
-if TYPE_CHECKING:
-    from combatkit.resolution.walk import Walk
 
 __all__ = ["HEROIC", "MORALE_DICE", "RALLY", "MoraleOptions", "check_span", "is_broken", "losses", "rally"]
 
@@ -60,36 +54,13 @@ _RALLY_RULE: Final = "001 I. Morale & Record Keeping: Rally"
 _BREAK_RULE: Final = "001 Movement: Break & Run"
 
 
-@mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
-@dataclass(frozen=True)
-class MoraleOptions:
-    """How 001's morale checks and rallies are rolled (module docstring); the defaults are combatkit's readings."""
-
-    default: int = 7
-    """The morale score of a figure given none (OSE's typical score; 001 gives none)."""
-    rally_feet: int = 120
-    """How near a broken ally must be for a rally to reach it (001: "any close allies")."""
-    side_losses: bool = True
-    """A side that lost figures this round checks in the morale step (001 I: "All remaining morale checks")."""
-    heroic_side_checks: bool = False
-    """Heroic figures (4 HD or more) check for their side's losses too (default: as at a giant's charge, they don't)."""
-
-    def __post_init__(self) -> None:
-        given: object = self.default
-        if not is_whole(given) or not 2 <= given <= 12:
-            raise RulesError("001 I. Morale (OSE)", f"the default morale score is 2..12, got {given!r}")
-        given = self.rally_feet
-        if not is_whole(given) or given < 0:
-            raise RulesError("001 I. Morale: Rally", f"rally_feet is a whole number of feet, 0 or more, got {given!r}")
-
-
-def score(walk: Walk, live: Live) -> int:
+def score(walk: WalkState, live: Live) -> int:
     """``live``'s morale score: its own, else the default."""
     own = live.c.morale
     return own if own is not None else walk.options.morale.default
 
 
-def _roll(walk: Walk, live: Live, what: str, t: Tick) -> tuple[int, int, bool]:
+def _roll(walk: WalkState, live: Live, what: str, t: Tick) -> tuple[int, int, bool]:
     """Roll ``live``'s check (``what``: ``"morale"`` or ``"rally"``): the roll, the score, and whether it is made."""
     need = score(walk, live)
     rolled = walk.roll(MORALE_DICE, lambda: f"{what}: {live.name} [round {walk.round}, tick {t}]")
@@ -109,7 +80,7 @@ def is_broken(status: FigureStatus, lasting: Sequence[Lasting]) -> bool:
     return status is FigureStatus.FRIGHTENED and not any(item.status is FigureStatus.FRIGHTENED for item in lasting)
 
 
-def check_span(walk: Walk, live: Live, span: Span, t: Tick) -> None:
+def check_span(walk: WalkState, live: Live, span: Span, t: Tick) -> None:
     """A morale check the timeline places (001 Morale Check Due to Charge), rolled at its tick."""
     charger = walk.live.get(span.target or "")
     if not is_acting(live.status) or (charger is not None and not charger.acts_at(t)):
@@ -131,7 +102,7 @@ def check_span(walk: Walk, live: Live, span: Span, t: Tick) -> None:
         _break(walk, live, span, t)
 
 
-def losses(walk: Walk, t: Tick) -> None:
+def losses(walk: WalkState, t: Tick) -> None:
     """The morale step's remaining checks (001 I): each side that lost figures this round checks, at tick t."""
     if not walk.options.morale.side_losses:
         return
@@ -161,7 +132,7 @@ def losses(walk: Walk, t: Tick) -> None:
                 _break(walk, live, span, t)
 
 
-def rally(walk: Walk, live: Live, span: Span, t: Tick) -> None:
+def rally(walk: WalkState, live: Live, span: Span, t: Tick) -> None:
     """001 I. Morale: Rally: each broken ally within ``rally_feet`` of ``live`` rolls its morale check again."""
     reach = walk.options.morale.rally_feet
     near = [a for a in walk.live.values() if a is not live and a.fig.side == live.fig.side and broken(a)
@@ -185,7 +156,7 @@ def rally(walk: Walk, live: Live, span: Span, t: Tick) -> None:
             ally.status, ally.down_at, ally.fell = FigureStatus.ACTIVE, None, None
 
 
-def _break(walk: Walk, live: Live, span: Span, t: Tick) -> None:
+def _break(walk: WalkState, live: Live, span: Span, t: Tick) -> None:
     """001 Break & Run: the engaged foes strike from the rear, then the figure runs a move away, broken."""
     moves.free_attacks(walk, live, span, t, _BREAK_RULE)
     if live.hp <= 0:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from combatkit.battle import REACH, FigureStatus, is_acting, is_present, routine
 from combatkit.kinds import Length, Maneuver
@@ -28,17 +27,15 @@ from combatkit.movement import (
     flight_free_attack,
     max_speed_next_phase,
 )
-from combatkit.resolution import blows, spells
+import combatkit.resolution.blows as blows
+import combatkit.resolution.spells as spells
 from combatkit.resolution.events import EventKind
-from combatkit.resolution.state import Action, Live
+from combatkit.resolution.state import Action, Live, WalkState
 from combatkit.systems.rules import ChargeRule, Flight
 from combatkit.timeline import Span, SpanKind, Status, Tick
 
-if TYPE_CHECKING:
-    from combatkit.resolution.walk import Walk
 
-
-def move(walk: Walk, live: Live, action: Action, t: Tick) -> None:
+def move(walk: WalkState, live: Live, action: Action, t: Tick) -> None:
     """A move span at tick t: a flight or withdrawal, a charge, or a move (toward its target, if any)."""
     span, decl = action.span, action.declaration
     for condition in walk.conditions_on(live, t):
@@ -67,7 +64,7 @@ def move(walk: Walk, live: Live, action: Action, t: Tick) -> None:
     walk.record(span)
 
 
-def _feet(walk: Walk, live: Live, span: Span, decl: Declaration | None) -> int:
+def _feet(walk: WalkState, live: Live, span: Span, decl: Declaration | None) -> int:
     if decl is not None and decl.feet is not None:
         return decl.feet
     feet = _feet_in(span.action)
@@ -81,14 +78,14 @@ def _feet_in(action: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def _paced(walk: Walk, live: Live, t: Tick, feet: int) -> int:
+def _paced(walk: WalkState, live: Live, t: Tick, feet: int) -> int:
     """A hasted figure's move goes twice as far, a slowed one's half as far (PH 2e haste, slow)."""
     if not live.conditions:  # no haste or slow to read: the move as declared, with no Fraction built (#18)
         return feet
     return int(feet * spells.pace(walk, live, t))
 
 
-def _flee(walk: Walk, live: Live, span: Span, decl: Declaration | None, t: Tick, withdraw: bool) -> None:
+def _flee(walk: WalkState, live: Live, span: Span, decl: Declaration | None, t: Tick, withdraw: bool) -> None:
     foes = [f for f in walk.live.values() if f.fig.side != live.fig.side and f.acts_at(t)]
     rule = walk.rules.flee_rule or span.rule
     if not withdraw:
@@ -111,7 +108,7 @@ def _flee(walk: Walk, live: Live, span: Span, decl: Declaration | None, t: Tick,
         walk.fall(live, t, FigureStatus.FLED)
 
 
-def free_attacks(walk: Walk, live: Live, span: Span, t: Tick, rule: str) -> str:
+def free_attacks(walk: WalkState, live: Live, span: Span, t: Tick, rule: str) -> str:
     """The free attacks ``live``, fleeing melee at tick t (``span``: its flight), draws from the foes engaged with it
     (:attr:`SystemRules.flight <combatkit.systems.rules.SystemRules.flight>`; none without one); returns the rule the
     last was made under, else ``rule``."""
@@ -137,7 +134,7 @@ def free_attacks(walk: Walk, live: Live, span: Span, t: Tick, rule: str) -> str:
             rule, position = walk.rules.flight.value, Position.REAR
         weapons = routine(foe.c, foe.extras)
         free = Span(foe.name, foe.fig.side, SpanKind.ATTACK, f"free attack -> {live.name}", t, t, span.period, rule,
-                    f"{live.name} flees: {foe.name} gets a free attack.", target=live.name)
+                    f"{live.name} flees: {foe.name} gets a free attack.", target=live.name, what="free attack")
         walk.event(t, foe.name, EventKind.NOTE, rule, f"{live.name} flees: {foe.name} gets a free attack.",
                    target=live.name)
         situation = replace(blows.situation_of(walk, foe, live, free, None, False, weapons) or Situation(),
@@ -147,7 +144,7 @@ def free_attacks(walk: Walk, live: Live, span: Span, t: Tick, rule: str) -> str:
     return rule
 
 
-def _charge(walk: Walk, live: Live, target: Live, span: Span, t: Tick) -> None:
+def _charge(walk: WalkState, live: Live, target: Live, span: Span, t: Tick) -> None:
     """000 §2 D Charging: accelerate, reach the target, strike, overrun; the defender answers."""
     base = live.c.movement
     gap = abs(target.position - live.position)
@@ -170,14 +167,14 @@ def _charge(walk: Walk, live: Live, target: Live, span: Span, t: Tick) -> None:
     theirs = routine(target.c, target.extras)
     rule = "000 §2 D Charging"
     attack_span = replace(span, kind=SpanKind.ATTACK, action=f"charge: {' + '.join(w.name for w in mine)} -> {target.name}",
-                          target=target.name, rule=rule)
+                          target=target.name, rule=rule, what="charge: " + ' + '.join(w.name for w in mine))
     walk.charging_now.add(live.name)
     blows.strike(walk, live, Action(t, attack_span, None, "charge", mine, target.name,
                                     blows.situation_of(walk, live, target, attack_span, None, False, mine)), t)
     if is_set:
         answer = replace(attack_span, actor=target.name, side=target.fig.side,
                          action=f"set: {' + '.join(w.name for w in theirs)} -> {live.name}", target=live.name,
-                         rule=rule, why="Set to receive the charge: a simultaneous return swing.")
+                         what="set: " + ' + '.join(w.name for w in theirs), rule=rule, why="Set to receive the charge: a simultaneous return swing.")
         long = any(w.length in (Length.LONG, Length.VERY_LONG, Length.POLE_ARM) for w in theirs)
         blows.strike(walk, target, Action(t, answer, None, "set weapon", theirs, live.name,
                                           blows.situation_of(walk, target, live, answer, None, False, theirs),
@@ -190,7 +187,7 @@ def _charge(walk: Walk, live: Live, target: Live, span: Span, t: Tick) -> None:
         if response is ChargeResponse.AFTER and target.hp > 0 and target.acts_at(t):
             answer = replace(attack_span, actor=target.name, side=target.fig.side,
                              action=f"counterattack: {' + '.join(w.name for w in theirs)} -> {live.name}",
-                             target=live.name, rule=rule, why=why)
+                             what="counterattack: " + ' + '.join(w.name for w in theirs), target=live.name, rule=rule, why=why)
             blows.strike(walk, target, Action(t, answer, None, "counterattack", theirs, live.name,
                                               blows.situation_of(walk, target, live, answer, None, False, theirs)), t)
         else:

@@ -6,7 +6,7 @@ spellcasters; PH 2e); a completed cast held (000 §2 A) goes off when its hold e
 single-target spell whose target is gone goes at the nearest other foe (a heal at the most wounded
 friend, haste or protection at the nearest friend it would help); an area spell goes off where
 aimed. A spell with no effect data goes off with no effect and says so (``EventKind.NO_EFFECT_DATA``).
-Damage is the walk's (:meth:`Walk.damage <combatkit.resolution.walk.Walk.damage>`), and so is
+Damage is the walk's (:meth:`WalkState.damage <combatkit.resolution.state.WalkState.damage>`), and so is
 re-timing the round when it hits a caster.
 
 What lasts (:class:`~combatkit.battle.Lasting` on the figure, or a condition for so many phases):
@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 from functools import partial
-from typing import Final, TYPE_CHECKING
+from typing import Final
 
 from combatkit.battle import ActiveCondition, FigureStatus, Lasting, is_acting, is_present
 from combatkit.conditions import CONDITIONS
@@ -31,11 +31,8 @@ from combatkit.effects import CONDITION_OF, EffectKind, Save, SpellEffect, savin
 from combatkit.kinds import Size
 from combatkit.model import Combatant
 from combatkit.resolution.events import EventKind
-from combatkit.resolution.state import D20, Action, Live
+from combatkit.resolution.state import D20, Action, Live, WalkState
 from combatkit.timeline import Span, SpanKind, Status, Tick
-
-if TYPE_CHECKING:
-    from combatkit.resolution.walk import Walk
 
 _CANNOT_CAST: Final = frozenset({"stunned", "prone", "knocked_prone", "overborne"})
 _STATUS: Final = {EffectKind.SLEEP: FigureStatus.ASLEEP, EffectKind.HOLD: FigureStatus.HELD,
@@ -50,12 +47,12 @@ NO_EFFECT_RULE: Final = "combatkit/data/spell_effects.toml"
 WEB_RULE: Final = "PH 2e web: Strength 13-17 breaks 1' a round, 18+ 2', large creatures 10'"
 
 
-def held_later(walk: Walk, name: str, span: Span) -> bool:
+def held_later(walk: WalkState, name: str, span: Span) -> bool:
     """A completed cast whose release waits on a hold span still to come."""
     return span.kind is SpanKind.CAST and any(a.span.actor == name and a.span.kind is SpanKind.HOLD for _, _, _, a in walk.queue)
 
 
-def under_way(walk: Walk, live: Live, span: Span, t: Tick) -> None:
+def under_way(walk: WalkState, live: Live, span: Span, t: Tick) -> None:
     """A spell still being cast at the end of the round (:data:`~combatkit.timeline.UNDER_WAY`, 000 §3 B): it goes
     off in the next round, whose timeline places it again; being cast, it is spent now (the caster begins it no
     second time)."""
@@ -68,7 +65,7 @@ def under_way(walk: Walk, live: Live, span: Span, t: Tick) -> None:
     walk.record(span)
 
 
-def not_done(walk: Walk, live: Live, span: Span, t: Tick) -> None:
+def not_done(walk: WalkState, live: Live, span: Span, t: Tick) -> None:
     """A cast the timing system ruined or cancelled: it is reported, and a ruined spell is used up."""
     live.spells_attempted += 1
     name = spell_name(live.c, span)
@@ -84,7 +81,7 @@ def not_done(walk: Walk, live: Live, span: Span, t: Tick) -> None:
                    outcome="cancelled")
 
 
-def cast(walk: Walk, live: Live, action: Action, t: Tick) -> None:
+def cast(walk: WalkState, live: Live, action: Action, t: Tick) -> None:
     """A completed cast goes off at tick t (unless its caster cannot cast), then takes effect."""
     span = action.span
     c = live.c
@@ -125,7 +122,7 @@ def cast(walk: Walk, live: Live, action: Action, t: Tick) -> None:
 # ----------------------------------------------------------------- the effect lands
 
 
-def _effect(walk: Walk, caster: Live, effect: SpellEffect, aimed: str | None, t: Tick, spell: str) -> None:
+def _effect(walk: WalkState, caster: Live, effect: SpellEffect, aimed: str | None, t: Tick, spell: str) -> None:
     friends = not effect.hostile
     target = walk.live.get(aimed) if aimed else None
     if target is None or not target.present_at(t) or (target.fig.side == caster.fig.side) != friends:
@@ -168,7 +165,7 @@ def _effect(walk: Walk, caster: Live, effect: SpellEffect, aimed: str | None, t:
             _condition(walk, caster, effect, figure, t, key, spell, save_text)
 
 
-def _area(walk: Walk, caster: Live, effect: SpellEffect, target: Live, t: Tick) -> list[Live]:
+def _area(walk: WalkState, caster: Live, effect: SpellEffect, target: Live, t: Tick) -> list[Live]:
     """Who the spell takes in: the target, or everyone present within ``radius`` of it (the caster's foes
     or friends only when ``selective``), at most ``targets_per_level`` a caster level, nearest first."""
     if not effect.radius:
@@ -183,7 +180,7 @@ def _area(walk: Walk, caster: Live, effect: SpellEffect, target: Live, t: Tick) 
     return pool
 
 
-def _amount(walk: Walk, effect: SpellEffect, level: int, caster: str, spell: str, key: str) -> int:
+def _amount(walk: WalkState, effect: SpellEffect, level: int, caster: str, spell: str, key: str) -> int:
     """Damage or healing: the dice once per unit, plus the bonus."""
     dice = Dice.parse(effect.dice)
     total = effect.bonus(level)
@@ -192,7 +189,7 @@ def _amount(walk: Walk, effect: SpellEffect, level: int, caster: str, spell: str
     return total
 
 
-def _save(walk: Walk, effect: SpellEffect, figure: Live, key: str, t: Tick) -> tuple[bool, str]:
+def _save(walk: WalkState, effect: SpellEffect, figure: Live, key: str, t: Tick) -> tuple[bool, str]:
     """Whether ``figure`` saves against ``effect`` (PH 2e Table 60, the effect's modifier and the figure's
     conditions'), and the numbers in words."""
     if effect.save is Save.NONE:
@@ -208,7 +205,7 @@ def _save(walk: Walk, effect: SpellEffect, figure: Live, key: str, t: Tick) -> t
     return saved, text
 
 
-def _rounds(walk: Walk, effect: SpellEffect, level: int, figure: Live, key: str, spell: str) -> int | None:
+def _rounds(walk: WalkState, effect: SpellEffect, level: int, figure: Live, key: str, spell: str) -> int | None:
     """Rounds the effect lasts on ``figure``, counting this one; None: the rest of the fight (an effect that
     is not damage and gives no duration). The system's options may name them (``Phase2Options.durations``, 000 §3 B),
     in place of the effect data's."""
@@ -225,29 +222,29 @@ def _rounds(walk: Walk, effect: SpellEffect, level: int, figure: Live, key: str,
     return max(1, rounds)
 
 
-def _until(walk: Walk, rounds: int | None) -> int | None:
+def _until(walk: WalkState, rounds: int | None) -> int | None:
     """The last round of the fight an effect lasting ``rounds`` holds in (None: the rest of the fight)."""
     return None if rounds is None else walk.round + rounds - 1 + _free(walk)
 
 
-def _free(walk: Walk) -> int:
+def _free(walk: WalkState) -> int:
     """1 where the system counts a duration from the round after the spell goes off (the rest of its own round
     comes free: :attr:`~combatkit.systems.rules.SystemRules.durations_from_next_round`, 001 Magic), else 0."""
     return 1 if walk.rules.durations_from_next_round is not None else 0
 
 
-def _last_phase(walk: Walk, rounds: int | None, t: Tick) -> int | None:
+def _last_phase(walk: WalkState, rounds: int | None, t: Tick) -> int | None:
     """Where the system counts durations in phases (:attr:`~combatkit.systems.rules.SystemRules.durations_in_phases`,
     000 §3 B: "if a spell cast in phase B lasts one round, it expires at the end of the next phase B"), the last
-    phase of the fight (:meth:`Walk.global_phase <combatkit.resolution.walk.Walk.global_phase>`) an effect that goes
-    off at t and lasts ``rounds`` holds in: the phase it went off in, ``rounds`` rounds of phases later. None: the
-    system ends it with a round, or it lasts the rest of the fight."""
+    phase of the fight (:meth:`WalkState.global_phase <combatkit.resolution.state.WalkState.global_phase>`) an effect
+    that goes off at t and lasts ``rounds`` holds in: the phase it went off in, ``rounds`` rounds of phases later.
+    None: the system ends it with a round, or it lasts the rest of the fight."""
     if rounds is None or walk.rules.durations_in_phases is None:
         return None
     return walk.global_phase(t) + rounds * walk.rules.phases
 
 
-def _out_for(walk: Walk, effect: SpellEffect, caster: Live, rounds: int | None, t: Tick,
+def _out_for(walk: WalkState, effect: SpellEffect, caster: Live, rounds: int | None, t: Tick,
              status: FigureStatus) -> Lasting:
     """A sleep, hold, charm or fear that went off at t, on its figure for ``rounds`` (None: the rest of the fight):
     to the end of a round, or of a phase (:func:`_last_phase`)."""
@@ -256,12 +253,12 @@ def _out_for(walk: Walk, effect: SpellEffect, caster: Live, rounds: int | None, 
     return Lasting(effect, caster.name, caster.c.level, walk.round, until, status, last)
 
 
-def _phase_words(walk: Walk, phase: int) -> str:
+def _phase_words(walk: WalkState, phase: int) -> str:
     """A phase of the fight in words: ``"phase B of round 2"`` (phases lettered A, B, C... as 000 §3 letters them)."""
     return f"phase {chr(ord('A') + phase % walk.rules.phases)} of round {phase // walk.rules.phases + 1}"
 
 
-def _ending(walk: Walk, rounds: int | None, t: Tick) -> str:
+def _ending(walk: WalkState, rounds: int | None, t: Tick) -> str:
     """``", to the end of phase B of round 2 (000 §3 B ...)"`` where the duration ends with a phase, else nothing."""
     last = _last_phase(walk, rounds, t)
     return "" if last is None else f", to the end of {_phase_words(walk, last)} ({walk.rules.durations_in_phases})"
@@ -271,8 +268,8 @@ def _for(rounds: int | None) -> str:
     return " for the rest of the fight" if rounds is None else f" for {rounds} round{'s' if rounds != 1 else ''}"
 
 
-def _damage(walk: Walk, actor: str, caster: Live | None, effect: SpellEffect, figure: Live, amount: int, saved: bool,
-            save_text: str, t: Tick, spell: str, again: str = "") -> None:
+def _damage(walk: WalkState, actor: str, caster: Live | None, effect: SpellEffect, figure: Live, amount: int,
+            saved: bool, save_text: str, t: Tick, spell: str, again: str = "") -> None:
     """``amount`` of the effect's damage on ``figure`` (none or half if it saved); ``caster`` is credited
     (None: it is no longer in the fight)."""
     dealt = 0 if saved and effect.save is Save.NEGATES else amount // 2 if saved else amount
@@ -283,7 +280,7 @@ def _damage(walk: Walk, actor: str, caster: Live | None, effect: SpellEffect, fi
         walk.damage(figure, dealt, t, caster)
 
 
-def _out_of_the_fight(walk: Walk, caster: Live, effect: SpellEffect, figure: Live, t: Tick, key: str, spell: str,
+def _out_of_the_fight(walk: WalkState, caster: Live, effect: SpellEffect, figure: Live, t: Tick, key: str, spell: str,
                       save_text: str) -> None:
     """Hold, charm or fear: the figure is out of the fight until the effect ends (held, charmed, frightened)."""
     if not is_acting(figure.status):
@@ -307,7 +304,7 @@ _WORDS: Final = {FigureStatus.ASLEEP: "put to sleep", FigureStatus.HELD: "held",
           FigureStatus.FRIGHTENED: "sent fleeing in panic"}
 
 
-def _condition(walk: Walk, caster: Live, effect: SpellEffect, figure: Live, t: Tick, key: str, spell: str,
+def _condition(walk: WalkState, caster: Live, effect: SpellEffect, figure: Live, t: Tick, key: str, spell: str,
                save_text: str) -> None:
     """Web, blindness, slow, haste, protection, stinking cloud, scare, bless: a condition for the rounds it lasts."""
     condition = CONDITIONS[CONDITION_OF[effect.kind]]
@@ -349,7 +346,8 @@ def _web_rounds(c: Combatant, rounds: int | None) -> tuple[int | None, str]:
     return out, f" ({why}: free after {out})"
 
 
-def _sleep(walk: Walk, caster: Live, effect: SpellEffect, affected: list[Live], t: Tick, key: str, spell: str) -> None:
+def _sleep(walk: WalkState, caster: Live, effect: SpellEffect, affected: list[Live], t: Tick, key: str,
+           spell: str) -> None:
     """PH 2e sleep: ``hit_dice`` of Hit Dice, lowest level first (a level-0 figure counts 1/2), partial effects
     ignored, levels above ``max_level`` unaffected."""
     top = effect.max_level if effect.max_level is not None else 40
@@ -378,7 +376,7 @@ def _sleep(walk: Walk, caster: Live, effect: SpellEffect, affected: list[Live], 
 # ----------------------------------------------------------------- what lasts
 
 
-def round_starts(walk: Walk) -> None:
+def round_starts(walk: WalkState) -> None:
     """Damage that lasts (Melf's acid arrow, flaming sphere) comes again at the round's first tick, with its save;
     a figure held or asleep into this round's first phases (:func:`round_ends`) is so from its first tick."""
     t = 1
@@ -403,7 +401,7 @@ def round_starts(walk: Walk) -> None:
                               f"{walk.round - item.since + 1 - free}{of}): ")
 
 
-def phase_ends(walk: Walk, index: int) -> None:
+def phase_ends(walk: WalkState, index: int) -> None:
     """The end of the round's phase ``index`` (0: the first), where the system counts durations in phases (000 §3 B:
     a spell "expires at the end of the next phase B after all movement and combat has been resolved"): a figure
     asleep, held or frightened by a spell whose last phase this was is back in the fight from the next phase on (an
@@ -426,7 +424,7 @@ def phase_ends(walk: Walk, index: int) -> None:
                    outcome="recovered")
 
 
-def round_ends(walk: Walk) -> None:
+def round_ends(walk: WalkState) -> None:
     """Effects whose last round this was end: a figure asleep, held or frightened by a spell is back in the
     fight (an event of kind ``recover``); what it no longer applies to (its figure died) is dropped. Where the
     system counts durations in phases (000 §3 B), one that ends in the next round's first phases leaves its
@@ -467,7 +465,7 @@ def round_ends(walk: Walk) -> None:
         live.lasting = keep
 
 
-def pace(walk: Walk, live: Live, t: Tick) -> Fraction:
+def pace(walk: WalkState, live: Live, t: Tick) -> Fraction:
     """How fast ``live`` moves and attacks at t: 2 hasted, 1/2 slowed (PH 2e haste, slow), else 1."""
     conditions = walk.conditions_on(live, t)
     if any(c.double_rate for c in conditions):
@@ -477,7 +475,7 @@ def pace(walk: Walk, live: Live, t: Tick) -> Fraction:
     return Fraction(1)
 
 
-def slowed_out(walk: Walk, live: Live, t: Tick) -> bool:
+def slowed_out(walk: WalkState, live: Live, t: Tick) -> bool:
     """A slowed figure's blows are lost every other round, counting from the round the slow took hold
     (PH 2e slow: it attacks at half its rate)."""
     if not live.conditions:
@@ -487,7 +485,7 @@ def slowed_out(walk: Walk, live: Live, t: Tick) -> bool:
                and (walk.round - 1 - a.first // walk.rules.phases) % 2 for a in live.conditions)
 
 
-def hasted(walk: Walk, live: Live, t: Tick) -> bool:
+def hasted(walk: WalkState, live: Live, t: Tick) -> bool:
     """A hasted figure strikes each blow twice (PH 2e haste: double its attack rate)."""
     return any(c.double_rate for c in walk.conditions_on(live, t))
 
@@ -495,7 +493,7 @@ def hasted(walk: Walk, live: Live, t: Tick) -> bool:
 # ----------------------------------------------------------------- whom
 
 
-def _spell_target(walk: Walk, caster: Live, effect: SpellEffect, t: Tick) -> Live | None:
+def _spell_target(walk: WalkState, caster: Live, effect: SpellEffect, t: Tick) -> Live | None:
     if effect.kind is EffectKind.HEAL:
         friends = [f for f in walk.live.values() if f.fig.side == caster.fig.side and is_acting(f.status)
                    and f.hp < f.fig.max_hit_points]

@@ -1,153 +1,53 @@
 """The walk of one round (:func:`combatkit.resolution.resolve_round`).
 
-:class:`Walk` holds the round as it is being played: the clock's phases, a queue of actions by
-tick, each figure as it now stands (:class:`~combatkit.resolution.state.Live`), and what happened
-(events and resolved spans). It takes the actions in tick order and hands each to the module that
-plays it out: :func:`blows.strike <combatkit.resolution.blows.strike>`, :func:`spells.cast
-<combatkit.resolution.spells.cast>` or :func:`moves.move <combatkit.resolution.moves.move>`, which
-call back into the walk for what they share: dice, conditions, damage, falls, events. After each
-tick the falls that are due take effect and, if a caster was hit, the timing system re-times the
-rest of the round (see :mod:`combatkit.resolution`).
+:class:`Walk` plays the round out on its :class:`~combatkit.resolution.state.WalkState` (the clock's phases, a
+queue of actions by tick, each figure as it now stands, what happened). It takes the actions in tick order and
+hands each to the module that plays it out: :func:`blows.strike <combatkit.resolution.blows.strike>`,
+:func:`spells.cast <combatkit.resolution.spells.cast>` or :func:`moves.move <combatkit.resolution.moves.move>`,
+which act on the state for what they share: dice, conditions, damage, falls, events. After each tick the falls that
+are due take effect and, if a caster was hit, the timing system re-times the rest of the round (see
+:mod:`combatkit.resolution`).
 """
 
 from __future__ import annotations
 
-import functools
 import heapq
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Final, TYPE_CHECKING
 
-from combatkit.attack import DEFENSELESS_RULE, find_rule_set
-from combatkit.battle import NO_EXTRAS, REACH, ActiveCondition, Figure, FigureStatus, is_acting, is_present, routine
-from combatkit.conditions import Condition, Duration, Imposed, Until, Who
-from combatkit.dice import Dice, Roller, face
+from combatkit.attack import DEFENSELESS_RULE
+from combatkit.battle import REACH, Figure, is_acting, routine
+from combatkit.dice import Roller
 from combatkit.effects import saving_throw
 from combatkit.encounter import Hit
-from combatkit.errors import IllegalActionError
-from combatkit.kinds import Maneuver
 from combatkit.model import Declaration
-from combatkit.resolution import blows, morale, moves, spells
-from combatkit.resolution.events import Event, EventKind, RoundResult
-from combatkit.resolution.state import D20, Action, Live
-from combatkit.systems._memo import kept, stands_for, table as memo_table
-from combatkit.systems.base import SYSTEMS, TimingSystem, rounds_table
-from combatkit.systems.rules import AFTER_THE_COUNTS, BEFORE_THE_COUNTS, ChargeRule
-from combatkit.timeline import SPAN_KIND, UNDER_WAY, Span, SpanKind, Status, Tick, Timeline
-
-if TYPE_CHECKING:
-    from combatkit.resolution import ResolutionOptions
-
-_CASTS: Final = frozenset({SpanKind.CAST, SpanKind.HOLD})
-_MOVES_FIRST: Final = {SpanKind.MOVE: 0}
-_MOVES_LAST: Final = {SpanKind.MOVE: 3, SpanKind.MISC: 4, SpanKind.READY: 2}
-_FOREVER: Final = 10**9
-
-
-def system_of(system: str) -> TimingSystem:
-    """The registered system of a timeline's id; a bare :class:`TimingSystem` (the generic rules and
-    hooks) for an id no system is registered under."""
-    return SYSTEMS.get(system) or _UNREGISTERED
-
-
-_UNREGISTERED: Final = TimingSystem()
-
+import combatkit.resolution.blows as blows
+import combatkit.resolution.morale as morale
+import combatkit.resolution.moves as moves
+import combatkit.resolution.spells as spells
+from combatkit.resolution.events import EventKind, RoundResult
+from combatkit.resolution.options import ResolutionOptions
+from combatkit.resolution.state import CASTS, D20, FOREVER, Action, Live, WalkState
+from combatkit.systems._memo import kept, table as memo_table
+from combatkit.systems.base import rounds_table
+from combatkit.timeline import UNDER_WAY, Span, SpanKind, Status, Tick, Timeline
 
 Reschedule = Callable[[tuple[Hit, ...]], Timeline]
 
 
-class Walk:
-    """One round being played out: its clock's phases, the queue of actions by tick, the live
-    figures, what happened (events and resolved spans), and each action in turn."""
+class Walk(WalkState):
+    """One round being played out: each action in turn, on the round's state."""
 
     def __init__(self, timeline: Timeline, figures: Sequence[Figure], declarations: Sequence[Declaration], *,
                  roller: Roller, options: ResolutionOptions, round: int, encounter_round: int,
                  system_options: object, reschedule: Reschedule | None, explain: bool, cache: dict) -> None:
-        self.timeline = timeline
-        self.system = timeline.system
-        self.found = system_of(self.system)
-        self.rules = self.found.rules
-        self.own_blow_terms = type(self.found).blow_terms is not TimingSystem.blow_terms
-        """Whether the system puts terms of its own on a declared blow (:meth:`TimingSystem.blow_terms
-        <combatkit.systems.base.TimingSystem.blow_terms>`; 001's): its Python method is asked at every blow only
-        then, not for the default's nothing (#18)."""
-        self.options = options
-        self.roller = roller
-        self.fast_rng = roller.rng if not explain and not roller.entered else None
-        """The fast path's generator: dice drawn straight from it, no roll logged or explained."""
-        self.explain = explain
-        self.round = round
-        self.encounter_round = encounter_round
-        self.system_options = system_options
+        super().__init__(timeline, figures, declarations, roller=roller, options=options, round=round,
+                         encounter_round=encounter_round, system_options=system_options, explain=explain, cache=cache)
         self.reschedule_fn = reschedule
-        self.cache = cache
-        self.modifiers_002 = options.modifiers_002
-        """:attr:`ResolutionOptions.modifiers_002`, and below the critical options' least damage, read once a round,
-        not from the Python options at every blow (#18)."""
-        self.minimum_damage = options.critical_options.minimum_damage
-        self.given_extras = options.figures
-        """The figures the options give extras (what :attr:`ResolutionOptions.extras` answers), read once a round, not
-        from the Python options for each figure and at every blow (#18)."""
-        self.live = {f.name: Live(f, self.given_extras.get(f.name, NO_EXTRAS)) for f in figures}
-        self.declarations = tuple(declarations)
-        self.events: list[Event] = []
-        self.spans: list[Span] = []
-        self.hits: list[tuple[str, int, str]] = []
-        """Each hit of the round so far as a :class:`~combatkit.encounter.Hit`'s fields, made a Hit only when a
-        reschedule reads them (a fight deals dozens of blows for every reschedule, #18)."""
         self.rolled_before = len(roller.log)
-        self.grid = self._grid(timeline)
-        self.queue: list[tuple[Tick, int, int, Action]] = []
-        self.seq = 0
-        self.ranks = _MOVES_FIRST if self.rules.moves_first else _MOVES_LAST
-        """Where each kind of action goes among those of its tick (1: any other)."""
-        self.pending = 0
-        """Falls not yet in effect (:attr:`Live.pending <combatkit.resolution.state.Live.pending>`)."""
-        self.wants_reschedule = False
-        self.charging_now: set[str] = set()  # 000: "loses AC bonus from Dexterity while charging"
-        self.held_past_end: set[str] = set()  # a completed hold running past the round's end (000 §2 A)
-        self.readied: dict[str, list[Span]] = {}
-        self.cast_windows: dict[str, list[tuple[Tick, Tick]]] = {}
-        self.somatic_windows: dict[str, list[tuple[Tick, Tick, str]]] = {}  # defenseless while casting (000 §2 C)
-        self.touchy: dict[str, int] = {}
-        self.rule_set = find_rule_set(options.criticals) if options.criticals is not None else None
-        self.by_actor: dict[tuple[str, SpanKind], list[Declaration]]
-        """Each figure's declarations by the kind of span they make (read only)."""
-        self.chargers: set[str]
-        """The figures that declared a charge this round (002 Charging: a charging creature), asked at every blow."""
-        self.declared = stands_for(self.declarations, items=True, cache=cache)
-        """The number that stands for the round's declarations' value (:func:`~combatkit.systems._memo.stands_for`),
-        what the run's memo keys them on here."""
-        self.by_actor, self.chargers = self._sorted_declarations()
         self.morale_at = self._morale_step(timeline)
         """The tick of the seed's remaining morale checks (:attr:`SystemRules.morale_step`), until they are rolled."""
         self._first_load(timeline)
-
-    def _sorted_declarations(self) -> tuple[dict[tuple[str, SpanKind], list[Declaration]], set[str]]:
-        """:attr:`by_actor` and :attr:`chargers`, which follow from the round's declarations: sorted once a run for
-        each value of them (:attr:`declared`; Phase System II's rounds hold equal declarations in another tuple one
-        time in five), not once a round (#18); both are only read, and hold declarations equal to the round's."""
-        sorted_before = memo_table(self.cache, "declarations by actor")
-        declarations = self.declarations
-        found = sorted_before.get(self.declared)
-        if found is not None:
-            return found
-        by_actor: dict[tuple[str, SpanKind], list[Declaration]] = {}
-        chargers: set[str] = set()
-        for d in declarations:
-            kind = SPAN_KIND[d.kind]
-            by_actor.setdefault((d.actor, kind), []).append(d)
-            if d.maneuver is not Maneuver.CHARGE:
-                continue
-            if kind is SpanKind.MOVE:
-                chargers.add(d.actor)
-            if self.rules.charge is ChargeRule.COMBAT_II and not d.target:
-                raise IllegalActionError("000 §2 D Charging", f"{d.actor} announces a charge in phase {d.phase} "
-                                                             f"without a target: a charge and its target are "
-                                                             f"announced at the beginning of the phase")
-        sorted_before[self.declared] = (by_actor, chargers)
-        return by_actor, chargers
 
     # -- time
 
@@ -158,55 +58,7 @@ class Walk:
             return None
         return next((p.start for p in timeline.clock.periods if p.label == label), None)
 
-    def _grid(self, timeline: Timeline) -> list[tuple[int, int]]:
-        """The round's phases (:attr:`Clock.phases <combatkit.timeline.Clock.phases>`), as many as the system has."""
-        phases = timeline.clock.phases
-        if timeline.clock.periods and timeline.clock.periods[0].label.startswith("phase"):
-            return list(phases[: self.rules.phases])
-        return list(phases)
-
-    def phase_index(self, t: Tick) -> int:
-        for i, (start, end) in enumerate(self.grid):
-            if start <= t <= end:
-                return i
-        return len(self.grid) if t > self.grid[-1][1] else 0
-
-    def global_phase(self, t: Tick) -> int:
-        return (self.round - 1) * self.rules.phases + self.phase_index(t)
-
-    def when(self, t: Tick) -> str:
-        return self.timeline.clock.describe(t) if self.explain else ""
-
-    def impact(self, span: Span) -> Tick:
-        """When a span takes effect: its end; for 001, missiles and spells when the step ends."""
-        if self.rules.falls_at_step_end and span.kind in (SpanKind.ATTACK, SpanKind.CAST):
-            period = self.timeline.clock.period_of(span.end)
-            if period is not None and period.label.endswith("missiles & magic"):
-                return period.end
-        return span.end
-
-    def fall_tick(self, t: Tick) -> Tick:
-        if self.rules.falls_at_step_end:
-            period = self.timeline.clock.period_of(t)
-            if period is not None:
-                return period.end + (t - 1) // self.timeline.clock.ticks * self.timeline.clock.ticks
-        return t
-
     # -- the queue
-
-    def push(self, action: Action) -> None:
-        self.seq += 1
-        heapq.heappush(self.queue, (action.tick, self.ranks.get(action.span.kind, 1), self.seq, action))
-
-    def withdraw(self, actor: str, kind: SpanKind) -> list[tuple[Tick, Action]]:
-        """Take ``actor``'s actions of ``kind`` still to come out of the queue; each with its tick."""
-        taken = [entry for entry in self.queue if entry[3].span.actor == actor and entry[3].span.kind is kind]
-        for entry in taken:
-            self.queue.remove(entry)
-            if self.is_touchy(entry[3]):
-                self.touchy[actor] -= 1
-        heapq.heapify(self.queue)
-        return [(tick, action) for tick, _, _, action in taken]
 
     def _load(self, spans: Sequence[Span], after: Tick, ruined_now: frozenset[str] = frozenset()) -> None:
         ordinal: dict[tuple[str, str], int] = {}
@@ -218,7 +70,7 @@ class Walk:
             tick = self.impact(span)
             if tick > after:
                 self.push(Action(tick, span, self._declaration(span, k)))
-            elif span.kind in _CASTS and span.actor in ruined_now and span.status is not Status.DONE:
+            elif span.kind in CASTS and span.actor in ruined_now and span.status is not Status.DONE:
                 self.push(Action(after, span, self._declaration(span, k)))  # a spell under way, ruined now
         self.cast_windows = {}
         self.somatic_windows = {}
@@ -273,13 +125,6 @@ class Walk:
             return None
         return name
 
-    def somatic_spell(self, name: str, t: Tick) -> str | None:
-        """The somatic spell ``name`` is casting at t, if any (000 §2 C: it is then defenseless)."""
-        windows = self.somatic_windows.get(name)
-        if not windows:
-            return None
-        return next((spell for start, end, spell in windows if start <= t < end), None)
-
     def _declaration(self, span: Span, k: int) -> Declaration | None:
         """The declaration behind a span: the k-th span of its actor and kind answers the
         k-th declaration of that kind (the last one for the rest), preferring its target."""
@@ -316,7 +161,7 @@ class Walk:
             ended += 1
         if self.morale_at is not None:
             self._morale_checks()
-        self._after(_FOREVER)
+        self._after(FOREVER)
         spells.round_ends(self)  # a spell's sleep, hold or fear that ends with this round
         for live in self.live.values():
             self.expire(live, 0, round_end=True)
@@ -383,9 +228,9 @@ class Walk:
                     live.pending = None
                     self.pending -= 1
                     self.fall(live, at, status)
-        if self.wants_reschedule and self.reschedule_fn is not None and t < _FOREVER:
+        if self.wants_reschedule and self.reschedule_fn is not None and t < FOREVER:
             self.wants_reschedule = False
-            casters = frozenset(a.span.actor for _, _, _, a in self.queue if a.span.kind in _CASTS)
+            casters = frozenset(a.span.actor for _, _, _, a in self.queue if a.span.kind in CASTS)
             timeline = self.reschedule_fn(tuple(Hit(*hit) for hit in self.hits))
             self.timeline = replace(timeline, notes=self.timeline.notes + tuple(
                 n for n in timeline.notes if n not in self.timeline.notes))
@@ -393,50 +238,6 @@ class Walk:
             self.queue = kept
             heapq.heapify(self.queue)
             self._load(timeline.spans, after=t, ruined_now=casters)
-
-    def fall(self, live: Live, t: Tick, status: FigureStatus, rule: str | None = None) -> None:
-        """``live`` is out of the fight from tick t: dead, unconscious, asleep, held, fled, charmed or
-        frightened (``rule``: what put it there, if not the seed's rule for that status)."""
-        if not is_present(live.status):
-            return
-        live.status = status
-        live.down_at = t
-        live.fell = (self.round, t)
-        if not self.explain:  # the rest is the event's
-            return
-        if rule is None and status.fallen:
-            rule = self.rules.falls
-        elif rule is None:
-            rule = {FigureStatus.ASLEEP: "002 Special Types of Attacks IV", FigureStatus.HELD:
-                    "002 Special Types of Attacks IV", FigureStatus.FLED: "002 Breaking Off II.B",
-                    FigureStatus.CHARMED: "PH 2e charm person", FigureStatus.FRIGHTENED: "PH 2e fear"}[status]
-        what = {FigureStatus.DEAD: "dies", FigureStatus.UNCONSCIOUS: "falls unconscious",
-                FigureStatus.ASLEEP: "falls asleep", FigureStatus.HELD: "is held",
-                FigureStatus.FLED: "has fled the fight", FigureStatus.CHARMED: "is charmed",
-                FigureStatus.FRIGHTENED: "flees in panic"}[status]
-        why = f"{live.name} {what} ({live.hp} hp)." if status.fallen else f"{live.name} {what}."
-        self.event(t, live.name, EventKind.FALL, rule, why, outcome=status.value, hit_points=live.hp)
-
-    def event(self, t: Tick, actor: str, kind: EventKind, rule: str, why: str = "", **fields: object) -> None:
-        if self.explain:
-            self.events.append(Event(self.round, t, actor, kind, rule, why, when=self.when(t), **fields))  # type: ignore[arg-type]
-
-    def record(self, span: Span, status: Status | None = None, rule: str | None = None, why: str | None = None,
-               **changes: object) -> None:
-        """Keep ``span`` as resolved (explained path only), noting on both paths a hold that runs past the
-        round's end (its spell goes off next round, :meth:`_held_over`)."""
-        if (span.kind is SpanKind.HOLD and (status or span.status) is Status.DONE
-                and span.end > self.timeline.clock.ticks):
-            self.held_past_end.add(span.actor)
-        if not self.explain:
-            return
-        if status is not None:
-            changes["status"] = status
-        if rule is not None:
-            changes["rule"] = rule
-        if why is not None:
-            changes["why"] = f"{span.why} {why}".strip()
-        self.spans.append(replace(span, **changes) if changes else span)  # type: ignore[arg-type]
 
     # -- one action
 
@@ -451,19 +252,19 @@ class Walk:
             self.record(span)
             return
         if span.status is not Status.DONE:
-            if kind in _CASTS and not action.injected:
+            if kind in CASTS and not action.injected:
                 spells.not_done(self, live, span, t)
             self.record(span)
             return
         if not live.acts_at(t) and not self._dying_blow(live, span, t):
-            if kind in _CASTS and not spells.held_later(self, live.name, span):
+            if kind in CASTS and not spells.held_later(self, live.name, span):
                 live.spells_attempted += 1
             self.cancel(live, span, t, self.rules.preempts if live.status.fallen else
                         f"{live.name} is {live.status.value}", f"{live.name} is {live.status.value} and cannot act.")
             return
         if kind in (SpanKind.ATTACK, SpanKind.OPPORTUNITY):
             blows.strike(self, live, action, t)
-        elif kind in _CASTS:
+        elif kind in CASTS:
             if UNDER_WAY in span.marks:
                 spells.under_way(self, live, span, t)
             elif spells.held_later(self, live.name, span):
@@ -486,10 +287,6 @@ class Walk:
         else:
             self.record(span)
 
-    def cancel(self, live: Live, span: Span, t: Tick, rule: str, why: str) -> None:
-        self.event(t, live.name, EventKind.CANCELLED, rule, why, target=span.target)
-        self.record(span, Status.CANCELLED, rule, why if self.explain else None)
-
     def _dying_blow(self, live: Live, span: Span, t: Tick) -> bool:
         """003 §I Option (:attr:`SystemRules.dying_blow`): a blow one segment after its striker fell lands
         on a save vs. death."""
@@ -505,98 +302,3 @@ class Walk:
                        f"{'made: the blow still falls' if live.dying_save else 'failed: the blow is lost'}.",
                        outcome="saved" if live.dying_save else "failed")
         return live.dying_save
-
-    # -- dice
-
-    def roll(self, dice: Dice, purpose: Callable[[], str]) -> int:
-        rng = self.fast_rng
-        if rng is not None:
-            if dice.count == 1:
-                return face(rng, dice.sides) + dice.modifier
-            return sum(face(rng, dice.sides) for _ in range(dice.count)) + dice.modifier
-        return self.roller.roll(dice, purpose()).total
-
-    # -- conditions
-
-    def conditions_on(self, live: Live, t: Tick) -> tuple[Condition, ...]:
-        if not live.conditions:
-            return ()
-        g = self.global_phase(t)
-        return tuple(a.condition for a in live.conditions if a.first <= g <= a.last)
-
-    def impose(self, imposed: Sequence[Imposed], attacker: Live, defender: Live, t: Tick) -> None:
-        g = self.global_phase(t)
-        per_round = self.rules.phases
-        for item in imposed:
-            who = attacker if item.who is Who.ATTACKER else defender
-            d: Duration = item.duration
-            until_attack = d.or_next_attack
-            if d.until is Until.END_OF_PHASE:
-                first, last = g + d.starts, g + d.count
-            elif d.until in (Until.END_OF_ROUND, Until.END_OF_TURN):
-                first, last = g + d.starts, (g // per_round + d.count) * per_round + per_round - 1
-            elif d.until is Until.REMOVED:
-                first, last = g, g + 1
-            else:
-                first, last, until_attack = g, _FOREVER, True
-            who.conditions.append(ActiveCondition(item.condition, first, last, item.rule, until_attack))
-            self.event(t, who.name, EventKind.CONDITION, item.rule,
-                       f"{item.describe(attacker.name, defender.name)}." if self.explain else "",
-                       outcome=item.condition.id)
-
-    def expire(self, live: Live, t: Tick, round_end: bool = False, attacked: bool = False) -> None:
-        if not live.conditions:
-            return
-        g = self.global_phase(t)
-        end = self.round * self.rules.phases - 1
-        live.conditions = [a for a in live.conditions
-                           if not (attacked and a.until_attack and a.first <= g)
-                           and not (round_end and a.last <= end) and not a.last < g]
-
-    # -- hits
-
-    def damage(self, target: Live, amount: int, t: Tick, source: Live | None) -> None:
-        """Take ``amount`` hit points from ``target`` at tick t; it falls when its seed says."""
-        target.hp -= amount
-        target.damage_taken += amount
-        if source is not None:
-            source.damage_dealt += amount
-        hit_tick = t
-        if self.rules.hits_as_counts:
-            period = self.timeline.clock.period_of(t)
-            count = _count_of(period.label) if period is not None else None
-            hit_tick = count if count is not None else (BEFORE_THE_COUNTS if t <= 1 else AFTER_THE_COUNTS)
-        self.hits.append((target.name, hit_tick, source.name if source is not None else ""))
-        if self._sensitive(target):
-            self.wants_reschedule = True
-        if target.hp <= 0 and target.pending is None and is_present(target.status):
-            status = FigureStatus.DEAD if target.hp <= self.options.dead_at else FigureStatus.UNCONSCIOUS
-            target.pending = (self.fall_tick(t), status)
-            self.pending += 1
-
-    def is_touchy(self, action: Action) -> bool:
-        """An action whose timing the system may change after a hit on its actor: a spell under way
-        or to come; an archer's next shot (003 §III, :attr:`SystemRules.hits_delay_shots`)."""
-        if action.injected or action.span.status is not Status.DONE:
-            return False
-        if action.span.kind in _CASTS:
-            return True
-        return self.rules.hits_delay_shots and action.span.kind is SpanKind.ATTACK and _names_a_shot(action.span.action)
-
-    def _sensitive(self, target: Live) -> bool:
-        """Whether a hit on ``target`` now may change the rest of the round's timing."""
-        return self.touchy.get(target.name, 0) > 0
-
-
-def _names_a_shot(action: str) -> bool:
-    """Whether a span's action names a shot (the word ``shot``: "long bow shot 2 -> Grak"), as ``" shot " in
-    f" {action} "`` says, without making that string at every check (#18)."""
-    return " shot " in action or action.startswith("shot ") or action.endswith(" shot") or action == "shot"
-
-
-@functools.lru_cache(maxsize=256)
-def _count_of(label: str) -> int | None:
-    """The count a period's label ends in (``"count 7"``: 7), where a system counts down a round; read once a
-    label, not once a hit (#18)."""
-    found = re.search(r"(-?\d+)$", label)
-    return int(found.group(1)) if found else None

@@ -18,12 +18,16 @@ What a round tells its roller keeps the enumeration small and exact:
   two runs, not twenty); a class is run once, as its lowest total;
 * :meth:`EnumeratingRoller.choose` branches on any outcome whose exact distribution the
   round works out itself (Phase System II: the pair of tracks two figures end up on).
+
+The runs are summed up as a :class:`Matchup` (:func:`matchup`): who is first to act, with what
+chance (an :class:`Order` each), a caster's spell interrupted, each blow's tick.
 """
 
 from __future__ import annotations
 
+import enum
 import itertools
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -32,9 +36,10 @@ from typing import Final, TypeVar
 from combatkit.dice import Dice, Roll, Roller
 from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
-from combatkit.timeline import Span, SpanKind, Status, Timeline
+from combatkit.timeline import Span, SpanKind, Status, Tick, Timeline
 
-__all__ = ["ACTS", "EnumeratingRoller", "check_matchup", "exhaust", "first_act", "matchup"]
+__all__ = ["ACTS", "BlowChance", "EnumeratingRoller", "Matchup", "Order", "check_matchup", "exhaust", "first_act",
+           "matchup", "order"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -208,38 +213,152 @@ def first_act(timeline: Timeline, actor: str) -> Span | None:
     return min(acts, key=lambda s: s.end, default=None)
 
 
-def matchup(outcomes: Sequence[tuple[Fraction, Timeline]], a: str, b: str) -> dict[str, Fraction]:
-    """Summarise weighted timelines of a matchup between ``a`` and ``b``.
+class Order(enum.Enum):
+    """Who of a matchup's two figures, ``a`` and ``b``, is first to strike a blow or complete a spell in a round
+    (:func:`order`): one of four outcomes, each excluding the others. Its value is its key in a :class:`Matchup`
+    read as a mapping."""
 
-    Keys: ``"a first"``, ``"simultaneous"``, ``"b first"``, ``"neither"`` (who is first to
-    strike a blow or complete a spell; they sum to 1); ``"a spell interrupted"`` /
-    ``"b spell interrupted"`` when that figure declared a spell (its first spell was
-    ruined); and ``"a blow N @ T"`` / ``"b blow N @ T"``: the chance that the figure's
-    N-th blow to land lands on tick T. The same function summarises a Monte Carlo sample
-    (each timeline weighted 1/n), which is how the tests compare the two.
+    A_FIRST = "a first"
+    SIMULTANEOUS = "simultaneous"
+    """Both at the same moment."""
+    B_FIRST = "b first"
+    NEITHER = "neither"
+    """Neither lands a blow nor completes a spell."""
+
+
+def order(timeline: Timeline, a: str, b: str) -> Order:
+    """Who of ``a`` and ``b`` acts first in ``timeline``: the earlier :func:`first_act` of the two."""
+    first_a, first_b = first_act(timeline, a), first_act(timeline, b)
+    if first_a is None and first_b is None:
+        return Order.NEITHER
+    if first_b is None or (first_a is not None and first_a.end < first_b.end):
+        return Order.A_FIRST
+    if first_a is None or first_b.end < first_a.end:
+        return Order.B_FIRST
+    return Order.SIMULTANEOUS
+
+
+@dataclass(frozen=True)
+class BlowChance:
+    """The chance that a figure's ``number``-th blow to land lands on ``tick`` (:attr:`Matchup.blows`)."""
+
+    who: str
+    """``"a"`` or ``"b"``: which figure of the matchup strikes it."""
+    number: int
+    """1 for its first blow to land, 2 for its second..."""
+    tick: Tick
+    """The tick it lands on."""
+    chance: Fraction
+    """Its chance."""
+
+    @property
+    def key(self) -> str:
+        """Its key in a :class:`Matchup` read as a mapping: ``"a blow 1 @ 4"``."""
+        return f"{self.who} blow {self.number} @ {self.tick}"
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """The chances of a matchup of ``a`` against ``b`` (:func:`matchup`), field by field: who acts first
+    (:meth:`chance` of each :class:`Order`; they sum to 1), a caster's spell interrupted, each blow's tick.
+
+    It reads as a mapping too (a :class:`~collections.abc.Mapping`), by the keys
+    :meth:`TimingSystem.odds <combatkit.systems.base.TimingSystem.odds>` has always given (``odds["a first"]``,
+    ``odds["a blow 1 @ 4"]``), made from the fields.
+
+    >>> m = Matchup(Fraction(1, 2), Fraction(0), Fraction(1, 2), Fraction(0), blows=(BlowChance("a", 1, 4, Fraction(1, 2)),))
+    >>> m.chance(Order.A_FIRST), m["a first"], list(m)[-1]
+    (Fraction(1, 2), Fraction(1, 2), 'a blow 1 @ 4')
     """
-    result = {"a first": Fraction(0), "simultaneous": Fraction(0), "b first": Fraction(0), "neither": Fraction(0)}
+
+    a_first: Fraction
+    """The chance that ``a`` acts first."""
+    simultaneous: Fraction
+    """The chance that both act at the same moment."""
+    b_first: Fraction
+    """The chance that ``b`` acts first."""
+    neither: Fraction
+    """The chance that neither acts."""
+    a_spell_interrupted: Fraction | None = None
+    """The chance that ``a``'s first spell is ruined; None when it declares none."""
+    b_spell_interrupted: Fraction | None = None
+    """The same of ``b``'s."""
+    blows: tuple[BlowChance, ...] = ()
+    """Each figure's blows that land, by figure, number and tick, with their chances."""
+    _keyed: dict[str, Fraction] = field(init=False, repr=False, compare=False)
+    """The mapping's keys and chances, made from the fields."""
+
+    def __post_init__(self) -> None:
+        keyed = {o.value: self.chance(o) for o in Order}
+        for who in ("a", "b"):
+            chance = self.spell_interrupted(who)
+            if chance is not None:
+                keyed[f"{who} spell interrupted"] = chance
+        for blow in self.blows:
+            keyed[blow.key] = blow.chance
+        object.__setattr__(self, "_keyed", keyed)
+
+    def chance(self, outcome: Order) -> Fraction:
+        """The chance of ``outcome``."""
+        if outcome is Order.A_FIRST:
+            return self.a_first
+        if outcome is Order.SIMULTANEOUS:
+            return self.simultaneous
+        return self.b_first if outcome is Order.B_FIRST else self.neither
+
+    def spell_interrupted(self, who: str) -> Fraction | None:
+        """:attr:`a_spell_interrupted` for ``"a"``, :attr:`b_spell_interrupted` for ``"b"``."""
+        return self.a_spell_interrupted if who == "a" else self.b_spell_interrupted
+
+    # The mapping, written out: a compiled class cannot subclass Mapping (it is registered as one below).
+    def __getitem__(self, key: str) -> Fraction:
+        return self._keyed[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keyed)
+
+    def __len__(self) -> int:
+        return len(self._keyed)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keyed
+
+    def keys(self) -> KeysView[str]:
+        return self._keyed.keys()
+
+    def items(self) -> ItemsView[str, Fraction]:
+        return self._keyed.items()
+
+    def values(self) -> ValuesView[Fraction]:
+        return self._keyed.values()
+
+    def get(self, key: str, default: Fraction | None = None) -> Fraction | None:
+        return self._keyed.get(key, default)
+
+
+Mapping.register(Matchup)
+
+
+def matchup(outcomes: Sequence[tuple[Fraction, Timeline]], a: str, b: str) -> Matchup:
+    """Summarise weighted timelines of a matchup between ``a`` and ``b``: who is first to strike a blow or complete
+    a spell (:func:`order`), each figure's first spell ruined when it declares one, and the chance that its N-th
+    blow to land lands on tick T. The same function summarises a Monte Carlo sample (each timeline weighted 1/n),
+    which is how the tests compare the two.
+    """
+    first = dict.fromkeys(Order, Fraction(0))
+    interrupted: dict[str, Fraction] = {}
+    blows: dict[tuple[str, int, Tick], Fraction] = {}
     for weight, timeline in outcomes:
-        first_a, first_b = first_act(timeline, a), first_act(timeline, b)
-        if first_a is None and first_b is None:
-            key = "neither"
-        elif first_b is None or (first_a is not None and first_a.end < first_b.end):
-            key = "a first"
-        elif first_a is None or first_b.end < first_a.end:
-            key = "b first"
-        else:
-            key = "simultaneous"
-        result[key] += weight
+        first[order(timeline, a, b)] += weight
         for who, name in (("a", a), ("b", b)):
             spans = timeline.for_actor(name)
             casts = [s for s in spans if s.kind is SpanKind.CAST]
             if casts:
-                key = f"{who} spell interrupted"
-                result[key] = result.get(key, Fraction(0)) + (weight if casts[0].status is Status.RUINED else 0)
+                interrupted[who] = interrupted.get(who, Fraction(0)) + (weight if casts[0].status is Status.RUINED else 0)
             done = sorted((s for s in spans if s.kind is SpanKind.ATTACK and s.status is Status.DONE), key=lambda s: s.end)
             for number, blow in enumerate(done, 1):
-                key = f"{who} blow {number} @ {blow.end}"
-                result[key] = result.get(key, Fraction(0)) + weight
-    head = ["a first", "simultaneous", "b first", "neither", "a spell interrupted", "b spell interrupted"]
-    blows = sorted((k for k in result if k not in head), key=lambda k: (k[0], *map(int, k[7:].split(" @ "))))
-    return {k: result[k] for k in head + blows if k in result}
+                key = (who, number, blow.end)
+                blows[key] = blows.get(key, Fraction(0)) + weight
+    return Matchup(first[Order.A_FIRST], first[Order.SIMULTANEOUS], first[Order.B_FIRST], first[Order.NEITHER],
+                   interrupted.get("a"), interrupted.get("b"),
+                   tuple(BlowChance(who, number, tick, chance) for (who, number, tick), chance in sorted(blows.items())))

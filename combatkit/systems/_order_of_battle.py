@@ -11,8 +11,8 @@ order, not a stretch of seconds, and inside one count the tie rules can put seve
 moments one after another. A scheduled round's clock has one tick per moment that
 happens, in order; its periods name the count or strike speed each tick belongs to.
 
->>> clock, ticks = moment_clock("moment", [Moment((1, -9, 0), "count 9"), Moment((0,), "before initiative"),
-...                                        Moment((1, -9, 1), "count 9")])
+>>> clock, ticks = moment_clock("moment", [Moment((1, -9, 0), "count", "9"), Moment((0,), "before initiative"),
+...                                        Moment((1, -9, 1), "count", "9")])
 >>> [ticks[m] for m in sorted(ticks)], [p.label for p in clock.periods]
 ([1, 2, 3], ['before initiative', 'count 9'])
 >>> clock.describe(3)
@@ -50,14 +50,22 @@ class Moment:
 
     key: tuple[int, ...]
     """Sort key; moments with equal keys are one moment (simultaneous)."""
-    label: str = field(compare=False)
-    """The period it belongs to, as a reader sees it: ``"count 9"``."""
+    name: str = field(compare=False)
+    """The name of the period it belongs to (:attr:`Period.name <combatkit.timeline.Period.name>`): ``"count"``,
+    ``"before initiative"``."""
+    number: str = field(default="", compare=False)
+    """Which one of its name (:attr:`Period.number <combatkit.timeline.Period.number>`): ``"9"``; ``""`` for
+    none."""
+    label: str = field(init=False, compare=False)
+    """The period it belongs to, as a reader sees it: ``"count 9"``; its spans' period."""
 
-    def __init__(self, key: tuple[int, ...], label: str) -> None:
+    def __init__(self, key: tuple[int, ...], name: str, number: str = "") -> None:
         # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
         # dataclass makes as Python, and a fight makes dozens of these (#18).
         object.__setattr__(self, "key", key)
-        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "label", f"{name} {number}" if number else name)
 
     # Written out too, as the dataclass's ``order=True`` and ``eq`` would make them (a moment is sorted, and looked
     # up as a clock's tick, many times a round): by the key alone.
@@ -80,17 +88,18 @@ class Moment:
         return self.key >= other.key
 
 
-def moment_clock(unit: str, moments: Iterable[Moment]) -> tuple[Clock, dict[Moment, Tick]]:
-    """The clock of ``moments`` (one tick each, in order) and each moment's tick."""
+def moment_clock(unit: str, moments: Iterable[Moment], note: str = "") -> tuple[Clock, dict[Moment, Tick]]:
+    """The clock of ``moments`` (one tick each, in order) and each moment's tick; ``unit`` and ``note`` are the
+    clock's (:class:`~combatkit.timeline.Clock`)."""
     ordered = sorted(set(moments))
     ticks = {moment: tick for tick, moment in enumerate(ordered, 1)}
     periods: list[Period] = []
     for moment, tick in ticks.items():
         if periods and periods[-1].label == moment.label:
-            periods[-1] = Period(moment.label, periods[-1].start, tick)
+            periods[-1] = Period(moment.name, periods[-1].start, tick, moment.number)
         else:
-            periods.append(Period(moment.label, tick, tick))
-    return Clock(unit, len(ordered), tuple(periods)), ticks
+            periods.append(Period(moment.name, tick, tick, moment.number))
+    return Clock(unit, len(ordered), tuple(periods), note), ticks
 
 
 # ----------------------------------------------------------------- declarations

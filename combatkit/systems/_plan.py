@@ -29,7 +29,7 @@ from combatkit.model import FISTS, Combatant, Declaration, Spell, Weapon
 from combatkit.systems._memo import kit
 
 
-__all__ = ["ActorPlan", "chain", "combat_ii", "routines", "weapon_names"]
+__all__ = ["ActorPlan", "chain", "combat_ii", "named_words", "routines", "weapon_names"]
 
 MOVE, ATTACK, CAST, MISC, READY = ActionKind.MOVE, ActionKind.ATTACK, ActionKind.CAST, ActionKind.MISC, ActionKind.READY
 
@@ -280,7 +280,7 @@ class ActorPlan:
         for phase in refinement.phases:
             extra = dict(fields_)
             if intent.kind is IntentKind.ACTION and "note" not in extra:
-                extra["note"] = _action_note(intent, self.system.id)
+                extra.update(_action_fields(intent, self.system.id))
             declarations.append(self.declaration(intent, phase, kind, **extra))
         why = f"{intent.said()}: {self.where(declarations)}, as the encounter places it for " \
               f"{self.system.title}"
@@ -309,10 +309,23 @@ def _refined_kind(intent: Intent, system: str) -> ActionKind:
     return _KIND[intent.kind]
 
 
-def _action_note(intent: Intent, system: str) -> str:
+def _action_fields(intent: Intent, system: str) -> dict[str, Any]:
+    """What an ``action`` intent's declarations say of it in ``system``: a named action's id and the note the
+    actions table gives it there (its words in the span and the why); a free one's note, as the user wrote it."""
     if intent.action is not None:
-        return find_action(intent.action).note_for(system)
-    return intent.note
+        return {"note": find_action(intent.action).note_for(system), "named_action": intent.action}
+    return {"note": intent.note}
+
+
+def named_words(d: Declaration, system: str) -> str:
+    """The words a system with a list of its own (001's actions, 002's action types) picks ``d``'s entry by: its
+    named action's in the actions table for ``system`` (:attr:`~combatkit.model.Declaration.named_action`), not the
+    words a plan wrote in its note; a declaration's own note, as the user wrote it, when it places no named action.
+
+    >>> named_words(Declaration("Kell", 1, ActionKind.MISC, note="he parleys", named_action="parley"), "short_form")
+    'speaks: parleys'
+    """
+    return find_action(d.named_action).note_for(system) if d.named_action is not None else d.note
 
 
 def ready_declaration(ap: ActorPlan, intent: Intent, phase: int, system_reads_components: bool = True) -> Declaration:
@@ -325,10 +338,10 @@ def ready_declaration(ap: ActorPlan, intent: Intent, phase: int, system_reads_co
 
 
 def action_declaration(ap: ActorPlan, intent: Intent, phase: int) -> Declaration:
-    """A named (or free-text) action as the system's declaration: its kind there and its note, which the
-    system reads for its own named action (001's list, 002's action types)."""
+    """A named (or free-text) action as the system's declaration: its kind there, the named action's id (which a
+    system reads for its own named action: 001's list, 002's action types) and its note."""
     kind = find_action(intent.action).kind_for(ap.system.id) if intent.action else MISC
-    return ap.declaration(intent, phase, kind, note=_action_note(intent, ap.system.id))
+    return ap.declaration(intent, phase, kind, **_action_fields(intent, ap.system.id))
 
 
 def _pair(steps: list[tuple[int, Intent]], i: int) -> bool:
@@ -750,8 +763,8 @@ def _close_then_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: t
             ap.add(move[0], move[1], (), rules.move, f"{name} needs no move to reach {intent.target}",
                    PlacementKind.NEAREST)
         out = [ap.declaration(intent, n, ATTACK, weapons=names)]
-        ap.add(step, intent, out, rules.strike, f"{name} {'shoots' if shoot else 'strikes'} {intent.target}: "
-                                                f"{ap.where(out)}")
+        whom = f" {intent.target}" if intent.target else ""
+        ap.add(step, intent, out, rules.strike, f"{name} {'shoots' if shoot else 'strikes'}{whom}: {ap.where(out)}")
         return n + 1
     close = gap - REACH
     mover = move[1] if move is not None else replace(intent, kind=IntentKind.MOVE, weapons=(), blows=None,

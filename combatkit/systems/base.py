@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from fractions import Fraction
 from functools import cache, partial
 from typing import Any, Final
 
@@ -16,16 +15,16 @@ from combatkit.encounter import Encounter
 from combatkit.errors import RulesError
 from combatkit.fields import field_docs
 from combatkit.kinds import ActionKind, Maneuver, PlacementKind
-from combatkit.intent import Placement, Plan, Refinement, steps_of
+from combatkit.intent import Placement, Plan, Refinement, derive, steps_of
 from combatkit.model import Combatant, Declaration, Spell, Weapon
-from combatkit.systems._exhaust import check_matchup, exhaust, matchup
+from combatkit.systems._exhaust import Matchup, check_matchup, exhaust, matchup
 from combatkit.systems._memo import explaining, kept, memo, numbered, running, stands_for, table as memo_table
 from combatkit.systems._plan import ActorPlan, ChainRules, chain
 from combatkit.systems.rules import GENERIC_RULES, NO_TERMS, BlowTerms, SystemRules
 from combatkit.timeline import Clock, Span, Tick, Timeline
 
 __all__ = ["SYSTEMS", "FightRound", "GENERIC_CHAIN", "Round", "Switch", "TableRoller", "TimingSystem", "find_system",
-           "check_names", "register", "roll_words", "table_rolls"]
+           "check_names", "register", "roll_words", "table_rolls", "with_intents"]
 
 GENERIC_CHAIN: Final = ChainRules(
     move="combatkit: a system that gives no plan moves, then acts", strike="combatkit: the blow after the move",
@@ -51,6 +50,10 @@ class TimingSystem:
     """Other names it answers to."""
     title: str
     """What a reader sees."""
+    short: str = ""
+    """The title without its aside, where a panel or a sentence has little room (``"Combat II: Phase System II"``
+    for ``"Combat II: Phase System II (continuous A/B/C phases)"``); ``""`` where the title is short already:
+    :attr:`short_title` is the one to read."""
     source: str
     """The seed section it implements, e.g. ``"000 §1-2"``."""
     clock: Clock
@@ -74,6 +77,15 @@ class TimingSystem:
     """What its seed says about playing a round out, each field a rule with its citation (when figures
     fall, retargeting, charges, flight, surprise...): :mod:`combatkit.resolution`, :mod:`combatkit.fight`
     and :mod:`combatkit.policy` read it. Default: :data:`~combatkit.systems.rules.GENERIC_RULES`."""
+
+    @property
+    def short_title(self) -> str:
+        """What a panel, a table or a sentence calls the system: :attr:`short`, or the title where it has no aside.
+
+        >>> find_system("phase2").short_title, find_system("phase1").short_title
+        ('Combat II: Phase System II', 'Combat II: Phase System I')
+        """
+        return self.short or self.title
 
     def switches(self) -> tuple[Switch, ...]:
         """The yes/no options of :attr:`options_class`, in field order: each field annotated ``bool`` with a
@@ -215,14 +227,18 @@ class TimingSystem:
                                                               f"{phase} is not one of its phases 1..{most}")
     def placed(self, encounter: Encounter, options: Any = None) -> Encounter:
         """``encounter`` as this system places it: its intents turned into this system's declarations
-        (:meth:`plan`), which :meth:`schedule` then takes as given.
+        (:meth:`plan`), which :meth:`schedule` then takes as given. Each is a declaration as an encounter file gives
+        one, which names no named action (:attr:`~combatkit.model.Declaration.named_action`): its note, the actions
+        table's words for this system, says it, and this system reads them as it reads the id.
 
         >>> from combatkit import load_example
         >>> [(d.actor, d.phase, d.kind.value) for d in find_system("segments").placed(
         ...     load_example("orc-closes-on-longbowman")).declarations]
         [('Aldric', 1, 'attack'), ('Grishnak', 1, 'move'), ('Grishnak', 2, 'attack')]
         """
-        return replace(plan_encounter(encounter, self.plan(encounter, options)), intents=(), refinements=())
+        placed = plan_encounter(encounter, self.plan(encounter, options))
+        given = tuple(d if d.named_action is None else replace(d, named_action=None) for d in placed.declarations)
+        return replace(placed, declarations=given, intents=(), refinements=())
 
     chain_rules: ChainRules = GENERIC_CHAIN
     """The rules :meth:`_plan_actor`'s default plan (a chain of actions one after the other) cites."""
@@ -245,17 +261,18 @@ class TimingSystem:
         raise NotImplementedError
 
     def odds(self, encounter: Encounter, a: str, b: str, options: Any = None, *,
-             limit: int | None = None) -> dict[str, Fraction]:
+             limit: int | None = None) -> Matchup:
         """Exact chances for ``a`` against ``b`` over every roll the round makes, as ``Fraction`` s.
 
         The round is run once per outcome of the dice that matter, by the code that draws its
         timeline, with an enumerating roller (:mod:`combatkit.systems._exhaust`); rolls entered
-        in the encounter are not used. Keys (:func:`~combatkit.systems._exhaust.matchup`):
-        ``"a first"``, ``"simultaneous"``, ``"b first"``, ``"neither"`` (who is first to strike a
-        blow or complete a spell; they sum to 1), ``"a spell interrupted"`` / ``"b spell
-        interrupted"`` for a figure that casts (its first spell ruined), and ``"a blow N @ T"``:
-        the chance its N-th blow to land lands on tick T. Options: ``options``, or else the
-        encounter's own (:meth:`encounter_options`), as :meth:`schedule` takes them.
+        in the encounter are not used. A :class:`~combatkit.systems._exhaust.Matchup`
+        (:func:`~combatkit.systems._exhaust.matchup`): who is first to strike a blow or complete a
+        spell (``a_first``, ``simultaneous``, ``b_first``, ``neither``; they sum to 1), a figure's
+        first spell ruined for one that casts (``a_spell_interrupted``...), and the chance its N-th
+        blow to land lands on tick T (``blows``); read as a mapping, by the keys ``"a first"``...
+        ``"a blow N @ T"``. Options: ``options``, or else the encounter's own
+        (:meth:`encounter_options`), as :meth:`schedule` takes them.
 
         ``limit`` caps the runs (default :attr:`odds_limit`): a matchup that needs more raises a
         RulesError naming the limit and the matchup rather than running for minutes. So do a
@@ -430,6 +447,19 @@ def _own(encounter: Encounter) -> TimingSystem | None:
         return find_system(encounter.system)
     except RulesError:
         return None
+
+
+def with_intents(encounter: Encounter) -> Encounter:
+    """``encounter`` with its declarations (written for its :attr:`~combatkit.encounter.Encounter.system`, the format
+    before intents) turned into intents and that system's refinements (:func:`~combatkit.intent.derive`), so that every
+    system can place them; unchanged when it has intents already or no declarations. A system not registered keeps
+    its name as written."""
+    if encounter.intents or not encounter.declarations:
+        return encounter
+    own = _own(encounter)
+    intents, refinements = derive(encounter.declarations, own.id if own is not None else encounter.system,
+                                  {c.name: [w.name for w in c.weapons] for c in encounter.combatants})
+    return replace(encounter, declarations=(), intents=intents, refinements=refinements + encounter.refinements)
 
 
 @dataclass

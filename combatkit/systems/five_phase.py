@@ -120,7 +120,7 @@ from combatkit.systems._order_of_battle import (
 )
 from combatkit.intent import Intent
 from combatkit.systems._memo import by_pair, kept, kit, memo
-from combatkit.systems._plan import ActorPlan, _pair, action_declaration, ready_declaration, routines
+from combatkit.systems._plan import ActorPlan, _pair, action_declaration, named_words, ready_declaration, routines
 from combatkit.systems.base import TimingSystem, check_names, placed_round, register, sides_of
 from combatkit.systems.rules import NO_TERMS, BlowTerms, Flight, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
@@ -357,7 +357,7 @@ def action_for(c: Combatant, d: Declaration) -> ActionSpec:
     weapon = None
     if d.kind is ActionKind.ATTACK:
         weapon = "missile" if _is_missile(c, d) else "melee"
-    spec = _action_for(d.kind, weapon, d.maneuver, d.note, d.phase, d.feet, c.movement * 5)
+    spec = _action_for(d.kind, weapon, d.maneuver, named_words(d, "five_phase"), d.phase, d.feet, c.movement * 5)
     if found is not None:
         found[id(d)] = (d, spec)  # the declaration kept with it, so that its id is never another's
     return spec
@@ -366,8 +366,9 @@ def action_for(c: Combatant, d: Declaration) -> ActionSpec:
 @lru_cache(maxsize=1024)
 def _action_for(kind: ActionKind, weapon: str | None, maneuver: Maneuver | None, note: str, phase: int,
                 feet: int | None, half_move: int) -> ActionSpec:
-    """:func:`action_for` from what it reads of the declaration, worked out once for the same: the fast path asks
-    for every declaration of every round. Bounded: the note is the encounter's free text."""
+    """:func:`action_for` from what it reads of the declaration (``note``: the words it names its entry by,
+    :func:`~combatkit.systems._plan.named_words`), worked out once for the same: the fast path asks for every
+    declaration of every round. Bounded: the note is the encounter's free text."""
     fits = [a for a in action_list() if a.kind is kind and (a.weapon is None or a.weapon == weapon)
             and a.answers(maneuver)]
     if not fits:  # a pummel, grapple or overbear with a missile weapon
@@ -559,18 +560,18 @@ class PhaseLayout:
         periods: list[Period] = []
         for p in range(1, 6):
             periods += [
-                Period(f"phase {p}: delays & distractions", self.distractions(p), self.distractions(p)),
-                Period(f"phase {p}: movement", self.movement(p, 1), self.movement(p, self.slots)),
-                Period(f"phase {p}: missiles & magic", self.missiles(p, 1), self.effects(p)),
-                Period(f"phase {p}: melee", self.melee(p, 1), self.end(p)),
+                Period("phase", self.distractions(p), self.distractions(p), str(p), "delays & distractions"),
+                Period("phase", self.movement(p, 1), self.movement(p, self.slots), str(p), "movement"),
+                Period("phase", self.missiles(p, 1), self.effects(p), str(p), "missiles & magic"),
+                Period("phase", self.melee(p, 1), self.end(p), str(p), "melee"),
             ]
         periods += [
             Period("last actions", self.last_actions, self.last_actions),
-            Period("morale: rally", self.rally, self.rally),
-            Period("morale: checks", self.morale_checks, self.morale_checks),
-            Period("morale: record keeping", self.morale_checks + 1, self.morale_checks + 1),
+            Period("morale", self.rally, self.rally, step="rally"),
+            Period("morale", self.morale_checks, self.morale_checks, step="checks"),
+            Period("morale", self.morale_checks + 1, self.morale_checks + 1, step="record keeping"),
         ]
-        return Clock("turn (a side's go at one step of a phase)", self.ticks, tuple(periods))
+        return Clock("turn", self.ticks, tuple(periods), note="a side's go at one step of a phase")
 
 
 @lru_cache(maxsize=5)
@@ -659,11 +660,14 @@ class _Item:
     feet: int = 0
     rushed: bool = False
     """Taken one phase before it falls due (001 B: -4 to the attack): the span's ``"rushed"`` mark."""
+    what: str = ""
+    """The action without its target or notes (:attr:`Span.what <combatkit.timeline.Span.what>`): ``"long sword"``."""
 
     def __init__(self, c: Combatant, decl: Declaration | None, spec: ActionSpec, kind: SpanKind, action: str,
                  start: int, land: int, rule: str, why: list[str], target: str | None = None,
                  status: Status = Status.DONE, weapons: tuple[Weapon, ...] = (), missile: bool = False,
-                 slot: str = "side", closes_on: str | None = None, feet: int = 0, rushed: bool = False) -> None:
+                 slot: str = "side", closes_on: str | None = None, feet: int = 0, rushed: bool = False,
+                 what: str = "") -> None:
         # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
         # dataclass makes as Python, and a fight makes dozens of these (#18).
         self.c = c
@@ -683,6 +687,7 @@ class _Item:
         self.closes_on = closes_on
         self.feet = feet
         self.rushed = rushed
+        self.what = what
 
 
 _RUSHED: Final = frozenset({"rushed"})
@@ -827,7 +832,7 @@ class _Round:
         self.items.append(_Item(c, d, spec, SPAN_KIND[d.kind], f"{spec.name.lower()} (cancelled)", start, start,
                                 f"001 {spec.section}: {spec.name}",
                                 [f"Cancelled: the dice left {c.name} busy until {_name(state.ready)}."],
-                                d.target, Status.CANCELLED))
+                                d.target, Status.CANCELLED, what=spec.name.lower()))
         return True
 
     # -- moves and other actions with a cost in phases
@@ -931,14 +936,16 @@ class _Round:
         feet = d.feet if d.feet is not None else third
         self.items.append(_Item(c, d, spec, SpanKind.MOVE, f"moves {feet}' (split-move)", 1, first, rule,
                                 [f"Two phases of movement before the attack ({spec.name})."], d.target, feet=feet,
-                                closes_on=d.target))
+                                closes_on=d.target, what=f"moves {feet}'"))
         weapons = _weapons(c, d)
-        self.items.append(_Item(c, d, spec, SpanKind.ATTACK, " + ".join(w.name for w in weapons)
-                                + (f" -> {d.target}" if d.target else ""), d.phase, d.phase, rule,
+        names = " + ".join(w.name for w in weapons)
+        self.items.append(_Item(c, d, spec, SpanKind.ATTACK, names + (f" -> {d.target}" if d.target else ""),
+                                d.phase, d.phase, rule,
                                 [f"One phase for the attack, at {spec.penalty} ({spec.name})."], d.target,
-                                weapons=weapons, missile=_is_missile(c, d)))
+                                weapons=weapons, missile=_is_missile(c, d), what=names))
         self.items.append(_Item(c, d, spec, SpanKind.MOVE, "moves on (split-move)", first + strike + 1,
-                                first + strike + second, rule, ["Two phases of movement after the attack."]))
+                                first + strike + second, rule, ["Two phases of movement after the attack."],
+                                what="moves on"))
 
     # -- facility actions: attacks, spells, items
 
@@ -959,7 +966,8 @@ class _Round:
         if declared < rushed:
             self.items.append(_Item(c, d, spec, SPAN_KIND[d.kind], f"{spec.name.lower()} (cancelled)", declared,
                                     declared, rule, [f"Cancelled: the dice left it due in {_name(due)}, too late to "
-                                                     f"rush it to phase {declared}."], d.target, Status.CANCELLED))
+                                                     f"rush it to phase {declared}."], d.target, Status.CANCELLED,
+                                    what=spec.name.lower()))
             return None
         words = [f"{facility_why}: counted from when {c.name} is free, it falls due in {_name(due)}"]
         if declared == rushed:
@@ -1022,7 +1030,7 @@ class _Round:
                                         f"001 B. Multiple attack sequences: {self.options.monster_routine.value}",
                                         words if i == 0 else [why], d.target,
                                         weapons=(weapons[i],) if split else weapons, missile=missile,
-                                        rushed=rushed and i == 0))
+                                        rushed=rushed and i == 0, what=names))
         else:
             lands = [land]
             rule = f"001 B. Action Facility & Phases: {dues[0][2].label}"
@@ -1030,8 +1038,9 @@ class _Round:
                 words.append(f"attack {k + 1} of {len(state.regular)} this round: the first comes a phase early, "
                              f"the next ones late (001 B. Multiple attack sequences)")
                 rule = "001 B. Multiple attack sequences"
-            self.items.append(_Item(c, d, spec, SpanKind.ATTACK, " + ".join(w.name for w in weapons) + target, land, land,
-                                    rule, words, d.target, weapons=weapons, missile=missile, rushed=rushed))
+            names = " + ".join(w.name for w in weapons)
+            self.items.append(_Item(c, d, spec, SpanKind.ATTACK, names + target, land, land,
+                                    rule, words, d.target, weapons=weapons, missile=missile, rushed=rushed, what=names))
         state.ready = state.floor = _following(max(lands))
 
     def _routine(self, c: Combatant, state: _Plan) -> list[list[tuple[int, str, Facility]]]:
@@ -1084,7 +1093,7 @@ class _Round:
                      f"takes effect with every missile and spell of the phase (001 Magic)")
         label = ("reads " if spec.id == "scroll" else "uses " if spec.id == "item" else "casts ") + spell.name
         self.items.append(_Item(c, d, spec, SpanKind.CAST, label + (f" -> {d.target}" if d.target else ""), channel, land,
-                                f"001 {spec.section}: {spec.name}", words, d.target))
+                                f"001 {spec.section}: {spec.name}", words, d.target, what=label))
         state.ready = state.floor = _following(land)
 
     # ------------------------------------------------------------ extra attacks (001 B Optional Rule)
@@ -1112,11 +1121,13 @@ class _Round:
                 raise IllegalActionError(rule, f"{c.name}'s extra attack comes in {foe.name}'s slower phase, "
                                                f"{_name(slower)}, not phase {d.phase}")
             weapons = _weapons(c, d)
-            self.items.append(_Item(c, d, action_for(c, d), SpanKind.ATTACK, " + ".join(w.name for w in weapons)
-                                    + f" -> {d.target} (extra)", d.phase, d.phase, rule,
+            names = " + ".join(w.name for w in weapons)
+            self.items.append(_Item(c, d, action_for(c, d), SpanKind.ATTACK, f"{names} -> {d.target} (extra)",
+                                    d.phase, d.phase, rule,
                                     [f"{mine.label} against {foe.name}'s {theirs.label}: three steps quicker buys "
                                      f"another attack in that slower phase, at {self.options.extra_attack_penalty:+d} "
-                                     f"(optional rule)"], d.target, weapons=weapons, missile=_is_missile(c, d)))
+                                     f"(optional rule)"], d.target, weapons=weapons, missile=_is_missile(c, d),
+                                    what=names))
 
     def _initiative_moves(self) -> None:
         """001 Withdrawal needs the opponent to possess initiative; 001 Retreat needs the character to."""
@@ -1181,12 +1192,14 @@ class _Round:
             if roll - need < 5:
                 continue
             at = _following(item.land)
+            names = " + ".join(w.name for w in item.weapons)
             self.items.append(_Item(item.c, item.decl, item.spec, SpanKind.ATTACK,
-                                    f"{' + '.join(w.name for w in item.weapons)} -> {foe.name} (continuation)", at, at,
+                                    f"{names} -> {foe.name} (continuation)", at, at,
                                     "001 B. [Continuation] (open question, option)",
                                     [f"The attack in {_name(item.land)} rolled {roll} against {need} needed: 5 or "
                                      f"more over earns an added attack in {_name(at)}, at "
-                                     f"{self.options.continuation_penalty:+d}."], foe.name, weapons=item.weapons))
+                                     f"{self.options.continuation_penalty:+d}."], foe.name, weapons=item.weapons,
+                                    what=names))
 
     # ------------------------------------------------------------ charges and clashes (001 Melee)
 
@@ -1255,7 +1268,7 @@ class _Round:
                 answer = _Item(setter.c, setter.decl, setter.spec, SpanKind.ATTACK, f"set weapon -> {who}", blow.land,
                                blow.land, "001 Movement: Set to Receive Charge",
                                ["the weapon set against the charge strikes at the clash: +2 to attack, an extra "
-                                "half die of damage"], who, weapons=setter.c.weapons[:1])
+                                "half die of damage"], who, weapons=setter.c.weapons[:1], what="set weapon")
                 self.items.append(answer)
                 setter.land = blow.land
             if answer is None or answer.land != blow.land:
@@ -1340,7 +1353,7 @@ class _Round:
             label = f"phase {item.land}"
         return Span(item.c.name, item.c.side, item.kind, item.action, start, end, label, item.rule,
                     _sentences(item.why), target=item.target, status=item.status,
-                    marks=_RUSHED if item.rushed else _RALLY if item.spec.id == "rally" else frozenset())
+                    marks=_RUSHED if item.rushed else _RALLY if item.spec.id == "rally" else frozenset(), what=item.what)
 
     def _morale(self, spans: list[Span]) -> list[Span]:
         """001 Morale Check Due to Charge; 001 Break & Run's attacks from the rear."""

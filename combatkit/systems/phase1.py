@@ -12,7 +12,7 @@ whose adjusted roll beats the best roll of the other sides is on the winner
 track; one that is beaten is on the loser track.
 
 Choices this module makes where the seed is silent or inconsistent (each is an
-option on :class:`Phase1Options`; the README's "Rules choices" lists them):
+option on :class:`Phase1Options`; docs/rules-choices.md lists them):
 
 * A tie between an adjusted roll and the best opposing roll (including tied
   group rolls) puts the figure on the winner track: everyone involved then acts
@@ -77,13 +77,14 @@ MELEE_REACH_FT: Final = 5  # 000 §2 D, Closing Movement: "within 5' or so"
 REPOSITION_FT: Final = 10  # 000 §2 A, §2 C: "a step or two (max. 10')"
 
 CLOCK: Final = Clock(
-    unit="half-segment (3 seconds)",
+    unit="half-segment",
+    note="3 seconds",
     ticks=HALF_SEGMENTS,
     periods=(
-        Period("phase 1", 1, 6),
-        Period("phase 2", 7, 12),
-        Period("phase 3", 13, 18),
-        Period("phase 4", 19, 19),
+        Period("phase", 1, 6, "1"),
+        Period("phase", 7, 12, "2"),
+        Period("phase", 13, 18, "3"),
+        Period("phase", 19, 19, "4"),
         Period("endphase", 20, 20),
     ),
 )
@@ -92,7 +93,7 @@ CLOCK: Final = Clock(
 @mypyc_attr(native_class=False)  # options a user or a file gives: checked as Python checks them
 @dataclass(frozen=True)
 class Phase1Options:
-    """Readings of 000 where it is ambiguous; defaults are the ones the README explains."""
+    """Readings of 000 where it is ambiguous; defaults are the ones docs/rules-choices.md explains."""
 
     tie_track: Track = Track.WINNER
     """Track for a figure whose adjusted roll ties the best opposing roll."""
@@ -584,12 +585,14 @@ class CombatIIRound(Round, Generic[S]):
 
     def add(self, c: Combatant, kind: SpanKind, action: str, start: Tick, end: Tick, rule: str, why: str,
             target: str | None = None, status: Status = Status.DONE, rank: int = ACTION_RANK, *,
-            on_track: bool = True, marks: frozenset[str] = frozenset()) -> None:
+            on_track: bool = True, marks: frozenset[str] = frozenset(), what: str = "") -> None:
         """Place a span on ``c``'s track (``on_track``) in its period (:meth:`_period`); ``rank`` orders it among the
-        spans ending on its tick, where the round orders them so (:attr:`ranked`)."""
+        spans ending on its tick, where the round orders them so (:attr:`ranked`); ``what``: the action without its
+        target or notes (:attr:`Span.what <combatkit.timeline.Span.what>`)."""
         track = self.track(c.name, phase_of(end)) if on_track else None
         self.add_span(Span(c.name, c.side, kind, action, start, end, self._period(start, end), rule, why, track=track,
-                           target=target, status=status, marks=marks), rank if self.ranked else ACTION_RANK)
+                           target=target, status=status, marks=marks, what=what),
+                      rank if self.ranked else ACTION_RANK)
 
     def _surprised(self, c: Combatant) -> None:
         """000 §2 F: a surprised figure loses the first phase."""
@@ -611,7 +614,8 @@ class CombatIIRound(Round, Generic[S]):
                     raise IllegalActionError("000 §2 F", f"{c.name} is surprised and loses {self._phase_name(p)}, "
                                                          f"so cannot {d.kind.value} then")
                 self.add(c, SPAN_KIND[d.kind], f"{d.kind.value} (cancelled)", phase_start(p), phase_start(p),
-                         "000 §2 A", f"Cancelled: {st.busy[p]}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
+                         "000 §2 A", f"Cancelled: {st.busy[p]}.", d.target, Status.CANCELLED, MOVEMENT_RANK,
+                         what=d.kind.value)
                 return
             raise IllegalActionError("000 §1 C", f"one action per phase: {c.name} is already {st.busy[p]} in "
                                                  f"{self._phase_name(p)} and cannot also {d.kind.value}")
@@ -679,7 +683,7 @@ class CombatIIRound(Round, Generic[S]):
     def _attack(self, c: Combatant, d: Declaration, st: S) -> None:
         """000 §2 C: a blow (:meth:`_blow`), or the touch of a touch spell (000 §2 A: :meth:`_touch`)."""
         if self.ruin_stops_attacks and st.ruined_through >= d.phase:
-            self._recovering(c, d, st, SpanKind.ATTACK, "attack (cancelled)")
+            self._recovering(c, d, st, SpanKind.ATTACK, "attack")
             return
         if d.spell is None:
             self._blow(c, d, st)
@@ -761,7 +765,8 @@ class CombatIIRound(Round, Generic[S]):
             rule = touch_rule or f"{self.table}: {track}, {band}"
             why = (f"The {names} has adjusted SF {base}{parts}.{bumps} On the {track} track the {band} row is "
                    f"half-segment {tick - start + 1} of {self._phase_name(p)}.")
-        self.add(c, SpanKind.ATTACK, what + target, tick, tick, rule, f"{why} {explain}" if explain else why, d.target)
+        self.add(c, SpanKind.ATTACK, what + target, tick, tick, rule, f"{why} {explain}" if explain else why, d.target,
+                 what=what)
         if count == 2:
             gap = max(sf, 1)  # an SF below 1 still leaves the second blow a half-segment behind the first
             second = tick + gap
@@ -772,7 +777,7 @@ class CombatIIRound(Round, Generic[S]):
             self.add(c, SpanKind.ATTACK, f"second blow{target}", second, second,
                      "000 §2 C: double attack, first blow's half-segment + SF",
                      f"More attacks than phases: the second blow of the phase follows the first by the weapon's SF "
-                     f"({gap}) half-segments.", d.target)
+                     f"({gap}) half-segments.", d.target, what="second blow")
         st.busy[p] = "attacking"
 
     def _close_on_surprised(self, c: Combatant, d: Declaration) -> Tick:
@@ -836,17 +841,18 @@ class CombatIIRound(Round, Generic[S]):
         if "M" in spell.component_set:
             st.components = False  # used up: the next such spell needs them readied again
         st.cast = spell
-        label = f"casts {spell.name} ({'1 round' if casting.full else f'CT {spell.casting_time}'})" + (
+        casts = f"casts {spell.name}"
+        label = f"{casts} ({'1 round' if casting.full else f'CT {spell.casting_time}'})" + (
             f" -> {d.target}" if d.target else "")
         ruin = self._ruining_hit(c.name, casting.exposed, casting.release)
         if ruin is not None:
-            self._ruin(c, st, spell, label, casting.start, ruin, d.target, "casting")
+            self._ruin(c, st, spell, label, casting.start, ruin, d.target, "casting", what=casts)
             return
         why = casting.why + (" A psionic power counts as spellcasting (000 §2 B)." if spell.psionic else "")
         if self._goes_on(c, d, st, spell, casting, label, why, begin, slipped):
             return
         self.add(c, SpanKind.CAST, label, casting.start, casting.release, casting.rule, why, d.target,
-                 rank=casting.rank)
+                 rank=casting.rank, what=casts)
         done = self._hold(c, d, st, spell, casting.release) if d.hold else casting.release
         if done is not None:
             self._after_casting(c, st, spell, done, begin, slipped)
@@ -860,7 +866,7 @@ class CombatIIRound(Round, Generic[S]):
         if st.cast is None:
             return True
         if st.ruined_through >= d.phase:
-            self._recovering(c, d, st, SpanKind.CAST, f"{spell.name} (cancelled)")
+            self._recovering(c, d, st, SpanKind.CAST, spell.name)
             return False
         raise IllegalActionError("000 §2 A", f"only one spell may be completed each round: {c.name} already cast "
                                              f"{st.cast.name}, so cannot begin {spell.name}")
@@ -939,24 +945,26 @@ class CombatIIRound(Round, Generic[S]):
                    held: Tick) -> Tick | None:
         """The hold's span, or its ruin by a hit (000 §2 A): the tick it ends, None when ruined."""
         ruin = self._ruining_hit(c.name, release, held)
-        label = f"holds {spell.name} {hold} CT" + (f", releases -> {target}" if target else ", releases")
+        holds = f"holds {spell.name} {hold} CT, releases"
+        label = holds + (f" -> {target}" if target else "")
         if ruin is not None:
-            self._ruin(c, st, spell, label, release, ruin, target, "holding", kind=SpanKind.HOLD)
+            self._ruin(c, st, spell, label, release, ruin, target, "holding", kind=SpanKind.HOLD, what=holds)
             return None
         self.add(c, SpanKind.HOLD, label, release, held, "000 §2 A: holding a spell (max 6 CT)",
                  f"{c.name} holds the completed spell {hold} more CT units and releases it at {self._describe(held)}. "
-                 f"The caster may move while holding; a hit still ruins it.", target)
+                 f"The caster may move while holding; a hit still ruins it.", target, what=holds)
         return held
 
     def _ruin(self, c: Combatant, st: S, spell: Spell, label: str, start: Tick, ruin: Tick, target: str | None,
-              doing: str, kind: SpanKind = SpanKind.CAST) -> None:
+              doing: str, kind: SpanKind = SpanKind.CAST, what: str = "") -> None:
         """000 §2 A Caster Takes Damage: the spell cast or held is ruined; for the rest of the round
-        (:meth:`_after_ruin`) its caster may defend and move but begin no spell, and its later phases are free."""
+        (:meth:`_after_ruin`) its caster may defend and move but begin no spell, and its later phases are free.
+        ``what``: the span's action without its target (:attr:`Span.what <combatkit.timeline.Span.what>`)."""
         ruined = phase_of(ruin)
         st.ruined_through, st.ruin_reason = self._after_ruin(c, spell, ruin)
         self.add(c, kind, label, min(start, ruin), ruin, "000 §2 A: caster takes damage",
                  f"{c.name} is hit at half-segment {ruin} while {doing}: the spell is ruined. {c.name} may defend and "
-                 f"move {self.rest_of_round} but not begin a new spell.", target, Status.RUINED)
+                 f"move {self.rest_of_round} but not begin a new spell.", target, Status.RUINED, what=what)
         for q in [q for q in st.busy if q > ruined and spell.name in st.busy[q]]:
             del st.busy[q]
             st.involuntary.discard(q)
@@ -969,10 +977,11 @@ class CombatIIRound(Round, Generic[S]):
                               f"and move but not begin a new spell this round")
 
     def _recovering(self, c: Combatant, d: Declaration, st: S, kind: SpanKind, what: str) -> None:
-        """A declaration after a ruined spell, cancelled (000 §2 A): the caster recovers instead."""
+        """A declaration after a ruined spell, cancelled (000 §2 A): the caster recovers instead. ``what``: the action
+        cancelled, ``"attack"`` or the spell's name."""
         p = d.phase
-        self.add(c, kind, what, phase_start(p), phase_start(p), "000 §2 A: caster takes damage",
-                 f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK)
+        self.add(c, kind, f"{what} (cancelled)", phase_start(p), phase_start(p), "000 §2 A: caster takes damage",
+                 f"Cancelled: {st.ruin_reason}.", d.target, Status.CANCELLED, MOVEMENT_RANK, what=what)
         st.busy[p] = "recovering from a ruined spell"
 
     def _ruining_hit(self, name: str, start: Tick, end: Tick) -> Tick | None:
@@ -1016,7 +1025,7 @@ class CombatIIRound(Round, Generic[S]):
         self.add(c, SpanKind.CAST, f"{spell.name} (cancelled)", phase_start(p), phase_start(p),
                  "000 §2 A: hit before casting, failed CON check",
                  f"Delayed to {self._phase_name(p + 1)}, {spell.name} could no longer go off this round.",
-                 None, Status.CANCELLED)
+                 None, Status.CANCELLED, what=spell.name)
         return None
 
     # -- miscellaneous

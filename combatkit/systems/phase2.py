@@ -179,11 +179,16 @@ def phase_label(phase: int) -> str:
     >>> phase_label(4), phase_label(0)
     ('phase A, cycle 2', 'phase C of the last round')
     """
+    return f"phase {_phase_number(phase)}"
+
+
+def _phase_number(phase: int) -> str:
+    """Which phase ``phase`` is, as :func:`phase_label` names it after the word "phase": ``"A, cycle 2"``."""
     letter = LETTERS[(phase - 1) % 3]
     if phase < 1:
         back = (3 - phase) // 3
-        return f"phase {letter} of the last round" if back == 1 else f"phase {letter}, {back} rounds back"
-    return f"phase {letter}, cycle {(phase - 1) // 3 + 1}"
+        return f"{letter} of the last round" if back == 1 else f"{letter}, {back} rounds back"
+    return f"{letter}, cycle {(phase - 1) // 3 + 1}"
 
 
 @lru_cache(maxsize=64)
@@ -193,9 +198,11 @@ def clock_for(phases: int) -> Clock:
     if phases < 1:
         raise RulesError("000 §3", f"a Phase System II clock shows at least one phase, got {phases}")
     return Clock(
-        unit="half-segment (3 seconds; six a phase, counted from the first phase A shown)",
+        unit="half-segment",
+        note="3 seconds; six a phase, counted from the first phase A shown",
         ticks=HALF_SEGMENTS * phases,
-        periods=tuple(Period(phase_label(p), phase_start(p), phase_start(p) + 5) for p in range(1, phases + 1)),
+        periods=tuple(Period("phase", phase_start(p), phase_start(p) + 5, _phase_number(p))
+                      for p in range(1, phases + 1)),
     )
 
 
@@ -833,7 +840,7 @@ class _Run(CombatIIRound[_Figure]):
         ruin = self._ruining_hit(c.name, start, uw.release)
         if ruin is not None:
             self._unfinished(st, spell)
-            self._ruin(c, st, spell, uw.label, start, ruin, uw.target, "casting")
+            self._ruin(c, st, spell, uw.label, start, ruin, uw.target, "casting", what=f"casts {spell.name}")
             return
         begun = ("begun in the last round and still being cast at its end" if uw.start < 1 else
                  "its start slipped into this round by a failed CON check after a hit (000 §2 A)")
@@ -846,7 +853,7 @@ class _Run(CombatIIRound[_Figure]):
         self.add(c, SpanKind.CAST, uw.label, start, uw.release,
                  f"000 §3 B: a spell begun in the last round, picked up in the next phase A (000 §3); {uw.rule}",
                  f"{c.name}'s {spell.name}, {begun}, goes off in this round: the phases run on from round to round "
-                 f"(000 §3). {how}", uw.target, rank=uw.rank)
+                 f"(000 §3). {how}", uw.target, rank=uw.rank, what=f"casts {spell.name}")
         done = self._hold_span(c, st, spell, uw.hold, uw.target, uw.release, uw.held) if uw.hold else uw.release
         if done is None:
             self._unfinished(st, spell)
@@ -948,7 +955,7 @@ class _Run(CombatIIRound[_Figure]):
         if slipped and d.phase == until - 1:
             self.add(c, SPAN_KIND[d.kind], f"{what} (cancelled)", phase_start(d.phase), phase_start(d.phase), rule,
                      f"Cancelled: the failed CON check pushed {c.name}'s delay one phase later. {reason}.",
-                     d.target, Status.CANCELLED, MOVEMENT_RANK)
+                     d.target, Status.CANCELLED, MOVEMENT_RANK, what=what)
             return True
         raise IllegalActionError(rule, f"{c.name} cannot {what} in {phase_label(d.phase)}: {reason}")
 
@@ -1034,7 +1041,7 @@ class _Run(CombatIIRound[_Figure]):
         """After a ruined spell, none begins for the rest of the cycle (000 §2 A, §3 A); none inside the delay after a
         spell or an attack (000 §3 B-C). False: cancelled."""
         if st.ruined_through >= d.phase:
-            self._recovering(c, d, st, SpanKind.CAST, f"{spell.name} (cancelled)")
+            self._recovering(c, d, st, SpanKind.CAST, spell.name)
             return False
         return not self._blocked(c, d, st, f"begin {spell.name}", st.cast_from, st.cast_block)
 
@@ -1103,7 +1110,7 @@ class _Run(CombatIIRound[_Figure]):
             self.add(c, SpanKind.CAST, f"{uw.label}, under way", uw.start, end, uw.rule,
                      f"{why} At the end of {phase_label(3)} it is still being cast: it goes off in {then}, on that "
                      f"round's half-segment {uw.release - end}, and a hit on {c.name} before then still ruins it "
-                     f"(000 §2 A, §3 B).", uw.target, rank=uw.rank, marks=_UNDER_WAY)
+                     f"(000 §2 A, §3 B).", uw.target, rank=uw.rank, marks=_UNDER_WAY, what=f"casts {uw.spell.name}")
         else:
             self.notes.append(f"{c.name}'s {uw.spell.name}, slipped a phase, begins in the next round and goes off in "
                               f"{then}, on that round's half-segment {uw.release - end} (000 §2 A, §3 B).")
@@ -1182,6 +1189,7 @@ class PhaseSystemII(TimingSystem):
     id = "phase2"
     aliases: tuple[str, ...] = ("phase system ii", "combat ii phase system ii", "continuous combat", "000 §3")
     title = "Combat II: Phase System II (continuous A/B/C phases)"
+    short = "Combat II: Phase System II"
     source = "000 §3, Tables 4-7"
     clock = clock_for(3)
     options_class = Phase2Options

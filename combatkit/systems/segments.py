@@ -110,7 +110,8 @@ MELEE_REACH_FT: Final = 5  # "in melee": within 5' (as 000 §2 D)
 ONE_ROUND_SEGMENTS: Final = 10  # a casting time of "1 round"
 
 CLOCK: Final = Clock(
-    unit="segment (6 seconds; tick 11 is the round's last actions, 12 on the next round)",
+    unit="segment",
+    note="6 seconds; tick 11 is the round's last actions, 12 on the next round",
     ticks=LAST,
     periods=(Period("melee round", 1, ROUND), Period("last actions", LAST, LAST)),
 )
@@ -309,12 +310,14 @@ class _Act:
     together: int = 0
     """Blows that fall together on one d10 (003 §II, more than three blows) share this number, and one segment;
     0 for any other action."""
+    what: str = ""
+    """The label without its target or notes (:attr:`Span.what <combatkit.timeline.Span.what>`): ``"long sword"``."""
 
     def __init__(self, actor: Combatant, kind: SpanKind, label: str, step: int, start: int, segment: int,
                  overflow: str, rule: str, why: str, target: str | None = None, weapons: tuple[Weapon, ...] = (),
                  hit_tag: str = "", shot: int = 0, spell: Spell | None = None, item: MagicItem | None = None,
                  flees: bool = False, repel: bool = False, status: Status = Status.DONE, resolved: bool = False,
-                 delayed: bool = False, ended: Tick | None = None, together: int = 0) -> None:
+                 delayed: bool = False, ended: Tick | None = None, together: int = 0, what: str = "") -> None:
         # Written out (tests/test_resolution.py holds it to the fields): the compiled build runs the __init__ a
         # dataclass makes as Python, and a fight makes dozens of these (#18).
         self.actor = actor
@@ -340,6 +343,7 @@ class _Act:
         self.delayed = delayed
         self.ended = ended
         self.together = together
+        self.what = what
 
     @property
     def tick(self) -> Tick:
@@ -589,11 +593,12 @@ class _Run:
         if breath and all(w.name in breath for w in named):  # most figures breathe nothing: no generator made
             die = breath[named[0].name]
             face = self.roll(die, f"segment: {tag}").total
-            return [_Act(c, SpanKind.ATTACK, " + ".join(w.name for w in named) + _arrow(d.target), index, at + face, at + face,
+            names = " + ".join(w.name for w in named)
+            return [_Act(c, SpanKind.ATTACK, names + _arrow(d.target), index, at + face, at + face,
                          "last", "003 §IV: breath and glance weapons",
                          f"Breath and glance weapons are very rapid: {die} = {face}, segment {at + face}; the breath "
                          f"reaches its full extent in that segment." if self.explain else "", d.target, named,
-                         _hit_tag(tag, d.target))]
+                         _hit_tag(tag, d.target), what=names)]
         if _all_missile(named):
             return self._missile(c, d, tag, index, at, (timed, later, closed_on), guarding, named[0])
         if timed:
@@ -621,7 +626,7 @@ class _Run:
             return [_Act(c, SpanKind.ATTACK, weapon.name + _arrow(d.target), index, at + face + band, at + face + band, "last",
                          "003 §I: d10 for the segment of the blow",
                          f"d10 = {face}: the blow falls in segment {face}.{extra}{late}" if explain else "", d.target,
-                         (weapon,), _hit_tag(tag, d.target))]
+                         (weapon,), _hit_tag(tag, d.target), what=weapon.name)]
         if blows > 3:
             return self._many_blows(c, d, tag, index, at, weapon, blows, band, extra + late)
         dice = "2d6" if blows == 2 else "3d4"
@@ -635,7 +640,7 @@ class _Run:
                              f"{dice} = {list(faces)}: blow {n} is {how}, segment {total - at - band}.{extra}{late}"
                              + (" Past segment 10, the blow is still awarded as the last action of the round."
                                 if total > ROUND else "") if explain else "",
-                             d.target, (weapon,), _hit_tag(tag, d.target) + f", blow {n}"))
+                             d.target, (weapon,), _hit_tag(tag, d.target) + f", blow {n}", what=f"{weapon.name} blow {n}"))
         return acts
 
     def _many_blows(self, c: Combatant, d: Declaration, tag: str, index: int, at: int, weapon: Weapon, blows: int,
@@ -656,7 +661,7 @@ class _Run:
                                  segment, "last", f"003 §II: more than three blows, a d10 for every {size}",
                                  f"{c.name} has {blows} blows, a d10 for every {size}: d10 = {face}, {which} in "
                                  f"segment {face}.{notes}", d.target, (weapon,), _hit_tag(tag, d.target) + f", blow {blow}",
-                                 together=self.groups))
+                                 together=self.groups, what=f"{weapon.name} blow {blow}"))
         return acts
 
     def _band(self, weapons: tuple[Weapon, ...]) -> int:
@@ -679,11 +684,13 @@ class _Run:
             face = self.roll("d10", purpose).total
             rule = "003 §II: one d10 for the routine" if len(groups) == 1 else \
                 f"003 §II: more than three attacks, a d10 for every {size}"
-            acts.append(_Act(c, SpanKind.ATTACK, " + ".join(w.name for w in group) + _arrow(d.target), index,
+            names = " + ".join(w.name for w in group)
+            acts.append(_Act(c, SpanKind.ATTACK, names + _arrow(d.target), index,
                              at + face + band, at + face + band, "last", rule,
                              f"d10 = {face}: {', '.join(w.name for w in group)} strike together in segment "
                              f"{face}.{extra}" if explain else "",
-                             d.target, group, _hit_tag(tag, d.target) + (f", forms {n}" if len(groups) > 1 else "")))
+                             d.target, group, _hit_tag(tag, d.target) + (f", forms {n}" if len(groups) > 1 else ""),
+                             what=names))
         return acts
 
     def _strike_after(self, c: Combatant, d: Declaration, tag: str, index: int, at: int,
@@ -700,9 +707,10 @@ class _Run:
                                                "the blow is disallowed, the weapon was not in place."))
             why = (f"{c.name} is ready in segment {at}; the {named[0].name} takes {die} = {face} more: segment "
                    f"{segment}.{verdict}")
-        return _Act(c, SpanKind.ATTACK, " + ".join(w.name for w in named) + _arrow(d.target), index, at + 1, segment, "chain",
+        names = " + ".join(w.name for w in named)
+        return _Act(c, SpanKind.ATTACK, names + _arrow(d.target), index, at + 1, segment, "chain",
                     f"003 §III: double action, {die} for the weapon after segment {at}", why, d.target, named,
-                    _hit_tag(tag, d.target))
+                    _hit_tag(tag, d.target), what=names)
 
     def _touch(self, c: Combatant, d: Declaration, tag: str, index: int, at: int, timed: bool) -> _Act:
         spell = c.spell(d.spell)
@@ -715,7 +723,7 @@ class _Run:
                     "003 §III: double action, the touch after the casting",
                     f"The touch follows the casting by {face} segment(s): segment {at + face}." if self.explain else "",
                     d.target, (),
-                    _hit_tag(tag, d.target))
+                    _hit_tag(tag, d.target), what=f"touch: {spell.name}")
 
     def _missile(self, c: Combatant, d: Declaration, tag: str, index: int, at: int,
                  double: tuple[bool, bool, bool], guarding: bool, weapon: Weapon) -> list[_Act]:
@@ -732,7 +740,8 @@ class _Run:
             return [_Act(c, SpanKind.ATTACK, weapon.name + target, index, at + face, at + face + flight,
                          "chain" if after else "last", f"003 §III: {die} for a missile in a double action",
                          f"A missile loosed {why} is measured by {die} = {face}: segment {at + face}, one shot."
-                         f"{self._flight_note(flight)}" if self.explain else "", d.target, (weapon,), hit_tag, shot=1)]
+                         f"{self._flight_note(flight)}" if self.explain else "", d.target, (weapon,), hit_tag, shot=1,
+                         what=weapon.name)]
         shots = kit(c).attacks_in_round(self.encounter.round, weapon)
         if shots > 3:
             raise IllegalActionError("003 §III", f"{c.name} fires {shots} missiles in round {self.encounter.round}: "
@@ -754,13 +763,13 @@ class _Run:
         acts, total = [], at
         for n, face in enumerate(faces, 1):
             total += face
-            label = weapon.name + (f" shot {n}" if shots > 1 else "") + target
+            fired = weapon.name + (f" shot {n}" if shots > 1 else "")
             past = " Past segment 10, the shot is still allowed, last, unless the archer is hit." if total > ROUND \
                 else ""
-            acts.append(_Act(c, SpanKind.ATTACK, label, index, total, total + flight, "last", f"003 §III: {how}",
+            acts.append(_Act(c, SpanKind.ATTACK, fired + target, index, total, total + flight, "last", f"003 §III: {how}",
                              f"{how}: {faces[:n]} puts shot {n} in segment {total}.{past}"
                              f"{self._flight_note(flight)}" if self.explain else "", d.target, (weapon,),
-                             hit_tag + (f", shot {n}" if shots > 1 else ""), shot=n))
+                             hit_tag + (f", shot {n}" if shots > 1 else ""), shot=n, what=fired))
         return acts
 
     def _flight(self, c: Combatant, d: Declaration) -> int:
@@ -789,12 +798,13 @@ class _Run:
             rule = "003 §IV: spell begins on d4, goes off after its casting time"
         face = self.roll(die, purpose).total
         start = at + face
-        act = _Act(c, SpanKind.CAST, f"{'discharges' if item else 'casts'} {spell.name} (CT {ct})" + _arrow(d.target), index,
+        casts = f"{'discharges' if item else 'casts'} {spell.name}"
+        act = _Act(c, SpanKind.CAST, f"{casts} (CT {ct})" + _arrow(d.target), index,
                    start, start + ct, "spill", rule,
                    f"{what} = {face}: begins in segment {start}, goes off {ct} segment(s) later, in segment "
                    f"{start + ct}" + (" of the next round" if start + ct > ROUND else "") + "." if self.explain else "",
                    d.target,
-                   spell=spell, item=item)
+                   spell=spell, item=item, what=casts)
         limit = self.options.melee_spell_limit
         foes = self.engaged(c)
         if limit is not None and ct > limit and foes and item is None:
@@ -1067,7 +1077,7 @@ class _Run:
         for repel in [a for a in self.acts if a.repel and not a.resolved and a.actor.name == act.target
                       and a.target in (None, act.actor.name) and a.status is Status.DONE and a.start <= t]:
             repel.ended, repel.target, repel.resolved = t, act.actor.name, True
-            repel.label = f"{repel.weapons[0].name} (set) -> {act.actor.name}"
+            repel.label, repel.what = f"{repel.weapons[0].name} (set) -> {act.actor.name}", repel.weapons[0].name
             repel.hit_tag = f"to hit: {act.target} -> {act.actor.name}, set weapon"
             repel.notes.append(f"{act.actor.name} arrives in segment {t}: the set weapon strikes at once, with no "
                                f"initiative die.")
@@ -1123,7 +1133,7 @@ class _Run:
         why = " ".join([act.why, *act.notes]) if self.explain else ""
         start = min(act.start_tick, tick)
         return Span(act.actor.name, act.actor.side, act.kind, act.label, start, tick, period, act.rule, why,
-                    target=act.target, status=act.status)
+                    target=act.target, status=act.status, what=act.what)
 
 
 def _all_missile(weapons: tuple[Weapon, ...]) -> bool:
@@ -1162,6 +1172,7 @@ class SegmentOfAction(TimingSystem):
     id = "segments"
     aliases: tuple[str, ...] = ("segment of action", "segment of action system", "lakofka", "003")
     title = "Segment of Action (Lakofka, 1980)"
+    short = "Segment of Action"
     source = "003 §I-VI"
     clock = CLOCK
     options_class = SegmentsOptions

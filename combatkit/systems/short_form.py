@@ -94,7 +94,7 @@ from combatkit.systems._order_of_battle import (
     moment_clock,
     refuse_combat_ii_fields,
 )
-from combatkit.systems._plan import ActorPlan, ChainRules, chain, routines
+from combatkit.systems._plan import ActorPlan, ChainRules, chain, named_words, routines
 from combatkit.systems.base import (
     FightRound,
     PlacedRound,
@@ -129,16 +129,18 @@ __all__ = [
 ]
 
 REACH: Final = 5  # 002 III.G: "5' (1 square)"
-UNIT: Final = "moment (initiative count, high to low)"
+UNIT: Final = "moment"
+UNIT_NOTE: Final = "initiative count, high to low"
 BEFORE: Final = (0,)
 END: Final = (2,)
 _LENGTH_ORDER: Final = list(Length)
 
 CLOCK: Final = Clock(
     unit=UNIT,
+    note=UNIT_NOTE,
     ticks=25,
     periods=(Period("before initiative", 1, 1),)
-    + tuple(Period(f"count {17 - i}", i + 2, i + 2) for i in range(23))
+    + tuple(Period("count", i + 2, i + 2, str(17 - i)) for i in range(23))
     + (Period("end of round", 25, 25),),
 )
 """The nominal round: before initiative, counts 17 down to -5, end of round."""
@@ -306,12 +308,14 @@ def _becoming() -> tuple[str, ...]:
 
 
 def misc_type(d: Declaration) -> str:
-    """The costliest action type a miscellaneous action's note names (002 Action Types); standard if it names none.
+    """The costliest action type a miscellaneous action names (002 Action Types), its named action's entry in the
+    actions table or else its note (:func:`~combatkit.systems._plan.named_words`); standard if it names none.
 
     >>> misc_type(Declaration("Mira", 1, ActionKind.MISC, note="drinks a potion"))
     'minor'
     """
-    named = [t.id for t in action_types().values() if any(has_word(d.note, w) for w in t.words)]
+    words = named_words(d, "short_form")
+    named = [t.id for t in action_types().values() if any(has_word(words, w) for w in t.words)]
     order = ["standard", "move", "minor", "free"]
     return min(named, key=order.index) if named else "standard"
 
@@ -573,15 +577,15 @@ def _moved(kept: tuple, counts: tuple[int, ...], ranked: bool) -> tuple[Clock, t
     labels: dict[str, str] = {}
     periods: list[Period] = []
     for p in clock.periods:
-        label = p.label
-        if label.startswith("count "):
-            count = int(label[6:])
-            if count not in _UNCOUNTED:
-                labels[label] = _count_label(to[count] if ranked else count + by)
-                label = labels[label]
-        periods.append(Period(label, p.start, p.end))
+        count = int(p.number) if p.name == "count" else None
+        if count is None or count in _UNCOUNTED:
+            periods.append(p)
+            continue
+        moved_to = Period(p.name, p.start, p.end, str(to[count] if ranked else count + by))
+        labels[p.label] = moved_to.label
+        periods.append(moved_to)
     moved = tuple([s.in_period(labels[s.period]) if s.period in labels else s for s in spans])
-    return Clock(clock.unit, clock.ticks, tuple(periods)), moved, kept[2], counts
+    return Clock(clock.unit, clock.ticks, tuple(periods), clock.note), moved, kept[2], counts
 
 
 def _table(name: str) -> dict:
@@ -841,7 +845,7 @@ class _Round:
         else once a round."""
         self.dex: dict[str, int] = _table("short_form dex")
         """Each figure's Dexterity modifier (:meth:`_dex`)."""
-        self.said: dict[int, tuple[Declaration, SpanKind, str, str]] = _table("short_form declaration words")
+        self.said: dict[int, tuple[Declaration, SpanKind, str, str, str]] = _table("short_form declaration words")
         """id(declaration) -> the declaration and what its span says (:meth:`_said`)."""
         self.weapons: dict[tuple[str, tuple[str, ...]], _Arms] = _table("short_form arms")
         """(actor, the weapons a declaration names) -> what they are to the round: worked out once a run, for a
@@ -1059,6 +1063,10 @@ class _Round:
                 self.notes.append(f"{f.name} begins the round with a missile ready and target in sight: "
                                   f"fires before initiative is rolled (002 III.A).")
 
+    def _moment(self, key: tuple[int, ...], count: int) -> Moment:
+        """The moment of ``key``, on ``count``: in the period :meth:`_label` names."""
+        return Moment(key, "Dex" if self.surprise_round else "count", str(count))
+
     def _label(self, count: int) -> str:
         """What a count is called: made once for each (kept rounds share them)."""
         if not self.surprise_round:
@@ -1256,7 +1264,7 @@ class _Round:
             level = layers(keys, [e for e in hard if e[0] in keys and e[1] in keys],
                            [e for e in soft if e[0] in keys and e[1] in keys])
             for node in keys:
-                groups[node] = Moment((1, -count, level[node]), self._label(count))
+                groups[node] = self._moment((1, -count, level[node]), count)
         return self._spans(groups)
 
     def _pulled(self, name: str, d: Declaration) -> bool:
@@ -1303,7 +1311,7 @@ class _Round:
         end = Moment(END, "end of round")
         hits = self.hits
         moments = [before, end, *groups.values(), *[m for _, m in hits.values()]]
-        clock, ticks = moment_clock(UNIT, moments)
+        clock, ticks = moment_clock(UNIT, moments, UNIT_NOTE)
         placed: list[tuple[Span, Declaration | None]] = []
         for f in self.figures.values():
             name, side = f.name, f.side
@@ -1328,7 +1336,8 @@ class _Round:
                 if p.striker == name and p.decl is None:
                     moment = groups[("pull", name, p.closer)]
                     placed.append((Span(name, side, SpanKind.ATTACK, f"set weapon -> {p.closer}", ticks[moment],
-                                        ticks[moment], moment.label, p.rule, p.why, target=p.closer), None))
+                                        ticks[moment], moment.label, p.rule, p.why, target=p.closer, what="set weapon"),
+                                   None))
         spans = [span for span, _ in placed] + self._opportunities(placed)
         # by (end, start), stably: sorted as tuples, not through a key function called once a span (#18)
         ordered = tuple([span for _, _, _, span in sorted([(s.end, s.start, i, s) for i, s in enumerate(spans)])])
@@ -1373,13 +1382,14 @@ class _Round:
 
     def _span(self, f: _Figure, d: Declaration, start: Tick, end: Tick, period: str, rule: str, why: str,
               status: Status = Status.DONE) -> Span:
-        _, kind, action, more = self._said(f, d)
-        return Span(f.name, f.side, kind, action, start, end, period, rule, why + more, target=d.target, status=status)
+        _, kind, action, what, more = self._said(f, d)
+        return Span(f.name, f.side, kind, action, start, end, period, rule, why + more, target=d.target, status=status,
+                    what=what)
 
-    def _said(self, f: _Figure, d: Declaration) -> tuple[Declaration, SpanKind, str, str]:
-        """The declaration, what its span is and says it does, and what a miscellaneous action's why adds: once a
-        run for each declaration (by identity, kept with it as :attr:`arms` keeps its weapons), for none of it reads
-        the round."""
+    def _said(self, f: _Figure, d: Declaration) -> tuple[Declaration, SpanKind, str, str, str]:
+        """The declaration, what its span is, says it does and does without its target, and what a miscellaneous
+        action's why adds: once a run for each declaration (by identity, kept with it as :attr:`arms` keeps its
+        weapons), for none of it reads the round."""
         known = kept(self.said, d)
         if known is not None:
             return known
@@ -1398,7 +1408,7 @@ class _Round:
         if d.kind is ActionKind.MISC:
             kind = action_types()[misc_type(d)]
             more = f" A {kind.name.lower()} (002 Action Types), like: {'; '.join(kind.examples)}."
-        known = self.said[id(d)] = (d, SPAN_KIND[d.kind], what + target, more)
+        known = self.said[id(d)] = (d, SPAN_KIND[d.kind], what + target, what, more)
         return known
 
     def _cast_span(self, f: _Figure, d: Declaration, tick: Tick, period: str, groups: dict[Hashable, Moment],
@@ -1443,7 +1453,7 @@ class _Round:
                      and (completes is None or h.tick > completes)]
             if early:
                 hit = max(early, key=lambda h: h.tick)
-                out[f.name] = (hit, Moment((1, -hit.tick, 0), self._label(hit.tick)))
+                out[f.name] = (hit, self._moment((1, -hit.tick, 0), hit.tick))
         return out
 
     # ------------------------------------------------------------ attacks of opportunity
@@ -1465,7 +1475,7 @@ class _Round:
             used.add(who)
             out.append(Span(who, self.people[who].side, SpanKind.OPPORTUNITY,
                             f"may make an attack of opportunity -> {provoker.actor}", provoker.start, provoker.start,
-                            provoker.period, rule, why, target=provoker.actor))
+                            provoker.period, rule, why, target=provoker.actor, what="may make an attack of opportunity"))
 
         pairs = _pairs(tuple(self.people))
 

@@ -98,13 +98,15 @@ __all__ = [
 
 RULE: Final = "004 Strike Speed"
 INITIATIVE_BONUS: Final = 5  # 004: "The side with the higher roll gets a +5 to strike speed for the round."
-UNIT: Final = "moment (strike speed, high to low; ties by level)"
+UNIT: Final = "moment"
+UNIT_NOTE: Final = "strike speed, high to low; ties by level"
 BEFORE: Final = Moment((0,), "before initiative")
 
 CLOCK: Final = Clock(
     unit=UNIT,
+    note=UNIT_NOTE,
     ticks=18,
-    periods=(Period("before initiative", 1, 1),) + tuple(Period(f"strike speed {17 - i}", i + 2, i + 2) for i in range(17)),
+    periods=(Period("before initiative", 1, 1),) + tuple(Period("strike speed", i + 2, i + 2, str(17 - i)) for i in range(17)),
 )
 """The nominal round: spells declared, then strike speeds 17 (a glance, +5, Full Attack) down to 1."""
 
@@ -276,7 +278,7 @@ class _Act:
 
     @property
     def moment(self) -> Moment:
-        return Moment((1, -self.speed, -self.combatant.level), f"strike speed {self.speed}")
+        return Moment((1, -self.speed, -self.combatant.level), "strike speed", str(self.speed))
 
 
 class _Round:
@@ -302,7 +304,7 @@ class _Round:
         acts = [act for c in self.encounter.combatants for act in self._acts(c, c.side == winner)]
         ruins = {i: hit for i, act in enumerate(acts) if (hit := self._ruining_hit(act)) is not None}
         moments = [BEFORE] + [act.moment for act in acts] + [self._hit_moment(h) for h in ruins.values()]
-        clock, ticks = moment_clock(UNIT, moments)
+        clock, ticks = moment_clock(UNIT, moments, UNIT_NOTE)
         for act in acts:
             self.tied.setdefault(act.speed, set()).add((act.combatant.name, act.combatant.level))
         spans = [self._span(act, ticks, ruins.get(i)) for i, act in enumerate(acts)]
@@ -393,7 +395,7 @@ class _Round:
 
     def _hit_moment(self, hit: Hit) -> Moment:
         source = self.people.get(hit.source)
-        return Moment((1, -hit.tick, -(source.level if source else 0)), f"strike speed {hit.tick}")
+        return Moment((1, -hit.tick, -(source.level if source else 0)), "strike speed", str(hit.tick))
 
     def _ruining_hit(self, act: _Act) -> Hit | None:
         """A reported hit on a caster before the spell's strike speed (the standard rules' disruption)."""
@@ -419,11 +421,12 @@ class _Round:
             names = " + ".join(w.name for w in kit(c).striking(d.weapons))
             times = f" ({d.attacks} attacks)" if d.attacks > 1 else ""
             return Span(c.name, c.side, SpanKind.ATTACK, f"{names}{times}{target}", tick, tick, act.moment.label, rule, why,
-                        target=d.target)
+                        target=d.target, what=names)
         if d.kind is ActionKind.CAST:
             spell = c.spell(d.spell)
             reading = "reads " if act.row is not None and act.row.id == "read_scroll" else "casts "
-            label = f"{reading}{spell.name}{target}"
+            casts = f"{reading}{spell.name}"
+            label = casts + target
             why = f"{c.name} declared {spell.name} at {d.target} before initiative. " + why
             if hit is not None:
                 at = ticks[self._hit_moment(hit)]
@@ -431,18 +434,19 @@ class _Round:
                 return Span(c.name, c.side, SpanKind.CAST, label, ticks[BEFORE], at, act.moment.label,
                             f"{RULE}: spells declared before initiative",
                             f"{c.name} is hit{by} at strike speed {hit.tick}, before acting at strike speed "
-                            f"{act.speed}: the spell is disrupted and lost.", target=d.target, status=Status.RUINED)
+                            f"{act.speed}: the spell is disrupted and lost.", target=d.target, status=Status.RUINED,
+                            what=casts)
             return Span(c.name, c.side, SpanKind.CAST, label, ticks[BEFORE], tick, act.moment.label, rule, why,
-                        target=d.target)
+                        target=d.target, what=casts)
         if d.kind is ActionKind.MOVE:
             feet = f" {d.feet}'" if d.feet is not None else ""
             if act.anchor is not d:
                 why = f"{c.name} moves as part of the action at strike speed {act.speed}. " + why
             return Span(c.name, c.side, SpanKind.MOVE, f"moves{feet}{target}", tick, tick, act.moment.label, rule, why,
-                        target=d.target)
+                        target=d.target, what=f"moves{feet}")
         what = "sets weapon / readies" if d.kind is ActionKind.READY else (d.note or "miscellaneous action")
         return Span(c.name, c.side, SPAN_KIND[d.kind], f"{what}{target}", tick, tick, act.moment.label, rule, why,
-                    target=d.target)
+                    target=d.target, what=what)
 
 
 @mypyc_attr(native_class=False)  # a system is its class attributes, which a compiled class cannot default

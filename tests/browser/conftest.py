@@ -1,5 +1,5 @@
 """What every browser test shares: Debian's chromium driven by Playwright, against voila on 127.0.0.1
-started by :func:`combatkit.widgets.serve.serving`.
+started by :func:`combatkit.widgets.app.serve.serving`.
 
 A test module may set ``POOL_SIZE`` (preheated kernels per dashboard; default 1), ``PREHEAT``
 (which dashboards get them; default all) and ``VIEWPORT`` (default 1280 x 1500). Every page fails its test on
@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from combatkit.widgets.serve import serving
+from combatkit.widgets.app.serve import serving
 
 playwright = pytest.importorskip("playwright.sync_api")
 playwright.expect.set_options(timeout=60_000)  # a page whose kernel starts cold takes ~10 s on two busy cores

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from combatkit.widgets.landing import landing
-from combatkit.widgets.serve import dashboards_dir, lessons_dir
+from combatkit.widgets.app.landing import landing
+from combatkit.widgets.app.serve import dashboards_dir, lessons_dir
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect

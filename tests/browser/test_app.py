@@ -7,8 +7,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from combatkit import load_example
-from combatkit.widgets.landing import landing
-from combatkit.widgets.serve import MAIN_DASHBOARD, dashboards_dir, lessons_dir
+from combatkit.widgets.app.landing import landing
+from combatkit.widgets.app.serve import MAIN_DASHBOARD, dashboards_dir, lessons_dir
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect

@@ -3,7 +3,7 @@
 
 anywidget (0.11) gives a widget model 2 s to load its module and then rejects it for good ("[anywidget] Failed to
 initialize model.", a page error), after which the model drops every message from the kernel. A chart's module
-(:func:`combatkit.widgets.render.bundle_loader`) once awaited the 0.9 MB chart bundle before it was loaded: on a
+(:func:`combatkit.widgets.charts.render.bundle_loader`) once awaited the 0.9 MB chart bundle before it was loaded: on a
 cold first visit to a busy 2-core machine, 1 visit in 4 showed the error. Here the bundle is held back 3 s, longer
 than anywidget waits, so the race is lost every time, not now and then.
 """
@@ -13,9 +13,9 @@ import time
 import pytest
 
 from combatkit import find_system, load_example
-from combatkit.widgets.charts import timeline_frame
-from combatkit.widgets.dice_entry import TableRoller, file_entries
-from combatkit.widgets.encounter_picker import example_options
+from combatkit.widgets.charts.timeline import timeline_frame
+from combatkit.widgets.views.dice_entry import TableRoller, file_entries
+from combatkit.widgets.views.encounter_picker import example_options
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect

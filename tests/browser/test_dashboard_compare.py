@@ -1,5 +1,5 @@
 """The six-system comparison dashboard in a real browser: Debian's chromium, driven by Playwright,
-against voila on 127.0.0.1 started by :func:`combatkit.widgets.serve.serving` (the fixtures are in
+against voila on 127.0.0.1 started by :func:`combatkit.widgets.app.serve.serving` (the fixtures are in
 conftest.py).
 
 Fails on any page error, any console error and any request that leaves 127.0.0.1 (the dashboard
@@ -14,10 +14,10 @@ import pytest
 from combatkit import load_example
 from combatkit.encounter_files import example_encounters
 from combatkit.systems import SYSTEMS
-from combatkit.widgets.compare import default_matchup, matchup_sentences, run_systems
-from combatkit.widgets.compare_charts import panel_frame
-from combatkit.widgets.dice_entry import file_entries
-from combatkit.widgets.encounter_picker import example_options
+from combatkit.comparison import default_matchup, matchup_sentences, run_systems
+from combatkit.widgets.charts.compare import panel_frame
+from combatkit.widgets.views.dice_entry import file_entries
+from combatkit.widgets.views.encounter_picker import example_options
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect

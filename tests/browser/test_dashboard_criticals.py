@@ -1,5 +1,5 @@
 """The critical-table explorer dashboard in a real browser: Debian's chromium, driven by Playwright,
-against voila on 127.0.0.1 started by :func:`combatkit.widgets.serve.serving`.
+against voila on 127.0.0.1 started by :func:`combatkit.widgets.app.serve.serving`.
 
 Fails on any page error, any console error and any request that leaves 127.0.0.1 (the
 dashboard must work offline). Screenshots go to ``artifacts/``.
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from combatkit.criticals import attack_odds
-from combatkit.widgets.criticals import DEFAULT_ATTACKER, DEFAULT_DEFENDER
-from combatkit.widgets.criticals_charts import odds_frame
+from combatkit.widgets.views.criticals import DEFAULT_ATTACKER, DEFAULT_DEFENDER
+from combatkit.widgets.charts.criticals import odds_frame
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect

@@ -1,5 +1,5 @@
 """The mana dashboard in a real browser: Debian's chromium, driven by Playwright, against voila on
-127.0.0.1 started by :func:`combatkit.widgets.serve.serving`.
+127.0.0.1 started by :func:`combatkit.widgets.app.serve.serving`.
 
 Fails on any page error, any console error and any request that leaves 127.0.0.1 (the
 dashboard must work offline). Screenshots go to ``artifacts/``.

@@ -1,5 +1,5 @@
 """The Phase System I dashboard in a real browser: Debian's chromium, driven by Playwright,
-against voila on 127.0.0.1 started by ``python -m combatkit.widgets.serve``.
+against voila on 127.0.0.1 started by ``python -m combatkit.widgets.app.serve``.
 
 Fails on any page error, any console error and any request that leaves 127.0.0.1 (the
 dashboard must work offline). Screenshots go to ``artifacts/``; with
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from combatkit import Roller, find_system, load_example
-from combatkit.widgets.charts import timeline_frame
-from combatkit.widgets.serve import MAIN_DASHBOARD
+from combatkit.widgets.charts.timeline import timeline_frame
+from combatkit.widgets.app.serve import MAIN_DASHBOARD
 
 PREHEAT = (MAIN_DASHBOARD,)  # one kernel waits for the page under test, as a shared link gets it
 

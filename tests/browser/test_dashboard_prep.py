@@ -1,5 +1,5 @@
 """The encounter-prep dashboard in a real browser: Debian's chromium, driven by Playwright, against
-voila on 127.0.0.1 started by :func:`combatkit.widgets.serve.serving` (the fixtures are in conftest.py).
+voila on 127.0.0.1 started by :func:`combatkit.widgets.app.serve.serving` (the fixtures are in conftest.py).
 
 Fails on any page error, any console error and any request that leaves 127.0.0.1 (the
 dashboard must work offline). Screenshots go to ``artifacts/``.
@@ -12,7 +12,7 @@ import pytest
 from combatkit import load_example
 from combatkit.fight import FightOptions
 from combatkit.simulation import simulate
-from combatkit.widgets.prep_charts import falls_frame, rounds_frame, spells_frame, wins_frame
+from combatkit.widgets.charts.prep import falls_frame, rounds_frame, spells_frame, wins_frame
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect

@@ -11,10 +11,10 @@ import pytest
 
 from combatkit import Maneuver, find_system, load_example, loads_encounter
 from combatkit.encounter_files import dumps_toml
-from combatkit.widgets.charts import timeline_frame
-from combatkit.widgets.dice_entry import TableRoller, file_entries
-from combatkit.widgets.encounter_picker import example_options
-from combatkit.widgets.system_timeline import SystemTimeline
+from combatkit.widgets.charts.timeline import timeline_frame
+from combatkit.widgets.views.dice_entry import TableRoller, file_entries
+from combatkit.widgets.views.encounter_picker import example_options
+from combatkit.widgets.views.system_timeline import SystemTimeline
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect

@@ -1,5 +1,5 @@
 """A page whose kernel is gone says so, in a real browser: Debian's chromium, driven by Playwright, against voila
-on 127.0.0.1 started by :func:`combatkit.widgets.serve.serving`.
+on 127.0.0.1 started by :func:`combatkit.widgets.app.serve.serving`.
 
 A kernel that dies (killed here as the out-of-memory killer would kill it) is not restarted, for a new one would
 have none of its page's widgets; before this notice, its page went on showing controls that did nothing, and
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from combatkit.widgets.serve import serving
+from combatkit.widgets.app.serve import serving
 from tests.kernels import kernel_processes
 
 playwright = pytest.importorskip("playwright.sync_api")

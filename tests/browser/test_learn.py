@@ -5,8 +5,8 @@ and its lesson (fixtures: ``conftest.py``, which also fails a page on a cell tha
 import nbformat
 import pytest
 
-from combatkit.widgets.landing import LEARN, landing
-from combatkit.widgets.serve import MAIN_DASHBOARD, dashboards_dir, lessons_dir
+from combatkit.widgets.app.landing import LEARN, landing
+from combatkit.widgets.app.serve import MAIN_DASHBOARD, dashboards_dir, lessons_dir
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect
