@@ -409,6 +409,18 @@ def test_holding_a_spell():
     assert only(ruined, "Mira", "hold").status is Status.RUINED
 
 
+def test_a_held_spells_phase_leaves_room_for_one_move_not_two():
+    # 000 §2 A: the caster "may move freely while holding a spell"; 000 §1 C: still one action a phase. Phase
+    # System II's round (the same Combat II round) once let a second move into the phase.
+    spells = (Spell("fireball", 3, 3),)
+    moved = run([mage(spells=spells), orc()], [Declaration("Mira", 1, C, spell="fireball", hold=2),
+                                              Declaration("Mira", 2, M)])
+    assert [s.kind for s in moved.for_actor("Mira")].count("move") == 1
+    with pytest.raises(IllegalActionError):
+        run([mage(spells=spells), orc()], [Declaration("Mira", 1, C, spell="fireball", hold=2),
+                                           Declaration("Mira", 2, M), Declaration("Mira", 2, M)])
+
+
 def test_hit_before_casting_con_check():
     # 000 §2 A: "If the caster is hit PRIOR to the phase in which he will begin a spell, the casting phase is
     # not forfeited, but will be delayed one extra phase if the caster fails a CON check."

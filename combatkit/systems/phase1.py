@@ -650,6 +650,7 @@ class CombatIIRound(Round, Generic[S]):
             step = min(per_phase, left)
             left -= step
             st.busy[q] = "moving"
+            st.holding.discard(q)  # a held spell's phase leaves room for one move, not two (000 §1 C)
             where = ""
             if gap is not None:
                 self.closures.append((frozenset((c.name, d.target)), q, step))  # type: ignore[arg-type]
