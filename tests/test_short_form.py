@@ -684,7 +684,7 @@ def _every_pair_of_dice(name: str, options: ShortFormOptions, hit_at=None) -> di
 @pytest.mark.parametrize("name", sorted(example_encounters()))
 def test_a_round_whose_dice_differ_by_the_same_on_every_side_is_the_round_met_before_relabelled(name, options):
     """#18: on the fast path the short form keeps a round where someone casts by its counts less the lowest
-    (short_form._like) and, for dice that differ from its by the same number on every side, gives it again with its
+    (short_form_fast._like) and, for dice that differ from its by the same number on every side, gives it again with its
     moments relabelled; a round where no one casts, for counts in the same order (the next test): for every shipped
     encounter placed under the short form, each of the 144 rounds its first two sides' d12s make (a third side's
     fixed) is the round placed afresh; the short form's own example, whose wizard casts web, is placed once for each
@@ -698,7 +698,7 @@ def test_a_round_whose_dice_differ_by_the_same_on_every_side_is_the_round_met_be
 @pytest.mark.parametrize("name", ["orc-closes-on-longbowman", "segments-fighters-vs-giant-and-orcs"])
 def test_a_round_where_no_one_casts_is_placed_once_for_each_order_of_its_counts(name):
     """#18: where no one casts and no hit is reported, the short form's placing reads the counts only against each
-    other (short_form._like): on the fast path, of the 144 rounds the first two sides' d12s make, one is placed for
+    other (short_form_fast._like): on the fast path, of the 144 rounds the first two sides' d12s make, one is placed for
     each order of the figures' counts (d12 plus Dexterity modifier, 002 II.A), which are equal and which higher, and
     each of the others is that round relabelled (the test above: each is the round placed afresh)."""
     shared = _every_pair_of_dice(name, NO_SURPRISE)
@@ -727,7 +727,7 @@ first side's d12, or on one count whatever the dice."""
 @pytest.mark.parametrize("name", sorted(example_encounters()))
 def test_a_round_rescheduled_for_its_hits_is_the_round_met_before_relabelled_too(name, hit):
     """#18: on the fast path the short form keeps a round with hits reported by its counts less the lowest and the
-    hits on its casters so too (short_form._like): for every shipped encounter placed under the short form, with
+    hits on its casters so too (short_form_fast._like): for every shipped encounter placed under the short form, with
     a hit reported on every figure, each of the 144 rounds its first two sides' d12s make is the round placed
     afresh; the short form's own example, whose caster is hit, finds rounds so."""
     shared = _every_pair_of_dice(name, ShortFormOptions(surprise_check=False), hit)
@@ -739,8 +739,8 @@ def test_a_round_rescheduled_for_its_hits_is_the_round_met_before_relabelled_too
 def test_a_caster_hit_again_is_placed_as_for_its_first_hit():
     """#18, 002 III.F: only a caster's first reported hit before its spell goes off disrupts it, so a second, later
     hit changes nothing (the round placed afresh is the same), and on the fast path the round rescheduled for it is
-    the one kept for the first hit (short_form._like): for each of the 144 rounds the two sides' d12s make, with the
-    wizard hit a count above the party's d12, then again two counts later, no new round is kept."""
+    the one kept for the first hit (short_form_fast._like): for each of the 144 rounds the two sides' d12s make, with
+    the wizard hit a count above the party's d12, then again two counts later, no new round is kept."""
     from combatkit.systems._memo import remembering
 
     encounter = replace(load_example("short-form-spear-web-and-ready-bow"), rolls={}, system="short_form")
@@ -771,7 +771,7 @@ def test_a_caster_hit_again_is_placed_as_for_its_first_hit():
 @pytest.mark.parametrize("name", sorted(example_encounters()))
 def test_a_first_round_that_checks_for_surprise_is_looked_up_like_any_other(name, monkeypatch):
     """#18: on the fast path the short form's first round, which checks for surprise (002 I.B), is looked up as any
-    round is (short_form._looked_up): its surprise dice read, then its initiative dice, or in a surprise round the
+    round is (short_form_fast._looked_up): its surprise dice read, then its initiative dice, or in a surprise round the
     Dexterity of those not surprised (002 I.D). For every shipped encounter placed under the short form, each of the
     144 first rounds the first two sides' surprise d12s make (the initiative dice fixed) is the round placed afresh;
     met again, none is set up. The short form's own example meets both kinds of round."""
@@ -810,6 +810,89 @@ def test_a_first_round_that_checks_for_surprise_is_looked_up_like_any_other(name
     if name == "short-form-spear-web-and-ready-bow":
         surprise_rounds = sum(any(s.period.startswith("Dex") for s in t.spans) for t in placed.values())
         assert 0 < surprise_rounds < 144
+
+
+
+def _fast_path_run(name: str, fast_path=None):
+    """30 fights of ``name`` (the four-vs-four benchmark, or a shipped example) under the short form in one run,
+    seed 7, each round placed through ``fast_path``, or with none registered (every round set up and placed
+    afresh): the run's :class:`~combatkit.simulation.Simulation`."""
+    from pathlib import Path
+
+    from combatkit import load_encounter
+    from combatkit.simulation import simulate
+    from combatkit.systems import short_form
+
+    encounter = (load_encounter(Path(__file__).resolve().parents[1] / "benchmarks" / "four-vs-four.toml")
+                 if name == "four-vs-four" else replace(load_example(name), system="short_form"))
+    registered = list(short_form._FAST_PATH)
+    short_form._FAST_PATH[:] = [] if fast_path is None else [fast_path]
+    try:
+        return simulate(encounter, "short_form", n=30, seed=7)
+    finally:
+        short_form._FAST_PATH[:] = registered
+
+
+FAST_PATH_RUNS = ["four-vs-four", "short-form-spear-web-and-ready-bow"]
+"""The four-vs-four benchmark, whose first rounds check for surprise (002 I.B), and the short form's example, whose
+wizard is hit while casting (002 III.F)."""
+
+
+@pytest.mark.parametrize("name", FAST_PATH_RUNS)
+def test_the_fast_path_is_speed_only(name):
+    """#47, speed at one boundary: the short form's fast path (combatkit.systems.short_form_fast) is a cache in
+    front of the round's rules. It is the round's registered fast path once the systems are imported; the short form
+    imports nothing of it (the imports run from the shortcut to the rules); who is surprised and the counts it
+    works out before setting a round up are the short form's own functions (002 I, II.A); and a run played without
+    it, every round set up and placed afresh, is the very run it plays."""
+    import ast
+    from pathlib import Path
+
+    from combatkit.systems import short_form, short_form_fast
+
+    assert short_form._FAST_PATH == [short_form_fast.schedule]
+    source = Path(__file__).resolve().parents[1] / "combatkit" / "systems" / "short_form.py"
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not any("short_form_fast" in module for module in imported)
+    assert (short_form_fast._surprised, short_form_fast._counts) == (short_form._surprised, short_form._counts)
+    fast, afresh = _fast_path_run(name, short_form_fast.schedule), _fast_path_run(name)
+    assert (afresh.fights, afresh.figures) == (fast.fights, fast.figures)
+
+
+@pytest.mark.parametrize("name", FAST_PATH_RUNS)
+def test_every_round_the_fast_path_gives_is_the_round_placed_afresh(name, monkeypatch):
+    """#47, a brute-force oracle for the fast path: each round of a run's fights it gives, found among those the run
+    kept or placed, is the round the short form places afresh from the same dice in a run of its own (its clock,
+    spans and notes)."""
+    from combatkit.systems import short_form, short_form_fast
+    from combatkit.systems._memo import remembering
+
+    given = []
+    placed_by = []
+
+    def checked(encounter, roller, options):
+        before, placed_before = len(roller.log), len(placed_by)
+        timeline = short_form_fast.schedule(encounter, roller, options)
+        dice = {r.purpose: r.total for r in roller.log[before:]}
+        given.append((encounter, options, dice, timeline, len(placed_by) > placed_before))
+        return timeline
+
+    place = short_form._Round.place
+
+    def placing(self):
+        placed_by.append(self)
+        return place(self)
+
+    monkeypatch.setattr(short_form._Round, "place", placing)
+    _fast_path_run(name, checked)
+    for encounter, options, dice, timeline, _ in given:
+        with remembering({}, explain=False):
+            afresh = short_form._Round(encounter, Roller(entered=dice), options).run()
+        assert (afresh.clock, afresh.spans, afresh.notes) == (timeline.clock, timeline.spans, timeline.notes)
+    found = [not placed for *_, placed in given]
+    assert any(found) and not all(found), "rounds found and rounds placed alike"
 
 
 # ----------------------------------------------------------------- whole fights: every attack (#46)

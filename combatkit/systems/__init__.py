@@ -6,6 +6,7 @@ from combatkit.systems.phase1 import PHASE1, Phase1Options
 from combatkit.systems.phase2 import PHASE2, Phase2Options
 from combatkit.systems.segments import SEGMENTS, SegmentsOptions
 from combatkit.systems.short_form import SHORT_FORM, ShortFormOptions
+from combatkit.systems import short_form_fast  # the short form's fast path, speed only: it registers itself
 from combatkit.systems.strike_speed import STRIKE_SPEED, StrikeSpeedOptions
 
 __all__ = [

@@ -9,7 +9,7 @@ ordered (when nothing else is rolled), Strike Speed once a side has initiative, 
 is known (a d12 a side, or Dexterity in a surprise round; and the hits reported, which it reads and rolls nothing for),
 and, on the fast path, once the order of the counts is (where no one casts) or the counts less the lowest are (a round
 met before with its counts in the same order, or with both dice moved together, its counts relabelled:
-:func:`combatkit.systems.short_form._like`);
+:func:`combatkit.systems.short_form_fast._like`);
 none of the others when a hit on a caster calls for more dice or reads its moment. The Segment of Action rolls through
 its rounds (a die a figure) and is placed afresh each time. The short form and Strike Speed look up whether a round's
 declarations passed their checks, which read no dice (:func:`combatkit.systems.base.checked_once`). The walk of a round

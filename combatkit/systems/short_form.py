@@ -42,6 +42,11 @@ moment, periods labelled ``"count 9"`` (``"Dex 16"`` in a surprise round), with 
 initiative" first and "end of round" last. :attr:`ShortForm.clock` is the nominal round,
 one tick per count from 17 (12 + Dex 25) down to -5.
 
+In a fight, a round like one placed before is looked up instead: speed only, in
+:mod:`combatkit.systems.short_form_fast` (the hook :func:`fast_path`). Where it rolls a
+round's dice before setting the round up, it calls this module's rules for who is
+surprised (:func:`_surprised`) and for the counts (:func:`_counts`).
+
 Choices this module makes where 002 is silent (each also in :class:`ShortFormOptions`):
 
 * The Dexterity modifier is the Player's Handbook Reaction Adjustment (the one the shared
@@ -97,20 +102,16 @@ from combatkit.systems._order_of_battle import (
 from combatkit.systems._plan import ActorPlan, ChainRules, chain, named_words, routines
 from combatkit.systems.base import (
     FightRound,
-    PlacedRound,
     RoundKeys,
     TimingSystem,
     check_names,
-    checked_before,
     checked_once,
     default_options,
     derived_options,
-    placed_round,
     register,
-    round_keys,
     sides_of,
 )
-from combatkit.systems.rules import AFTER_THE_COUNTS, BEFORE_THE_COUNTS, ChargeRule, Retarget, SystemRules
+from combatkit.systems.rules import ChargeRule, Retarget, SystemRules
 from combatkit.timeline import SPAN_KIND, Clock, Period, Span, SpanKind, Status, Tick, Timeline
 
 __all__ = [
@@ -554,40 +555,6 @@ def _count_label(count: int) -> str:
     return label
 
 
-_UNCOUNTED: Final = frozenset({BEFORE_THE_COUNTS, AFTER_THE_COUNTS})
-"""The counts a reported hit that landed before or after every count of its round is read at (002 III.F)."""
-
-
-def _moved(kept: tuple, counts: tuple[int, ...], ranked: bool) -> tuple[Clock, tuple[Span, ...], tuple[str, ...],
-                                                                    tuple[int, ...]]:
-    """A placed round kept with its counts (:func:`_like`), given again for a round whose counts are ``counts``:
-    each moment labelled ``count N`` is relabelled, on the clock and the spans; nothing else changes. ``ranked``
-    (kept by the order of its counts), to the count in the same place among ``counts``, where every count a label
-    names is a figure's; else (kept by its counts less the lowest) to ``count N + by``, ``by`` what the lowest
-    count moved, for a round met with its dice moved by as much on every side (but a reported hit's before or after
-    every count: :data:`_UNCOUNTED`)."""
-    # typed, so that the compiled build reads the clock's and spans' fields directly (#18)
-    clock: Clock = kept[0]
-    spans: tuple[Span, ...] = kept[1]
-    before: tuple[int, ...] = kept[3]
-    if counts == before:
-        return kept
-    to = dict(zip(before, counts, strict=True)) if ranked else {}
-    by = counts[0] - before[0]
-    labels: dict[str, str] = {}
-    periods: list[Period] = []
-    for p in clock.periods:
-        count = int(p.number) if p.name == "count" else None
-        if count is None or count in _UNCOUNTED:
-            periods.append(p)
-            continue
-        moved_to = Period(p.name, p.start, p.end, str(to[count] if ranked else count + by))
-        labels[p.label] = moved_to.label
-        periods.append(moved_to)
-    moved = tuple([s.in_period(labels[s.period]) if s.period in labels else s for s in spans])
-    return Clock(clock.unit, clock.ticks, tuple(periods), clock.note), moved, kept[2], counts
-
-
 def _table(name: str) -> dict:
     """The run's memo table ``name`` (:mod:`combatkit.systems._memo`); outside a fight, a new one for the round."""
     found = memo(name)
@@ -601,11 +568,6 @@ def _kept_dex(c: Combatant, options: ShortFormOptions, dex: dict[str, int]) -> i
     if mod is None:
         mod = dex[c.name] = dex_modifier(c, options)
     return mod
-
-
-def _casters(declarations: tuple[Declaration, ...]) -> frozenset[str]:
-    """The figures that cast a spell this round (:func:`_declared`)."""
-    return frozenset([actor for actor, (_, _, cast) in _declared(declarations).items() if cast is not None])
 
 
 def _initiative_dice(roller: Roller, sides: tuple[str, ...]) -> dict[str, int]:
@@ -622,7 +584,8 @@ def _surprise_ranges(combatants: tuple[Combatant, ...], sides: tuple[str, ...], 
                      ) -> tuple[_SurpriseSide, ...]:
     """002 I.B, Surprise Modifiers: for each side, in order, what its surprise check reads: each member's Dexterity
     modifier, and its surprise range, the rule's 1-4 widened by its foes' modifiers (the largest) and its own. The
-    fast path works them out once a run for each set of figures (:class:`_Cast`), not once a fight (#18)."""
+    fast path works them out once a run for each set of figures
+    (:class:`~combatkit.systems.short_form_fast._Cast`), not once a fight (#18)."""
     table = _table("short_form surprise terms")
     dex = _table("short_form dex")
     terms = {c.name: _surprise_terms(c, options, table) for c in combatants}
@@ -677,139 +640,49 @@ def _surprised_sides(surprised: dict[str, bool], combatants: tuple[Combatant, ..
     return {side for side in sides if any(surprised[c.name] for c in combatants if c.side == side)}
 
 
-def _kept(encounter: Encounter, options: ShortFormOptions, keys: RoundKeys | None, surprise_round: bool,
-          counts: list[int | None], casters: frozenset[str], explain: bool
-          ) -> tuple[tuple | None, PlacedRound | None, PlacedRound | None, tuple[int, ...]]:
-    """The round kept in the run's memo for these counts (:func:`~combatkit.systems.base.placed_round`), else the
-    one kept like it, relabelled (:func:`_like`, :func:`_moved`), if either is there; with where this round is kept
-    under both, and its counts (:func:`_like`)."""
-    placed = placed_round("short_form", encounter, options, (surprise_round, tuple(counts)), hits=encounter.hits,
-                          keys=keys)
-    known = placed.before() if placed is not None else None
-    levels, ranked, like = (_like(encounter, options, keys, surprise_round, counts, casters, explain)
-                            if placed is not None and known is None else ((), False, None))
-    if like is not None:
-        found = like.before()
-        if found is not None:
-            known = _moved(found, levels, ranked)
-            placed.keep(known)  # type: ignore[union-attr]
-    return known, placed, like, levels
+def _surprised(encounter: Encounter, sides: tuple[str, ...], options: ShortFormOptions, roller: Roller,
+               ranges: Callable[[], tuple[_SurpriseSide, ...]], notes: list[str] | None) -> dict[str, bool] | None:
+    """002 I: who is surprised, if this round is the surprise round; None if it is not. The DM may simply know who
+    is (I.A: a figure flagged ``surprised``); else, in round 1, with more than one side and ``options``'
+    ``surprise_check``, each side rolls its check (I.B: :func:`_surprise_check`, reading ``ranges()``, the sides'
+    :func:`_surprise_ranges`). The surprise round needs a side with surprised figures and a side with none (I.C,
+    D). ``notes``: where an explained round says how it was decided.
 
-
-def _like(encounter: Encounter, options: ShortFormOptions, keys: RoundKeys | None, surprise_round: bool,
-          counts: list[int | None], casters: frozenset[str], explain: bool
-          ) -> tuple[tuple[int, ...], bool, PlacedRound | None]:
-    """The round's counts (each once, low to high), whether it is kept by their order (below), and where the round
-    is kept with the rounds placed alike but for the counts their moments are labelled with (:func:`_moved`): on
-    the fast path (whose spans name no count otherwise), not the surprise round, without II.F's missile-against-spell
-    option (it reads a die against a casting time).
-
-    Every other rule of the placing reads the counts only against each other: initiative order, ties (II.E, II.F),
-    who enters reach first and who answers (II.D, Charging III), armed against unarmed (II.D); and, of a figure
-    casting this round (``casters``), its count less its spell's casting time (II.C, Charging III.B.i) and a
-    reported hit against those (III.F). So:
-
-    * a round where no one casts and no hit is reported is kept by the order of its counts, which are equal and
-      which higher (each figure's place among them): with two sides, every difference of the dice great enough to
-      put each figure of one side before each of the other gives one order;
-    * any other, by its counts less the lowest (its dice moved by as much on every side), and of the reported hits
-      what the placing reads: each caster's earliest (III.F reads the first hit before the spell goes off, so when
-      the earliest is after it, so are the rest), by target and count less the lowest (a hit before or after every
-      count stays so), not who struck (only the explained words say).
-
-    A run of prep's length (2,400 four-vs-four fights, seed 1) places 2,640 of its 23,866 rounds afresh (11%); with
-    every hit on a caster in the key, 2,903; kept by their counts less the lowest alone, 5,235 (22%) (#18)."""
-    if explain or surprise_round or options.tie_missile_vs_spell:
-        return (), False, None
-    known = [c for c in counts if c is not None]
-    levels = tuple(sorted(set(known)))
-    if not casters and not encounter.hits:
-        place = {count: i for i, count in enumerate(levels)}
-        return levels, True, placed_round("short_form ranked", encounter, options, tuple([place[c] for c in known]),
-                                          keys=keys)
-    low = levels[0]
-    first: dict[str, int] = {}  # each caster's earliest hit: the highest count (_Round._disruptions)
-    for h in encounter.hits:
-        if h.target in casters and (h.target not in first or h.tick > first[h.target]):
-            first[h.target] = h.tick
-    hits = tuple([(name, tick if tick in _UNCOUNTED else tick - low) for name, tick in first.items()])
-    return levels, False, placed_round("short_form shifted", encounter, options, tuple([c - low for c in known]),
-                                       hits=hits, keys=keys)
-
-
-class _Cast:
-    """What a round reads of its figures before its dice are rolled, as :func:`_looked_up` reads it: the sides in
-    order, each figure's side and Dexterity modifier (002 II.A), the figures that cast, whether any is surprised,
-    and what a surprise check reads (002 I.B). Once a run for each set of figures' states, declarations and
-    options."""
-
-    def __init__(self, encounter: Encounter, options: ShortFormOptions, dex: dict[str, int]) -> None:
-        self.sides = sides_of(encounter)
-        self.figures: list[tuple[str, int]] = []
-        """Each figure's side and Dexterity modifier, in the encounter's order."""
-        for c in encounter.combatants:
-            self.figures.append((c.side, _kept_dex(c, options, dex)))
-        self.casters = _casters(encounter.declarations)
-        self.surprised = any(c.surprised for c in encounter.combatants)
-        self.surprise: tuple[_SurpriseSide, ...] | None = None
-        """What the first round's surprise check reads (:func:`_surprise_ranges`), once needed."""
-
-
-class _Rolled:
-    """A round :func:`_looked_up` rolled the dice of and did not find: the initiative dice, or who is surprised in a
-    surprise round (which rolls none), and where the round is kept (:func:`_kept`)."""
-
-    def __init__(self, rolls: dict[str, int], surprised: dict[str, bool] | None, placed: PlacedRound | None,
-                 like: PlacedRound | None, levels: tuple[int, ...]) -> None:
-        self.rolls = rolls
-        self.surprised = surprised
-        self.placed = placed
-        self.like = like
-        self.levels = levels
-
-
-def _looked_up(encounter: Encounter, roller: Roller, options: ShortFormOptions
-               ) -> tuple[Timeline | None, RoundKeys | None, _Rolled | None]:
-    """A fight's round on the fast path that passed its checks before, looked up without being set up (#18): its
-    surprise dice rolled where 002 I checks for surprise (:func:`_surprise_check`), then, unless that makes it a
-    surprise round (whose counts are the Dexterity of those not surprised, 002 I.D), its initiative dice (002 II.A);
-    and the round kept for its counts found (:func:`_kept`), as :meth:`_Round.run` finds it. The timeline if it was
-    there; else the round's keys, and the dice rolled with where the round is kept, which the round is then placed
-    with and kept under (None for a round this does not look up, which rolls nothing).
-
-    Until the first round, which checks for surprise, was looked up too, every fight's was set up (:class:`_Round`,
-    its surprise ranges worked out again) before its placing was found kept."""
-    if explaining():
-        return None, None, None
-    keys = round_keys(encounter, options)
-    if keys is None or not checked_before("short_form", keys):
-        return None, keys, None
-    casts = _table("short_form casts")
-    key = (keys.figures, keys.declarations, keys.options)
-    cast: _Cast | None = casts.get(key)  # typed, so that the compiled build reads its fields directly (#18)
-    if cast is None:
-        cast = casts[key] = _Cast(encounter, options, _table("short_form dex"))
+    The one definition of the decision: the round makes it (:meth:`_Round.count`), and so does the fast path,
+    which rolls a round's dice before it sets the round up (:mod:`combatkit.systems.short_form_fast`)."""
     combatants = encounter.combatants
-    surprised = None
-    if cast.surprised:
+    flagged = [c.name for c in combatants if c.surprised]
+    if flagged:
         surprised = {c.name: c.surprised for c in combatants}
-    elif options.surprise_check and encounter.round == 1 and len(cast.sides) > 1:
-        if cast.surprise is None:
-            cast.surprise = _surprise_ranges(combatants, cast.sides, options)
-        surprised = _surprise_check(cast.surprise, roller, None)
-    if surprised is not None:
-        hit = _surprised_sides(surprised, combatants, cast.sides)
-        surprised = surprised if hit and len(hit) < len(cast.sides) else None
-    if surprised is not None:  # the surprise round: no initiative (002 I.D)
-        rolls: dict[str, int] = {}
-        counts: list[int | None] = [None if surprised[c.name] else c.abilities.dexterity for c in combatants]
+        if notes is not None:
+            notes.append(f"The DM has determined that {', '.join(flagged)} "
+                         f"{'is' if len(flagged) == 1 else 'are'} surprised (002 I.A).")
+    elif options.surprise_check and encounter.round == 1 and len(sides) > 1:
+        surprised = _surprise_check(ranges(), roller, notes)
     else:
-        rolls = _initiative_dice(roller, cast.sides)
-        counts = [rolls[side] + mod for side, mod in cast.figures]
-    known, placed, like, levels = _kept(encounter, options, keys, surprised is not None, counts, cast.casters, False)
-    if known is None:
-        return None, keys, _Rolled(rolls, surprised, placed, like, levels)
-    return Timeline(SHORT_FORM.id, known[0], known[1], known[2], tuple(roller.log)), keys, None
+        return None
+    hit = _surprised_sides(surprised, combatants, sides)
+    if hit and len(hit) < len(sides):
+        if notes is not None:
+            notes.append("This is the surprise round: the surprised do nothing; everyone else acts from highest to "
+                         "lowest Dexterity (002 I.D).")
+        return surprised
+    if notes is not None:
+        notes.append(f"No surprise round: {'both sides are' if hit else 'neither side is'} surprised (002 I.C).")
+    return None
+
+
+def _counts(combatants: Sequence[Combatant], mods: Sequence[int], surprised: Mapping[str, bool] | None,
+            dice: Mapping[str, int]) -> list[int | None]:
+    """Each figure's count, in order: in the surprise round (``surprised``, :func:`_surprised`) its Dexterity, or
+    None if it is surprised and does nothing (002 I.D); in any other, its side's initiative d12 (``dice``,
+    :func:`_initiative_dice`) plus its Dexterity modifier (``mods``, :func:`dex_modifier`; 002 II.A).
+
+    The one definition of the counts: the round works them out with it (:meth:`_Round.count`), and so does the
+    fast path (:mod:`combatkit.systems.short_form_fast`)."""
+    if surprised is not None:
+        return [None if surprised[c.name] else c.abilities.dexterity for c in combatants]
+    return [dice[c.side] + mod for c, mod in zip(combatants, mods, strict=True)]
 
 
 class _Round:
@@ -964,93 +837,57 @@ class _Round:
 
     # ------------------------------------------------------------ surprise and initiative
 
-    def _surprise(self) -> dict[str, bool] | None:
-        """Who is surprised, if this is a surprise round (002 I); None if it is not."""
-        combatants, explain = self.encounter.combatants, self.explain
-        flagged = [c.name for c in combatants if c.surprised]
-        if flagged:
-            surprised = {c.name: c.surprised for c in combatants}
-            if explain:
-                self.notes.append(f"The DM has determined that {', '.join(flagged)} "
-                                  f"{'is' if len(flagged) == 1 else 'are'} surprised (002 I.A).")
-        elif self.options.surprise_check and self.encounter.round == 1 and len(self.sides) > 1:
-            surprised = _surprise_check(_surprise_ranges(combatants, self.sides, self.options), self.roller,
-                                        self.notes if explain else None)
+    def count(self, keys: RoundKeys | None = None,
+              dice: tuple[dict[str, bool] | None, dict[str, int]] | None = None) -> list[int | None]:
+        """The round's checks, then whether it is the surprise round and who is surprised (002 I: :func:`_surprised`)
+        or else its initiative dice (002 II.A), and each figure's count (:func:`_counts`), in order. ``keys``: the
+        round's :class:`RoundKeys`, in a fight; ``dice``: who is surprised and the initiative dice, rolled already
+        (the fast path rolls a round's dice before it sets the round up: :mod:`combatkit.systems.short_form_fast`)."""
+        self._check(keys)
+        explain, sides, people = self.explain, self.sides, tuple(self.people.values())
+        if dice is None:
+            surprised = _surprised(self.encounter, sides, self.options, self.roller,
+                                   lambda: _surprise_ranges(self.encounter.combatants, sides, self.options),
+                                   self.notes if explain else None)
+            rolls = {} if surprised is not None else _initiative_dice(self.roller, sides)
         else:
-            return None
-        hit = _surprised_sides(surprised, combatants, self.sides)
-        if hit and len(hit) < len(self.sides):
-            if explain:
-                self.notes.append("This is the surprise round: the surprised do nothing; everyone else acts from "
-                                  "highest to lowest Dexterity (002 I.D).")
-            return surprised
-        if explain:
-            who = "both sides are" if hit else "neither side is"
-            self.notes.append(f"No surprise round: {who} surprised (002 I.C).")
-        return None
+            surprised, rolls = dice
+        self.surprise_round = surprised is not None
+        mods = [] if surprised is not None else [self._dex(c) for c in people]
+        counts = _counts(people, mods, surprised, rolls)
+        for f, count in zip(self.figures.values(), counts, strict=True):
+            f.count = count
+            if surprised is None:
+                f.die = rolls[f.side]
+        if explain and surprised is None:  # its notes come before the placing's
+            parts = [f"{f.name} {f.die} {mod:+d} = {f.count}" for f, mod in zip(self.figures.values(), mods)]
+            self.notes.append(f"Initiative, d12 per side plus each figure's Dexterity modifier, high to low "
+                              f"(002 II.A): {'; '.join(parts)}.")
+            self._readiness()
+        return counts
 
     def _dex(self, c: Combatant) -> int:
         """The figure's Dexterity modifier (:func:`_kept_dex`)."""
         return _kept_dex(c, self.options, self.dex)
 
-    def _initiative(self, rolled: dict[str, int] | None) -> dict[str, int]:
-        """002 II.A: a d12 per side (``rolled``: the dice :func:`_looked_up` rolled already); each figure adds its
-        Dexterity modifier."""
-        rolls = rolled if rolled is not None else _initiative_dice(self.roller, self.sides)
-        parts = []
-        for f in self.figures.values():
-            mod = self._dex(f.c)
-            die = rolls[f.side]
-            f.die, f.count = die, die + mod
-            if self.explain:
-                parts.append(f"{f.name} {die} {mod:+d} = {die + mod}")
-        if self.explain:
-            self.notes.append(f"Initiative, d12 per side plus each figure's Dexterity modifier, high to low "
-                              f"(002 II.A): {'; '.join(parts)}.")
-        return rolls
-
     # ------------------------------------------------------------ the round
 
-    def run(self, keys: RoundKeys | None = None, rolled: _Rolled | None = None) -> Timeline:
-        """The round; ``keys`` and ``rolled``: its :class:`RoundKeys`, and the dice :func:`_looked_up` rolled (who is
-        surprised, or the initiative dice) and where the round is kept, for a round it did not find."""
-        keys = keys if keys is not None else round_keys(self.encounter, self.options)
-        self._check(keys)
-        surprised = self._surprise() if rolled is None else rolled.surprised
-        self.surprise_round = surprised is not None
-        if surprised is not None:
-            for f in self.figures.values():
-                f.count = None if surprised[f.name] else f.c.abilities.dexterity
-        else:
-            self._initiative(rolled.rolls if rolled is not None else None)
-            if self.explain:  # its notes come before the placing's
-                self._readiness()
-        # Once every figure's count is known, the round's placing rolls nothing more and reads no hit points: a
-        # round that looks the same is placed as before, its reported hits too (002 III.F reads them, and rolls
-        # nothing for them). A figure's die and readiness follow from its count, its Dexterity, its declarations and
-        # the options.
-        if rolled is not None:  # looked up, and not there
-            placed, like, levels = rolled.placed, rolled.like, rolled.levels
-        else:
-            counts = [f.count for f in self.figures.values()]
-            known, placed, like, levels = _kept(self.encounter, self.options, keys, self.surprise_round, counts,
-                                                _casters(self.encounter.declarations), self.explain)
-            if known is not None:
-                return Timeline(SHORT_FORM.id, known[0], known[1], tuple(self.notes) + known[2],
-                                tuple(self.roller.log))
-        after = len(self.notes)
+    def run(self) -> Timeline:
+        """The round: who is surprised and each figure's count (:meth:`count`), then what happens on each count
+        (:meth:`place`)."""
+        self.count()
+        return self.place()
+
+    def place(self) -> Timeline:
+        """What happens on each count, once every figure's count is known (:meth:`count`): missiles fired before
+        initiative (III.A), closing (II.D, Charging III), weapons against the unarmed (II.D), spells disrupted
+        (III.F), and the moments of each count in order (II.E, F). It rolls nothing and reads no hit points."""
         if not self.explain and not self.surprise_round:
             self._readiness()
         self._closing()
         self._armed_against_unarmed()
         self.hits = self._disruptions()
-        timeline = self._place()
-        if placed is not None:
-            kept = (timeline.clock, timeline.spans, timeline.notes[after:], levels)
-            placed.keep(kept)
-            if like is not None and not kept[2]:
-                like.keep(kept)
-        return timeline
+        return self._place()
 
     def _readiness(self) -> None:
         """002 III.A: who begins the round with a missile ready and a target in sight, and fires before initiative
@@ -1417,7 +1254,7 @@ class _Round:
         completes = self._completion(f)
         done = groups.get(("done", f.name), end)
         ct = "a full round" if spell.full_round else f"CT {spell.casting_time}"
-        if not self.explain:  # the fast path's spans say nothing of why (and so name no count: _like)
+        if not self.explain:  # the fast path's spans say nothing of why (and so name no count: its _like)
             why = ""
         elif f.name in self.early_completion:
             why = self.early_completion[f.name][2]
@@ -1515,6 +1352,20 @@ class _Round:
         return out
 
 
+_FAST_PATH: Final[list[Callable[[Encounter, Roller, ShortFormOptions], Timeline]]] = []
+"""The round's fast path, once registered (:func:`fast_path`)."""
+
+
+def fast_path(schedule: Callable[[Encounter, Roller, ShortFormOptions], Timeline]) -> None:
+    """Make ``schedule`` what :meth:`ShortForm._schedule` calls to place a round: the fast path of
+    :mod:`combatkit.systems.short_form_fast` (#18), speed only, which registers itself here when it is imported
+    (``combatkit.systems`` imports it, after this module). It keeps the rounds a fight's run has placed, looks up a
+    round met again, and sets up and places any other with :class:`_Round`, calling this module's rules. It imports
+    this module, so this module imports nothing of it: the hook keeps the imports one way, from the shortcut to the
+    rule. Without it, every round is placed afresh."""
+    _FAST_PATH[:] = [schedule]
+
+
 @mypyc_attr(native_class=False)  # a system is its class attributes, which a compiled class cannot default
 class ShortForm(TimingSystem):
     """002's A.D.D.I.C.T. short form as a timing system."""
@@ -1539,11 +1390,11 @@ class ShortForm(TimingSystem):
     """002 Charging, Breaking Off From Melee, Unarmed Combat."""
 
     def _schedule(self, encounter: Encounter, roller: Roller, options: ShortFormOptions) -> Timeline:
-        """Order one round by initiative count (or surprise), or raise the rule a declaration breaks."""
-        timeline, keys, rolled = _looked_up(encounter, roller, options)
-        if timeline is not None:
-            return timeline
-        return _Round(encounter, roller, options).run(keys, rolled)
+        """Order one round by initiative count (or surprise), or raise the rule a declaration breaks: through the
+        fast path (:func:`fast_path`), which looks a fight's round up where one like it was placed before."""
+        if _FAST_PATH:
+            return _FAST_PATH[0](encounter, roller, options)
+        return _Round(encounter, roller, options).run()
 
     def note_suggestions(self, kind: ActionKind, maneuver: Maneuver | None = None) -> list[str]:
         """002 Action Types, for a miscellaneous action: each type's examples that name its words and no other
