@@ -44,7 +44,7 @@ import ipywidgets as widgets
 import traitlets
 
 from combatkit.dice import Dice, DiceNotationError, Roller
-from combatkit.widgets.views.messages import alert_html, bullets
+from combatkit.widgets.messages import alert_html, bullets
 
 __all__ = ["MAX_DICE", "MAX_QUERY", "Applied", "CopyLink", "Param", "ParsedQuery", "bool_param", "build_query",
            "choice_param",

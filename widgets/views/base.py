@@ -10,7 +10,7 @@ The comparison (:class:`~combatkit.widgets.views.compare.SystemComparison`), a s
   :meth:`~EncounterView.save` and a link beside the picker (:func:`~combatkit.widgets.views.downloads.encounter_link`);
 * carries its state in a link (:meth:`~EncounterView.url_params`): the example and the seed, then the view's own
   keys; and says under the link what it cannot carry (:meth:`~EncounterView.url_caveat`);
-* says what it could not read or apply in one alert box (:mod:`combatkit.widgets.views.messages`), in the
+* says what it could not read or apply in one alert box (:mod:`combatkit.widgets.messages`), in the
   engine's words (:func:`~combatkit.widgets.views.editor.describe_error`), while the last encounter that worked
   stays shown and the input stays for the user to fix.
 
@@ -28,7 +28,7 @@ from combatkit.widgets.state.urlstate import Param, control_param, int_param
 from combatkit.widgets.views.downloads import encounter_link
 from combatkit.widgets.views.editor import EncounterEditor, describe_error
 from combatkit.widgets.views.encounter_picker import EncounterPicker
-from combatkit.widgets.views.messages import bullets, show_alert
+from combatkit.widgets.messages import bullets, show_alert
 
 __all__ = ["EncounterView"]
 

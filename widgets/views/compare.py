@@ -74,7 +74,7 @@ from combatkit.widgets.views.dice_entry import DiceEntry, Entered, file_entries
 from combatkit.widgets.views.editor import EncounterEditor, saved_rolls
 from combatkit.widgets.views.encounter_picker import EncounterPicker
 from combatkit.widgets.charts.render import chart_view
-from combatkit.widgets.views.messages import show_alert
+from combatkit.widgets.messages import show_alert
 from combatkit.widgets.views.options_view import description_html, in_force_words
 from combatkit.widgets.views.player import MomentPlayer
 from combatkit.widgets.state.urlstate import Param, dice_param, text_param

@@ -65,7 +65,7 @@ from combatkit.widgets.charts.criticals import (
 from combatkit.widgets.charts.render import chart_view
 from combatkit.widgets.state.urlstate import Applied, Param, control_param
 from combatkit.widgets.views.downloads import download_link
-from combatkit.widgets.views.messages import bullets, show_alert
+from combatkit.widgets.messages import bullets, show_alert
 from combatkit.widgets.views.options_view import in_force_words
 from combatkit.widgets.views.classes import slug, tag
 

@@ -28,7 +28,7 @@ import ipywidgets as widgets
 
 from combatkit.dice import EnteredRollError, Roll, Roller
 from combatkit.systems.base import TableRoller, file_entries
-from combatkit.widgets.views.messages import bullets, show_alert
+from combatkit.widgets.messages import bullets, show_alert
 from combatkit.widgets.views.hush import Hush
 from combatkit.widgets.views.classes import slug
 

@@ -82,7 +82,7 @@ from combatkit.widgets.charts.mana import (
 )
 from combatkit.widgets.charts.render import chart_view
 from combatkit.widgets.state.urlstate import Applied, Param, choice_param, control_param, int_param
-from combatkit.widgets.views.messages import show_alert
+from combatkit.widgets.messages import show_alert
 from combatkit.widgets.views.hush import Hush
 from combatkit.widgets.views.classes import tag
 

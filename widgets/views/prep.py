@@ -96,7 +96,7 @@ from combatkit.widgets.charts.prep import (
 )
 from combatkit.widgets.charts.render import chart_view
 from combatkit.widgets.state.urlstate import Param, control_param
-from combatkit.widgets.views.messages import show_alert
+from combatkit.widgets.messages import show_alert
 from combatkit.widgets.views.options_view import in_force_words
 from combatkit.widgets.views.hush import Hush
 from combatkit.widgets.views.classes import slug, tag

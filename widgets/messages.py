@@ -1,5 +1,8 @@
 """The one way a dashboard tells a user their input was not applied: a red box screen readers
-announce (``role="alert"``), shown above what still holds, hidden when there is nothing to say."""
+announce (``role="alert"``), shown above what still holds, hidden when there is nothing to say.
+
+Beside the four sub-packages, not in one: the views show alerts, and the page state tells what a link could not
+apply in the same box."""
 
 from __future__ import annotations
 
