@@ -577,7 +577,8 @@ def _close_and_strike(ap: ActorPlan, move: tuple[int, Intent] | None, attack: tu
     if blows and any(d.kind is ATTACK for d in blows):
         verb = "shoots" if shoot else "strikes"
         kind = PlacementKind.PLACED
-        why = f"{name} {verb} {intent.target}: {ap.where(blows)}"
+        whom = f" {intent.target}" if intent.target else ""
+        why = f"{name} {verb}{whom}: {ap.where(blows)}"
         if move is None and moves:
             kind = PlacementKind.NEAREST
             why = f"{name} is {ap.gap(intent.target)}' from {intent.target}, so it closes first, then {verb}: " \

@@ -1707,20 +1707,21 @@ class FivePhase(TimingSystem):
         spec = action_for(c, blows[0])
         rule = f"001 B. Action Facility & Phases: {facility.label}"
         verb = "shoots" if shoot else "strikes"
+        whom = f" {intent.target}" if intent.target else ""
         if move is not None:
             how = moved and action_for(c, moved[0]).name
             ap.add(move[0], move[1], moved, f"001 Movement: {how}" if moved else "001 Movement",
                    f"{name} closes on {intent.target}: {how}, {ap.where(moved)}" if moved else
                    f"{name} needs no move to reach {intent.target}",
                    PlacementKind.PLACED if moved else PlacementKind.NEAREST)
-            ap.add(step, intent, blows, rule, f"{name} {verb} {intent.target} with a {facility.label} "
+            ap.add(step, intent, blows, rule, f"{name} {verb}{whom} with a {facility.label} "
                                               f"{spec.name.lower()}: {ap.where(blows)}")
         elif moved:
             ap.add(step, intent, moved + blows, rule, f"{name} is {gap}' from {intent.target}, so it closes first "
                                                       f"({action_for(c, moved[0]).name}), then {verb}: "
                                                       f"{ap.where(moved + blows)}", PlacementKind.NEAREST)
         else:
-            ap.add(step, intent, blows, rule, f"{name} {verb} {intent.target} with a {facility.label} "
+            ap.add(step, intent, blows, rule, f"{name} {verb}{whom} with a {facility.label} "
                                               f"{spec.name.lower()}: {ap.where(blows)}")
         return blows[-1].phase + 1
 
