@@ -17,25 +17,131 @@ the engine's own reader checks the result, naming any bad field
 >>> draft.combatants[orc].fields["name"] = "Gorbag"
 >>> [(i["actor"], i["do"]) for i in draft.to_dict()["intents"]]
 [('Aldric', 'attack'), ('Gorbag', 'move'), ('Gorbag', 'attack')]
+
+Figures come from the books as an encounter file's ``monster = "goblin"`` and ``thac0 = "by class"`` make them
+(:meth:`EncounterDraft.add_from_books`: the Monstrous Manual's monsters, characters by class and level with a kit
+from the Player's Handbook), are copied (:meth:`EncounterDraft.duplicate`), and a figure's intents are given to
+each of its kind (:meth:`EncounterDraft.same_for_each`, what a file's ``actor = "each goblin"`` says):
+
+>>> goblins = draft.add_from_books("goblin", 3, side="orcs")
+>>> [(c.name, c.side, c.hit_points, c.thac0) for c in draft.encounter().combatants[2:]]
+[('Goblin 1', 'orcs', 5, 20), ('Goblin 2', 'orcs', 1, 20), ('Goblin 3', 'orcs', 7, 20)]
 """
 
 from __future__ import annotations
 
 import copy
 import itertools
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from combatkit.encounter import Encounter
 from combatkit.encounter_files import encounter_from_dict, encounter_to_dict, with_intents
+from combatkit.errors import is_whole
 from combatkit.intent import COMPONENTS
+from combatkit.library import builtin
+from combatkit.model import Combatant
+from combatkit.monsters import (CHARACTER_THAC0_RULE, HitPoints, UnknownClassError, character, class_group,
+                                find_monster, group_of, monster, monsters, numbered)
+from combatkit.systems.base import TableRoller
 
-__all__ = ["CombatantDraft", "EncounterDraft", "Ref"]
+__all__ = ["KITS", "CombatantDraft", "EncounterDraft", "Kit", "Ref", "book_names", "book_spell", "book_weapon"]
 
 Ref = int | str
 """A combatant, weapon or spell id; a name the encounter does not know stays a ``str`` (the engine reports it)."""
 
 _ids = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class Kit:
+    """What a character from the books starts with: the weapons and spells a DM's ready-made figure of its class
+    might carry, by their names in the Player's Handbook (2e) library (:mod:`combatkit.library`)."""
+
+    weapons: tuple[str, ...]
+    """Weapons, by their names in PH 2e Table 44 (its first is the one it strikes with unless told)."""
+    spells: tuple[str, ...] = ()
+    """Spells, by their names in the PH 2e spell lists."""
+
+
+KITS: Final = {
+    "fighter": Kit(("long sword",)),
+    "paladin": Kit(("long sword",)),
+    "ranger": Kit(("long sword", "long bow")),
+    "cleric": Kit(("mace",), ("bless", "cure light wounds")),
+    "druid": Kit(("scimitar",), ("cure light wounds",)),
+    "thief": Kit(("short sword", "short bow")),
+    "bard": Kit(("long sword",), ("charm person",)),
+    "mage": Kit(("dagger",), ("sleep", "magic missile")),
+    "illusionist": Kit(("dagger",), ("color spray",)),
+}
+"""Each class's kit, for a character added from the books; a class not here (a ``cavalier``) takes a fighter's."""
+TEMPLATE_LEVELS: Final = (1, 3, 5)
+"""The levels the search offers each class at (``"fighter 3"``); any other is typed (``"fighter 7"``)."""
+_CHARACTER: Final = re.compile(r"(?P<cls>[^\d]*?)\s*(?P<level>\d+)?")
+"""A character by class and level, ``"fighter 3"`` (a class alone is 1st level)."""
+
+
+def _class_and_level(text: str) -> tuple[str | None, int]:
+    """A search's character, ``"fighter 3"`` as ``("fighter", 3)`` and a class alone at 1st level; ``(None, 1)``
+    for words with no number that name no class (a monster's name). A number after words that name no class is
+    refused as a class, saying so when they name a monster (``"goblin 3"``: the count says how many).
+
+    >>> _class_and_level(" Cleric 3 "), _class_and_level("mage"), _class_and_level("hill giant")
+    (('cleric', 3), ('mage', 1), (None, 1))
+    """
+    match = _CHARACTER.fullmatch(text.strip())
+    if match is None:
+        return None, 1
+    cls = match["cls"].strip().lower()
+    try:
+        class_group(cls)
+    except UnknownClassError:
+        if match["level"] is None:
+            return None, 1
+        if cls in {m.lower() for m in monsters()}:
+            raise UnknownClassError(CHARACTER_THAC0_RULE, f'"{text.strip()}": a monster is found by its name alone '
+                                                          f'("{cls}", the count says how many), a character by its '
+                                                          f'class and level ("fighter 3")') from None
+        raise
+    return cls, 1 if match["level"] is None else int(match["level"])
+
+
+def book_names() -> list[str]:
+    """What a search of the books offers: a character of each class with a kit at a few levels (``"fighter 3"``),
+    then the Monstrous Manual's monsters in its table's order (:func:`~combatkit.monsters.monsters`)."""
+    return [f"{cls} {level}" for cls in KITS for level in TEMPLATE_LEVELS] + list(monsters())
+
+
+def _written(figures: Sequence[Combatant]) -> list[dict[str, Any]]:
+    """``figures`` as an encounter file writes them (:func:`~combatkit.encounter_to_dict`): the fields that differ
+    from their defaults, every weapon and spell written out."""
+    return encounter_to_dict(Encounter("", tuple(figures)))["combatants"]
+
+
+def book_weapon(name: str) -> dict[str, Any] | None:
+    """The weapon of PH 2e Table 44 called ``name`` (by alias, whatever its case) as a file writes it out, or None
+    when the library has none of that name.
+
+    >>> book_weapon("Longsword")
+    {'name': 'long sword', 'sf': 5, 'damage': 'd8'}
+    """
+    library = builtin()
+    if not library.knows(name):
+        return None
+    return _written([Combatant("-", "-", weapons=(library.weapon(name),))])[0]["weapons"][0]
+
+
+def book_spell(name: str, caster_class: str) -> dict[str, Any] | None:
+    """The spell of the PH 2e lists called ``name`` (on both lists, the one ``caster_class`` casts from) as a file
+    writes it out, or None when the library has none of that name; a name on both lists that the class does not
+    settle is refused (:class:`~combatkit.library.LibraryNameError`, naming how to write it)."""
+    library = builtin()
+    if not library.knows(name, "spell"):
+        return None
+    return _written([Combatant("-", "-", spells=(library.spell(name, caster_class=caster_class),))])[0]["spells"][0]
 
 
 @dataclass
@@ -97,12 +203,9 @@ class EncounterDraft:
         if data.get("declarations"):
             data = encounter_to_dict(with_intents(encounter_from_dict(data)))
         data = copy.deepcopy(data)
-        combatants: dict[int, CombatantDraft] = {}
-        for table in data.pop("combatants", []):
-            weapons = {next(_ids): w for w in table.pop("weapons", [])}
-            spells = {next(_ids): s for s in table.pop("spells", [])}
-            combatants[next(_ids)] = CombatantDraft(table, weapons, spells)
-        draft = cls({}, combatants)
+        draft = cls({}, {})
+        draft._add_tables(data.pop("combatants", []))
+        combatants = draft.combatants
         steps: dict[str, list[dict[str, Any]]] = {}
         for i in data.pop("intents", []):
             steps.setdefault(i["actor"], []).append(i)
@@ -266,6 +369,100 @@ class EncounterDraft:
         ident = next(_ids)
         self.combatants[ident] = CombatantDraft(dict(fields))
         return ident
+
+    def _add_tables(self, tables: list[dict[str, Any]]) -> list[int]:
+        """Add combatants from their file tables (their ``weapons`` and ``spells`` given ids); their ids."""
+        added = []
+        for table in tables:
+            weapons = {next(_ids): w for w in table.pop("weapons", [])}
+            spells = {next(_ids): s for s in table.pop("spells", [])}
+            added.append(next(_ids))
+            self.combatants[added[-1]] = CombatantDraft(table, weapons, spells)
+        return added
+
+    def add_from_books(self, name: str, count: int = 1, *, side: str = "", average: bool = False) -> list[int]:
+        """Add ``count`` figures (1..100) from the books, each meaning to attack (its routine, at no one yet), and
+        return their ids: a monster of the Monstrous Manual (``"goblin"``, by name or alias whatever its case:
+        :func:`~combatkit.monsters.monster`, its stats and usual weapons), or a character by class and level
+        (``"fighter 3"``: :func:`~combatkit.monsters.character`, its THAC0 from PH 2e Tables 53-54, its weapons and
+        spells its class's :data:`KITS`). Each is named for its kind past every name there (``Goblin 7`` ..;
+        ``Fighter``, then ``Fighter 2``), on ``side`` (left empty: ``monsters`` for monsters, ``party`` for
+        characters), its hit points averaged or rolled from the encounter's ``seed`` (0 when it has none) under
+        ``hit points: Goblin 3``, as the file's ``monster = "goblin"`` or ``hp = "rolled"`` rolls them. A name
+        neither a monster nor a class, or a count out of range, is refused with the closest names, and nothing is
+        added."""
+        taken = [c.name for c in self.combatants.values()]
+        how = HitPoints.AVERAGE if average else HitPoints.ROLLED
+        seed = self.meta.get("seed")
+        roller = TableRoller(seed=seed if is_whole(seed) else 0)
+        cls, level = _class_and_level(name)
+        if cls is None:
+            figures = monster(find_monster(name), count=count, hit_points=how, roller=roller,
+                              side=side.strip() or "monsters", taken=taken)
+        else:
+            kit = KITS.get(cls, KITS["fighter"])
+            library = builtin()
+            weapons = tuple(library.weapon(w) for w in kit.weapons)
+            spells = tuple(library.spell(s, caster_class=cls) for s in kit.spells)
+            figures = tuple(character(each, side.strip() or "party", cls, level, hit_points=how, roller=roller,
+                                      weapons=weapons, spells=spells)
+                            for each in numbered(cls.title(), count, taken))
+        return self._add_attackers(figures)
+
+    def _add_attackers(self, figures: Sequence[Combatant]) -> list[int]:
+        """Add ``figures`` as a file writes them, each meaning to attack; their ids."""
+        added = self._add_tables(_written(figures))
+        for ident in added:
+            self.intents.append({"actor": ident, "do": "attack", "refine": {}})
+        return added
+
+    def duplicate(self, ident: int) -> int:
+        """Add a copy of the combatant ``ident`` after the others and return its id: named for its kind past every
+        name there (``Goblin 7`` of ``Goblin 3``, ``Brienne 2``: :func:`~combatkit.monsters.numbered`), with its
+        fields, weapons and spells, and its intents with their targets and refinements, naming the copy's own
+        weapons and spells."""
+        original = self.combatants[ident]
+        name = numbered(group_of(original.name), 1, [c.name for c in self.combatants.values()])[0]
+        copied = self._add_tables([copy.deepcopy(original.fields) | {
+            "name": name, "weapons": copy.deepcopy(list(original.weapons.values())),
+            "spells": copy.deepcopy(list(original.spells.values()))}])[0]
+        self.intents += [self._given(i, copied) for i in self.intents_of(ident)]
+        return copied
+
+    def kind_of(self, ident: int) -> list[int]:
+        """The combatants of ``ident``'s kind, it among them, in order: those named as it is or with a number after
+        (``Goblin``, ``Goblin 1`` .. ``Goblin 6``: :func:`~combatkit.monsters.group_of`), as a file's ``"each
+        goblin"`` finds them."""
+        kind = group_of(self.combatants[ident].name).lower()
+        return [i for i, c in self.combatants.items() if group_of(c.name).lower() == kind]
+
+    def same_for_each(self, ident: int) -> list[int]:
+        """Give each other combatant of ``ident``'s kind (:meth:`kind_of`) ``ident``'s intents in place of its own,
+        as a file's ``actor = "each goblin"`` gives each the same; return their ids. A weapon or spell is named by
+        its name among the figure's own (one it lacks stays a name the engine reports)."""
+        others = [i for i in self.kind_of(ident) if i != ident]
+        mine = self.intents_of(ident)
+        self.intents = [i for i in self.intents if i["actor"] not in others]
+        for other in others:
+            self.intents += [self._given(i, other) for i in mine]
+        return others
+
+    def _given(self, intent: dict[str, Any], actor: int) -> dict[str, Any]:
+        """A copy of ``intent`` for ``actor``, its weapons, spell and item named among ``actor``'s own by name."""
+        owner = self.combatants.get(intent["actor"]) if isinstance(intent["actor"], int) else None
+        who = self.combatants[actor]
+
+        def weapon(ref: Ref) -> Ref:
+            return who.weapon_id(owner.weapons[ref]["name"]) if owner and ref in owner.weapons else ref
+
+        out = copy.deepcopy(intent) | {"actor": actor}
+        if intent.get("weapons"):
+            out["weapons"] = [weapon(w) for w in intent["weapons"]]
+        if intent.get("item") not in (None, COMPONENTS):
+            out["item"] = weapon(intent["item"])
+        if intent.get("spell") is not None and owner and intent["spell"] in owner.spells:
+            out["spell"] = who.spell_id(owner.spells[intent["spell"]]["name"])
+        return out
 
     def remove_combatant(self, ident: int) -> None:
         """Remove a combatant with its intents, distances and hits; aims at it become aimless."""

@@ -10,6 +10,14 @@ engine's message (:meth:`EncounterEditor.describe` names the combatant behind a 
 An entry the form itself cannot read (a hit at "1x", a move of "ten" feet) is not applied and
 is listed in :attr:`EncounterEditor.entry_errors` until it is fixed.
 
+Figures come from the books (#48): a search of the Monstrous Manual's monsters and of characters by class
+and level (``goblin``, ``fighter 3``), how many and on which side, and **Add** puts them in filled in, their
+hit points rolled from the encounter's seed or averaged, each meaning to attack
+(:meth:`EncounterDraft.add_from_books <combatkit.widgets.state.draft.EncounterDraft.add_from_books>`); a
+weapon or a spell is picked by name from the Player's Handbook's (another name adds a new one of that
+name). **Duplicate** copies a figure, and **Same for each** gives a figure's intents to each of its kind
+(Goblin 1 .. Goblin 6), as a file's ``actor = "each goblin"`` does.
+
 What each figure means to do is written once for every system, as intents
 (:mod:`combatkit.intent`): one row per intent, in the order the figure does them (move toward or
 away from a figure, or a distance, with a charge, withdrawal or flight; attack with a weapon, a
@@ -50,12 +58,14 @@ import ipywidgets as widgets
 from combatkit.encounter import Encounter
 from combatkit.encounter_files import load_example, option_value, plain_option
 from combatkit.errors import EncounterFileError, error_words
+from combatkit.library import spells, weapons
+from combatkit.monsters import MOST_OF_A_KIND, group_of
 from combatkit.intent import COMPONENTS, Plan, PlacementKind, named_actions
 from combatkit.fields import Declared, declared
 from combatkit.model import Abilities, ActionKind, Combatant, Maneuver, Refined, Spell, Weapon
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
 from combatkit.widgets.views.classes import tag
-from combatkit.widgets.state.draft import CombatantDraft, EncounterDraft
+from combatkit.widgets.state.draft import CombatantDraft, EncounterDraft, book_names, book_spell, book_weapon
 from combatkit.widgets.views.hush import Hush
 
 __all__ = ["CLASSES", "EncounterEditor", "IntentRow", "NONE", "describe_error", "new_encounter", "saved_rolls",
@@ -70,6 +80,8 @@ MOST_PHASES = 20
 DOES = ("move", "attack", "cast", "ready", "hold", "action")
 """What an intent does (:class:`~combatkit.intent.IntentKind`), in the dropdown's order."""
 
+_BOOKS = "from the books"
+"""The entry error of an add from the books (it stays while another combatant is shown: the search is no panel's)."""
 _COMBATANT = Combatant("-", "-")
 _WEAPON = Weapon("-")
 _SPELL = Spell("-")
@@ -288,16 +300,50 @@ class EncounterEditor(widgets.VBox):
                                  "add-combatant")
         self.remove_combatant = tag(widgets.Button(description="Remove", icon="trash", layout=lay(width="95px")),
                                     "remove-combatant")
+        self.duplicate_combatant = tag(widgets.Button(
+            description="Duplicate", icon="copy", layout=lay(width="110px"),
+            tooltip="Another figure like this one, named for its kind (Goblin 7, Brienne 2), with its weapons, spells "
+                    "and intents"), "duplicate-combatant")
+        self.books = tag(widgets.Combobox(
+            description="From the books", placeholder='a monster, or a class and level: goblin, fighter 3',
+            options=book_names(), ensure_option=False, continuous_update=False, style=small,
+            layout=lay(width="430px"),
+            tooltip="A monster of the Monstrous Manual (2e), by name, or a character by class and level: its stats, "
+                    "THAC0, hit points, weapons and spells come from the books"), "books")
+        self.books_count = tag(widgets.IntText(
+            value=1, description="how many", continuous_update=False, style=small, layout=lay(width="125px"),
+            tooltip=f"1..{MOST_OF_A_KIND} figures of a kind, named Goblin 1 .. Goblin N"), "books-count")
+        self.books_side = tag(widgets.Combobox(
+            description="side", placeholder="party or monsters", ensure_option=False, continuous_update=False,
+            style=small, layout=lay(width="210px"),
+            tooltip="The side they join; left empty, party for characters and monsters for monsters"), "books-side")
+        self.books_average = tag(widgets.Checkbox(
+            description="average hit points", indent=False, layout=lay(width="150px"),
+            tooltip="The dice's average, rounded down; unticked, each figure's hit points are rolled from the "
+                    "encounter's seed under 'hit points: <its name>', as a file's are"), "books-average")
+        self.add_from_books = tag(widgets.Button(
+            description="Add", icon="book", layout=lay(width="80px"),
+            tooltip="Add them, filled in from the books, each meaning to attack"), "add-from-books")
         for prefix, controls in _CONTROLS.items():
             for attr, d in controls.items():
                 setattr(self, attr, _control(attr, d))
         self.weapon = tag(widgets.Dropdown(description="Weapon", layout=lay(width="240px")), "weapon")
         self.add_weapon = tag(widgets.Button(icon="plus", tooltip="Add a weapon", layout=lay(width="36px")),
                               "add-weapon")
+        self.weapon_pick = tag(widgets.Combobox(
+            placeholder="+ a weapon: long sword…", options=weapons(), ensure_option=False, continuous_update=False,
+            layout=lay(width="200px"),
+            tooltip="Add a weapon of PH 2e Table 44 by name, filled in from the table; another name adds a new "
+                    "weapon of that name"), "weapon-pick")
         self.remove_weapon = tag(widgets.Button(icon="trash", tooltip="Remove this weapon", layout=lay(width="36px")),
                                  "remove-weapon")
         self.spell = tag(widgets.Dropdown(description="Spell", layout=lay(width="240px")), "spell")
         self.add_spell = tag(widgets.Button(icon="plus", tooltip="Add a spell", layout=lay(width="36px")), "add-spell")
+        self.spell_pick = tag(widgets.Combobox(
+            placeholder="+ a spell: sleep…", options=spells(), ensure_option=False, continuous_update=False,
+            layout=lay(width="200px"),
+            tooltip="Add a spell of the PH 2e spell lists by name, filled in from its list; another name adds a new "
+                    "spell of that name"), "spell-pick")
         self.remove_spell = tag(widgets.Button(icon="trash", tooltip="Remove this spell", layout=lay(width="36px")),
                                 "remove-spell")
         self.hits = text("hits", "hit at", "300px")
@@ -305,6 +351,10 @@ class EncounterEditor(widgets.VBox):
         """The current combatant's intent rows, in order, and one empty row after them for the next."""
         self.intent_box = tag(widgets.VBox(), "intents")
         self.intent_heading = widgets.HTML()
+        self.same_for_each = tag(widgets.Button(
+            description="Same for each", icon="users", layout=lay(width="auto"),
+            tooltip="Give every figure of this one's kind (Goblin 1 .. Goblin 6) these intents in place of its own, "
+                    "as a file's actor = \"each goblin\" does"), "same-for-each")
 
         self._choose_system = choose_system
         self._on_new = on_new
@@ -313,16 +363,21 @@ class EncounterEditor(widgets.VBox):
         super().__init__([
             widgets.HTML("<b>Edit the encounter</b> (changes apply when you press Enter or leave a field)"),
             widgets.HBox(top, layout=wrap),
-            widgets.HBox([self.combatant, self.add_combatant, self.remove_combatant], layout=wrap),
+            widgets.HBox([self.combatant, self.add_combatant, self.remove_combatant, self.duplicate_combatant],
+                         layout=wrap),
+            widgets.HBox([self.books, self.books_count, self.books_side, self.books_average, self.add_from_books],
+                         layout=wrap),
             widgets.HBox([self.name, self.side, self.char_class, self.level, self.size], layout=wrap),
             widgets.HBox([self.dex, self.con, self.mv, self.ac, self.thac0, self.hp, self.apr, self.surprised,
                           self.components_ready], layout=wrap),
-            widgets.HBox([self.weapon, self.add_weapon, self.remove_weapon, self.weapon_name, self.weapon_sf,
-                          self.weapon_magic, self.weapon_kind, self.weapon_length, self.weapon_damage], layout=wrap),
-            widgets.HBox([self.spell, self.add_spell, self.remove_spell, self.spell_name, self.spell_ct,
-                          self.spell_level, self.spell_components], layout=wrap),
+            widgets.HBox([self.weapon, self.add_weapon, self.weapon_pick, self.remove_weapon, self.weapon_name,
+                          self.weapon_sf, self.weapon_magic, self.weapon_kind, self.weapon_length, self.weapon_damage],
+                         layout=wrap),
+            widgets.HBox([self.spell, self.add_spell, self.spell_pick, self.remove_spell, self.spell_name,
+                          self.spell_ct, self.spell_level, self.spell_components], layout=wrap),
             self.hits,
             self.intent_heading,
+            self.same_for_each,
             self.intent_box,
         ], layout=lay(border="1px solid #d5d8dc", padding="6px", margin="8px 0"))
         tag(self, "editor")
@@ -385,6 +440,9 @@ class EncounterEditor(widgets.VBox):
         self.combatant.observe(self._on_pick_combatant, "value")
         self.add_combatant.on_click(self._on_add_combatant)
         self.remove_combatant.on_click(self._on_remove_combatant)
+        self.duplicate_combatant.on_click(self._on_duplicate)
+        self.add_from_books.on_click(self._on_add_from_books)
+        self.same_for_each.on_click(self._on_same_for_each)
         for attr, d in _CONTROLS[""].items():
             getattr(self, attr).observe(lambda change, key=d.spec.file: self._on_combatant_field(key, change.new),
                                         "value")
@@ -398,7 +456,9 @@ class EncounterEditor(widgets.VBox):
                                         "value")
         self.add_weapon.on_click(lambda _: self._on_add_item("weapons"))
         self.remove_weapon.on_click(lambda _: self._on_remove_item("weapons"))
+        self.weapon_pick.observe(lambda change: self._on_pick_item("weapons", change.new), "value")
         self.add_spell.on_click(lambda _: self._on_add_item("spells"))
+        self.spell_pick.observe(lambda change: self._on_pick_item("spells", change.new), "value")
         self.remove_spell.on_click(lambda _: self._on_remove_item("spells"))
         self.hits.observe(self._on_hits, "value")
 
@@ -409,6 +469,11 @@ class EncounterEditor(widgets.VBox):
 
     def _changed(self) -> None:
         self._on_change()
+
+    def _refuse(self, entry: str, words: str) -> None:
+        """Say in the view's alert box that ``entry`` was not applied, in ``words``; what was typed stays."""
+        self.entry_errors[entry] = words
+        self._changed()
 
     def _describe_system(self) -> None:
         system = self.system
@@ -446,7 +511,8 @@ class EncounterEditor(widgets.VBox):
         cd = self.draft.combatants.get(self._current)
         for attr, d in _CONTROLS[""].items():
             _show(getattr(self, attr), d, cd.fields if cd else None)
-        self.remove_combatant.disabled = cd is None
+        self.remove_combatant.disabled = self.duplicate_combatant.disabled = cd is None
+        self.books_side.options = self._sides()
         for name in ("weapons", "spells"):
             items = getattr(cd, name) if cd else {}
             picker = self.weapon if name == "weapons" else self.spell
@@ -466,6 +532,7 @@ class EncounterEditor(widgets.VBox):
             _show(getattr(self, attr), d, item)
         (self.remove_weapon if name == "weapons" else self.remove_spell).disabled = item is None
         (self.add_weapon if name == "weapons" else self.add_spell).disabled = cd is None
+        (self.weapon_pick if name == "weapons" else self.spell_pick).disabled = cd is None
 
     def _on_pick_combatant(self, change) -> None:
         if self._quiet:
@@ -473,8 +540,10 @@ class EncounterEditor(widgets.VBox):
         self._current = change.new
         with self._quiet():
             self._show_combatants()
-        if self.entry_errors:  # what was typed for the last combatant went with its panel
-            self.entry_errors.clear()
+        panel = [key for key in self.entry_errors if key != _BOOKS]
+        if panel:  # what was typed for the last combatant went with its panel
+            for key in panel:
+                del self.entry_errors[key]
             self._changed()
 
     def _on_combatant_field(self, key: str, value: Any) -> None:
@@ -488,7 +557,13 @@ class EncounterEditor(widgets.VBox):
         if key == "name":
             with self._quiet():
                 self._show_combatants()
+        elif key == "side":
+            self.books_side.options = self._sides()
         self._changed()
+
+    def _sides(self) -> list[str]:
+        """The sides a figure from the books may join: the encounter's, in order."""
+        return [side for side in self.draft.sides if side]
 
     def _on_add_combatant(self, _button) -> None:
         sides = self.draft.sides
@@ -498,6 +573,41 @@ class EncounterEditor(widgets.VBox):
             "level": _COMBATANT.level, "dex": _COMBATANT.abilities.dexterity, "mv": _COMBATANT.movement,
         })
         self.draft.add_weapon(self._current, {"name": "long sword", "sf": 5, "length": "long", "damage": "d8"})
+        with self._quiet():
+            self._show_combatants()
+        self._changed()
+
+    def _on_add_from_books(self, _button) -> None:
+        """Add what the search names, as many as the count says, on the side given (:meth:`EncounterDraft.add_from_books
+        <combatkit.widgets.state.draft.EncounterDraft.add_from_books>`), and show the first; a name or count the
+        books refuse is said in the alert box, and what was typed stays."""
+        if not self.books.value.strip():
+            self._refuse(_BOOKS, f'{_BOOKS}: name a monster ("goblin") or a class and level ("fighter 3")')
+            return
+        try:
+            added = self.draft.add_from_books(self.books.value, self.books_count.value, side=self.books_side.value,
+                                              average=self.books_average.value)
+        except ValueError as error:
+            self._refuse(_BOOKS, f"{_BOOKS}: {error_words(error)} (nothing added)")
+            return
+        self.entry_errors.pop(_BOOKS, None)
+        self._current = added[0]
+        with self._quiet():
+            self.books.value = ""
+            self.books_count.value = 1
+            self._show_combatants()
+        self._changed()
+
+    def _on_duplicate(self, _button) -> None:
+        if self._current is None:
+            return
+        try:
+            copied = self.draft.duplicate(self._current)
+        except ValueError as error:  # a figure with no name has no kind to number
+            self._refuse("duplicate", f"duplicate: {error_words(error)}")
+            return
+        self.entry_errors.pop("duplicate", None)
+        self._current = copied
         with self._quiet():
             self._show_combatants()
         self._changed()
@@ -537,12 +647,33 @@ class EncounterEditor(widgets.VBox):
         if self._current is None:
             return
         cd = self.draft.combatants[self._current]
+        self._add_item(self._current, name, _new_item(name, f"{name[:-1]} {len(getattr(cd, name)) + 1}"))
+
+    def _on_pick_item(self, name: str, typed: str) -> None:
+        """A weapon or spell named in its picker: the book's row (:func:`~combatkit.widgets.state.draft.book_weapon`,
+        :func:`~combatkit.widgets.state.draft.book_spell`), or a new one of a name the books lack."""
+        picker = self.weapon_pick if name == "weapons" else self.spell_pick
+        if self._quiet or self._current is None or not typed.strip():
+            return
+        cd = self.draft.combatants[self._current]
+        entry = f"{name} picked"
+        try:
+            table = book_weapon(typed) if name == "weapons" else book_spell(
+                typed, str(cd.fields.get("class", _COMBATANT.char_class)))
+        except ValueError as error:  # a spell on both lists that the figure's class does not settle
+            self._refuse(entry, f"{cd.name}: {error_words(error)} (not added)")
+            return
+        self.entry_errors.pop(entry, None)
+        with self._quiet():
+            picker.value = ""
+        self._add_item(self._current, name, table or _new_item(name, typed.strip()))
+
+    def _add_item(self, owner: int, name: str, table: dict[str, Any]) -> None:
+        """Give ``owner`` (the combatant shown) the weapon or spell ``table`` and show it."""
         if name == "weapons":
-            ident = self.draft.add_weapon(self._current, {"name": f"weapon {len(cd.weapons) + 1}",
-                                                          "sf": _WEAPON.speed_factor})
+            ident = self.draft.add_weapon(owner, table)
         else:
-            ident = self.draft.add_spell(self._current, {"name": f"spell {len(cd.spells) + 1}",
-                                                         "ct": _SPELL.casting_time})
+            ident = self.draft.add_spell(owner, table)
         with self._quiet():
             self._show_combatants()
             (self.weapon if name == "weapons" else self.spell).value = ident
@@ -602,6 +733,10 @@ class EncounterEditor(widgets.VBox):
             row.target.options = targets
             self._show_row(row, cd, table)
         self.intent_box.children = tuple(self.rows)
+        kind = self.draft.kind_of(self._current) if cd else []
+        self.same_for_each.layout.display = None if len(kind) > 1 else "none"
+        if cd is not None:
+            self.same_for_each.description = f"Same for each {group_of(cd.name)} ({len(kind)})"
         self._show_placements()
 
     def _show_row(self, row: IntentRow, cd: CombatantDraft | None, i: dict[str, Any] | None) -> None:
@@ -710,6 +845,12 @@ class EncounterEditor(widgets.VBox):
         self.draft.insert_intent(self._current, index + 1, "attack")
         with self._quiet():
             self._show_intents()
+        self._changed()
+
+    def _on_same_for_each(self, _button) -> None:
+        if self._current is None:
+            return
+        self.draft.same_for_each(self._current)
         self._changed()
 
     def _on_move(self, index: int, by: int) -> None:
@@ -832,6 +973,14 @@ def _control(attr: str, d: Declared) -> widgets.ValueWidget:
     else:
         control = widgets.Text(continuous_update=False, style=small, placeholder=placeholder, **look)
     return tag(control, _tag(attr, d))
+
+
+def _new_item(name: str, called: str) -> dict[str, Any]:
+    """A new weapon or spell (``name``: ``"weapons"`` or ``"spells"``) called ``called``, its other fields the
+    defaults a table leaves out but its speed: a weapon's SF, a spell's CT."""
+    if name == "weapons":
+        return {"name": called, "sf": _WEAPON.speed_factor}
+    return {"name": called, "ct": _SPELL.casting_time}
 
 
 def _number_or_text(value: Any) -> Any:
