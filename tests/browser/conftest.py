@@ -84,6 +84,9 @@ def watched(browser, request):
     context = browser.new_context(viewport=viewport, accept_downloads=True)
     page = context.new_page()
     page.set_default_timeout(60_000)
+    # Voila answers a page once its kernel has run the notebook: on two cores that another test is compiling the
+    # engine on (tests/test_compiled.py), a cold kernel took over 60 s. A bound on a busy machine, not a timing.
+    page.set_default_navigation_timeout(150_000)
     watch = PageWatch(page)
     yield page, watch
     if not page.is_closed():
