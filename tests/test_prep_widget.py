@@ -732,3 +732,19 @@ def test_round_1_intents_are_edited_in_the_shared_editor_and_reach_the_run():
     assert any(e.actor == "Mira" and "magic missile" in e.why for e in first.rounds[0].events)
     prep.rows[1].fields["name"].value = "Mirabel"  # the roster's edit reaches the editor
     assert [c.name for c in edit.draft.encounter().combatants][1] == "Mirabel"
+
+
+def test_what_the_encounter_editor_could_not_read_is_said_in_prep_s_alert_box_too():
+    """A name the books lack, typed in prep's encounter editor, is said in prep's own alert box and nothing else
+    changes; the next good entry clears it."""
+    prep = prep_widgets.EncounterPrep()
+    before = prep.encounter
+    edit = prep.editor
+    edit.books.value, edit.books_count.value, edit.books_side.value = "gobln", 2, "goblins"
+    edit.add_from_books.click()
+    assert 'no monster "gobln"' in prep.error and "Not applied" in prep.message.value
+    assert prep.encounter == before and edit.books.value == "gobln"
+    edit.books.value = "goblin"
+    edit.add_from_books.click()
+    assert prep.error == "" and prep.message.value == ""
+    assert [c.name for c in prep.encounter.combatants][-2:] == ["Goblin 1", "Goblin 2"]

@@ -844,10 +844,12 @@ class EncounterPrep(EncounterView):
         else:
             text = self._describe(error, in_draft)
             self._problems[key] = f"under {under}: {text}" if under else text
-        self.error = "\n".join(self._problems.values())
+        entries = list(self.editor.entry_errors.values())  # what the encounter editor could not read
+        self.error = "\n".join([*self._problems.values(), *entries])
         items = "".join(f"<li><b>{_MESSAGE_TITLES[key]}:</b> {html.escape(text)}</li>"
                         for key, text in self._problems.items())
-        show_alert(self.message, "" if not self._problems else (
+        items += "".join(f"<li><b>{_MESSAGE_TITLES['encounter']}:</b> {html.escape(text)}</li>" for text in entries)
+        show_alert(self.message, "" if not items else (
             f'<ul style="margin:4px 0">{items}</ul>The results below are still the last complete run\'s; your input '
             "is kept so you can fix it."))
 
