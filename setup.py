@@ -39,6 +39,7 @@ INTERPRETED = {
     "combatkit/mana/tables.py": "the same",
     "combatkit/monsters.py": "reads its tables from files and checks what a user gives as Python checks it; no hot "
                              "loop",
+    "combatkit/table.py": "checks the DM's rulings and reads fight files as Python checks them; one call a round",
 }
 """The engine modules left as Python, and why; every other module under combatkit/ is compiled. Inside the
 compiled ones, the classes a user or a file gives values to (the options) and the timing systems (classes

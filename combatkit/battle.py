@@ -64,6 +64,8 @@ class FigureStatus(IdentityEnum):
     """Left the fight."""
     CHARMED = "charmed"
     """Charmed by a foe's spell: it takes no hostile action, out of the fight."""
+    SURRENDERED = "surrendered"
+    """Gave up the fight: out of it, and no longer a foe (a DM's ruling at the table: :mod:`combatkit.table`)."""
     FRIGHTENED = "frightened"
     """Fleeing in panic from a spell's fear: it takes no action, but is still on the field (far off)
     and comes back when the spell ends."""

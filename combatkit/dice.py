@@ -42,6 +42,7 @@ __all__ = [
     "Roller",
     "UnknownRollError",
     "check_entered",
+    "count_keys",
     "key_parts",
     "roll_key",
     "sum_of",
@@ -443,6 +444,29 @@ class Roller:
             )
         return Roll(spec, purpose, sum(faces) + spec.modifier, faces, entered=True)
 
+
+
+def count_keys(purposes: Iterable[str]) -> list[str]:
+    """The key each of a round's resolved rolls, called ``purposes`` in the order rolled, is entered under: by its
+    count in the round (:meth:`Roller.by_count`), or as it is called when it names no tick.
+
+    >>> count_keys(["attack roll: Kell [round 2, tick 4]", "damage: Kell [round 2, tick 4]",
+    ...             "attack roll: Kell [round 2, tick 9]", "DEX check (stopping): Kell"])
+    ['attack roll: Kell [round 2, #1]', 'damage: Kell [round 2, #1]', 'attack roll: Kell [round 2, #2]', \
+'DEX check (stopping): Kell']
+    """
+    seen: dict[str, int] = {}
+    keys = []
+    for purpose in purposes:
+        cut = purpose.find(" [round ") if purpose.endswith("]") else -1
+        comma = purpose.find(",", cut) if cut >= 0 else -1
+        if comma < 0:
+            keys.append(purpose)
+            continue
+        head = purpose[:comma]
+        seen[head] = seen.get(head, 0) + 1
+        keys.append(f"{head}, #{seen[head]}]")
+    return keys
 
 
 def check_entered(entered: Mapping[str, Entered], asked: Iterable[str], where: str, forms: Sequence[str] = (),

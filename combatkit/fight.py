@@ -58,7 +58,7 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from combatkit.dice import Roller, check_entered
+from combatkit.dice import Roll, Roller, check_entered, count_keys
 from combatkit.effects import EffectKind, spell_effect
 from combatkit.encounter import Encounter, Hit
 from combatkit.errors import RulesError, is_whole
@@ -81,7 +81,7 @@ from combatkit.systems._memo import remembering, stands_for, table
 from combatkit.systems.base import FightRound, annotate, find_system, in_phase_order, roll_words, with_intents
 from combatkit.timeline import Timeline
 
-__all__ = ["STALEMATE", "End", "Fight", "FightOptions", "SurpriseOptions", "run_fight"]
+__all__ = ["STALEMATE", "End", "Fight", "FightOptions", "FightRun", "RoundDie", "SurpriseOptions", "in_round", "round_rolls", "run_fight"]
 
 STALEMATE: Final = 3
 """Rounds in a row with nobody hurt that make an undecided fight a stalemate (:attr:`Fight.undecided_why`)."""
@@ -135,6 +135,26 @@ class FightOptions:
             given = getattr(self, name)
             if not isinstance(given, kind):
                 raise RulesError("combatkit fights", f"{name} is a {kind.__name__}, got {given!r}")
+
+
+@dataclass(frozen=True)
+class RoundDie:
+    """One roll a round of a fight made, as the table enters it (:attr:`FightRun.dice`)."""
+
+    key: str
+    """What a number for it is entered under (:meth:`FightRun.play_round`'s ``rolls``): ``initiative: party``,
+    ``attack roll: Kell [round 2, #1]``."""
+    purpose: str
+    """What the roll was for, as the round called it (``attack roll: Kell [round 2, tick 9]``)."""
+    dice: str
+    """The dice, in standard notation."""
+    value: int | tuple[int, ...]
+    """The total, or each die's face where the round reads the faces."""
+    typed: bool
+    """A number entered at the table (else rolled from the seed)."""
+    timing: bool
+    """A timing system's roll (surprise, initiative...), made as the round is placed; else one the round's
+    resolution made (attack, damage, save, morale...)."""
 
 
 class End(enum.Enum):
@@ -397,140 +417,259 @@ def run_fight(encounter: Encounter, system: str | None = None, *, seed: int | No
     :func:`~combatkit.simulation.simulate` does: one a run in its own process, one a run and thread in each
     worker): the same fights, each value worked out once for all of them.
 
+    The rounds are played by a :class:`FightRun`, one at a time, as the table plays them (:mod:`combatkit.table`).
+
     >>> from combatkit import load_example
     >>> fight = run_fight(load_example("orc-closes-on-longbowman"), seed=4)
     >>> fight.winner, fight.round_count, fight.end.value
     ('archers', 1, 'a side down')
     """
-    if seed is not None and not is_whole(seed):
-        raise RulesError("combatkit fights", f"seed is a whole number (None: the encounter's), got {seed!r}")
-    found = find_system(system or encounter.system)
-    sid = found.id
-    encounter = with_intents(encounter)
-    seed = seed if seed is not None else (encounter.seed if encounter.seed is not None else 0)
-    own = _own_system(encounter) == sid
-    table_rolls = dict(encounter.rolls) if own else {}
-    master = random.Random(seed)
-    resolve_roller = Roller(rng=random.Random(master.getrandbits(64)), entered=table_rolls)
-    cache = cache if cache is not None else {}
-    figures = list(_start(encounter, options.opening_gap, cache))
-    flagged = any(c.surprised for c in encounter.combatants)
-    surprised = frozenset(c.name for c in encounter.combatants if c.surprised)
-    rounds: list[RoundResult] = []
-    refused_total = 0
-    carried: dict[str, list[Intent]] = {}
-    carry: Mapping[str, object] = {}
-    held_over: object = None  # what the last round's timeline left this one (Timeline.carry: 000 §3's phases run on)
-    quiet = 0
-    played = 0
-    with remembering(cache, explain):  # the rounds a system placed, looked up again (combatkit.systems._memo)
-        # The system's options timed only, worked out once a fight (once a run: derived_options), not each round
-        # (003's are built and their dice checked each time); each round's own (round_options) start from them.
-        timed = found.timing_options(system_options)
-        for r in range(1, options.max_rounds + 1):
-            if _over(figures):
-                break
-            played = r
-            first = r == 1
-            schedule_seed: int | None = master.getrandbits(64)
-            schedule_rng = random.Random(schedule_seed)
-            entered = round_rolls(table_rolls, r) if table_rolls else {}
-            extra_events: list[Event] = []
-            asked: list[str] = []
-            if first and options.surprise.standard_roll and found.rules.own_surprise is None and not flagged:
-                surprise_roller = Roller(rng=schedule_rng, entered=entered)
-                schedule_seed = None  # the schedule goes on from the surprise roll's dice
-                surprised = _standard_surprise(encounter, surprise_roller, extra_events)
-                asked.extend(roll.purpose for roll in surprise_roller.log)
-            round_surprised = surprised if first else frozenset()
-            present = [f for f in figures if is_present(f.status)]
-            number = encounter.round + r - 1
-            combatants = tuple(_as_now(f, f.name in round_surprised, cache) for f in present)
+    run = FightRun(encounter, system, seed=seed, options=options, system_options=system_options, explain=explain,
+                   cache=cache)
+    with remembering(run.cache, explain):  # the rounds a system placed, looked up again (combatkit.systems._memo)
+        while run.played < options.max_rounds and not run.over:
+            run.step()
+    return run.fight()
+
+
+class FightRun:
+    """A fight under way: the figures as the last round left them, and what the next round starts from. Each
+    :meth:`play_round` plays one round with the rules of the module docstring; :func:`run_fight` plays them to the
+    end, and the table (:mod:`combatkit.table`) one at a time, with the intents and the dice the DM gives.
+
+    ``entered``: the numbers typed for the fight's rolls (default: the encounter's own, when it is played under
+    the system it was written for); :meth:`play_round` takes each round's too.
+    """
+
+    def __init__(self, encounter: Encounter, system: str | None = None, *, seed: int | None = None,
+                 options: FightOptions = FightOptions(), system_options: object = None, explain: bool = True,
+                 cache: dict | None = None, entered: Mapping[str, int | tuple[int, ...]] | None = None) -> None:
+        if seed is not None and not is_whole(seed):
+            raise RulesError("combatkit fights", f"seed is a whole number (None: the encounter's), got {seed!r}")
+        self.found = found = find_system(system or encounter.system)
+        self.encounter = encounter = with_intents(encounter)
+        self.seed = seed if seed is not None else (encounter.seed if encounter.seed is not None else 0)
+        self.options, self.explain = options, explain
+        own = _own_system(encounter) == found.id
+        self.table_rolls: dict[str, int | tuple[int, ...]] = (
+            dict(entered) if entered is not None else dict(encounter.rolls) if own else {})
+        self.master = random.Random(self.seed)
+        self.resolve_roller = Roller(rng=random.Random(self.master.getrandbits(64)), entered=self.table_rolls)
+        self.cache = cache if cache is not None else {}
+        self.figures = list(_start(encounter, options.opening_gap, self.cache))
+        self.flagged = any(c.surprised for c in encounter.combatants)
+        self.surprised = frozenset(c.name for c in encounter.combatants if c.surprised)
+        self.rounds: list[RoundResult] = []
+        self.refused = 0
+        self.carried: dict[str, list[Intent]] = {}
+        self.carry: Mapping[str, object] = {}
+        self.held_over: object = None  # the last round's Timeline.carry: 000 §3's phases run on
+        self.quiet = 0
+        self.played = 0
+        self.dice: tuple[RoundDie, ...] = ()
+        """Every roll of the last round played, in the order made: its timing rolls, then its resolution's."""
+        with remembering(self.cache, explain):
+            # The system's options timed only, worked out once a fight (once a run: derived_options), not each round
+            # (003's are built and their dice checked each time); each round's own (round_options) start from them.
+            self.timed = found.timing_options(system_options)
+
+    @property
+    def over(self) -> bool:
+        """Whether one side or none is left acting."""
+        return _over(self.figures)
+
+    def present(self) -> list[Figure]:
+        """The figures still on the field."""
+        return [f for f in self.figures if is_present(f.status)]
+
+    def next_intents(self) -> tuple[Intent, ...]:
+        """What the figures on the field mean to do in the next round, if nobody says otherwise: the encounter's
+        intents in round 1 (when played), else what the system left over from the round before, then the default
+        policy's for everyone else (the intents :meth:`play_round` plays when given none)."""
+        with remembering(self.cache, self.explain):
+            r = self.played + 1
+            present = self.present()
             names = tuple(f.name for f in present)
-            sys_opts = found.round_options(timed, FightRound(r, names, options.surprise.check,
-                                                                      flagged or bool(round_surprised),
-                                                                      options.resolution.figures, held_over))
-            planned = _round_intents(encounter, names, first and options.declarations, carried)
+            planned = _round_intents(self.encounter, names, r == 1 and self.options.declarations, self.carried)
             mine = frozenset(i.actor for i in planned)
-            in_cycle = _in_cycle(encounter, number, cache)
-            policy = _policy(present, found, number, in_cycle, round_surprised, options, mine, cache)
-            distances = _distances(names, [f.position for f in present], cache)
-            refinements = (tuple(x for x in encounter.refinements if x.actor in mine)
-                           if first and options.declarations else ())
-            seen = tuple(_as_planned(f, f.name in round_surprised, cache) for f in present)
-            meant = planned + policy
-            plan = _plan(found, distances, seen, meant, refinements, sys_opts, carry, in_cycle, cache,
-                         lambda: made(Encounter, {"title": encounter.title, "combatants": seen, "distances": distances,
-                                                  "rolls": entered, "round": number, "system": sid,
-                                                  "description": encounter.description, "intents": meant,
-                                                  "refinements": refinements}))
-            carry = plan.carry
-            carried = {p.actor: [p.intent] for p in plan.placements
-                       if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}
-            user, declarations = _round_declarations(plan, mine, cache)
-            for f in present:
-                if f.holding is not None and is_acting(f.status):
-                    extra_events.append(Event(r, 1, f.name, EventKind.NOTE, "000 §2 A: Holding a Spell",
-                                              f"{f.name}'s {f.holding}, held over from round {r - 1}, goes off this "
-                                              f"round and counts as its casting: {f.name} begins no new spell and "
-                                              f"does not attack." if explain else ""))
-            sits_out = found.rules.surprised_sits_out
-            for name in sorted(round_surprised):
-                if sits_out is not None and name in names:
-                    extra_events.append(Event(r, 1, name, EventKind.SURPRISE, sits_out,
-                                              f"{name} is surprised and declares nothing this round."
-                                              if explain else ""))
-            round_encounter = made(Encounter, {
-                "title": encounter.title, "combatants": combatants,
-                "declarations": declarations, "distances": distances, "rolls": entered,
-                "round": number, "system": sid, "description": encounter.description})
-            timing = found.timing_roller()
-            timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,
-                                                            schedule_seed, entered, sys_opts, r, explain)
-            if explain:
-                timeline = annotate(timeline, plan)
-            refused_total += len(refusals)
-            extra_events.extend(refusals)
-            known = {roll.purpose: (roll.faces if roll.faces else roll.total) for roll in timeline.rolls}
-            asked.extend(known)
-            known.update(entered)
+            round_surprised = self.surprised if r == 1 else frozenset()
+            number = self.encounter.round + r - 1
+            return planned + _policy(present, self.found, number, _in_cycle(self.encounter, number, self.cache),
+                                     round_surprised, self.options, mine, self.cache)
 
-            def reschedule(hits: tuple[Hit, ...], enc: Encounter = round_encounter, known: dict = known,
-                           roller_type: type = timing, rng: random.Random = schedule_rng,
-                           opts: object = sys_opts, plan: Plan = plan) -> Timeline:
-                again = found.schedule(made(Encounter, {"hits": hits}, like=enc),
-                                       roller_type(entered=dict(known), rng=rng), opts, check_rolls=False)
-                known.update({roll.purpose: (roll.faces if roll.faces else roll.total) for roll in again.rolls})
-                asked.extend(roll.purpose for roll in again.rolls)
-                return annotate(again, plan) if explain else again
+    def play_round(self, intents: tuple[Intent, ...] | None = None,
+                   rolls: Mapping[str, int | tuple[int, ...]] | None = None) -> RoundResult | None:
+        """Play the next round and carry its figures forward; the round played (None on the fast path).
 
-            result = resolve_round(timeline, present, round_encounter.declarations, roller=resolve_roller,
-                                   options=options.resolution, round=r, encounter_round=number, system_options=sys_opts,
-                                   reschedule=reschedule, explain=explain, cache=cache)
-            if first and table_rolls:
-                check_entered(table_rolls, [*asked, *(roll.purpose for roll in resolve_roller.log)],
-                              f"round 1 of the fight under {found.title}",
-                              found.roll_keys + ROLL_KEYS + _SURPRISE_KEYS + tuple(
-                                  f"{key} [round <r>]" for key in found.roll_keys + _SURPRISE_KEYS),
-                              roll_words(encounter))
-            held_over = result.timeline.carry
-            after = {f.name: f for f in result.figures}
-            hurt = any(after[f.name].hit_points != f.hit_points for f in figures if f.name in after)
-            quiet = 0 if hurt else quiet + 1
-            figures = [after.get(f.name, f) for f in figures]
-            if explain:
-                rounds.append(replace(result, events=tuple(extra_events) + result.events))
-    standing = sorted({f.side for f in figures if is_acting(f.status)})
-    if len(standing) == 1 and _over(figures):
-        winner = standing[0]
-        losers = [f for f in figures if f.side != winner]
-        end = End.FLED if losers and any(f.status is FigureStatus.FLED for f in losers) else End.SIDE_DOWN
-    elif not standing:
-        winner, end = None, End.NO_ONE_LEFT
-    else:
-        winner, end = None, End.ROUND_LIMIT
-    return Fight(encounter.title, sid, seed, tuple(figures), winner, end, played, tuple(rounds), refused_total,
-                 quiet)
+        ``intents``: what the figures they name mean to do this round, in place of the encounter's (round 1) or
+        what the last round left over; the policy decides for the others. ``rolls``: numbers entered for this
+        round, keyed as a fight's are (:func:`round_rolls`: a timing roll by its key, ``initiative: party``; a
+        resolved one by its count, ``attack roll: Kell [round 2, #1]``). A round that cannot be played (a number
+        its dice cannot roll, a roll it needs that nobody entered and no seed rolls) raises and leaves the fight
+        as it was."""
+        mark = self._mark()
+        try:
+            with remembering(self.cache, self.explain):
+                return self.step(intents, rolls or {})
+        except BaseException:
+            self._restore(mark)
+            raise
+
+    def fight(self) -> Fight:
+        """The fight as it stands: its winner, if one side is left, else why not."""
+        figures = self.figures
+        standing = sorted({f.side for f in figures if is_acting(f.status)})
+        if len(standing) == 1 and _over(figures):
+            winner: str | None = standing[0]
+            losers = [f for f in figures if f.side != winner]
+            end = End.FLED if losers and any(f.status is FigureStatus.FLED for f in losers) else End.SIDE_DOWN
+        elif not standing:
+            winner, end = None, End.NO_ONE_LEFT
+        else:
+            winner, end = None, End.ROUND_LIMIT
+        return Fight(self.encounter.title, self.found.id, self.seed, tuple(figures), winner, end, self.played,
+                     tuple(self.rounds), self.refused, self.quiet)
+
+    def _mark(self) -> tuple:
+        """Everything a round changes, to put back when it cannot be played (:meth:`play_round`)."""
+        roller = self.resolve_roller
+        return (list(self.figures), self.surprised, list(self.rounds), self.refused, dict(self.carried), self.carry,
+                self.held_over, self.quiet, self.played, self.master.getstate(),
+                roller.rng.getstate() if roller.rng else None, dict(roller.counted), len(roller.log),
+                dict(roller.entered), dict(self.table_rolls))
+
+    def _restore(self, mark: tuple) -> None:
+        roller = self.resolve_roller
+        (self.figures, self.surprised, self.rounds, self.refused, self.carried, self.carry, self.held_over,
+         self.quiet, self.played, master, rng, roller.counted, logged, roller.entered, self.table_rolls) = mark
+        self.master.setstate(master)
+        if roller.rng is not None:
+            roller.rng.setstate(rng)
+        del roller.log[logged:]
+
+    def step(self, given: tuple[Intent, ...] | None = None,
+             rolls: Mapping[str, int | tuple[int, ...]] | None = None) -> RoundResult | None:
+        """:meth:`play_round` as :func:`run_fight` plays it, in the run's memo already (:func:`remembering`): a round
+        that raises leaves the fight part played."""
+        found, encounter, options, explain, cache = self.found, self.encounter, self.options, self.explain, self.cache
+        sid = found.id
+        r = self.played = self.played + 1
+        first = r == 1
+        typed = {in_round(key, r): value for key, value in rolls.items()} if rolls else {}
+        if typed:
+            self.table_rolls.update(typed)
+            self.resolve_roller.entered = {**self.resolve_roller.entered, **typed}
+        table_rolls = self.table_rolls
+        schedule_seed: int | None = self.master.getrandbits(64)
+        schedule_rng = random.Random(schedule_seed)
+        entered = round_rolls(table_rolls, r) if table_rolls else {}
+        extra_events: list[Event] = []
+        asked: list[str] = []
+        timing_rolls: list[Roll] = []
+        if first and options.surprise.standard_roll and found.rules.own_surprise is None and not self.flagged:
+            surprise_roller = Roller(rng=schedule_rng, entered=entered)
+            schedule_seed = None  # the schedule goes on from the surprise roll's dice
+            self.surprised = _standard_surprise(encounter, surprise_roller, extra_events)
+            asked.extend(roll.purpose for roll in surprise_roller.log)
+            timing_rolls.extend(surprise_roller.log)
+        round_surprised = self.surprised if first else frozenset()
+        present = self.present()
+        number = encounter.round + r - 1
+        combatants = tuple(_as_now(f, f.name in round_surprised, cache) for f in present)
+        names = tuple(f.name for f in present)
+        sys_opts = found.round_options(self.timed, FightRound(r, names, options.surprise.check,
+                                                              self.flagged or bool(round_surprised),
+                                                              options.resolution.figures, self.held_over))
+        if given is None:
+            planned = _round_intents(encounter, names, first and options.declarations, self.carried)
+        else:
+            planned = tuple(i for i in given if i.actor in names)
+        mine = frozenset(i.actor for i in planned)
+        in_cycle = _in_cycle(encounter, number, cache)
+        policy = _policy(present, found, number, in_cycle, round_surprised, options, mine, cache)
+        distances = _distances(names, [f.position for f in present], cache)
+        refinements = (tuple(x for x in encounter.refinements if x.actor in mine)
+                       if first and options.declarations else ())
+        seen = tuple(_as_planned(f, f.name in round_surprised, cache) for f in present)
+        meant = planned + policy
+        plan = _plan(found, distances, seen, meant, refinements, sys_opts, self.carry, in_cycle, cache,
+                     lambda: made(Encounter, {"title": encounter.title, "combatants": seen, "distances": distances,
+                                              "rolls": entered, "round": number, "system": sid,
+                                              "description": encounter.description, "intents": meant,
+                                              "refinements": refinements}))
+        self.carry = plan.carry
+        self.carried = {p.actor: [p.intent] for p in plan.placements
+                        if p.kind is PlacementKind.DEFERRED and p.actor in mine and p.intent is not None}
+        user, declarations = _round_declarations(plan, mine, cache)
+        for f in present:
+            if f.holding is not None and is_acting(f.status):
+                extra_events.append(Event(r, 1, f.name, EventKind.NOTE, "000 §2 A: Holding a Spell",
+                                          f"{f.name}'s {f.holding}, held over from round {r - 1}, goes off this "
+                                          f"round and counts as its casting: {f.name} begins no new spell and "
+                                          f"does not attack." if explain else ""))
+        sits_out = found.rules.surprised_sits_out
+        for name in sorted(round_surprised):
+            if sits_out is not None and name in names:
+                extra_events.append(Event(r, 1, name, EventKind.SURPRISE, sits_out,
+                                          f"{name} is surprised and declares nothing this round."
+                                          if explain else ""))
+        round_encounter = made(Encounter, {
+            "title": encounter.title, "combatants": combatants,
+            "declarations": declarations, "distances": distances, "rolls": entered,
+            "round": number, "system": sid, "description": encounter.description})
+        timing = found.timing_roller()
+        timeline, round_encounter, refusals = _schedule(found, round_encounter, user, timing, schedule_rng,
+                                                        schedule_seed, entered, sys_opts, r, explain)
+        if explain:
+            timeline = annotate(timeline, plan)
+        self.refused += len(refusals)
+        extra_events.extend(refusals)
+        known = {roll.purpose: (roll.faces if roll.faces else roll.total) for roll in timeline.rolls}
+        asked.extend(known)
+        known.update(entered)
+        timing_rolls.extend(timeline.rolls)
+
+        def reschedule(hits: tuple[Hit, ...], enc: Encounter = round_encounter, known: dict = known,
+                       roller_type: type = timing, rng: random.Random = schedule_rng,
+                       opts: object = sys_opts, plan: Plan = plan) -> Timeline:
+            again = found.schedule(made(Encounter, {"hits": hits}, like=enc),
+                                   roller_type(entered=dict(known), rng=rng), opts, check_rolls=False)
+            new = [roll for roll in again.rolls if roll.purpose not in known]
+            known.update({roll.purpose: (roll.faces if roll.faces else roll.total) for roll in new})
+            asked.extend(roll.purpose for roll in again.rolls)
+            timing_rolls.extend(new)
+            return annotate(again, plan) if explain else again
+
+        logged = len(self.resolve_roller.log)
+        result = resolve_round(timeline, present, round_encounter.declarations, roller=self.resolve_roller,
+                               options=options.resolution, round=r, encounter_round=number, system_options=sys_opts,
+                               reschedule=reschedule, explain=explain, cache=cache)
+        if (first and table_rolls) or typed:
+            check_entered(table_rolls if first else typed,
+                          [*asked, *(roll.purpose for roll in self.resolve_roller.log[logged:])],
+                          f"round {r} of the fight under {found.title}",
+                          found.roll_keys + ROLL_KEYS + _SURPRISE_KEYS + tuple(
+                              f"{key} [round <r>]" for key in found.roll_keys + _SURPRISE_KEYS),
+                          roll_words(encounter))
+        if explain:
+            resolved = self.resolve_roller.log[logged:]
+            self.dice = tuple(
+                [RoundDie(in_round(roll.purpose, r), roll.purpose, str(roll.dice),
+                          roll.faces if roll.faces and len(roll.faces) > 1 else roll.total, roll.entered, True)
+                 for roll in timing_rolls]
+                + [RoundDie(key, roll.purpose, str(roll.dice), roll.faces if roll.faces and len(roll.faces) > 1
+                            else roll.total, roll.entered, False)
+                   for key, roll in zip(count_keys(roll.purpose for roll in resolved), resolved)])
+        self.held_over = result.timeline.carry
+        after = {f.name: f for f in result.figures}
+        hurt = any(after[f.name].hit_points != f.hit_points for f in self.figures if f.name in after)
+        self.quiet = 0 if hurt else self.quiet + 1
+        self.figures = [after.get(f.name, f) for f in self.figures]
+        if not explain:
+            return None
+        played = replace(result, events=tuple(extra_events) + result.events)
+        self.rounds.append(played)
+        return played
 
 
 def _round_intents(encounter: Encounter, names: tuple[str, ...], first: bool,
@@ -564,6 +703,16 @@ def round_rolls(rolls: Mapping[str, int | tuple[int, ...]], r: int) -> dict[str,
         elif r == 1 and " [round " not in key and key not in out:
             out[key] = value
     return out
+
+
+def in_round(key: str, r: int) -> str:
+    """A roll's key as a fight keeps it for round ``r`` (:func:`round_rolls`): a timing roll's with its round, a
+    resolved roll's (which names its round) as it is.
+
+    >>> in_round("initiative: party", 3), in_round("attack roll: Kell [round 3, #2]", 3)
+    ('initiative: party [round 3]', 'attack roll: Kell [round 3, #2]')
+    """
+    return key if " [round " in key else f"{key} [round {r}]"
 
 
 def _own_system(encounter: Encounter) -> str | None:
