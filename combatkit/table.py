@@ -56,8 +56,8 @@ from combatkit.model import Combatant
 from combatkit.resolution import Event, EventKind, RoundResult
 from combatkit.systems import find_system
 
-__all__ = ["FORMAT", "FightFileError", "Overrule", "OverruleKind", "RoundPreview", "RollNeededError", "Step",
-           "TableFight", "loads_fight"]
+__all__ = ["FORMAT", "FightFileError", "Overrule", "OverruleKind", "RosterRow", "RoundPreview", "RollNeededError",
+           "Step", "TableFight", "loads_fight"]
 
 FORMAT: Final = 1
 """The version of the fight file :meth:`TableFight.dumps` writes."""
@@ -96,6 +96,9 @@ class OverruleKind(enum.Enum):
 
 
 _STATUSES: Final = {s.value: s for s in FigureStatus}
+
+_FOREVER_PHASE: Final = 10**8
+"""A condition lasting to this phase or beyond lasts until removed (the resolution's ``FOREVER``)."""
 
 
 @dataclass(frozen=True)
@@ -159,16 +162,44 @@ class RoundPreview:
         return self.needed is not None and self.dice.index(die) > self.dice.index(self.needed)
 
 
+@dataclass(frozen=True)
+class RosterRow:
+    """One figure as the roster beside the chart shows it (:meth:`TableFight.roster`)."""
+
+    name: str
+    side: str
+    hit_points: int | None
+    """Now; None where the players are not to see it (a foe, :meth:`TableFight.roster` ``for_players``)."""
+    max_hit_points: int | None
+    status: str
+    """``active``, ``dead``, ``unconscious``, ``asleep``, ``held``, ``fled``, ``surrendered``..."""
+    conditions: tuple[tuple[str, int | None], ...]
+    """Each condition on it and the rounds it has left after this one (None: until removed)."""
+    spells_left: tuple[str, ...]
+    """Spells it has not begun (its own only, for players)."""
+    holding: str | None
+    """A spell held into the next round (000 §2 A)."""
+
+
 class TableFight:
     """A fight at the table (module docstring). ``seed``: the dice combatkit rolls for what the table does not
-    type; None, the table rolls everything."""
+    type; None, the table rolls everything. ``party``: the side the players play (default: the encounter's first
+    figure's), whom the player view shows in full; of the others it shows only those the DM has revealed
+    (:attr:`revealed`)."""
 
-    def __init__(self, encounter: Encounter, system: str | None = None, *, seed: int | None = None) -> None:
+    def __init__(self, encounter: Encounter, system: str | None = None, *, seed: int | None = None,
+                 party: str | None = None) -> None:
         if seed is not None and not is_whole(seed):
             raise RulesError("combatkit fights", f"seed is a whole number, or none for the table's dice, got {seed!r}")
+        sides = encounter.sides
+        if party is not None and party not in sides:
+            raise RulesError("combatkit fights", f"the party is one of the sides, {', '.join(sides)}; got {party!r}")
         self.start = encounter
         self.system = find_system(system or encounter.system)
         self.seed = seed
+        self.party = party if party is not None else encounter.combatants[0].side
+        self.revealed: set[str] = set()
+        """The foes the DM has shown the players (their names); they see no foe's hit points."""
         self.steps: list[Step] = []
         self._rulings: list[Event] = []
         self._run = self._new_run(encounter)
@@ -234,6 +265,29 @@ class TableFight:
             out.append(ruling)
             ruling = next(rulings, None)
         return tuple(out)
+
+    def roster(self, *, for_players: bool = False) -> list[RosterRow]:
+        """Every figure as it stands, in the encounter's order: hit points, status, conditions and the rounds they
+        have left, spells left, a spell held. ``for_players``: the party in full, the foes the DM revealed without
+        their hit points or spells, the others not at all."""
+        per_round = self.system.rules.phases
+        rows = []
+        for f in self._run.figures:
+            ours = f.side == self.party
+            if for_players and not ours and f.name not in self.revealed:
+                continue
+            secret = for_players and not ours
+            conditions = tuple((a.condition.name, None if a.last >= _FOREVER_PHASE else
+                                max(0, (a.last + 1 + per_round - 1) // per_round - self.round))
+                               for a in f.conditions if a.last >= self.round * per_round)
+            lasting = tuple((x.effect.kind.value, None if x.until is None else max(0, x.until - self.round))
+                            for x in f.lasting)
+            rows.append(RosterRow(
+                f.name, f.side, None if secret else f.hit_points, None if secret else f.max_hit_points,
+                f.status.value, conditions + lasting,
+                () if secret else tuple(s.name for s in f.combatant.spells if s.name not in f.spells_used),
+                None if secret else f.holding))
+        return rows
 
     def log_rows(self) -> list[dict[str, object]]:
         """The fight log: one plain row per event (:meth:`~combatkit.resolution.Event.row`), rulings included."""
@@ -372,9 +426,11 @@ class TableFight:
 
     def dumps(self) -> str:
         """The fight as TOML: the encounter begun with, the system, the seed, and every step (:func:`loads_fight`)."""
-        data: dict[str, Any] = {"combatkit_fight": FORMAT, "system": self.system.id}
+        data: dict[str, Any] = {"combatkit_fight": FORMAT, "system": self.system.id, "party": self.party}
         if self.seed is not None:
             data["seed"] = self.seed
+        if self.revealed:
+            data["revealed"] = sorted(self.revealed)
         data["encounter"] = encounter_to_dict(self.start)
         data["steps"] = [self._step_table(s) for s in self.steps]
         return tomli_w.dumps(data)
@@ -436,9 +492,13 @@ def loads_fight(text: str) -> TableFight:
     except EncounterFileError as error:
         raise FightFileError(f"encounter.{error.field}", error.message) from None
     try:
-        table = TableFight(encounter, data.get("system"), seed=seed)
+        table = TableFight(encounter, data.get("system"), seed=seed, party=data.get("party"))
     except RulesError as error:
-        raise FightFileError("system", error.message) from None
+        raise FightFileError("system" if "party" not in error.message else "party", error.message) from None
+    revealed = data.get("revealed", [])
+    names = {c.name for c in encounter.combatants}
+    if not isinstance(revealed, list) or not all(isinstance(n, str) for n in revealed):
+        raise FightFileError("revealed", f"is a list of the foes' names shown to the players, got {revealed!r}")
     steps = data.get("steps", [])
     if not isinstance(steps, list):
         raise FightFileError("steps", f"is a list of steps, got {steps!r}")
@@ -455,6 +515,11 @@ def loads_fight(text: str) -> TableFight:
         except (RulesError, EnteredRollError) as error:
             field = "rolls" if isinstance(error, EnteredRollError) else raw.get("do", "do")
             raise FightFileError(f"{where}.{field}", getattr(error, "message", str(error))) from None
+    names |= {f.name for f in table.figures}
+    unknown = [n for n in revealed if n not in names]
+    if unknown:
+        raise FightFileError("revealed", f"names no figure of the fight: {unknown[0]!r}")
+    table.revealed = set(revealed)
     return table
 
 

@@ -1,7 +1,10 @@
 """The table (#49): a fight stepped round by round is the fight :func:`run_fight` plays, with the same dice typed at
 the table or rolled from the same seed; the DM's hand, undo, and a fight saved and replayed to the same state."""
 
+import tomllib
+
 import pytest
+import tomli_w
 
 from combatkit import loads_encounter
 from combatkit.battle import FigureStatus
@@ -217,3 +220,23 @@ def test_the_fight_is_over_and_says_so():
     assert table.over
     with pytest.raises(RulesError, match="the fight is over after round 1: side 'archers' wins"):
         table.play()
+
+
+def test_the_roster_shows_the_players_their_party_and_only_the_foes_the_dm_revealed():
+    table = TableFight(load_example("goblin-ambush"), seed=1)
+    table.play()
+    full = {row.name: row for row in table.roster()}
+    assert set(full) == {f.name for f in table.figures}
+    assert full["Mira"].spells_left == ("magic missile",) and full["Mira"].hit_points is not None
+    asleep = [row for row in full.values() if row.status == "asleep"]
+    assert asleep and all(any(what == "sleep" for what, _ in row.conditions) for row in asleep)
+    assert [row.name for row in table.roster(for_players=True)] == ["Brienne", "Tobias", "Pip", "Mira"]
+    table.revealed.add("Hobgoblin leader")
+    seen = {row.name: row for row in table.roster(for_players=True)}
+    assert seen["Hobgoblin leader"].hit_points is None and seen["Hobgoblin leader"].spells_left == ()
+    again = loads_fight(table.dumps())
+    assert again.revealed == {"Hobgoblin leader"} and again.party == "party"
+    with pytest.raises(FightFileError, match="revealed: names no figure of the fight: 'Nobody'"):
+        loads_fight(tomli_w.dumps(tomllib.loads(table.dumps()) | {"revealed": ["Nobody"]}))
+    with pytest.raises(RulesError, match="the party is one of the sides, party, goblins; got 'elves'"):
+        TableFight(load_example("goblin-ambush"), party="elves")
