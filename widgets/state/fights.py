@@ -16,10 +16,11 @@ which says so plainly. Files are written whole and then renamed over the old one
 >>> store.save(dm, "combatkit_fight = 1")
 >>> store.load(dm), store.watch(players)
 ('combatkit_fight = 1', 'combatkit_fight = 1')
->>> store.load(players)
-Traceback (most recent call last):
-...
-combatkit.widgets.state.fights.FightNotFound: no fight has this link: it may have been mistyped, or the fight deleted
+>>> try:
+...     store.load(players)
+... except FightNotFound as error:
+...     print(error.why)
+no fight has this link: it may have been mistyped, or the fight deleted
 """
 
 from __future__ import annotations
