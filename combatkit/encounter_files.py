@@ -157,15 +157,17 @@ def _fields(r: _Reader, cls: type, *, given_only: bool = False) -> dict[str, Any
 _WRITTEN_OUT: Final[Mapping[type, tuple[str, str]]] = types.MappingProxyType({Weapon: ("sf", "damage"),
                                                                               Spell: ("level", "ct")})
 """The fields a weapon's or a spell's own numbers are (those encounter prep's table shows of a weapon): a table that
-gives either is one written out, as every file was before the library, whose other fields take their defaults and not
+gives both is one written out, as every file was before the library, whose other fields take their defaults and not
 the library's row, so that a file written then reads as it did. The writer writes both in every table
-(:func:`encounter_to_dict`)."""
+(:func:`encounter_to_dict`). A table naming a weapon of the library with one of them (``{ name = "long sword",
+sf = 4 }``) starts from the library's row, and the fields it gives win (#48)."""
 
 
 def _weapon(data: Any, path: str, library: Library) -> Weapon:
     """One of a combatant's ``weapons``: a name in the library (``"long sword"``), a table naming one with the fields
-    that differ from its row (``{ name = "long sword", magic = 1 }``), or a weapon written out, whose fields left out
-    take their defaults (a table with its own ``sf`` or ``damage``, or naming no weapon of the library). One from the
+    that differ from its row (``{ name = "long sword", magic = 1 }``, ``{ name = "long sword", sf = 4 }``), or a weapon
+    written out, whose fields left out take their defaults (a table with its own ``sf`` and ``damage``, or naming no
+    weapon of the library). One from the
     library takes the library's name (``"longsword"`` reads as ``"long sword"``)."""
     if isinstance(data, str):
         return _looked_up(path, lambda: library.weapon(data))
@@ -180,7 +182,7 @@ def _weapon(data: Any, path: str, library: Library) -> Weapon:
 def _spell(data: Any, path: str, library: Library, caster_class: str) -> Spell:
     """One of a combatant's ``spells``: a name in the library (``"sleep"``; on both lists, the list ``caster_class``
     casts from, or the one ``"hold person (priest)"`` names), a table naming one with the fields that differ, or a
-    spell written out (a table with its own ``level`` or ``ct``, or naming no spell of the library), as
+    spell written out (a table with its own ``level`` and ``ct``, or naming no spell of the library), as
     :func:`_weapon`. Its effect is the table's ``effect``, else the shipped one by its name when it goes off."""
     if isinstance(data, str):
         return _looked_up(path, lambda: library.spell(data, caster_class=caster_class))
@@ -198,7 +200,7 @@ def _spell(data: Any, path: str, library: Library, caster_class: str) -> Spell:
 def _from_library(data: Mapping[str, Any], cls: type, known: bool) -> bool:
     """Whether a weapon's or a spell's table starts from its library row: it names one, and is not written out
     (:data:`_WRITTEN_OUT`)."""
-    return known and not any(key in data for key in _WRITTEN_OUT[cls])
+    return known and not all(key in data for key in _WRITTEN_OUT[cls])
 
 
 def _given(data: Mapping[str, Any], cls: type, kw: Mapping[str, Any]) -> dict[str, Any]:
