@@ -42,7 +42,7 @@ from combatkit.library import Library, LibraryFileError, LibraryNameError, built
 from combatkit.model import (MAX_FEET, MAX_PHASE, MOST_ATTACKS, Abilities, Combatant, Declaration, Refined, Spell,
                              Weapon)
 from combatkit.monsters import (MOST_OF_A_KIND, HitPoints, MonsterEntry, MonsterRowError, character_hit_points,
-                                character_thac0, find_monster, group_of, monster, monster_entries, numbered)
+                                character_thac0, class_group, find_monster, group_of, monster, monster_entries, numbered)
 from combatkit.systems import SYSTEMS, find_system
 from combatkit.systems.base import TableRoller, with_intents
 
@@ -269,6 +269,8 @@ def _figures(data: Any, path: str, library: Library, monsters: _Monsters, roller
                                                     f'"{_BY_CLASS}" is a character\'s')
         return _of_monster(rest, monsters.find(kind, r.at("monster")), count or 1, hit_points, library, roller, taken)
     combatant = _combatant(rest, library)
+    if not by_class and "thac0" not in r.data and _has_group(combatant.char_class):
+        combatant = replace(combatant, thac0=_class_thac0(combatant))
     names = (combatant.name,) if count is None else numbered(combatant.name, count, taken)
     figures = []
     for i, name in enumerate(names):
@@ -284,6 +286,28 @@ def _figures(data: Any, path: str, library: Library, monsters: _Monsters, roller
             figure = replace(figure, hit_points=hit_points[i])
         figures.append(figure)
     return tuple(figures)
+
+
+def _has_group(char_class: str) -> bool:
+    """Whether ``char_class`` is a character class of PH 2e's groups, whose THAC0 a level gives (Table 53): a
+    character that gives no ``thac0`` takes its class's; a ``monster`` or a class of the DM's own keeps 20."""
+    try:
+        class_group(char_class)
+    except RulesError:
+        return False
+    return True
+
+
+def _class_thac0(c: Combatant) -> int:
+    """The THAC0 of a character that gives none: its class's at its level (PH 2e Tables 53-54), and -10 past the
+    level where the tables pass combatkit's lowest THAC0 (a 32nd-level fighter's): -10 hits the best Armor Class
+    combatkit takes, -10, on any roll the tables' lower numbers would, so the fight is the same."""
+    try:
+        return character_thac0(c.char_class, c.level)
+    except RulesError:
+        lowest = field_specs(Combatant)["thac0"].low
+        assert lowest is not None  # THAC0 is bounded: -10..25
+        return lowest
 
 
 def _hit_points(r: _Reader, count: int) -> HitPoints | tuple[int, ...] | None:
@@ -871,6 +895,10 @@ def encounter_to_dict(encounter: Encounter) -> dict[str, Any]:
 
     def combatant(c: Combatant) -> dict[str, Any]:
         out = _without_defaults(c)
+        if _has_group(c.char_class):  # a character's THAC0 is its class's at its level unless written (_figures)
+            out.pop("thac0", None)
+            if c.thac0 != _class_thac0(c):
+                out["thac0"] = c.thac0
         out.pop("abilities", None)
         out.update(_without_defaults(c.abilities))
         out["weapons"] = [{"name": w.name} | _written_out(w) | _without_defaults(w) for w in c.weapons]

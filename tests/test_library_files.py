@@ -290,7 +290,20 @@ def test_a_characters_thac0_and_hit_points_by_class():
     assert (osric.thac0, osric.hit_points) == (character_thac0("paladin", 5), character_hit_points(
         "paladin", 5, hit_points=HitPoints.AVERAGE, constitution=16)) == (16, 37)
     assert mira.hit_points == character_hit_points("mage", 3, roller=TableRoller(seed=9), constitution=10, name="Mira")
-    assert mira.thac0 == 20  # left out: 20, as every file before had it
+    assert mira.thac0 == character_thac0("mage", 3) == 20  # left out: the class's at its level
+
+
+def test_a_character_that_gives_no_thac0_takes_its_class_s_and_saves_back_the_same():
+    """#48: THAC0 from class group and level (PH 2e Table 53) unless given; a monster and a class of one's own keep
+    20; a THAC0 written that is not the class's (a 5th-level fighter of THAC0 20) is written back."""
+    figures = _figures(_file('name = "Kay"\nside = "party"\nlevel = 5', 'name = "Bors"\nside = "party"\nlevel = 5\n'
+                             'thac0 = 20', 'name = "Grue"\nside = "party"\nclass = "monster"\nlevel = 5',
+                             'name = "Old"\nside = "party"\nlevel = 40'))
+    assert [f.thac0 for f in figures.values()] == [16, 20, 20, -10]  # a fighter past THAC0 -10 keeps -10
+    encounter = loads_encounter(_file('name = "Bors"\nside = "party"\nlevel = 5\nthac0 = 20',
+                                      'name = "Kay"\nside = "party"\nlevel = 5'))
+    assert loads_encounter(dumps_toml(encounter)) == encounter
+    assert "thac0 = 20" in dumps_toml(encounter) and dumps_toml(encounter).count("thac0") == 1
 
 
 def test_thac0_by_class_is_a_characters_and_only_those_words():
