@@ -18,7 +18,7 @@ from combatkit.widgets.views.mana import ManaCalculators
 from combatkit.widgets.app.serve import dashboards_dir
 from combatkit.widgets.views.system_timeline import SystemTimeline
 from combatkit.widgets.views.timeline import TimelineExplorer
-from combatkit.widgets.state.urlstate import MAX_QUERY, CopyLink, parse_query, shareable
+from combatkit.widgets.state.urlstate import MAX_QUERY, CopyLink, pack_encounter, parse_query, shareable
 
 
 @pytest.mark.parametrize("query, problem", [
@@ -232,14 +232,14 @@ def test_a_bad_comparison_link_shows_the_default_view_and_says_why(default_compa
 
 
 @pytest.mark.parametrize("make", [lambda: SystemTimeline("short_form"), SystemComparison], ids=["system", "compare"])
-def test_a_pasted_encounter_is_not_in_the_link_and_the_link_says_so(make):
+def test_a_pasted_encounter_goes_into_the_link_in_place_of_the_example(make):
     view = make()
     link = link_of(shareable(view, ""))
     view.picker.read(dumps_toml(load_example("strike-speed-ogre-and-goblin")))
     assert view.encounter.title.startswith("Strike speed") and "example=" not in link.query
-    assert link.caveat == view.picker.url_caveat() != ""  # one sentence for every dashboard, from the picker
+    assert link.query.startswith(f"enc={pack_encounter(view.encounter)}&") and link.caveat == ""
     view.show_example("ct9-spell-vs-sword")
-    assert link.caveat == "" and "example=ct9-spell-vs-sword" in link.query
+    assert link.caveat == "" and link.query.startswith("example=ct9-spell-vs-sword&") and "enc=" not in link.query
 
 
 @pytest.mark.parametrize("notebook", ["compare_systems", *(f"{system}_timeline" for system in SYSTEMS)])

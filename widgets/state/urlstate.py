@@ -10,8 +10,14 @@ can and says which value it dropped; a query that is not ``key=value`` pairs or 
 read at all. :func:`shareable` wraps a view with that message and a "copy link" control whose URL
 carries only what the view applies: a value a control holds but the view refused ("Not
 applied") never goes into the link or the address bar, so whoever opens it sees what the
-sender saw. It also says under the link what the link cannot carry (an encounter opened from a
-file).
+sender saw. It also says under the link what the link cannot carry (an encounter too big for a link),
+and offers the file instead.
+
+An encounter that is not a shipped example as shipped (opened from a file, pasted in, edited) goes into the
+link under one key (:func:`encounter_param`): its file as :func:`~combatkit.encounter_files.dumps_toml` writes
+it, deflated and in URL-safe base64 (:func:`pack_encounter`), at most :data:`MAX_ENCOUNTER` characters. It is
+read back by the file reader with all its checks (:func:`unpack_encounter`), its size bounded while it is
+inflated, so a crafted link costs no more than :data:`MAX_ENCOUNTER_BYTES` of memory.
 
 >>> from ipywidgets import IntText
 >>> level = IntText(5)
@@ -30,10 +36,14 @@ level: must be a whole number 1..20, got "__import__('os')"
 
 from __future__ import annotations
 
+import base64
+import binascii
 import dataclasses
 import enum
+import functools
 import html
 import re
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,15 +54,27 @@ import ipywidgets as widgets
 import traitlets
 
 from combatkit.dice import Dice, DiceNotationError, Roller
+from combatkit.encounter import Encounter
+from combatkit.encounter_files import dumps_toml, loads_encounter
+from combatkit.errors import error_words
 from combatkit.widgets.messages import alert_html, bullets
 
-__all__ = ["MAX_DICE", "MAX_QUERY", "Applied", "CopyLink", "Param", "ParsedQuery", "bool_param", "build_query",
-           "choice_param",
-           "control_param", "current_state", "dice_param", "int_list_param", "int_param",
-           "options_params", "parse_query", "shareable", "text_param"]
+__all__ = ["MAX_DICE", "MAX_ENCOUNTER", "MAX_ENCOUNTER_BYTES", "MAX_QUERY", "Applied", "CopyLink", "Param",
+           "ParsedQuery", "bool_param", "build_query", "choice_param", "control_param", "current_state", "dice_param",
+           "encounter_param", "int_list_param", "int_param", "options_params", "pack_encounter", "parse_query",
+           "shareable", "text_param", "unpack_encounter"]
 
-MAX_QUERY = 2000
-"""Longest query string read, in characters (a shared link is short; anything longer is refused)."""
+MAX_ENCOUNTER = 6000
+"""Longest encounter a link carries, packed (:func:`pack_encounter`), in characters; a shipped example packs to
+750..1,400. With the view's other settings and the page's address, a link then stays within about 8,000 characters,
+which browsers, chat apps and web servers pass whole. A larger encounter is left out of the link, and the page says
+so under it and offers its file."""
+MAX_ENCOUNTER_BYTES = 65536
+"""Most bytes an encounter in a link unpacks to (its TOML file): inflating stops there, so a link that would
+unpack to more (a compression bomb) is refused having used no more memory than this."""
+MAX_QUERY = MAX_ENCOUNTER + 2000
+"""Longest query string read, in characters: an encounter and the view's other settings (anything longer is
+refused)."""
 MAX_FIELDS = 64
 """Most ``key=value`` pairs read."""
 _TEXT = re.compile(r"[\w .,'()+\-/]{0,40}")
@@ -83,6 +105,9 @@ class Param:
     :func:`shareable` then names the problem and applies the link's other values."""
     default: Any = None
     """The value of the default view: left out of the link."""
+    quoted: bool = True
+    """Whether a problem with the link's text quotes it (``got "..."``); not for a packed value, whose text
+    means nothing to a reader."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +151,7 @@ def parse_query(query: str | None, params: Sequence[Param]) -> ParsedQuery:
             try:
                 values[key] = param.parse(text)
             except ValueError as error:
-                problems.append(f"{key}: {error}, got {_shown(text)}")
+                problems.append(f"{key}: {error}, got {_shown(text)}" if param.quoted else f"{key}: {error}")
     return ParsedQuery(values=values, problems=problems)
 
 
@@ -315,6 +340,89 @@ def dice_param(key: str, get: Callable[[], dict], set: Callable[[dict], None], *
                  get, set, {})
 
 
+_PACKED = re.compile(r"[A-Za-z0-9_-]*")
+"""URL-safe base64 without its padding: what a packed encounter is written in."""
+
+
+@functools.lru_cache(maxsize=8)
+def pack_encounter(encounter: Encounter) -> str | None:
+    """``encounter`` as a link carries it: its TOML file (:func:`~combatkit.encounter_files.dumps_toml`), raw
+    deflate (RFC 1951), URL-safe base64 without padding (RFC 4648 §5). None when it is too big for a link (its
+    file over :data:`MAX_ENCOUNTER_BYTES`, or packed over :data:`MAX_ENCOUNTER` characters): send the file.
+
+    >>> from combatkit import load_example
+    >>> packed = pack_encounter(load_example("ct9-spell-vs-sword"))
+    >>> unpack_encounter(packed) == load_example("ct9-spell-vs-sword"), len(packed) < 1000
+    (True, True)
+    """
+    text = dumps_toml(encounter).encode("utf-8")
+    if len(text) > MAX_ENCOUNTER_BYTES:
+        return None
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = base64.urlsafe_b64encode(deflate.compress(text) + deflate.flush()).decode("ascii").rstrip("=")
+    return packed if len(packed) <= MAX_ENCOUNTER else None
+
+
+def _inflate(data: bytes, most: int) -> bytes:
+    """Raw deflate ``data`` inflated, refused once it passes ``most`` bytes: never more than that is held."""
+    inflater = zlib.decompressobj(-15)
+    try:
+        text = inflater.decompress(data, most + 1)
+    except zlib.error:
+        raise ValueError("the encounter in this link is damaged: it is not deflate data") from None
+    if len(text) > most:
+        raise ValueError(f"the encounter in this link unpacks to more than {most:,} bytes, more than any encounter "
+                         "a link carries: refused unread")
+    if not inflater.eof or inflater.unused_data:
+        raise ValueError("the encounter in this link is damaged: its deflate data is cut short or runs on")
+    return text
+
+
+@functools.lru_cache(maxsize=8)
+def unpack_encounter(text: str) -> Encounter:
+    """The encounter a link's ``text`` packs (:func:`pack_encounter`), read by the encounter file reader with all
+    its checks (:func:`~combatkit.encounter_files.loads_encounter`). Raises ValueError saying what is wrong: too
+    long, not URL-safe base64, not deflate, over :data:`MAX_ENCOUNTER_BYTES` unpacked (found while inflating,
+    before more is held), not UTF-8, or a file the reader refuses (its field and value).
+
+    >>> unpack_encounter("aGVsbG8")  # "hello": base64, but not deflate
+    Traceback (most recent call last):
+    ...
+    ValueError: the encounter in this link is damaged: it is not deflate data
+    """
+    if len(text) > MAX_ENCOUNTER:
+        raise ValueError(f"the encounter in this link is {len(text):,} characters long; a link carries at most "
+                         f"{MAX_ENCOUNTER:,} (a larger one is sent as a file)")
+    if not _PACKED.fullmatch(text) or len(text) % 4 == 1:
+        raise ValueError("the encounter in this link is damaged: it is not URL-safe base64 (letters, digits, - "
+                         "and _)")
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except binascii.Error:
+        raise ValueError("the encounter in this link is damaged: it is not URL-safe base64") from None
+    try:
+        toml = _inflate(data, MAX_ENCOUNTER_BYTES).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("the encounter in this link is not UTF-8 text") from None
+    try:
+        return loads_encounter(toml, "toml")
+    except ValueError as error:
+        raise ValueError(f"the encounter in this link cannot be read: {error_words(error)}") from None
+
+
+def encounter_param(key: str, get: Callable[[], Encounter | None], set: Callable[[Encounter], None]) -> Param:
+    """A whole encounter, packed (:func:`pack_encounter`); ``get`` returns the one the link carries, or None
+    (none: a shipped example the link names, or one too big for a link). Read back by :func:`unpack_encounter`:
+    a problem is named without quoting the packed text."""
+    def write(encounter: Encounter) -> str:
+        packed = pack_encounter(encounter)
+        if packed is None:
+            raise ValueError(f"{encounter.title!r} is too big for a link")
+        return packed
+
+    return Param(key, unpack_encounter, write, get, set, quoted=False)
+
+
 def control_param(key: str, control: widgets.ValueWidget, *, low: int = -(2**31), high: int = 2**31 - 1,
                   applied: Applied | None = None) -> Param:
     """A key bound to ``control``; its kind follows the control's, its default is the control's value now.
@@ -385,11 +493,18 @@ function render({ model, el }) {
   caveat.style.color = "#7e5109";
   caveat.style.flexBasis = "100%";
   caveat.style.marginTop = "2px";
+  const text = document.createElement("span");
+  const offer = document.createElement("span");
+  offer.className = "ck-link-offer";
+  offer.style.marginLeft = "6px";
+  caveat.append(text, offer);
   const warn = () => {
-    caveat.textContent = model.get("caveat");
+    text.textContent = model.get("caveat");
+    offer.innerHTML = model.get("offer");
     caveat.style.display = model.get("caveat") ? "" : "none";
   };
   model.on("change:caveat", warn);
+  model.on("change:offer", warn);
   warn();
   const link = () => {
     const url = new URL(window.location.href);
@@ -431,7 +546,8 @@ class CopyLink(anywidget.AnyWidget):
 
     The page's address bar follows ``query`` too, so a reload, a bookmark or a link copied from
     the address bar also reopens the view. ``caveat``, when not empty, is shown under the link
-    (``.ck-link-caveat``): what the link does not carry.
+    (``.ck-link-caveat``): what the link does not carry; ``offer`` after it (``.ck-link-offer``): a link to
+    the file that carries it.
     """
 
     _esm = _COPY_LINK_ESM
@@ -439,6 +555,8 @@ class CopyLink(anywidget.AnyWidget):
     """The current view's query string, without ``?``."""
     caveat = traitlets.Unicode("").tag(sync=True)
     """What the link cannot reproduce of the view, in a sentence; ``""``: nothing."""
+    offer = traitlets.Unicode("").tag(sync=True)
+    """HTML the view built (its text escaped): a download link to what the link cannot carry; ``""``: none."""
 
 
 def _message_html(problems: Sequence[str], applied: Sequence[str]) -> str:
@@ -468,8 +586,9 @@ def shareable(view: widgets.Widget, query: str | None) -> widgets.VBox:
     (:attr:`Param.get`), and a value that would not read back under the whitelist keeps the last one
     that did, so a link never holds what the page refused. ``view`` may also have
     ``url_caveat() -> str``: what a link cannot carry of what it shows now, in a sentence (``""``:
-    nothing; e.g. an encounter opened from a file), read each time the link is updated and shown
-    under it.
+    nothing; e.g. an encounter too big for a link), read each time the link is updated and shown
+    under it, and ``url_offer() -> str``: HTML of a link that saves what the link cannot carry (its file),
+    shown after that sentence.
     """
     params = view.url_params()
     parsed = parse_query(query, params)
@@ -482,6 +601,7 @@ def shareable(view: widgets.Widget, query: str | None) -> widgets.VBox:
     link = CopyLink()
     link.add_class("ck-link")
     caveat = getattr(view, "url_caveat", lambda: "")
+    offer = getattr(view, "url_offer", lambda: "")
     watched: set[int] = set()
     written: dict[str, Any] = {}
 
@@ -494,6 +614,7 @@ def shareable(view: widgets.Widget, query: str | None) -> widgets.VBox:
                 state[param.key] = written.get(param.key, param.default)
         link.query = build_query(state, params)
         link.caveat = caveat()
+        link.offer = offer() if link.caveat else ""
         for control in _value_widgets(view):  # controls a view creates later (e.g. one per side) too
             if id(control) not in watched:
                 watched.add(id(control))

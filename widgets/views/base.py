@@ -8,8 +8,11 @@ The comparison (:class:`~combatkit.widgets.views.compare.SystemComparison`), a s
 
 * saves what it shows as an encounter file: :attr:`~EncounterView.saved`, :attr:`~EncounterView.toml`,
   :meth:`~EncounterView.save` and a link beside the picker (:func:`~combatkit.widgets.views.downloads.encounter_link`);
-* carries its state in a link (:meth:`~EncounterView.url_params`): the example and the seed, then the view's own
-  keys; and says under the link what it cannot carry (:meth:`~EncounterView.url_caveat`);
+* carries its state in a link (:meth:`~EncounterView.url_params`): the example, or the encounter itself when it
+  is not a shipped example as shipped (opened from a file, pasted in, edited: ``enc``, packed by
+  :func:`~combatkit.widgets.state.urlstate.pack_encounter`), and the seed, then the view's own keys; and, for an
+  encounter too big for a link, says so under the link and offers its file there (:meth:`~EncounterView.url_caveat`,
+  :meth:`~EncounterView.url_offer`);
 * says what it could not read or apply in one alert box (:mod:`combatkit.widgets.messages`), in the
   engine's words (:func:`~combatkit.widgets.views.editor.describe_error`), while the last encounter that worked
   stays shown and the input stays for the user to fix.
@@ -20,11 +23,14 @@ when input is refused.
 
 from __future__ import annotations
 
+import dataclasses
+
 import ipywidgets as widgets
 
 from combatkit.encounter import Encounter
 from combatkit.encounter_files import dumps_toml, save_encounter
-from combatkit.widgets.state.urlstate import Param, control_param, int_param
+from combatkit.widgets.state.urlstate import MAX_ENCOUNTER, Param, control_param, encounter_param, int_param, \
+    pack_encounter
 from combatkit.widgets.views.downloads import encounter_link
 from combatkit.widgets.views.editor import EncounterEditor, describe_error
 from combatkit.widgets.views.encounter_picker import EncounterPicker
@@ -93,12 +99,31 @@ class EncounterView(widgets.VBox):
 
     def url_params(self) -> list[Param]:
         """The keys this view's URL carries (see :mod:`combatkit.widgets.state.urlstate`), applied in this order:
-        the example, the seed of the round shown (always written: an example file may bring its own), then the
-        view's own keys."""
-        return [self._example_param(), self._seed_param(), *self._own_params()]
+        the example or the encounter (:meth:`_encounter_params`), the seed of the round shown (always written: an
+        example file may bring its own), then the view's own keys."""
+        return [*self._encounter_params(), self._seed_param(), *self._own_params()]
+
+    def _encounter_params(self) -> list[Param]:
+        """``example``, the shipped example shown as shipped, else ``enc``, the encounter shown
+        (:meth:`_linked_encounter`); a link that gives both opens the example, then the encounter."""
+        example = self._example_param()
+        return [dataclasses.replace(example, get=lambda: None if self._linked_encounter() is not None
+                                    else example.get()),
+                encounter_param("enc", self._linked_encounter, self.picker.open_encounter)]
 
     def _example_param(self) -> Param:
         return control_param("example", self.picker.example)
+
+    def _shipped(self) -> bool:
+        """The encounter shown is a shipped example as shipped (or none is shown yet): a link names it."""
+        return self.encounter is None or self.picker.example.value is not None and not self._edited()
+
+    def _linked_encounter(self) -> Encounter | None:
+        """The encounter a link carries: the one shown, unless it is a shipped example as shipped (the link names
+        it) or too big for a link (:func:`~combatkit.widgets.state.urlstate.pack_encounter`)."""
+        if self._shipped() or pack_encounter(self.encounter) is None:
+            return None
+        return self.encounter
 
     def _seed_param(self) -> Param:
         return int_param("seed", self._applied_seed, self._set_seed, low=-(2**31), high=2**31 - 1)
@@ -115,9 +140,16 @@ class EncounterView(widgets.VBox):
         self.seed.value = seed
 
     def url_caveat(self) -> str:
-        """What a link to this view leaves out, in one sentence, or ``""`` for a shipped example as shipped: an
-        encounter opened from a file or pasted in, or edits."""
-        return self.picker.url_caveat(edited=self._edited())
+        """What a link to this view leaves out, in one sentence: an encounter too big for a link; ``""`` when the
+        link carries what is shown."""
+        if self._shipped() or self._linked_encounter() is not None:
+            return ""
+        return (f"This encounter is too big for a link (over {MAX_ENCOUNTER:,} characters packed). "
+                + self.picker.url_caveat(edited=self._edited()))
+
+    def url_offer(self) -> str:
+        """The link that saves :attr:`saved` as an encounter file, offered beside :meth:`url_caveat`."""
+        return encounter_link(self.saved, "Save the encounter file (.toml)", style="") if self.saved else ""
 
     def _edited(self) -> bool:
         """The encounter was changed since it was opened."""

@@ -17,8 +17,8 @@ text stays in its box.
 >>> print(errors[0])
 combatants: is required
 >>> print(picker.url_caveat(edited=True))
-This link opens the shipped example "A CT 9 spell against a sword" as shipped, not your edits:
-save the encounter as TOML and send it too.
+The link opens the shipped example "A CT 9 spell against a sword" as shipped, not your edits:
+send the encounter file with it.
 """
 
 from __future__ import annotations
@@ -183,18 +183,21 @@ class EncounterPicker(widgets.VBox):
         except ValueError as error:
             self._on_error(error)
             return
+        self.open_encounter(encounter)
+
+    def open_encounter(self, encounter: Encounter) -> None:
+        """Load an encounter read already (a link's), as a file is: not one of the examples."""
         self.select(None)
         self._on_load(encounter, None)
 
     def url_caveat(self, edited: bool = False) -> str:
-        """What a link to the view leaves out, in one sentence, or ``""``: a link names the example shown
-        in the dropdown, never a file, pasted text or edits (``edited``: the view changed the encounter)."""
+        """What a link that names at most the example in the dropdown opens instead of the encounter shown, in one
+        sentence, or ``""`` when that is the example as shipped (``edited``: the view changed the encounter)."""
         if self.example.value is None:
-            return ("This link carries only the settings, not this encounter (it is not one of the shipped "
-                    "examples): send the encounter file with it.")
+            return "The link carries only the settings: send the encounter file with it."
         if edited:
-            return (f'This link opens the shipped example "{example_encounters()[self.example.value]}" as shipped, '
-                    "not your edits: save the encounter as TOML and send it too.")
+            return (f'The link opens the shipped example "{example_encounters()[self.example.value]}" as shipped, '
+                    "not your edits: send the encounter file with it.")
         return ""
 
     def _on_example(self, change) -> None:
