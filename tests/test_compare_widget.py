@@ -534,7 +534,7 @@ def test_the_encounter_is_edited_in_the_page_and_every_system_follows(tmp_path):
     assert dict(saved.rolls) == {"initiative: archers": 4, "initiative: orcs": 6}  # the d10s Phase System II used
     comparison.save(tmp_path / "edited.toml")
     assert load_encounter(tmp_path / "edited.toml") == saved
-    assert "not your edits" in comparison.url_caveat()
+    assert comparison.url_caveat() == "" and comparison._linked_encounter() == comparison.encounter  # #50
 
 
 def test_a_bad_edit_is_named_and_the_panels_keep_the_last_encounter():

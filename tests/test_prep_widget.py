@@ -117,7 +117,8 @@ def test_the_encounters_own_system_is_ticked_by_default_and_systems_follow_the_s
 def test_controls_carry_classes_a_browser_test_can_find(prep):
     expected = {"prep", "heading", "example", "upload", "save", "file-text", "file-load", "editor", "roster",
                 "combatant-row", "c-name", "c-side", "c-level", "c-hp", "c-ac", "c-thac0", "c-dex", "c-mv",
-                "c-weapon", "c-sf", "c-damage", "c-spells", "c-remove", "add-combatant", "system",
+                "c-weapon", "c-sf", "c-damage", "c-class", "c-weapons", "c-spells", "c-intents", "c-edit",
+                "c-duplicate", "c-remove", "books", "books-count", "library-file", "add-combatant", "system",
                 "system-phase1", "system-strike_speed", "fights", "precision", "seed", "max-rounds", "gap", "flee",
                 "declarations", "run", "stop", "progress", "status", "message", "stale", "summary", "downloads",
                 "charts", "no-spells", "replay-box", "replay-system", "replay-index", "replay", "replay-why"}
@@ -138,6 +139,32 @@ def test_the_compact_editor_shows_each_combatant_and_its_first_weapon():
     assert {k: (c.value, c.placeholder) for k, c in wenna.weapon.items()} == {
         "name": ("", "fists"), "sf": ("", "by size"), "damage": ("", "d2")}
     assert "fights with its fists" in wenna.weapon["sf"].tooltip
+    assert shown(wenna.char_class) == "mage" and "1. cast magic missile at Grol" in shown(wenna.intents)
+    assert shown(grol.weapons) == "—"  # a club alone: no other weapon
+
+
+def test_prep_s_roster_is_the_editor_s_and_a_line_s_edit_opens_the_figure_for_its_spells_and_intents():
+    """#48: prep's quick roster could not add spells or intents; its roster is the encounter editor's, and a line's
+    edit opens the editor's form on that figure, where both are added."""
+    prep = EncounterPrep(SPELL_AND_UNDECIDED)
+    assert prep.roster is prep.editor.roster and prep.form.selected_index is None
+    pike = prep.rows[1]
+    pike.edit.click()
+    edit = prep.editor
+    assert prep.form.selected_index == 0 and edit.name.value == "Pike"
+    edit.char_class.value = "cleric"
+    edit.spell_pick.value = "cure light wounds"
+    edit.rows[len(edit.draft.intents_of(pike.ident))].do.value = "cast"
+    assert prep.error == ""
+    assert [s.name for s in prep.encounter.combatant("Pike").spells] == ["cure light wounds"]
+    assert [i.words() for i in prep.encounter.intents if i.actor == "Pike"][-1] == "cast cure light wounds"
+    assert "cure light wounds" in shown(prep.rows[1].spells) and "cast cure light wounds" in shown(prep.rows[1].intents)
+    assert 'name = "cure light wounds"' in prep.file_text.value
+    edit.books.value = "3 kobolds"  # from the books, in prep's roster
+    assert [row.fields["name"].value for row in prep.rows][-3:] == ["Kobold 1", "Kobold 2", "Kobold 3"]
+    assert prep.encounter.combatants[-1].name == "Kobold 3"
+    prep.rows[-1].duplicate.click()
+    assert [c.name for c in prep.encounter.combatants][-1] == "Kobold 4"
 
 
 # ---------------------------------------------------------------- running
@@ -479,8 +506,8 @@ def test_adding_and_removing_combatants():
     assert prep.error == "combatants[3].weapons[0].name (Combatant 4): must not be empty, got ''"
     prep.rows[-1].remove.click()
     assert len(prep.rows) == 3 and prep.error == "" and prep.encounter == load_example(QUICK)
-    for row in list(prep.rows):
-        row.remove.click()
+    while prep.rows:  # a line shows the next figure once its own is gone
+        prep.rows[0].remove.click()
     assert prep.error.startswith("combatants: an encounter needs at least one combatant")
     assert [c.name for c in prep.encounter.combatants] == ["Ugluk"]  # the last good encounter: one left
     prep.add_combatant.click()
@@ -489,24 +516,24 @@ def test_adding_and_removing_combatants():
 
 def test_a_weapon_typed_for_a_combatant_without_one_gives_it_that_weapon():
     prep = EncounterPrep(SPELL_AND_UNDECIDED)
-    wenna = prep.rows[2]
-    wenna.weapon["damage"].value = "d4"
+    prep.rows[2].weapon["sf"].value = "2"  # the blank box is text: a whole number typed there is the SF
     assert prep.error == "combatants[2].weapons[0].name (Wenna): is required"
+    wenna = prep.rows[2]  # her line shows a weapon's boxes now
+    assert wenna.armed and wenna.weapon["sf"].value == 2 and "fists" not in wenna.weapon["name"].tooltip
     wenna.weapon["name"].value = "dagger"
-    assert prep.error == "" and prep.encounter.combatant("Wenna").weapons == (Weapon("dagger", damage="d4"),)
-    wenna.weapon["sf"].value = "2"  # the blank box is text: a whole number typed there is the SF
+    wenna.weapon["damage"].value = "d4"
     assert prep.error == "" and prep.encounter.combatant("Wenna").weapons == (Weapon("dagger", 2, damage="d4"),)
-    wenna.weapon["sf"].value = "quick"
-    assert prep.error.startswith("combatants[2].weapons[0].sf (Wenna): ")
+    wenna.weapon["damage"].value = "quick"
+    assert prep.error.startswith("combatants[2].weapons[0].damage (Wenna): ")
+    assert wenna.weapon["damage"].value == "quick"  # what was typed stays
     assert prep.encounter.combatant("Wenna").weapons == (Weapon("dagger", 2, damage="d4"),)  # the last good one
 
 
-def test_a_box_of_a_figure_without_a_weapon_typed_in_and_cleared_leaves_it_its_fists():
+def test_a_blank_box_of_a_figure_without_a_weapon_left_blank_leaves_it_its_fists():
     prep = EncounterPrep(SPELL_AND_UNDECIDED)
     wenna = prep.rows[2]
-    wenna.weapon["sf"].value = "3"
-    wenna.weapon["sf"].value = ""
-    assert prep.encounter.combatant("Wenna").weapons == ()
+    wenna.weapon["sf"].value = "  "
+    assert prep.error == "" and prep.encounter.combatant("Wenna").weapons == () and not wenna.armed
 
 
 def test_the_file_text_loads_and_bad_text_is_reported_and_kept(prep):
@@ -545,20 +572,23 @@ def test_examples_switch_and_unknown_names_are_reported(prep):
     assert len(prep.rows) == 6
 
 
-def test_the_link_caveat_says_when_a_link_cannot_reproduce_the_encounter(prep):
-    assert prep.url_caveat() == ""  # a shipped example as shipped; the run's settings are in the link
+def test_an_edited_or_opened_encounter_goes_into_the_link_with_the_run_s_setup(prep):
+    link = next(child for child in shareable(prep, "").children if isinstance(child, CopyLink))
+    assert "enc=" not in link.query  # a shipped example as shipped: the link names it
     prep.fights.value, prep.seed.value = 30, 8
-    assert prep.url_caveat() == ""
     prep.rows[0].fields["hp"].value = 30
-    assert prep.url_caveat() == ('This link opens the shipped example "Fighter and mage vs. orc archer" as '
-                                 "shipped, not your edits: save the encounter as TOML and send it too.")
+    assert link.query.startswith("enc=") and "example=" not in link.query and link.caveat == ""  # #50
+    again = EncounterPrep(QUICK, systems=("phase1", "segments"), fights=12, seed=3)
+    view = shareable(again, link.query)
+    assert view.children[0].layout.display == "none"
+    assert again.encounter == prep.encounter and (again.fights.value, again.seed.value) == (30, 8)
     prep.example.value = "ct9-spell-vs-sword"
-    assert prep.url_caveat() == ""
+    assert link.query.startswith("example=ct9-spell-vs-sword&")
     prep.add_combatant.click()
-    assert "not your edits" in prep.url_caveat()
+    assert link.query.startswith("enc=")
     prep.file_text.value = dumps_toml(load_example("orc-closes-on-longbowman"))
     prep.file_load.click()
-    assert prep.url_caveat().startswith("This link carries only the settings, not this encounter")
+    assert link.query.startswith("enc=") and prep.encounter.title == load_example("orc-closes-on-longbowman").title
 
 
 def test_an_encounter_for_a_system_combatkit_lacks_still_runs_under_the_ones_ticked(tmp_path):
@@ -740,11 +770,10 @@ def test_what_the_encounter_editor_could_not_read_is_said_in_prep_s_alert_box_to
     prep = prep_widgets.EncounterPrep()
     before = prep.encounter
     edit = prep.editor
-    edit.books.value, edit.books_count.value, edit.books_side.value = "gobln", 2, "goblins"
-    edit.add_from_books.click()
+    edit.books_count.value, edit.books_side.value = 2, "goblins"
+    edit.books.value = "gobln"
     assert 'no monster "gobln"' in prep.error and "Not applied" in prep.message.value
     assert prep.encounter == before and edit.books.value == "gobln"
     edit.books.value = "goblin"
-    edit.add_from_books.click()
     assert prep.error == "" and prep.message.value == ""
     assert [c.name for c in prep.encounter.combatants][-2:] == ["Goblin 1", "Goblin 2"]

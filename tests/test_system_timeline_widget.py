@@ -191,6 +191,10 @@ def test_an_encounter_built_in_the_page_runs_in_the_system_s_terms_and_saves(sys
     viewer = SystemTimeline(system)
     edit, found = viewer.editor, find_system(system)
     edit.new.click()
+    assert "an encounter needs at least one combatant" in viewer.error and edit.draft.combatants == {}
+    for name, side in (("Fighter", "party"), ("Orc", "foes")):
+        edit.add_combatant.click()
+        edit.name.value, edit.side.value = name, side
     assert viewer.error == "" and viewer.encounter.title == "New encounter" and viewer.encounter.intents == ()
     assert [c.name for c in viewer.encounter.combatants] == ["Fighter", "Orc"]
     before = rows(viewer)
@@ -200,6 +204,7 @@ def test_an_encounter_built_in_the_page_runs_in_the_system_s_terms_and_saves(sys
     edit.weapon_name.value = "short bow"
     edit.weapon_kind.value = "missile"
     edit.weapon_sf.value = 7
+    edit.weapon_damage.value = "1d6"  # a bow of its own numbers, written out: one arrow a round
     row = edit.rows[0]
     row.do.value = "attack"
     row.target.value = option(row.target, "Orc")
@@ -228,7 +233,7 @@ def test_an_encounter_built_in_the_page_runs_in_the_system_s_terms_and_saves(sys
                                                                  for s in viewer.timeline.spans]
     viewer.save(tmp_path / "built.toml")
     assert load_encounter(tmp_path / "built.toml") == saved
-    assert viewer.url_caveat().startswith("This link carries only the settings")
+    assert viewer.url_caveat() == "" and viewer._linked_encounter() == viewer.encounter  # in the link (#50)
 
 
 def test_each_system_offers_the_refinements_it_reads():
@@ -362,12 +367,11 @@ def test_an_encounter_file_s_options_tick_the_boxes_and_a_link_carries_only_what
     assert box.value is False and viewer.options["dying_blow"].value is False
 
 
-def test_edits_are_not_in_a_link_and_it_says_so():
+def test_edits_go_into_the_link():
     viewer = SystemTimeline("segments", "segments-fighters-vs-giant-and-orcs")
-    assert viewer.url_caveat() == ""
+    assert viewer._linked_encounter() is None  # the link names the example
     viewer.editor.rows[0].note.value = "swings high"
-    assert viewer.url_caveat().startswith('This link opens the shipped example "Segment of Action: fighters A, B')
-    assert "not your edits" in viewer.url_caveat()
+    assert viewer._linked_encounter() == viewer.encounter and viewer.url_caveat() == ""  # #50
 
 
 # ---------------------------------------------------------------- options that change nothing (#17)

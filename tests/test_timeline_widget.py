@@ -335,23 +335,22 @@ def test_the_example_list_is_phase_system_i_and_another_system_s_file_is_its_pha
     assert f"Written for {find_system(systems[other[0]]).title}" in html_text(explorer.heading.value)
 
 
-def test_the_link_caveat_says_when_a_link_cannot_reproduce_the_encounter(explorer):
-    assert explorer.url_caveat() == ""  # a shipped example as shipped
+def test_the_link_carries_the_encounter_unless_it_is_a_shipped_example_as_shipped(explorer):
+    assert explorer._linked_encounter() is None  # a shipped example as shipped: the link names it
     explorer.seed.value += 5
     next(iter(explorer.initiative.values())).value = 9
-    assert explorer.url_caveat() == ""  # the link carries the seed and the initiative rolls
+    assert explorer._linked_encounter() is None  # the link carries the seed and the initiative rolls
     pick(explorer, "Brienne")
     explorer.rows[1].note.value = "aims high"
-    assert explorer.url_caveat() == ('This link opens the shipped example "Fighter and mage vs. orc archer" as '
-                                     "shipped, not your edits: save the encounter as TOML and send it too.")
+    assert explorer._linked_encounter() == explorer.encounter and explorer.url_caveat() == ""  # #50
     explorer.rows[1].note.value = ""
-    assert explorer.url_caveat() == ""  # undone
-    explorer.dex.value = 40  # an edit the rules refuse is still not in the link
-    assert explorer.error and "not your edits" in explorer.url_caveat()
+    assert explorer._linked_encounter() is None  # undone
+    explorer.dex.value = 40  # an edit the rules refuse: the link carries the last encounter shown
+    assert explorer.error and explorer._linked_encounter() == explorer.encounter
     explorer.example.value = "orc-closes-on-longbowman"
-    assert explorer.url_caveat() == ""
+    assert explorer._linked_encounter() is None
     explorer.show_encounter(load_example("ct9-spell-vs-sword"))
-    assert explorer.url_caveat().startswith("This link carries only the settings, not this encounter")
+    assert explorer._linked_encounter() == explorer.encounter and explorer.url_caveat() == ""
 
 
 def test_an_encounter_of_another_system_is_refined_in_phase_system_i_terms(explorer):
@@ -367,15 +366,15 @@ def test_an_encounter_of_another_system_is_refined_in_phase_system_i_terms(explo
                                                                       "phase 3"]
 
 
-def test_a_new_encounter_starts_from_two_figures_and_saves_its_options(explorer):
+def test_a_new_encounter_starts_with_no_one_and_saves_its_options(explorer):
     from combatkit.systems import Phase1Options
     from combatkit.timeline import Track
 
     explorer.editor.new.click()
-    assert explorer.error == "" and explorer.encounter.title == "New encounter"
-    assert list(explorer.initiative) == ["party", "foes"] and len(explorer.timeline.spans) == 0
-    explorer.rows[0].do.value = "attack"
-    explorer.rows[0].target.value = option(explorer.rows[0].target, "Orc")
+    assert "an encounter needs at least one combatant" in explorer.error and explorer.initiative == {}
+    explorer.editor.books.value = "fighter"
+    explorer.editor.books.value = "orc"  # from the books, each meaning to attack the first foe (#48)
+    assert list(explorer.initiative) == ["party", "monsters"]
     assert row(explorer, "Fighter", "attack")["action"] == "long sword -> Orc"
     explorer.set_options(Phase1Options(tie_track=Track.LOSER))
     assert '[options.phase1]\ntie_track = "loser"\n' in explorer.toml
@@ -393,7 +392,7 @@ def test_every_phase_system_i_option_a_link_can_set_has_a_control(explorer):
     from combatkit.systems.phase1 import Phase1Options
     from combatkit.widgets.state.urlstate import shareable
 
-    link_keys = {p.key for p in explorer.url_params()} - {"example", "seed", "init"}
+    link_keys = {p.key for p in explorer.url_params()} - {"example", "enc", "seed", "init"}
     assert set(explorer.option_controls.controls) == {f.name for f in fields(Phase1Options)} == link_keys
     view = shareable(explorer, "tie_track=loser&incremental_movement=1&double_attack_above=4")
     controls = explorer.option_controls.controls
@@ -520,17 +519,19 @@ def test_a_file_written_for_another_system_gets_phase_system_i_s_round_and_its_i
 
     comparison = SystemComparison()
     comparison.editor.new.click()
+    for search in ("fighter", "orc"):
+        comparison.editor.books.value = search
     comparison.editor.written_for.value = "five_phase"  # as the issue's file was: a new one is now Phase System I's
     assert comparison.encounter.system == "five_phase"
     explorer = TimelineExplorer(encounter=loads_encounter(dumps_toml(comparison.saved)))
     view = shareable(explorer, "")
     assert explorer.timeline.system == "phase1"
     explorer.initiative["party"].value = 7
-    explorer.initiative["foes"].value = 3
+    explorer.initiative["monsters"].value = 3
     assert explorer.timeline.system == "phase1" and explorer.timeline.clock == find_system("phase1").clock
     used = {r.purpose: (r.total, r.entered) for r in explorer.timeline.rolls}
-    assert used["initiative: party"] == (7, True) and used["initiative: foes"] == (3, True)
-    assert "Side 'foes' wins (000 §1 A)" in explorer.timeline.notes[0]  # low wins: the foes' 3 beats the party's 7
+    assert used["initiative: party"] == (7, True) and used["initiative: monsters"] == (3, True)
+    assert "Side 'monsters' wins (000 §1 A)" in explorer.timeline.notes[0]  # low wins: their 3 beats the party's 7
     assert "Loser track: Fighter." in why_text(explorer)
     heading = html_text(explorer.heading.value)
     assert "Combat II: Phase System I" in heading and "Written for Five-phase action rounds" in heading

@@ -2,7 +2,8 @@
 voila on 127.0.0.1 started by :func:`combatkit.widgets.app.serve.serving` (the fixtures are in conftest.py).
 
 Fails on any page error, any console error and any request that leaves 127.0.0.1 (the
-dashboard must work offline). Screenshots go to ``artifacts/``.
+dashboard must work offline). A roster line's edit opens the figure in the encounter editor, where its spells and
+intents are added. Screenshots go to ``artifacts/``.
 """
 
 from pathlib import Path
@@ -118,6 +119,15 @@ def test_prep_dashboard_runs_redraws_replays_and_refuses_bad_input(server, page)
     expect(page.locator(".ck-message")).to_contain_text("combatants[1].hp (Pike): hit points are 0 or more, got -3")
     expect(page.locator(".ck-combatant-row").nth(1).locator(".ck-c-hp input")).to_have_value("-3")
     page.screenshot(path=ARTIFACTS / "encounter-prep-dashboard-bad-input.png", full_page=True)
+
+    # a figure's spells and intents are added from its roster line: edit opens the editor's form on it (#48)
+    wenna = page.locator(".ck-combatant-row").nth(2)
+    wenna.locator("button.ck-c-edit").click()
+    expect(page.locator(".ck-editor .ck-name input")).to_have_value("Wenna")
+    enter(page, ".ck-spell-pick", "sleep")
+    expect(wenna.locator(".ck-c-spells")).to_contain_text("sleep")
+    page.locator(".ck-editor .ck-intent-2 .ck-do select").select_option(label="cast")
+    expect(wenna.locator(".ck-c-intents")).to_contain_text("2. cast magic missile")
 
 
 def test_at_900_px_high_the_progress_of_a_run_shows_beside_run(server, page):

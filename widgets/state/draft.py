@@ -20,12 +20,15 @@ the engine's own reader checks the result, naming any bad field
 
 Figures come from the books as an encounter file's ``monster = "goblin"`` and ``thac0 = "by class"`` make them
 (:meth:`EncounterDraft.add_from_books`: the Monstrous Manual's monsters, characters by class and level with a kit
-from the Player's Handbook), are copied (:meth:`EncounterDraft.duplicate`), and a figure's intents are given to
-each of its kind (:meth:`EncounterDraft.same_for_each`, what a file's ``actor = "each goblin"`` says):
+from the Player's Handbook, and a DM's own library over them, :class:`Books`), each meaning to attack the first foe
+there is (:meth:`EncounterDraft.first_foe`), are copied (:meth:`EncounterDraft.duplicate`), and a figure's intents
+are given to each of its kind (:meth:`EncounterDraft.same_for_each`, what a file's ``actor = "each goblin"`` says):
 
 >>> goblins = draft.add_from_books("goblin", 3, side="orcs")
 >>> [(c.name, c.side, c.hit_points, c.thac0) for c in draft.encounter().combatants[2:]]
 [('Goblin 1', 'orcs', 5, 20), ('Goblin 2', 'orcs', 1, 20), ('Goblin 3', 'orcs', 7, 20)]
+>>> [i.words() for i in draft.encounter().intents if i.actor.startswith("Goblin")]
+['attack Aldric', 'attack Aldric', 'attack Aldric']
 """
 
 from __future__ import annotations
@@ -33,21 +36,24 @@ from __future__ import annotations
 import copy
 import itertools
 import re
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 from combatkit.encounter import Encounter
 from combatkit.encounter_files import encounter_from_dict, encounter_to_dict, with_intents
 from combatkit.errors import is_whole
 from combatkit.intent import COMPONENTS
-from combatkit.library import builtin
+from combatkit.library import Library, builtin
 from combatkit.model import Combatant
-from combatkit.monsters import (CHARACTER_THAC0_RULE, HitPoints, UnknownClassError, character, class_group,
-                                find_monster, group_of, monster, monsters, numbered)
+from combatkit.monsters import (CHARACTER_THAC0_RULE, HitPoints, MonsterEntry, UnknownClassError, UnknownMonsterError,
+                                character, class_group, find_monster, group_of, monster, monster_entries, monsters,
+                                numbered)
 from combatkit.systems.base import TableRoller
 
-__all__ = ["KITS", "CombatantDraft", "EncounterDraft", "Kit", "Ref", "book_names", "book_spell", "book_weapon"]
+__all__ = ["GROUP_KITS", "KITS", "Books", "CombatantDraft", "EncounterDraft", "Kit", "Ref", "read_search"]
 
 Ref = int | str
 """A combatant, weapon or spell id; a name the encounter does not know stays a ``str`` (the engine reports it)."""
@@ -77,42 +83,57 @@ KITS: Final = {
     "mage": Kit(("dagger",), ("sleep", "magic missile")),
     "illusionist": Kit(("dagger",), ("color spray",)),
 }
-"""Each class's kit, for a character added from the books; a class not here (a ``cavalier``) takes a fighter's."""
+"""Each class's kit, for a character added from the books; a class not here takes its class group's (PH 2e: a
+``magic-user`` a mage's, a ``cavalier`` a fighter's, :data:`GROUP_KITS`)."""
+GROUP_KITS: Final = {"warrior": "fighter", "priest": "cleric", "rogue": "thief", "wizard": "mage"}
+"""The class of :data:`KITS` whose kit a class of each PH 2e class group takes when it has none of its own."""
 TEMPLATE_LEVELS: Final = (1, 3, 5)
 """The levels the search offers each class at (``"fighter 3"``); any other is typed (``"fighter 7"``)."""
 _CHARACTER: Final = re.compile(r"(?P<cls>[^\d]*?)\s*(?P<level>\d+)?")
 """A character by class and level, ``"fighter 3"`` (a class alone is 1st level)."""
+_COUNT_FIRST: Final = re.compile(r"(?P<count>\d+)\s*[x×]?\s+(?P<name>\D.*)")
+"""How many, before what: ``"6 goblins"``, ``"6 x goblin"``, ``"2 fighter 3"``."""
+_COUNT_AFTER: Final = re.compile(r"(?P<name>.*\S)\s+[x×]\s*(?P<count>\d+)")
+"""How many, after what: ``"goblin x6"``, ``"fighter 3 x 2"``."""
+_PLURALS: Final = (("ies", "y"), ("ves", "f"), ("ves", "fe"), ("es", ""), ("s", ""))
+"""English plural endings and the singular endings they may stand for (``wolves``: ``wolf``)."""
 
 
-def _class_and_level(text: str) -> tuple[str | None, int]:
-    """A search's character, ``"fighter 3"`` as ``("fighter", 3)`` and a class alone at 1st level; ``(None, 1)``
-    for words with no number that name no class (a monster's name). A number after words that name no class is
-    refused as a class, saying so when they name a monster (``"goblin 3"``: the count says how many).
+def read_search(text: str) -> tuple[str, int | None]:
+    """A search of the books as typed: what it names, and how many when it says (``"6 goblins"``, ``"goblin x6"``);
+    a number after a class is its level (``"fighter 3"``), not a count.
 
-    >>> _class_and_level(" Cleric 3 "), _class_and_level("mage"), _class_and_level("hill giant")
-    (('cleric', 3), ('mage', 1), (None, 1))
+    >>> read_search(" 6 goblins"), read_search("Goblin x 6"), read_search("fighter 3"), read_search("2 mage 5")
+    (('goblins', 6), ('Goblin', 6), ('fighter 3', None), ('mage 5', 2))
     """
-    match = _CHARACTER.fullmatch(text.strip())
-    if match is None:
-        return None, 1
-    cls = match["cls"].strip().lower()
+    text = " ".join(text.split())
+    for pattern in (_COUNT_FIRST, _COUNT_AFTER):
+        match = pattern.fullmatch(text)
+        if match:
+            return match["name"], int(match["count"])
+    return text, None
+
+
+def _singulars(name: str) -> list[str]:
+    """``name``, then what it names if its last word is a plural (``"hill giants"``: ``"hill giant"``), in order.
+
+    >>> _singulars("dire wolves"), _singulars("ogre")
+    (['dire wolves', 'dire wolf', 'dire wolfe', 'dire wolv', 'dire wolve'], ['ogre'])
+    """
+    *first, last = name.split(" ")
+    found = [name]
+    for plural, singular in _PLURALS:
+        if last.lower().endswith(plural) and len(last) > len(plural):
+            found.append(" ".join([*first, last[: -len(plural)] + singular]))
+    return found
+
+
+def _is_class(name: str) -> bool:
     try:
-        class_group(cls)
+        class_group(name)
     except UnknownClassError:
-        if match["level"] is None:
-            return None, 1
-        if cls in {m.lower() for m in monsters()}:
-            raise UnknownClassError(CHARACTER_THAC0_RULE, f'"{text.strip()}": a monster is found by its name alone '
-                                                          f'("{cls}", the count says how many), a character by its '
-                                                          f'class and level ("fighter 3")') from None
-        raise
-    return cls, 1 if match["level"] is None else int(match["level"])
-
-
-def book_names() -> list[str]:
-    """What a search of the books offers: a character of each class with a kit at a few levels (``"fighter 3"``),
-    then the Monstrous Manual's monsters in its table's order (:func:`~combatkit.monsters.monsters`)."""
-    return [f"{cls} {level}" for cls in KITS for level in TEMPLATE_LEVELS] + list(monsters())
+        return False
+    return True
 
 
 def _written(figures: Sequence[Combatant]) -> list[dict[str, Any]]:
@@ -121,27 +142,104 @@ def _written(figures: Sequence[Combatant]) -> list[dict[str, Any]]:
     return encounter_to_dict(Encounter("", tuple(figures)))["combatants"]
 
 
-def book_weapon(name: str) -> dict[str, Any] | None:
-    """The weapon of PH 2e Table 44 called ``name`` (by alias, whatever its case) as a file writes it out, or None
-    when the library has none of that name.
+@dataclass(frozen=True)
+class Books:
+    """What a search of the books finds: the Monstrous Manual's monsters (:mod:`combatkit.monsters`), characters by
+    class and level with a kit (:data:`KITS`), and weapons and spells by name (:mod:`combatkit.library`), with a DM's
+    own library file over them (:meth:`load`), whose entries shadow the books'.
 
-    >>> book_weapon("Longsword")
+    >>> Books().weapon("Longsword")
     {'name': 'long sword', 'sf': 5, 'damage': 'd8'}
+    >>> Books().find("fighter 3"), Books().find("hill giants").name
+    (('fighter', 3), 'Hill giant')
     """
-    library = builtin()
-    if not library.knows(name):
-        return None
-    return _written([Combatant("-", "-", weapons=(library.weapon(name),))])[0]["weapons"][0]
 
+    library: Library = field(default_factory=builtin)
+    """Weapons and spells by name: the Player's Handbook's, or a DM's library over them (its ``weapon_table`` is its
+    file's name)."""
+    monsters: tuple[MonsterEntry, ...] = ()
+    """A DM's own monsters (its library's ``[[monster]]`` rows), found before the book's."""
 
-def book_spell(name: str, caster_class: str) -> dict[str, Any] | None:
-    """The spell of the PH 2e lists called ``name`` (on both lists, the one ``caster_class`` casts from) as a file
-    writes it out, or None when the library has none of that name; a name on both lists that the class does not
-    settle is refused (:class:`~combatkit.library.LibraryNameError`, naming how to write it)."""
-    library = builtin()
-    if not library.knows(name, "spell"):
-        return None
-    return _written([Combatant("-", "-", spells=(library.spell(name, caster_class=caster_class),))])[0]["spells"][0]
+    @classmethod
+    def load(cls, name: str, content: bytes) -> Books:
+        """The books with a DM's library file over them: ``content`` is the file called ``name`` (TOML, UTF-8, as
+        :meth:`Library.load <combatkit.library.Library.load>` reads it), its ``[[monster]]`` rows read at once. A bad
+        row is refused by its field: a :class:`~combatkit.library.LibraryFileError` (``weapon[3].sf``; ``file`` for
+        the file itself) or a :class:`~combatkit.monsters.MonsterRowError` (``monster[0].hit_dice``)."""
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / (Path(name).name or "library.toml")
+            path.write_bytes(content)
+            library = Library.load(path)
+        return cls(library, monster_entries(library.monsters, library.weapon_table) if library.monsters else ())
+
+    @property
+    def own(self) -> str:
+        """The DM's library file's name, or ``""`` for the books alone."""
+        return self.library.weapon_table if self.library.parent is not None else ""
+
+    def names(self) -> list[str]:
+        """What the search offers: the DM's monsters, a character of each class with a kit at a few levels
+        (``"fighter 3"``), then the Monstrous Manual's monsters in its table's order
+        (:func:`~combatkit.monsters.monsters`) but those the DM's shadow."""
+        shadowed = {n.lower() for m in self.monsters for n in (m.name, *m.aliases)}
+        return ([m.name for m in self.monsters] + [f"{cls} {level}" for cls in KITS for level in TEMPLATE_LEVELS]
+                + [m for m in monsters() if m.lower() not in shadowed])
+
+    def find(self, text: str) -> MonsterEntry | tuple[str, int]:
+        """What a search names, whatever its case, in the singular or the plural (``"goblins"``, ``"dire wolves"``):
+        a monster's entry (the DM's before the book's), or a character's class and level (``"fighter 3"``; a class
+        alone is 1st level). A name neither is refused with the closest names; a number after a monster's name is
+        refused too (``"goblin 3"``: the count says how many)."""
+        match = _CHARACTER.fullmatch(text.strip())
+        words = " ".join(match["cls"].split()).lower() if match else ""
+        level = match["level"] if match else None
+        cls = next((form for form in _singulars(words) if _is_class(form)), None)
+        if cls is not None:
+            return cls, 1 if level is None else int(level)
+        if level is not None:
+            if any(self._is_monster(form) for form in _singulars(words)):
+                raise UnknownClassError(CHARACTER_THAC0_RULE, f'"{text.strip()}": a monster is found by its name '
+                                                              f'alone ("{words}", the count says how many), a '
+                                                              f'character by its class and level ("fighter 3")')
+            class_group(words)  # a class of no group: refused, with the closest names
+        return self._monster(" ".join(text.split()))
+
+    def _monster(self, name: str) -> MonsterEntry:
+        """The monster ``name`` names, or the one its singular does; a miss is refused as typed."""
+        try:
+            return find_monster(name, self.monsters, self.library.weapon_table)
+        except UnknownMonsterError:
+            for form in _singulars(name)[1:]:
+                if self._is_monster(form):
+                    return find_monster(form, self.monsters, self.library.weapon_table)
+            raise
+
+    def _is_monster(self, name: str) -> bool:
+        try:
+            find_monster(name, self.monsters, self.library.weapon_table)
+        except UnknownMonsterError:
+            return False
+        return True
+
+    def kit(self, cls: str) -> Kit:
+        """A character's kit by its class (:data:`KITS`), else by its class group's (:data:`GROUP_KITS`)."""
+        return KITS.get(cls) or KITS[GROUP_KITS[class_group(cls)]]
+
+    def weapon(self, name: str) -> dict[str, Any] | None:
+        """The weapon called ``name`` (by alias, whatever its case) as a file writes it out, or None when the library
+        has none of that name."""
+        if not self.library.knows(name):
+            return None
+        return _written([Combatant("-", "-", weapons=(self.library.weapon(name),))])[0]["weapons"][0]
+
+    def spell(self, name: str, caster_class: str) -> dict[str, Any] | None:
+        """The spell called ``name`` (on both lists, the one ``caster_class`` casts from) as a file writes it out, or
+        None when the library has none of that name; a name on both lists that the class does not settle is refused
+        (:class:`~combatkit.library.LibraryNameError`, naming how to write it)."""
+        if not self.library.knows(name, "spell"):
+            return None
+        spell = self.library.spell(name, caster_class=caster_class)
+        return _written([Combatant("-", "-", spells=(spell,))])[0]["spells"][0]
 
 
 @dataclass
@@ -189,6 +287,9 @@ class EncounterDraft:
     """``{"a": id, "b": id, "feet": n}``."""
     hits: list[dict[str, Any]] = field(default_factory=list)
     """``{"target": id, "tick": n, "source": text}``."""
+    waiting: list[dict[str, Any]] = field(default_factory=list)
+    """Intents of figures added from the books while they had no foe, each an attack at no one: each is given its
+    figure's first foe when one arrives (:meth:`first_foe`), unless it was changed first (:meth:`set_intent`)."""
 
     # ------------------------------------------------------------ in and out
 
@@ -290,6 +391,14 @@ class EncounterDraft:
 
     # ------------------------------------------------------------ lookups
 
+    def read_alone(self, ident: int) -> Combatant | None:
+        """The combatant ``ident`` as the engine reads its table on its own, or None while the engine refuses it: what
+        a field the table leaves out comes to (a character's THAC0 is its class's at its level, PH 2e Table 53)."""
+        try:
+            return encounter_from_dict({"combatants": [copy.deepcopy(self.combatants[ident].fields)]}).combatants[0]
+        except ValueError:
+            return None
+
     def find(self, name: str) -> Ref:
         """The id of the first combatant called ``name`` (or ``name`` itself if none is)."""
         return next((i for i, c in self.combatants.items() if c.name == name), name)
@@ -312,6 +421,7 @@ class EncounterDraft:
         refinements (a phase placed for a move is no place for a spell)."""
         mine = self.intents_of(actor)
         current = mine[index] if index < len(mine) else None
+        self.waiting = [i for i in self.waiting if i is not current]  # the DM has said what it does
         if do is None:
             if current is not None:
                 self.intents.remove(current)
@@ -366,8 +476,11 @@ class EncounterDraft:
     # ------------------------------------------------------------ adding and removing
 
     def add_combatant(self, fields: dict[str, Any]) -> int:
+        """Add a combatant of its file fields (no weapons, no intents) and return its id; figures waiting for a foe
+        (:attr:`waiting`) may have one now."""
         ident = next(_ids)
         self.combatants[ident] = CombatantDraft(dict(fields))
+        self._aim_the_waiting()
         return ident
 
     def _add_tables(self, tables: list[dict[str, Any]]) -> list[int]:
@@ -380,53 +493,82 @@ class EncounterDraft:
             self.combatants[added[-1]] = CombatantDraft(table, weapons, spells)
         return added
 
-    def add_from_books(self, name: str, count: int = 1, *, side: str = "", average: bool = False) -> list[int]:
-        """Add ``count`` figures (1..100) from the books, each meaning to attack (its routine, at no one yet), and
-        return their ids: a monster of the Monstrous Manual (``"goblin"``, by name or alias whatever its case:
-        :func:`~combatkit.monsters.monster`, its stats and usual weapons), or a character by class and level
-        (``"fighter 3"``: :func:`~combatkit.monsters.character`, its THAC0 from PH 2e Tables 53-54, its weapons and
-        spells its class's :data:`KITS`). Each is named for its kind past every name there (``Goblin 7`` ..;
-        ``Fighter``, then ``Fighter 2``), on ``side`` (left empty: ``monsters`` for monsters, ``party`` for
-        characters), its hit points averaged or rolled from the encounter's ``seed`` (0 when it has none) under
-        ``hit points: Goblin 3``, as the file's ``monster = "goblin"`` or ``hp = "rolled"`` rolls them. A name
-        neither a monster nor a class, or a count out of range, is refused with the closest names, and nothing is
-        added."""
+    def add_from_books(self, name: str, count: int = 1, *, side: str = "", average: bool = False,
+                       books: Books | None = None) -> list[int]:
+        """Add ``count`` figures (1..100) from ``books`` (default: the books alone, :class:`Books`) and return their
+        ids: a monster (``"goblin"`` or ``"goblins"``, by name or alias whatever its case, the DM's before the
+        Monstrous Manual's: :func:`~combatkit.monsters.monster`, its stats and usual weapons), or a character by class
+        and level (``"fighter 3"``: :func:`~combatkit.monsters.character`, its THAC0 from PH 2e Tables 53-54, its
+        weapons and spells its class's kit, :meth:`Books.kit`). Each is named for its kind past every name there
+        (``Goblin 7`` ..; ``Fighter``, then ``Fighter 2``), on ``side`` (left empty: ``monsters`` for monsters,
+        ``party`` for characters), its hit points averaged or rolled from the encounter's ``seed`` (0 when it has
+        none) under ``hit points: Goblin 3``, as the file's ``monster = "goblin"`` or ``hp = "rolled"`` rolls them.
+        Each means to attack its first foe (:meth:`first_foe`); one with none yet waits for one (:attr:`waiting`),
+        and the figures that waited have theirs now. A name neither a monster nor a class, or a count out of range,
+        is refused with the closest names, and nothing is added."""
+        books = Books() if books is None else books
         taken = [c.name for c in self.combatants.values()]
         how = HitPoints.AVERAGE if average else HitPoints.ROLLED
         seed = self.meta.get("seed")
         roller = TableRoller(seed=seed if is_whole(seed) else 0)
-        cls, level = _class_and_level(name)
-        if cls is None:
-            figures = monster(find_monster(name), count=count, hit_points=how, roller=roller,
-                              side=side.strip() or "monsters", taken=taken)
+        found = books.find(name)
+        if isinstance(found, MonsterEntry):
+            figures = monster(found, count=count, hit_points=how, roller=roller, side=side.strip() or "monsters",
+                              taken=taken, library=books.library)
         else:
-            kit = KITS.get(cls, KITS["fighter"])
-            library = builtin()
-            weapons = tuple(library.weapon(w) for w in kit.weapons)
-            spells = tuple(library.spell(s, caster_class=cls) for s in kit.spells)
+            cls, level = found
+            kit = books.kit(cls)
+            weapons = tuple(books.library.weapon(w) for w in kit.weapons)
+            spells = tuple(books.library.spell(s, caster_class=cls) for s in kit.spells)
             figures = tuple(character(each, side.strip() or "party", cls, level, hit_points=how, roller=roller,
                                       weapons=weapons, spells=spells)
                             for each in numbered(cls.title(), count, taken))
-        return self._add_attackers(figures)
-
-    def _add_attackers(self, figures: Sequence[Combatant]) -> list[int]:
-        """Add ``figures`` as a file writes them, each meaning to attack; their ids."""
         added = self._add_tables(_written(figures))
         for ident in added:
-            self.intents.append({"actor": ident, "do": "attack", "refine": {}})
+            foe = self.first_foe(ident)
+            intent: dict[str, Any] = {"actor": ident, "do": "attack", "refine": {}}
+            if foe is None:
+                self.waiting.append(intent)
+            else:
+                intent["target"] = foe
+            self.intents.append(intent)
+        self._aim_the_waiting()
         return added
+
+    def first_foe(self, ident: int) -> int | None:
+        """The first figure, in the encounter's order, on another side than ``ident``'s, or None: whom a figure from
+        the books means to attack."""
+        side = self.combatants[ident].fields.get("side")
+        return next((i for i, c in self.combatants.items() if c.fields.get("side") != side), None)
+
+    def _aim_the_waiting(self) -> None:
+        """Give each intent still waiting for a foe (:attr:`waiting`) its figure's first foe, if it has one now; an
+        intent changed since, or gone with its figure, waits no more."""
+        still = []
+        for intent in self.waiting:
+            actor = intent["actor"]
+            untouched = intent == {"actor": actor, "do": "attack", "refine": {}}
+            if not (untouched and actor in self.combatants and any(intent is i for i in self.intents)):
+                continue
+            foe = self.first_foe(actor)
+            if foe is None:
+                still.append(intent)
+            else:
+                intent["target"] = foe
+        self.waiting = still
 
     def duplicate(self, ident: int) -> int:
         """Add a copy of the combatant ``ident`` after the others and return its id: named for its kind past every
         name there (``Goblin 7`` of ``Goblin 3``, ``Brienne 2``: :func:`~combatkit.monsters.numbered`), with its
         fields, weapons and spells, and its intents with their targets and refinements, naming the copy's own
-        weapons and spells."""
+        weapons and spells. Figures waiting for a foe (:attr:`waiting`) may have one now."""
         original = self.combatants[ident]
         name = numbered(group_of(original.name), 1, [c.name for c in self.combatants.values()])[0]
         copied = self._add_tables([copy.deepcopy(original.fields) | {
             "name": name, "weapons": copy.deepcopy(list(original.weapons.values())),
             "spells": copy.deepcopy(list(original.spells.values()))}])[0]
         self.intents += [self._given(i, copied) for i in self.intents_of(ident)]
+        self._aim_the_waiting()
         return copied
 
     def kind_of(self, ident: int) -> list[int]:
@@ -479,6 +621,16 @@ class EncounterDraft:
         ident = next(_ids)
         self.combatants[owner].weapons[ident] = dict(table)
         return ident
+
+    def set_first_weapon(self, owner: int, key: str, value: Any) -> None:
+        """Set the field ``key`` (``name``, ``sf``, ``damage``...) of ``owner``'s first weapon, the one it strikes with
+        unless told, to ``value`` as typed; a figure with no weapon (it fights with its fists) is given one with that
+        field, unless ``value`` is None (nothing typed)."""
+        weapons = self.combatants[owner].weapons
+        if weapons:
+            next(iter(weapons.values()))[key] = value
+        elif value is not None:
+            self.add_weapon(owner, {key: value})
 
     def remove_weapon(self, owner: int, ident: int) -> None:
         """Remove a weapon; intents that named it fall back to the figure's routine (an intent to draw it goes

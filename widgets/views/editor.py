@@ -10,13 +10,19 @@ engine's message (:meth:`EncounterEditor.describe` names the combatant behind a 
 An entry the form itself cannot read (a hit at "1x", a move of "ten" feet) is not applied and
 is listed in :attr:`EncounterEditor.entry_errors` until it is fixed.
 
-Figures come from the books (#48): a search of the Monstrous Manual's monsters and of characters by class
-and level (``goblin``, ``fighter 3``), how many and on which side, and **Add** puts them in filled in, their
-hit points rolled from the encounter's seed or averaged, each meaning to attack
-(:meth:`EncounterDraft.add_from_books <combatkit.widgets.state.draft.EncounterDraft.add_from_books>`); a
-weapon or a spell is picked by name from the Player's Handbook's (another name adds a new one of that
-name). **Duplicate** copies a figure, and **Same for each** gives a figure's intents to each of its kind
-(Goblin 1 .. Goblin 6), as a file's ``actor = "each goblin"`` does.
+Figures come from the books (#48). The roster (:class:`~combatkit.widgets.views.roster.RosterTable`) shows every
+figure on a line, its numbers edited in place, with **edit** (the figure in the form below), **Duplicate** and
+**Remove**. Above it, a search of the Monstrous Manual's monsters and of characters by class and level adds what it
+names on Enter or a pick, as many as it says (``goblin``, ``6 goblins``, ``goblin x6``, ``fighter 3``) or the count
+box does, filled in: hit points rolled from the encounter's seed or averaged, and each meaning to attack its first
+foe, the first figure on another side; one added while it has no foe attacks the first to come, unless it was given
+an intent meanwhile (:meth:`EncounterDraft.add_from_books
+<combatkit.widgets.state.draft.EncounterDraft.add_from_books>`). A DM's own library file (TOML, as
+docs/encounter-format.md writes it) loads from the file box, and the search and the weapon and spell pickers find its
+monsters, weapons and spells too (:class:`~combatkit.widgets.state.draft.Books`); a bad row is refused by its field
+in the alert box and the books stay as they were. A weapon or a spell is picked by name (another name adds a new one
+of that name). **New encounter** starts with no one, to fill from the books. **Same for each** gives a figure's
+intents to each of its kind (Goblin 1 .. Goblin 6), as a file's ``actor = "each goblin"`` does.
 
 What each figure means to do is written once for every system, as intents
 (:mod:`combatkit.intent`): one row per intent, in the order the figure does them (move toward or
@@ -58,15 +64,17 @@ import ipywidgets as widgets
 from combatkit.encounter import Encounter
 from combatkit.encounter_files import load_example, option_value, plain_option
 from combatkit.errors import EncounterFileError, error_words
-from combatkit.library import spells, weapons
-from combatkit.monsters import MOST_OF_A_KIND, group_of
+from combatkit.library import LibraryFileError
+from combatkit.monsters import MOST_OF_A_KIND, MonsterRowError, group_of
 from combatkit.intent import COMPONENTS, Plan, PlacementKind, named_actions
 from combatkit.fields import Declared, declared
 from combatkit.model import Abilities, ActionKind, Combatant, Maneuver, Refined, Spell, Weapon
 from combatkit.systems import SYSTEMS, TimingSystem, find_system
 from combatkit.widgets.views.classes import tag
-from combatkit.widgets.state.draft import CombatantDraft, EncounterDraft, book_names, book_spell, book_weapon
+from combatkit.widgets.state.draft import Books, CombatantDraft, EncounterDraft, read_search
+from combatkit.widgets.views.encounter_picker import OpenFileButton
 from combatkit.widgets.views.hush import Hush
+from combatkit.widgets.views.roster import RosterTable, shown
 
 __all__ = ["CLASSES", "EncounterEditor", "IntentRow", "NONE", "describe_error", "new_encounter", "saved_rolls",
            "with_options"]
@@ -82,6 +90,10 @@ DOES = ("move", "attack", "cast", "ready", "hold", "action")
 
 _BOOKS = "from the books"
 """The entry error of an add from the books (it stays while another combatant is shown: the search is no panel's)."""
+_LIBRARY = "library"
+"""The entry error of a DM's library file refused (it stays, like the search's, until another file loads)."""
+_KEPT = (_BOOKS, _LIBRARY)
+"""Entry errors that are no figure's panel's: they stay while another figure is shown."""
 _COMBATANT = Combatant("-", "-")
 _WEAPON = Weapon("-")
 _SPELL = Spell("-")
@@ -108,13 +120,22 @@ _FLAGS = {  # refinement field -> (width, the intents it belongs to); its label 
     "drop_and_draw": ("105px", {"attack"}),
     "readies_components": ("170px", {"ready", "action"}),
 }
+_ROSTER_HELP = (
+    "<b>Who is in the fight</b>: type a monster or a class and level in <i>From the books</i> and press Enter, or "
+    "pick one: <code>goblin</code>, <code>6 goblins</code> (or <code>goblin x6</code>), <code>fighter 3</code>. "
+    "They come filled in from the books, each meaning to attack its first foe (the first figure on another side); "
+    "one added while it has no foe (the first of a party) attacks the first foe to come, unless you gave it an intent "
+    "meanwhile. Each line below is edited in place; its <b>edit</b> button shows the figure in the form under the "
+    "table, for its weapons, spells and intents.")
+"""The roster's help: how the search adds, and whom a figure from the books attacks."""
 _REFINED = {d.name: d for d in declared(Refined)}
 _FIELD_INTENTS = {"attacks": {"attack"}, "hold": {"cast"}} | {
     name: does for name, (_, does) in _FLAGS.items()}
 
 
 def new_encounter(system: TimingSystem) -> Encounter:
-    """A blank encounter to build on: two figures of two sides, each with a weapon, nothing declared."""
+    """A blank encounter to build on: two figures of two sides, each with a weapon, nothing declared (what a view
+    opens for **New encounter**, before the editor takes its figures away to be filled from the books)."""
     from combatkit.encounter_files import encounter_from_dict
 
     sword = {"name": "long sword", "sf": 5, "length": "long", "damage": "d8"}
@@ -262,11 +283,16 @@ class EncounterEditor(widgets.VBox):
 
     ``on_change()`` is called after every edit (the view rebuilds and redraws); ``on_new(encounter)``
     (optional: a "New encounter" button) opens a blank encounter. With ``choose_system`` a "written
-    for" dropdown sets the encounter's own system, and the declarations follow its terms.
+    for" dropdown sets the encounter's own system, and the declarations follow its terms. The roster (its help,
+    :attr:`roster_help`; the books' search and a DM's library file, :attr:`books_line`; the table of every figure,
+    :attr:`roster`) heads the editor, or, with ``roster=False``, is left to the view to place (encounter prep shows
+    it apart, above its run); ``on_figure(ident)`` is called when a roster line's **edit** has shown its figure in
+    the form.
     """
 
     def __init__(self, on_change: Callable[[], None], system: TimingSystem, *,
-                 on_new: Callable[[Encounter], None] | None = None, choose_system: bool = False) -> None:
+                 on_new: Callable[[Encounter], None] | None = None, choose_system: bool = False, roster: bool = True,
+                 on_figure: Callable[[int], None] | None = None) -> None:
         self.system = system
         """Whose terms the declarations are in."""
         self.fresh_system = system
@@ -274,9 +300,12 @@ class EncounterEditor(widgets.VBox):
         last was written for (#45: a new encounter in the comparison was "written for" the example before it)."""
         self.draft = EncounterDraft({}, {})
         """The working copy."""
+        self.library = Books()
+        """What the search and the pickers search: the books, and a DM's library file once one is loaded."""
         self.entry_errors: dict[str, str] = {}
         """Entries the form could not read (not applied), by what they are."""
         self._on_change = on_change
+        self._on_figure = on_figure
         self._quiet = Hush()
         self._current: int | None = None
         self._as_loaded: dict[str, Any] = {}
@@ -294,7 +323,8 @@ class EncounterEditor(widgets.VBox):
         self.written_for = tag(widgets.Dropdown(description="written for", style=small, layout=lay(width="330px"),
                                                 options=[(s.title, s.id) for s in SYSTEMS.values()]), "written-for")
         self.new = tag(widgets.Button(description="New encounter", icon="file",
-                                      tooltip="Start from two figures and no declarations"), "new-encounter")
+                                      tooltip="Start an encounter with no one in it, to fill from the books"),
+                       "new-encounter")
         self.combatant = tag(widgets.Dropdown(description="Combatant", layout=lay(width="300px")), "combatant")
         self.add_combatant = tag(widgets.Button(description="Add", icon="plus", layout=lay(width="80px")),
                                  "add-combatant")
@@ -304,15 +334,10 @@ class EncounterEditor(widgets.VBox):
             description="Duplicate", icon="copy", layout=lay(width="110px"),
             tooltip="Another figure like this one, named for its kind (Goblin 7, Brienne 2), with its weapons, spells "
                     "and intents"), "duplicate-combatant")
-        self.books = tag(widgets.Combobox(
-            description="From the books", placeholder='a monster, or a class and level: goblin, fighter 3',
-            options=book_names(), ensure_option=False, continuous_update=False, style=small,
-            layout=lay(width="430px"),
-            tooltip="A monster of the Monstrous Manual (2e), by name, or a character by class and level: its stats, "
-                    "THAC0, hit points, weapons and spells come from the books"), "books")
         self.books_count = tag(widgets.IntText(
             value=1, description="how many", continuous_update=False, style=small, layout=lay(width="125px"),
-            tooltip=f"1..{MOST_OF_A_KIND} figures of a kind, named Goblin 1 .. Goblin N"), "books-count")
+            tooltip=f"1..{MOST_OF_A_KIND} figures of a kind, named Goblin 1 .. Goblin N: the next figures from the "
+                    f"books (a number in the search, '6 goblins', says it too)"), "books-count")
         self.books_side = tag(widgets.Combobox(
             description="side", placeholder="party or monsters", ensure_option=False, continuous_update=False,
             style=small, layout=lay(width="210px"),
@@ -321,9 +346,20 @@ class EncounterEditor(widgets.VBox):
             description="average hit points", indent=False, layout=lay(width="150px"),
             tooltip="The dice's average, rounded down; unticked, each figure's hit points are rolled from the "
                     "encounter's seed under 'hit points: <its name>', as a file's are"), "books-average")
-        self.add_from_books = tag(widgets.Button(
-            description="Add", icon="book", layout=lay(width="80px"),
-            tooltip="Add them, filled in from the books, each meaning to attack"), "add-from-books")
+        self.books = tag(widgets.Combobox(
+            description="From the books", placeholder="goblin, 6 goblins, fighter 3: Enter adds",
+            options=self.library.names(), ensure_option=False, continuous_update=False, style=small,
+            layout=lay(width="430px", max_width="100%"),
+            tooltip="A monster of the Monstrous Manual (2e) or of your library, by name, or a character by class and "
+                    "level, with how many if more than one (6 goblins, goblin x6): added on Enter or a pick, its "
+                    "stats, THAC0, hit points, weapons and spells from the books, meaning to attack its first foe"),
+            "books")
+        self.library_file = tag(OpenFileButton(
+            description="Your library", accept=".toml",
+            tooltip="Load your own library (a TOML file of [[monster]], [[weapon]] and [[spell]] rows, as "
+                    "docs/encounter-format.md writes them): the search and the weapon and spell pickers find its "
+                    "entries too, over the books'"), "library-file")
+        self.library_status = tag(widgets.HTML(), "library-status")
         for prefix, controls in _CONTROLS.items():
             for attr, d in controls.items():
                 setattr(self, attr, _control(attr, d))
@@ -331,22 +367,31 @@ class EncounterEditor(widgets.VBox):
         self.add_weapon = tag(widgets.Button(icon="plus", tooltip="Add a weapon", layout=lay(width="36px")),
                               "add-weapon")
         self.weapon_pick = tag(widgets.Combobox(
-            placeholder="+ a weapon: long sword…", options=weapons(), ensure_option=False, continuous_update=False,
-            layout=lay(width="200px"),
-            tooltip="Add a weapon of PH 2e Table 44 by name, filled in from the table; another name adds a new "
-                    "weapon of that name"), "weapon-pick")
+            placeholder="+ a weapon: long sword…", options=self.library.library.weapons(), ensure_option=False,
+            continuous_update=False, layout=lay(width="200px"),
+            tooltip="Add a weapon of PH 2e Table 44 (or of your library) by name, filled in from the table; another "
+                    "name adds a new weapon of that name"), "weapon-pick")
         self.remove_weapon = tag(widgets.Button(icon="trash", tooltip="Remove this weapon", layout=lay(width="36px")),
                                  "remove-weapon")
         self.spell = tag(widgets.Dropdown(description="Spell", layout=lay(width="240px")), "spell")
         self.add_spell = tag(widgets.Button(icon="plus", tooltip="Add a spell", layout=lay(width="36px")), "add-spell")
         self.spell_pick = tag(widgets.Combobox(
-            placeholder="+ a spell: sleep…", options=spells(), ensure_option=False, continuous_update=False,
-            layout=lay(width="200px"),
-            tooltip="Add a spell of the PH 2e spell lists by name, filled in from its list; another name adds a new "
-                    "spell of that name"), "spell-pick")
+            placeholder="+ a spell: sleep…", options=self.library.library.spells(), ensure_option=False,
+            continuous_update=False, layout=lay(width="200px"),
+            tooltip="Add a spell of the PH 2e spell lists (or of your library) by name, filled in from its list; "
+                    "another name adds a new spell of that name"), "spell-pick")
         self.remove_spell = tag(widgets.Button(icon="trash", tooltip="Remove this spell", layout=lay(width="36px")),
                                 "remove-spell")
         self.hits = text("hits", "hit at", "300px")
+        self.roster = RosterTable(on_field=self._on_roster_field, on_weapon=self._on_roster_weapon,
+                                  on_edit=self._on_roster_edit, on_duplicate=self._duplicate, on_remove=self._remove)
+        """Every figure on a line, edited in place."""
+        self.roster_help = tag(widgets.HTML(_ROSTER_HELP), "roster-help")
+        """How the search adds and whom a figure from the books attacks."""
+        self.books_line = tag(widgets.HBox([self.books_count, self.books_side, self.books_average, self.books,
+                                            self.library_file, self.library_status],
+                                           layout=lay(flex_flow="row wrap", align_items="center")), "books-line")
+        """The books' search with its count, side and hit points, and a DM's library file."""
         self.rows: list[IntentRow] = []
         """The current combatant's intent rows, in order, and one empty row after them for the next."""
         self.intent_box = tag(widgets.VBox(), "intents")
@@ -363,9 +408,10 @@ class EncounterEditor(widgets.VBox):
         super().__init__([
             widgets.HTML("<b>Edit the encounter</b> (changes apply when you press Enter or leave a field)"),
             widgets.HBox(top, layout=wrap),
+            *([self.roster_help, self.books_line, self.roster] if roster else []),
+            widgets.HTML("<b>One figure</b>, every field: choose it here or with a line's edit button above",
+                         layout=lay(margin="8px 0 0 0")),
             widgets.HBox([self.combatant, self.add_combatant, self.remove_combatant, self.duplicate_combatant],
-                         layout=wrap),
-            widgets.HBox([self.books, self.books_count, self.books_side, self.books_average, self.add_from_books],
                          layout=wrap),
             widgets.HBox([self.name, self.side, self.char_class, self.level, self.size], layout=wrap),
             widgets.HBox([self.dex, self.con, self.mv, self.ac, self.thac0, self.hp, self.apr, self.surprised,
@@ -426,6 +472,15 @@ class EncounterEditor(widgets.VBox):
         """Show the combatant called ``name`` in the panel."""
         self.combatant.value = self.draft.find(name)
 
+    def refresh(self, current: int | None = None) -> None:
+        """Show the draft again after it was changed from outside the editor (encounter prep's **Add combatant**),
+        the figure ``current`` in the form if given; ``on_change`` is called."""
+        if current is not None:
+            self._current = current
+        with self._quiet():
+            self._show_combatants()
+        self._changed()
+
     def describe(self, error: ValueError) -> str:
         """The engine's message for the person editing (:func:`describe_error`): a field path like
         ``combatants[1].dex`` gets the name of that combatant of the draft."""
@@ -436,12 +491,13 @@ class EncounterEditor(widgets.VBox):
     def _observe(self) -> None:
         self.title.observe(lambda change: self._on_meta("title", change.new or "Untitled encounter"), "value")
         self.written_for.observe(self._on_written_for, "value")
-        self.new.on_click(lambda _: self._on_new and self._on_new(new_encounter(self.fresh_system)))
-        self.combatant.observe(self._on_pick_combatant, "value")
+        self.new.on_click(self._on_new_encounter)
+        self.combatant.observe(lambda change: self._when_loud(lambda: self._show_figure(change.new)), "value")
         self.add_combatant.on_click(self._on_add_combatant)
         self.remove_combatant.on_click(self._on_remove_combatant)
         self.duplicate_combatant.on_click(self._on_duplicate)
-        self.add_from_books.on_click(self._on_add_from_books)
+        self.books.observe(self._on_books, "value")
+        self.library_file.observe(self._on_library_file, "value")
         self.same_for_each.on_click(self._on_same_for_each)
         for attr, d in _CONTROLS[""].items():
             getattr(self, attr).observe(lambda change, key=d.spec.file: self._on_combatant_field(key, change.new),
@@ -468,6 +524,8 @@ class EncounterEditor(widgets.VBox):
                 action()
 
     def _changed(self) -> None:
+        """After an edit: the roster follows the draft, then the view reads it."""
+        self.roster.show(self.draft, self._current)
         self._on_change()
 
     def _refuse(self, entry: str, words: str) -> None:
@@ -509,10 +567,12 @@ class EncounterEditor(widgets.VBox):
         self.combatant.options = self._combatant_options()
         self.combatant.value = self._current
         cd = self.draft.combatants.get(self._current)
+        figure = self.draft.read_alone(self._current) if cd else None
         for attr, d in _CONTROLS[""].items():
-            _show(getattr(self, attr), d, cd.fields if cd else None)
+            _show(getattr(self, attr), d, cd.fields if cd else None, figure)
         self.remove_combatant.disabled = self.duplicate_combatant.disabled = cd is None
         self.books_side.options = self._sides()
+        self.roster.show(self.draft, self._current)
         for name in ("weapons", "spells"):
             items = getattr(cd, name) if cd else {}
             picker = self.weapon if name == "weapons" else self.spell
@@ -534,17 +594,16 @@ class EncounterEditor(widgets.VBox):
         (self.add_weapon if name == "weapons" else self.add_spell).disabled = cd is None
         (self.weapon_pick if name == "weapons" else self.spell_pick).disabled = cd is None
 
-    def _on_pick_combatant(self, change) -> None:
-        if self._quiet:
-            return
-        self._current = change.new
-        with self._quiet():
-            self._show_combatants()
-        panel = [key for key in self.entry_errors if key != _BOOKS]
-        if panel:  # what was typed for the last combatant went with its panel
+    def _show_figure(self, ident: int | None) -> None:
+        """Show the figure ``ident`` in the form (called quietly): what was typed and refused in the last one's panel
+        goes with it."""
+        self._current = ident
+        self._show_combatants()
+        panel = [key for key in self.entry_errors if key not in _KEPT]
+        if panel:
             for key in panel:
                 del self.entry_errors[key]
-            self._changed()
+            self._on_change()
 
     def _on_combatant_field(self, key: str, value: Any) -> None:
         if self._quiet or self._current is None:
@@ -577,16 +636,38 @@ class EncounterEditor(widgets.VBox):
             self._show_combatants()
         self._changed()
 
-    def _on_add_from_books(self, _button) -> None:
-        """Add what the search names, as many as the count says, on the side given (:meth:`EncounterDraft.add_from_books
-        <combatkit.widgets.state.draft.EncounterDraft.add_from_books>`), and show the first; a name or count the
-        books refuse is said in the alert box, and what was typed stays."""
-        if not self.books.value.strip():
-            self._refuse(_BOOKS, f'{_BOOKS}: name a monster ("goblin") or a class and level ("fighter 3")')
+    def _on_new_encounter(self, _button) -> None:
+        """A new encounter with no one in it: the view opens :func:`new_encounter` (dropping what it held for the last
+        one: the example chosen, the dice entered), whose figures are then taken away, to be filled from the books.
+        Until someone is added the roster says so, and the view that the encounter needs someone."""
+        if self._on_new is None:
+            return
+        self._on_new(new_encounter(self.fresh_system))
+        for ident in list(self.draft.combatants):
+            self.draft.remove_combatant(ident)
+        self._as_loaded = _linked_out(self.draft)
+        self._current = None
+        with self._quiet():
+            self._show_combatants()
+        self._changed()
+
+    def _on_books(self, change) -> None:
+        """What the search names, added on Enter or a pick (:meth:`EncounterDraft.add_from_books
+        <combatkit.widgets.state.draft.EncounterDraft.add_from_books>`): as many as it says (``6 goblins``,
+        :func:`~combatkit.widgets.state.draft.read_search`) or the count box does, on the side given, the first
+        shown in the form; the search is cleared for the next. A name or count the books refuse is said in the alert
+        box and what was typed stays; a search cleared takes its message with it."""
+        if self._quiet:
+            return
+        name, count = read_search(change.new)
+        if not name:
+            if self.entry_errors.pop(_BOOKS, None) is not None:
+                self._changed()
             return
         try:
-            added = self.draft.add_from_books(self.books.value, self.books_count.value, side=self.books_side.value,
-                                              average=self.books_average.value)
+            added = self.draft.add_from_books(name, self.books_count.value if count is None else count,
+                                              side=self.books_side.value, average=self.books_average.value,
+                                              books=self.library)
         except ValueError as error:
             self._refuse(_BOOKS, f"{_BOOKS}: {error_words(error)} (nothing added)")
             return
@@ -598,11 +679,68 @@ class EncounterEditor(widgets.VBox):
             self._show_combatants()
         self._changed()
 
-    def _on_duplicate(self, _button) -> None:
-        if self._current is None:
+    def _on_library_file(self, change) -> None:
+        """A DM's library file read from the file box (:meth:`Books.load
+        <combatkit.widgets.state.draft.Books.load>`): the search and the weapon and spell pickers find its entries
+        from now on. A bad row is refused by its field in the alert box, and the books stay as they were."""
+        if self._quiet or not change.new:
             return
+        item = change.new[0]
+        with self._quiet():
+            self.library_file.value = ()
+        name = str(item["name"])
         try:
-            copied = self.draft.duplicate(self._current)
+            books = Books.load(name, bytes(item["content"]))
+        except ValueError as error:
+            self._refuse(_LIBRARY, f"library: {_library_words(name, error)} (not loaded: the books are as they were)")
+            return
+        self.library = books
+        self.entry_errors.pop(_LIBRARY, None)
+        with self._quiet():
+            self.books.options = books.names()
+            self.weapon_pick.options = books.library.weapons()
+            self.spell_pick.options = books.library.spells()
+            own = books.library
+            self.library_status.value = (
+                f"<span style='color:#4d5656'>{html.escape(books.own)}: {_many(len(books.monsters), 'monster')}, "
+                f"{_many(len(own.weapon_entries), 'weapon')}, {_many(len(own.spell_entries), 'spell')}</span>")
+        self._changed()
+
+    def _on_roster_field(self, ident: int, key: str, value: Any) -> None:
+        """A figure's field typed in its roster line; the form follows."""
+        self.draft.combatants[ident].fields[key] = value
+        with self._quiet():
+            self._show_combatants()
+        self._changed()
+
+    def _on_roster_weapon(self, ident: int, key: str, value: Any) -> None:
+        """A figure's first weapon's field typed in its roster line (:meth:`EncounterDraft.set_first_weapon
+        <combatkit.widgets.state.draft.EncounterDraft.set_first_weapon>`); the form follows."""
+        self.draft.set_first_weapon(ident, key, value)
+        with self._quiet():
+            self._show_combatants()
+        self._changed()
+
+    def _on_roster_edit(self, ident: int) -> None:
+        """A roster line's **edit**: its figure in the form."""
+        with self._quiet():
+            self._show_figure(ident)
+        if self._on_figure is not None:
+            self._on_figure(ident)
+
+    def _on_duplicate(self, _button) -> None:
+        if self._current is not None:
+            self._duplicate(self._current)
+
+    def _on_remove_combatant(self, _button) -> None:
+        if self._current is not None:
+            self._remove(self._current)
+
+    def _duplicate(self, ident: int) -> None:
+        """Add a copy of the figure ``ident`` (:meth:`EncounterDraft.duplicate
+        <combatkit.widgets.state.draft.EncounterDraft.duplicate>`) and show it in the form."""
+        try:
+            copied = self.draft.duplicate(ident)
         except ValueError as error:  # a figure with no name has no kind to number
             self._refuse("duplicate", f"duplicate: {error_words(error)}")
             return
@@ -612,14 +750,14 @@ class EncounterEditor(widgets.VBox):
             self._show_combatants()
         self._changed()
 
-    def _on_remove_combatant(self, _button) -> None:
-        if self._current is None:
-            return
+    def _remove(self, ident: int) -> None:
+        """Remove the figure ``ident``; if the form showed it, it shows the one after it (before it, for the last)."""
         ids = list(self.draft.combatants)
-        at = ids.index(self._current)
-        self.draft.remove_combatant(self._current)
+        at = ids.index(ident)
+        self.draft.remove_combatant(ident)
         rest = list(self.draft.combatants)
-        self._current = rest[min(at, len(rest) - 1)] if rest else None
+        if ident == self._current:
+            self._current = rest[min(at, len(rest) - 1)] if rest else None
         with self._quiet():
             self._show_combatants()
         self._changed()
@@ -650,15 +788,16 @@ class EncounterEditor(widgets.VBox):
         self._add_item(self._current, name, _new_item(name, f"{name[:-1]} {len(getattr(cd, name)) + 1}"))
 
     def _on_pick_item(self, name: str, typed: str) -> None:
-        """A weapon or spell named in its picker: the book's row (:func:`~combatkit.widgets.state.draft.book_weapon`,
-        :func:`~combatkit.widgets.state.draft.book_spell`), or a new one of a name the books lack."""
+        """A weapon or spell named in its picker: the book's row or the DM's library's (:meth:`Books.weapon
+        <combatkit.widgets.state.draft.Books.weapon>`, :meth:`Books.spell <combatkit.widgets.state.draft.Books.spell>`),
+        or a new one of a name they lack."""
         picker = self.weapon_pick if name == "weapons" else self.spell_pick
         if self._quiet or self._current is None or not typed.strip():
             return
         cd = self.draft.combatants[self._current]
         entry = f"{name} picked"
         try:
-            table = book_weapon(typed) if name == "weapons" else book_spell(
+            table = self.library.weapon(typed) if name == "weapons" else self.library.spell(
                 typed, str(cd.fields.get("class", _COMBATANT.char_class)))
         except ValueError as error:  # a spell on both lists that the figure's class does not settle
             self._refuse(entry, f"{cd.name}: {error_words(error)} (not added)")
@@ -929,6 +1068,21 @@ class EncounterEditor(widgets.VBox):
         self._changed()
 
 
+def _library_words(name: str, error: ValueError) -> str:
+    """A DM's library file's refusal, as an encounter file that names it gets it: the file, the row's field and
+    what is wrong there (``my-campaign.toml, weapon[3].sf: SF is -5..20 (000 §1 E), got 40``)."""
+    if isinstance(error, LibraryFileError):
+        return error.message if error.field == "file" else f"{name}, {error.field}: {error.message}"
+    if isinstance(error, MonsterRowError):
+        return f"{name}, {error.message}"
+    return f"{name}: {error_words(error)}"
+
+
+def _many(count: int, thing: str) -> str:
+    """``3 monsters``, ``1 weapon``."""
+    return f"{count} {thing}{'' if count == 1 else 's'}"
+
+
 def _linked_out(draft: EncounterDraft) -> dict[str, Any]:
     """The part of an encounter a link to a view does not carry: all but the seed and the rolls."""
     return {key: value for key, value in draft.to_dict().items() if key not in ("seed", "rolls")}
@@ -946,10 +1100,12 @@ def _tag(attr: str, d: Declared) -> str:
     return (prefix + d.spec.file).replace("_", "-")
 
 
-def _show(control: widgets.ValueWidget, d: Declared, table: Mapping[str, Any] | None) -> None:
+def _show(control: widgets.ValueWidget, d: Declared, table: Mapping[str, Any] | None,
+          figure: Combatant | None = None) -> None:
     """Show the field ``d`` of a draft's ``table`` (a combatant's fields, a weapon, a spell) in its control,
-    as typed (a Text shows text); its default when the table leaves it out; disabled when there is no table."""
-    value = table.get(d.spec.file, d.shown) if table is not None else d.shown
+    as typed (a Text shows text); when the table leaves it out, what the ``figure`` the table reads as has, else its
+    default (:func:`~combatkit.widgets.views.roster.shown`); disabled when there is no table."""
+    value = shown(d, table, figure) if table is not None else d.shown
     control.value = str(value) if isinstance(control, widgets.Text) else value
     control.disabled = table is None
 

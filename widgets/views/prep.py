@@ -1,9 +1,10 @@
 """EncounterPrep: play an encounter out many times under the timing systems a DM picks, and read the odds.
 
 A thin view over :mod:`combatkit.simulation`. Load a shipped example, an uploaded file or
-edited file text; change the combatants in the compact editor (the fields that decide a
-simulated fight and each one's first weapon), or anything, what each figure means to do in round 1
-included, in the encounter editor every view shares; tick the timing
+edited file text; build or change the roster (:class:`~combatkit.widgets.views.roster.RosterTable`: every figure on
+a line, its numbers and first weapon edited in place, figures added from the books or a DM's library, each line's
+**edit** opening the figure in the encounter editor every view shares, for its weapons, spells and what it means to
+do in round 1); tick the timing
 systems, the number of fights and the seed; press **Run**. The fights are played from a
 background thread by :func:`~combatkit.simulation.simulate_systems`, the systems side by side on every
 core of the machine (worker processes; each system's rows are the same as on one core), feeding the
@@ -52,7 +53,6 @@ stop early at ±5%: phase1 stopped after 50 (±5% reached), segments stopped aft
 from __future__ import annotations
 
 import html
-import re
 import threading
 import time
 from collections.abc import Sequence
@@ -70,13 +70,11 @@ from combatkit.encounter import Encounter
 from combatkit.encounter_files import dumps_toml, load_example
 from combatkit.errors import RulesError, is_whole
 from combatkit.fight import Fight, FightOptions
-from combatkit.fields import Declared, declared
-from combatkit.model import FISTS, Abilities, Combatant, Weapon
 from combatkit.policy import PolicyOptions
 from combatkit.resolution import system_rules
 from combatkit.simulation import CHUNK, Simulation, StopReason, SystemRunError, replay, simulate_systems
 from combatkit.systems import SYSTEMS, find_system
-from combatkit.widgets.state.draft import CombatantDraft, EncounterDraft
+from combatkit.widgets.state.draft import EncounterDraft
 from combatkit.widgets.views.base import EncounterView
 from combatkit.widgets.views.downloads import download_link, encounter_link
 from combatkit.widgets.views.editor import EncounterEditor, describe_error
@@ -100,6 +98,7 @@ from combatkit.widgets.messages import show_alert
 from combatkit.widgets.views.options_view import in_force_words
 from combatkit.widgets.views.hush import Hush
 from combatkit.widgets.views.classes import slug, tag
+from combatkit.widgets.views.roster import CombatantRow
 
 __all__ = [
     "DEFAULT_EXAMPLE",
@@ -141,29 +140,9 @@ PRECISION_CHOICES: tuple[tuple[str, int], ...] = (
 """Stop-early choices, in percentage points: a system's fights stop once every side's win rate has a 95%
 interval this narrow (``precision`` of :func:`~combatkit.simulation.simulate`); 0 plays every fight."""
 NEW_COMBATANT: dict[str, Any] = {"level": 1, "hp": 8, "ac": 5, "thac0": 20}
-"""The fields a combatant added in the editor starts with (a first-level fighter in chain mail)."""
+"""The fields a combatant added with **Add combatant** starts with (a first-level fighter in chain mail)."""
 NEW_WEAPON: dict[str, Any] = {"name": "long sword", "sf": 5, "damage": "d8"}
 """Its weapon."""
-
-_ROW_FIELDS = tuple(sorted((d for d in declared(Combatant, Abilities) if d.spec.roster), key=lambda d: d.spec.roster))
-"""The compact table's columns of a combatant, as declared once in :mod:`combatkit.model`
-(:attr:`FieldSpec.roster <combatkit.fields.FieldSpec.roster>`)."""
-_WEAPON_FIELDS = tuple(sorted((d for d in declared(Weapon) if d.spec.roster), key=lambda d: d.spec.roster))
-"""Its columns of the first weapon."""
-_WEAPON_KINDS = {d.spec.file: d.kind for d in _WEAPON_FIELDS}
-_WIDTHS = {"name": "130px", "side": "100px", "level": "58px", "hp": "58px", "thac0": "58px", "damage": "72px"}
-"""A column's width by file field (others: 52px); ``name`` is also the first weapon's."""
-_WEAPON_HEADINGS = {"name": "first weapon"}
-_WEAPON_TAGS = {"name": "weapon"}
-_FISTS_SHOWN = {"name": "fists", "sf": "by size", "damage": FISTS.damage}
-"""What the first-weapon boxes of a figure with no weapon show, greyed: what it fights with instead."""
-_UNARMED = ("No weapon: it fights with its fists (002 Unarmed Combat: a pummel, 1d2; SF by its size, 000 Table 2). "
-            "Type a name, SF or damage to give it a first weapon.")
-
-
-def _heading(d: Declared, weapon: bool) -> str:
-    return _WEAPON_HEADINGS.get(d.spec.file, d.spec.label) if weapon else d.spec.label
-
 
 _EMBED = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
 _MESSAGE_TITLES = {"encounter": "Not applied", "run": "Not run", "replay": "Not replayed"}
@@ -308,62 +287,6 @@ class _Stopped(Exception):
     """Raised from the progress callback to end a run when Stop was pressed."""
 
 
-# ---------------------------------------------------------------- the compact combatant editor
-
-
-class CombatantRow(widgets.HBox):
-    """One combatant in the compact editor: the fields that decide a simulated fight, its first
-    weapon, the names of its spells (edited in the file text) and a remove button."""
-
-    def __init__(self, ident: int, combatant: CombatantDraft) -> None:
-        self.ident = ident
-        """The combatant's id in the :class:`~combatkit.widgets.state.draft.EncounterDraft`."""
-        self.fields: dict[str, widgets.ValueWidget] = {}
-        """The combatant's own fields by file field (``name``, ``hp``, ``ac``...)."""
-        self.weapon: dict[str, widgets.ValueWidget] = {}
-        """Its first weapon's fields (``name``, ``sf``, ``damage``)."""
-        first = next(iter(combatant.weapons.values()), None)
-        for d in _ROW_FIELDS:
-            self.fields[d.spec.file] = _roster_control(d, combatant.fields, d.spec.file)
-        for d in _WEAPON_FIELDS:  # no weapon: its fists, shown as such in blank boxes that take a first weapon
-            self.weapon[d.spec.file] = _roster_control(d, first or {}, _WEAPON_TAGS.get(d.spec.file, d.spec.file),
-                                                       unarmed=first is None)
-        names = ", ".join(str(s.get("name", "?")) for s in combatant.spells.values())
-        self.spells = tag(widgets.HTML(f"<span style='color:#4d5656'>{html.escape(names) or '—'}</span>",
-                                       layout=widgets.Layout(width="160px")), "c-spells")
-        self.remove = tag(widgets.Button(icon="trash", tooltip="Remove this combatant",
-                                         layout=widgets.Layout(width="36px")), "c-remove")
-        super().__init__([*self.fields.values(), *self.weapon.values(), self.spells, self.remove],
-                         layout=widgets.Layout(align_items="center"))
-        tag(self, "combatant-row")
-
-    @property
-    def controls(self) -> tuple[widgets.DOMWidget, ...]:
-        return (*self.fields.values(), *self.weapon.values(), self.remove)
-
-
-def _roster_control(d: Declared, source: dict[str, Any], name: str, unarmed: bool = False) -> widgets.ValueWidget:
-    """One box of the compact table: ``d``'s value in ``source`` (a draft's table), or its default; ``unarmed``:
-    a first-weapon box of a figure with none, blank text that says what it fights with instead."""
-    look: dict[str, Any] = {"continuous_update": False, "tooltip": d.spec.tooltip(d.doc),
-                            "layout": widgets.Layout(width=_WIDTHS.get(d.spec.file, "52px"))}
-    if unarmed:
-        look["tooltip"] = f"{_UNARMED} {look['tooltip']}"
-        control = widgets.Text(value="", placeholder=_FISTS_SHOWN[d.spec.file], **look)
-    else:
-        kind = widgets.IntText if d.kind == "number" else widgets.Text
-        control = kind(value=source.get(d.spec.file, d.shown), **look)
-    return tag(control, f"c-{name}")
-
-
-def _roster_header() -> widgets.HBox:
-    cells = [(_heading(d, weapon), _WIDTHS.get(d.spec.file, "52px"))
-             for columns, weapon in ((_ROW_FIELDS, False), (_WEAPON_FIELDS, True)) for d in columns]
-    cells.append(("spells", "160px"))
-    return widgets.HBox([widgets.HTML(f"<b>{html.escape(label)}</b>", layout=widgets.Layout(width=width))
-                         for label, width in cells])
-
-
 # ---------------------------------------------------------------- the view
 
 
@@ -385,8 +308,6 @@ class EncounterPrep(EncounterView):
         self.workers = workers
         """Processes that play the fights (``workers`` of :func:`~combatkit.simulation.simulate_systems`); None:
         every core."""
-        self.draft = EncounterDraft({}, {})
-        """The encounter being edited."""
         self.results: PrepResults | None = None
         """The last complete run, or None before the first."""
         self.replayed: Fight | None = None
@@ -398,11 +319,11 @@ class EncounterPrep(EncounterView):
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._failure: BaseException | None = None
-        self.rows: list[CombatantRow] = []
-        """The compact editor's rows, one per combatant."""
-        self.editor = EncounterEditor(self._on_intents, find_system("phase1"), choose_system=True)
-        """The encounter editor every view shares: what each figure means to do in round 1, in words every system
-        reads, with the refinements of the system the encounter is written for."""
+        self.editor = EncounterEditor(self._refresh, find_system("phase1"), choose_system=True, roster=False,
+                                      on_figure=lambda _: self._open_form())
+        """The encounter editor every view shares: its roster shown as this view's, and its form for one figure
+        (its weapons and spells, what it means to do in round 1 in words every system reads, with the refinements of
+        the system the encounter is written for) folded under it."""
 
         first = encounter if encounter is not None else load_example(example or DEFAULT_EXAMPLE)
         own = _registered(first.system)
@@ -422,7 +343,8 @@ class EncounterPrep(EncounterView):
                            self.file_text, self.file_load])],
             titles=("Encounter file",), selected_index=None)
 
-        self.roster = tag(widgets.VBox(), "roster")
+        self.roster = self.editor.roster
+        """Every figure on a line (the editor's :class:`~combatkit.widgets.views.roster.RosterTable`)."""
         self.add_combatant = tag(widgets.Button(description="Add combatant", icon="plus"), "add-combatant")
 
         self.system_boxes: dict[str, widgets.Checkbox] = {
@@ -488,6 +410,11 @@ class EncounterPrep(EncounterView):
         self.replay_button = tag(widgets.Button(description="Replay", icon="film", disabled=True), "replay")
         self.replay_why = tag(widgets.HTML(), "replay-why")
 
+        self.form = tag(widgets.Accordion([self.editor], titles=(
+            "One figure, every field: its weapons, spells and what it means to do in round 1 (once for every "
+            "system)",), selected_index=None), "intents-box")
+        """The encounter editor's form, folded until a roster line's **edit** opens it."""
+
         self._load(first)
         if encounter is None:
             self.picker.select(example or DEFAULT_EXAMPLE)
@@ -497,13 +424,12 @@ class EncounterPrep(EncounterView):
             self.picker,
             file_box,
             tag(widgets.VBox([
-               widgets.HTML("<b>Combatants</b> (changes apply when you press Enter or leave a field; "
-                            "spells and everything else are in the encounter file)"),
-               _roster_header(), self.roster, self.add_combatant,
-            ], layout=widgets.Layout(border="1px solid #d5d8dc", padding="6px", margin="8px 0")), "roster-box"),
-            tag(widgets.Accordion([self.editor], titles=(
-                "What each figure means to do in round 1 (once for every system), and everything else",),
-                selected_index=None), "intents-box"),
+               widgets.HTML("<b>Combatants</b> (changes apply when you press Enter or leave a field; a line's "
+                            "<b>edit</b> opens the figure below, with its weapons, spells and what it means to do)"),
+               self.editor.roster_help, self.editor.books_line, tag(widgets.VBox([self.roster]), "roster-box"),
+               self.add_combatant,
+            ], layout=widgets.Layout(border="1px solid #d5d8dc", padding="6px", margin="8px 0")), "roster-frame"),
+            self.form,
             widgets.HTML("<b>Timing systems to compare</b>"),
             widgets.HBox(list(self.system_boxes.values()), layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.fights, self.precision, self.seed, self.max_rounds, self.gap],
@@ -542,12 +468,13 @@ class EncounterPrep(EncounterView):
         return self._thread is not None and self._thread.is_alive()
 
     def url_params(self) -> list[Param]:
-        """The keys this view's URL carries (see :mod:`combatkit.widgets.state.urlstate`): the example, each
-        timing system ticked or not (``phase1=1``), the fights per system, the stop-early precision
+        """The keys this view's URL carries (see :mod:`combatkit.widgets.state.urlstate`): the example, or the
+        encounter itself (``enc``) when it is not a shipped example as shipped (edited, opened from a file or pasted
+        in), each timing system ticked or not (``phase1=1``), the fights per system, the stop-early precision
         (``precision=2``: ±2%), the seed and the run options. A link reproduces the run's setup; press
         Run to play it."""
         return [
-            self._example_param(),
+            *self._encounter_params(),
             *(control_param(sid, box) for sid, box in self.system_boxes.items()),
             control_param("fights", self.fights, low=1, high=MAX_FIGHTS),
             control_param("precision", self.precision),
@@ -558,9 +485,18 @@ class EncounterPrep(EncounterView):
             control_param("declarations", self.declarations),
         ]
 
+    @property
+    def draft(self) -> EncounterDraft:
+        """The encounter being edited (the encounter editor's working copy)."""
+        return self.editor.draft
+
+    @property
+    def rows(self) -> list[CombatantRow]:
+        """The roster's lines, one per combatant."""
+        return self.roster.rows
+
     def _edited(self) -> bool:
-        """The encounter differs from the one opened (the link carries the setup of the run, never the
-        encounter)."""
+        """The encounter differs from the one opened (a link then carries the encounter itself)."""
         return self.draft.to_dict() != self._as_loaded
 
     def run(self) -> bool:
@@ -613,9 +549,9 @@ class EncounterPrep(EncounterView):
     def _inputs(self) -> list[widgets.DOMWidget]:
         """Every control a run must not see change under it."""
         return [self.picker.example, self.picker.upload, self.file_text, self.file_load, self.add_combatant,
-                *(c for row in self.rows for c in row.controls), *self.system_boxes.values(), self.fights,
-                self.precision, self.seed, self.max_rounds, self.gap, self.flee, self.declarations, self.run_button,
-                self.replay_system, self.replay_index, self.replay_button]
+                self.editor.books, self.editor.library_file, *self.roster.controls, *self.system_boxes.values(),
+                self.fights, self.precision, self.seed, self.max_rounds, self.gap, self.flee, self.declarations,
+                self.run_button, self.replay_system, self.replay_index, self.replay_button]
 
     def _set_running(self, running: bool) -> None:
         for control in self._inputs():
@@ -628,90 +564,38 @@ class EncounterPrep(EncounterView):
     # ------------------------------------------------------------ loading
 
     def _load(self, encounter: Encounter) -> None:
-        """Replace the draft with ``encounter`` (it passed the reader's checks) and show it."""
-        self.draft = EncounterDraft.from_encounter(encounter)
+        """Edit ``encounter`` (it passed the reader's checks) and show it."""
         self._file_edited = False
-        self._as_loaded = self.draft.to_dict()
         self.editor.load(encounter, find_system(_registered(encounter.system) or "phase1"))
-        self._build_rows()
-        self._refresh(editor=False)
+        self._as_loaded = self.draft.to_dict()
+        self._refresh()
 
-    def _on_intents(self) -> None:
-        """An edit in the encounter editor: the roster follows, then the encounter is read again."""
-        try:
-            encounter = self.editor.draft.encounter()
-        except ValueError as error:
-            self._set_problem("encounter", error)
-            return
-        self.draft = EncounterDraft.from_encounter(encounter)
-        with self._quiet():
-            self._build_rows()
-        self._refresh(editor=False)
+    def _open_form(self) -> None:
+        """Unfold the encounter editor's form (a roster line's **edit** has shown its figure there)."""
+        self.form.selected_index = 0
 
     def _on_file_text(self, change) -> None:
         if not self._quiet:
             self._file_edited = True
-
-    # ------------------------------------------------------------ the compact editor
-
-    def _build_rows(self) -> None:
-        for row in self.rows:
-            row.close()
-        self.rows = [CombatantRow(ident, c) for ident, c in self.draft.combatants.items()]
-        for row in self.rows:
-            for key, control in row.fields.items():
-                control.observe(lambda change, row=row, key=key: self._on_field(row.ident, key, change.new), "value")
-            for key, control in row.weapon.items():
-                control.observe(lambda change, row=row, key=key: self._on_weapon(row.ident, key, change.new), "value")
-            row.remove.on_click(lambda _, row=row: self._on_remove(row.ident))
-        self.roster.children = tuple(self.rows)
-
-    def _on_field(self, ident: int, key: str, value: Any) -> None:
-        if self._quiet:
-            return
-        self.draft.combatants[ident].fields[key] = value
-        self._refresh()
-
-    def _on_weapon(self, ident: int, key: str, value: Any) -> None:
-        if self._quiet:
-            return
-        combatant = self.draft.combatants[ident]
-        if isinstance(value, str) and _WEAPON_KINDS[key] == "number" and re.fullmatch(r"[+-]?\d{1,6}", value.strip()):
-            value = int(value)  # typed in a blank box of a figure that had no weapon: a number read as one
-        if combatant.weapons:
-            next(iter(combatant.weapons.values()))[key] = value
-        elif value == "":  # a blank box typed in and cleared again leaves the figure with its fists
-            return
-        else:
-            self.draft.add_weapon(ident, {key: value})
-        self._refresh()
 
     def _on_add_combatant(self, _button) -> None:
         sides = self.draft.sides
         ident = self.draft.add_combatant({"name": f"Combatant {len(self.draft.combatants) + 1}",
                                           "side": sides[-1] if sides else "party", **NEW_COMBATANT})
         self.draft.add_weapon(ident, NEW_WEAPON)
-        self._build_rows()
-        self._refresh()
-
-    def _on_remove(self, ident: int) -> None:
-        self.draft.remove_combatant(ident)
-        self._build_rows()
-        self._refresh()
+        self.editor.refresh(ident)
 
     # ------------------------------------------------------------ the encounter
 
-    def _refresh(self, editor: bool = True) -> None:
-        """Rebuild the encounter from the draft; on bad input show why and keep the last good one. With ``editor``
-        (a roster edit) the encounter editor is given the encounter too."""
+    def _refresh(self) -> None:
+        """Read the encounter from the draft again (after any edit, in the roster or the editor's form); on bad input
+        show why and keep the last good one."""
         try:
             encounter = self.draft.encounter()
         except ValueError as error:
             self._set_problem("encounter", error)
             return
         self.encounter = self.saved = encounter
-        if editor:
-            self.editor.load(encounter, self.editor.system)
         try:
             self.editor.show_plan(self.editor.system.plan(encounter))
         except ValueError:
