@@ -25,9 +25,9 @@ Jupyter and Voila), so the timelines stay responsive and each system's odds appe
 they are ready; outside one (a script, a test) they are computed at once. The dashboard calls
 :meth:`SystemComparison.settle` last, so the page voila sends already has the odds that take a
 second or two. Saving, the link and the alert box are every encounter view's
-(:class:`~combatkit.widgets.views.base.EncounterView`): a link carries the example, the seed, the
-matchup and the entered dice (:meth:`SystemComparison.url_params`), not edits: it says so under
-itself. Options an encounter file sets (``[options.<system>]``) apply to that system's timeline and odds.
+(:class:`~combatkit.widgets.views.base.EncounterView`): a link carries the example (or the encounter itself,
+edited, opened from a file or pasted in), the seed, the matchup and the entered dice
+(:meth:`SystemComparison.url_params`). Options an encounter file sets (``[options.<system>]``) apply to that system's timeline and odds.
 
 >>> comparison = SystemComparison("orc-closes-on-longbowman")
 >>> comparison.a.value, comparison.b.value
@@ -73,9 +73,11 @@ from combatkit.widgets.views.base import EncounterView
 from combatkit.widgets.views.dice_entry import DiceEntry, Entered, file_entries
 from combatkit.widgets.views.editor import EncounterEditor, saved_rolls
 from combatkit.widgets.views.encounter_picker import EncounterPicker
+from combatkit.widgets.charts.document import RoundSection
 from combatkit.widgets.charts.render import chart_view
 from combatkit.widgets.messages import show_alert
 from combatkit.widgets.views.options_view import description_html, in_force_words
+from combatkit.widgets.views.downloads import round_file, round_link
 from combatkit.widgets.views.player import MomentPlayer
 from combatkit.widgets.state.urlstate import Param, dice_param, text_param
 from combatkit.widgets.views.hush import Hush
@@ -168,7 +170,9 @@ class SystemComparison(EncounterView):
 
         self.heading = tag(widgets.HTML(), "heading")
         self.download = tag(widgets.HTML(), "download")
-        self.picker = EncounterPicker(self._load, self._show_load_error, beside=[self.download])
+        self.round_download = round_link(self.round_file)
+        """The link that downloads the six rounds shown as one document (:meth:`round_file`)."""
+        self.picker = EncounterPicker(self._load, self._show_load_error, beside=[self.download, self.round_download])
         self.message = tag(widgets.HTML(layout=widgets.Layout(display="none")), "message")
         self.seed = tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
                                         layout=widgets.Layout(width="150px"), style={"description_width": "34px"}),
@@ -337,8 +341,8 @@ class SystemComparison(EncounterView):
                         len(before) == len(names):
                     chosen = names[before.index(chosen)]  # renamed in place
                 pair.append(chosen)
-            if not all(name in names for name in pair):
-                pair = list(default_matchup(encounter))
+            if not all(name in names for name in pair) or (pair[0] == pair[1] and len(names) > 1):
+                pair = list(default_matchup(encounter))  # a matchup of one figure against itself: the first foes
             self.a.options, self.b.options = names, names
             self.a.value, self.b.value = pair
         self._show_error(None)
@@ -371,6 +375,22 @@ class SystemComparison(EncounterView):
         self.dice.show((roll, run.system.short_title) for run in self.runs.values() if run.timeline is not None
                        for roll in run.timeline.rolls)
         self._show_matchup()
+
+    def round_file(self) -> tuple[str, str] | None:
+        """The rounds shown as one document to print or share (:func:`~combatkit.widgets.views.downloads.round_file`):
+        each system's chart and options in force side by side, then its actions and dice; its file name and HTML.
+        None before the rounds were drawn."""
+        if self.encounter is None or not self.runs:
+            return None
+        order = [c.name for c in self.encounter.combatants]
+        sections = []
+        for run in self.runs.values():
+            timeline, system = run.timeline, run.system
+            spec = panel_spec(panel_frame(timeline, order), timeline.clock, system.title) if timeline else None
+            sections.append(RoundSection(system.title, system.source, timeline, spec,
+                                         in_force_words(system.encounter_options(self.encounter), system.options()),
+                                         run.error or ""))
+        return round_file(self.encounter.title, "six-systems", sections, seed=self._applied_seed())
 
     def _link_matchup(self, a: str, b: str) -> None:
         """A link's matchup; raises for a name the encounter does not have (set_matchup only reports it)."""

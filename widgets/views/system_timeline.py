@@ -15,8 +15,8 @@ encounter file's ``[options.<system>]`` sets them) is a checkbox. Bad input neve
 of a callback: the engine's message is shown, the chart keeps the last round that worked and
 the controls keep what was typed. The save link holds the round as shown: the encounter as
 edited, written for this system, with the seed, the dice entered and the options
-(:attr:`SystemTimeline.saved`). A link carries the example, the seed, the options and the
-entered dice (:meth:`SystemTimeline.url_params`), not edits: it says so under itself.
+(:attr:`SystemTimeline.saved`). A link carries the example (or the encounter itself, edited, opened from a file
+or pasted in), the seed, the options and the entered dice (:meth:`SystemTimeline.url_params`).
 
 >>> viewer = SystemTimeline("segments")
 >>> viewer.encounter.title[:34], len(viewer.timeline.spans)
@@ -42,7 +42,9 @@ from combatkit.widgets.views.base import EncounterView
 from combatkit.widgets.views.dice_entry import DiceEntry, Entered, TableRoller, file_entries
 from combatkit.widgets.views.editor import EncounterEditor, saved_rolls, with_options
 from combatkit.widgets.views.encounter_picker import EncounterPicker, example_options
+from combatkit.widgets.charts.document import RoundSection
 from combatkit.widgets.charts.render import chart_view
+from combatkit.widgets.views.downloads import round_file, round_link
 from combatkit.widgets.views.player import RoundPlayer
 from combatkit.widgets.views.options_view import OptionControls, description_html, in_force_words, inert_options
 from combatkit.widgets.state.urlstate import Param, bool_param, dice_param
@@ -82,8 +84,10 @@ class SystemTimeline(EncounterView):
 
         self.heading = tag(widgets.HTML(), "heading")
         self.download = tag(widgets.HTML(), "download")
+        self.round_download = round_link(self.round_file)
+        """The link that downloads the round shown as a document (:meth:`round_file`)."""
         self.picker = EncounterPicker(self._load, self._show_load_error, first_for=self.system.id,
-                                      beside=[self.download])
+                                      beside=[self.download, self.round_download])
         self.seed = tag(widgets.IntText(value=seed, description="seed", continuous_update=False,
                                         layout=widgets.Layout(width="150px"), style={"description_width": "34px"}),
                         "seed")
@@ -149,6 +153,17 @@ class SystemTimeline(EncounterView):
                          lambda value, box=box: setattr(box, "value", value)) for name, box in self.options.items()),
             dice_param("dice", lambda: self.dice.changes, self.dice.enter),
         ]
+
+    def round_file(self) -> tuple[str, str] | None:
+        """The round shown as a document to print or share (:func:`~combatkit.widgets.views.downloads.round_file`):
+        its file name and HTML; None before a round was drawn."""
+        if self.timeline is None or self.saved is None:
+            return None
+        timeline, system = self.timeline, self.system
+        section = RoundSection(system.title, system.source, timeline,
+                               timeline_spec(timeline_frame(timeline), timeline.clock),
+                               in_force_words(self._applied_options, system.options()))
+        return round_file(self.saved.title, system.id, [section], seed=self._applied_seed())
 
     def _applied_seed(self) -> int:
         return self.saved.seed if self.saved is not None else self.seed.value

@@ -38,7 +38,9 @@ from combatkit.widgets.state.draft import EncounterDraft
 from combatkit.widgets.views.base import EncounterView
 from combatkit.widgets.views.editor import NONE, EncounterEditor, IntentRow, with_options
 from combatkit.widgets.views.encounter_picker import EncounterPicker
+from combatkit.widgets.charts.document import RoundSection
 from combatkit.widgets.charts.render import chart_view
+from combatkit.widgets.views.downloads import round_file, round_link
 from combatkit.widgets.views.player import RoundPlayer
 from combatkit.widgets.views.options_view import OptionControls, description_html, in_force_words, inert_options
 from combatkit.widgets.state.urlstate import Param, int_list_param, options_params
@@ -95,8 +97,10 @@ class TimelineExplorer(EncounterView):
 
         self.heading = tag(widgets.HTML(), "heading")
         self.download = tag(widgets.HTML(), "download")
+        self.round_download = round_link(self.round_file)
+        """The link that downloads the round shown as a document (:meth:`round_file`)."""
         self.picker = EncounterPicker(lambda encounter, _name: self._pick(encounter), self._show_load_error,
-                                      only=PHASE1.id, beside=[self.download])
+                                      only=PHASE1.id, beside=[self.download, self.round_download])
         self.example = self.picker.example
         """The example dropdown (the picker's): what a link's ``example`` names."""
 
@@ -173,6 +177,17 @@ class TimelineExplorer(EncounterView):
             int_list_param("init", self._applied_initiative, self._set_initiative, low=1, high=10, most=12),
             *options_params(lambda: self._applied_options or Phase1Options(), self.set_options),
         ]
+
+    def round_file(self) -> tuple[str, str] | None:
+        """The round shown as a document to print or share (:func:`~combatkit.widgets.views.downloads.round_file`):
+        its file name and HTML; None before a round was drawn."""
+        if self.timeline is None or self.encounter is None:
+            return None
+        timeline = self.timeline
+        section = RoundSection(PHASE1.title, PHASE1.source, timeline,
+                               timeline_spec(timeline_frame(timeline), timeline.clock),
+                               in_force_words(self.in_force, Phase1Options()))
+        return round_file(self.encounter.title, PHASE1.id, [section], seed=self._applied_seed())
 
     def _applied_seed(self) -> int:
         return self.encounter.seed if self.encounter is not None and self.encounter.seed is not None \
