@@ -588,8 +588,9 @@ class FightRun:
         in_cycle = _in_cycle(encounter, number, cache)
         policy = _policy(present, found, number, in_cycle, round_surprised, options, mine, cache)
         distances = _distances(names, [f.position for f in present], cache)
-        refinements = (tuple(x for x in encounter.refinements if x.actor in mine)
-                       if first and options.declarations else ())
+        refinements = (tuple(x for x in encounter.refinements if x.actor in mine and (
+                           given is None or _intents_of(planned, x.actor) == _intents_of(encounter.intents, x.actor)))
+                       if first and options.declarations else ())  # a figure given other intents: none refine them
         seen = tuple(_as_planned(f, f.name in round_surprised, cache) for f in present)
         meant = planned + policy
         plan = _plan(found, distances, seen, meant, refinements, sys_opts, self.carry, in_cycle, cache,
@@ -679,6 +680,11 @@ def _round_intents(encounter: Encounter, names: tuple[str, ...], first: bool,
     if first:
         return tuple(i for i in encounter.intents if i.actor in names)
     return tuple(i for name in names for i in carried.get(name, ()))
+
+
+def _intents_of(intents: tuple[Intent, ...], actor: str) -> tuple[Intent, ...]:
+    """``actor``'s intents among ``intents``, in order."""
+    return tuple([i for i in intents if i.actor == actor])
 
 
 _SURPRISE_KEYS: Final = ("surprise: <side>",)

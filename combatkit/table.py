@@ -317,12 +317,13 @@ class TableFight:
         roll it asks for. A number its dice cannot roll, or typed under a key no roll of the round is called,
         raises :class:`~combatkit.dice.EnteredRollError` naming it."""
         run = self._run
-        mark = run._mark()
+        mark, played = run._mark(), run.dice
         try:
             result = run.play_round(intents, rolls)
             dice = run.dice
         finally:
             run._restore(mark)
+            run.dice = played  # :attr:`dice` stays the last round played's
         assert result is not None  # a table fight is explained
         needed = next((d for d in dice if not d.typed), None) if self.seed is None else None
         return RoundPreview(result, dice, needed)
@@ -455,12 +456,17 @@ class TableFight:
                 out["rounds"] = o.rounds
         else:
             assert o.combatant is not None
-            out["combatant"] = encounter_to_dict(replace(self.encounter, combatants=(o.combatant,), intents=(),
-                                                         refinements=(), declarations=(), distances=(), hits=(),
-                                                         rolls={}))["combatants"][0]
+            out["combatant"] = encounter_to_dict(replace(_alone(self.encounter), combatants=(o.combatant,))
+                                                 )["combatants"][0]
         if o.note:
             out["note"] = o.note
         return out
+
+
+def _alone(encounter: Encounter) -> Encounter:
+    """``encounter`` with nothing that names its figures (intents, refinements, declarations, distances, hits,
+    rolls): the frame a late arrival's combatant is written in and read back."""
+    return replace(encounter, intents=(), refinements=(), declarations=(), distances=(), hits=(), rolls={})
 
 
 def _replayed(encounter: Encounter, system: str, seed: int | None, steps: list[Step]) -> TableFight:
@@ -530,8 +536,8 @@ def _replay_step(table: TableFight, raw: dict[str, Any], where: str) -> None:
         _only(raw, known, where)
         intents = None
         if "intents" in raw:
-            intents = encounter_from_dict(encounter_to_dict(replace(table.encounter, intents=())) | {
-                "intents": raw["intents"]}).intents
+            intents = encounter_from_dict(encounter_to_dict(replace(table.encounter, intents=(), refinements=())) | {
+                "intents": raw["intents"]}).intents  # the DM's own: the encounter's refinements are not of them
         rolls = raw.get("rolls", {})
         if not isinstance(rolls, dict):
             raise FightFileError(f"{where}.rolls", f"is a table of rolls, got {rolls!r}")
@@ -544,7 +550,7 @@ def _replay_step(table: TableFight, raw: dict[str, Any], where: str) -> None:
     _only(raw, {"do", "figure", "amount", "status", "condition", "rounds", "combatant", "note"}, where)
     combatant = None
     if kind is OverruleKind.JOIN:
-        combatant = encounter_from_dict(encounter_to_dict(replace(table.encounter, intents=())) | {
+        combatant = encounter_from_dict(encounter_to_dict(_alone(table.encounter)) | {
             "combatants": [raw.get("combatant", {})]}).combatants[0]
     table.overrule(Overrule(kind, str(raw.get("figure", combatant.name if combatant else "")),
                             amount=raw.get("amount", 0), status=raw.get("status", ""),

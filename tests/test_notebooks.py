@@ -47,7 +47,8 @@ def opened_by(path: Path) -> str | None:
         return "test_learn.py"
     own = {"compare_systems": "test_dashboard_compare.py", "criticals": "test_dashboard_criticals.py",
            "encounter_prep": "test_dashboard_prep.py", "mana": "test_dashboard_mana.py",
-           "phase1_timeline": "test_dashboard_phase1.py"}
+           "phase1_timeline": "test_dashboard_phase1.py", "table": "test_dashboard_table.py",
+           "table_players": "test_table_players.py"}
     systems = {"phase2_timeline", "segments_timeline", "five_phase_timeline", "short_form_timeline",
                "strike_speed_timeline"}
     return own.get(path.stem) or ("test_dashboard_systems.py" if path.stem in systems else None)

@@ -10,12 +10,14 @@ server is gone. A notebook a test here opens is not run again by tests/test_note
 Logs and screenshots go to ``artifacts/``.
 """
 
+import os
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
 from combatkit.widgets.app.serve import serving
+from combatkit.widgets.state.fights import DATA_ENV
 
 playwright = pytest.importorskip("playwright.sync_api")
 playwright.expect.set_options(timeout=60_000)  # a page whose kernel starts cold takes ~10 s on two busy cores
@@ -58,12 +60,13 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="module")
-def server(request):
+def server(request, tmp_path_factory):
     """The dashboard server's base URL, one server per test module."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
     ARTIFACTS.mkdir(exist_ok=True)
     name = request.module.__name__.rsplit(".", 1)[-1]
+    os.environ[DATA_ENV] = str(tmp_path_factory.mktemp(f"data-{name}"))  # its fights (and the test's): not the user's
     with serving(pool_size=getattr(request.module, "POOL_SIZE", 1), preheat=getattr(request.module, "PREHEAT", ()),
                  log=ARTIFACTS / f"voila-{name}.log") as running:
         yield running.url

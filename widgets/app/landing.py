@@ -8,11 +8,14 @@ the first sentence after it; its ``metadata.combatkit`` may override them and sa
 ``title``, ``summary``
     the card's title and line;
 ``order``
-    where the notebook stands in its section (lessons: 1 is Phase System I, where a new player begins);
-    notebooks without one come after those with one, by title (the dashboards have none);
+    where the notebook stands in its section (dashboards: 1 is the table, what a DM opens first; lessons: 1 is
+    Phase System I, where a new player begins); notebooks without one come after those with one, by title;
 ``dashboard``
     a lesson's dashboard (its file name in ``dashboards/``): the landing page and both pages link
-    one to the other, so a player who was sent a dashboard finds its lesson, and back.
+    one to the other, so a player who was sent a dashboard finds its lesson, and back;
+``hidden``
+    ``true``: no card, for a page opened only by a link that carries what it needs (the players' view of a fight
+    at the table, by the players' token).
 
 A dashboard's picture is ``thumbnails/<notebook name>.png`` (or ``.svg``) next to it, or else a drawn
 card with its initials. Lessons are served under :data:`LEARN` (``/voila/render/learn/<notebook>``,
@@ -55,6 +58,8 @@ class Dashboard:
     """Its place in its section (``metadata.combatkit.order``); None: after the numbered ones, by title."""
     companion: str = ""
     """The path of the page that goes with it: a lesson's dashboard, or the lesson of a dashboard ("": none)."""
+    hidden: bool = False
+    """Listed nowhere (``metadata.combatkit.hidden``): a page opened only by a link that carries what it needs."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +67,7 @@ class Landing:
     """What the landing page lists: its two sections."""
 
     dashboards: list[Dashboard]
-    """Every dashboard, by title."""
+    """Every dashboard but the hidden ones, in order."""
     lessons: list[Dashboard]
     """Every lesson, in the order to learn them."""
 
@@ -102,6 +107,7 @@ def read_dashboard(notebook: Path, folder: Path, *, under: str = "") -> Dashboar
     path = notebook.relative_to(folder).as_posix()
     title = summary = companion = ""
     order = None
+    hidden = False
     try:
         content = json.loads(notebook.read_text(encoding="utf-8"))
         meta = content.get("metadata", {}).get("combatkit", {})
@@ -114,6 +120,7 @@ def read_dashboard(notebook: Path, folder: Path, *, under: str = "") -> Dashboar
         summary = str(meta.get("summary") or _first_sentence(text))
         order = meta["order"] if isinstance(meta.get("order"), int) else None
         companion = str(meta.get("dashboard") or "")
+        hidden = meta.get("hidden") is True
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
     title = title or notebook.stem.replace("_", " ").capitalize()
@@ -121,15 +128,15 @@ def read_dashboard(notebook: Path, folder: Path, *, under: str = "") -> Dashboar
     picture = next((f"voila/files/{quote((THUMBNAILS / stem).as_posix())}{ext}" for ext in (".png", ".svg")
                     if (folder / THUMBNAILS / f"{stem}{ext}").is_file()), None)
     return Dashboard(f"{under}/{path}" if under else path, title, summary, picture or thumbnail_svg(title), order,
-                     companion)
+                     companion, hidden)
 
 
 def dashboards(folder: Path, *, under: str = "") -> list[Dashboard]:
-    """The cards of every notebook in ``folder`` (not in hidden folders or checkpoints), in order:
-    the numbered ones first (``metadata.combatkit.order``), then by title."""
+    """The cards of every notebook in ``folder`` (not in hidden folders or checkpoints, nor marked ``hidden``), in
+    order: the numbered ones first (``metadata.combatkit.order``), then by title."""
     notebooks = [p for p in folder.rglob("*.ipynb")
                  if not any(part.startswith(".") for part in p.relative_to(folder).parts)]
-    cards = (read_dashboard(p, folder, under=under) for p in notebooks)
+    cards = [card for card in (read_dashboard(p, folder, under=under) for p in notebooks) if not card.hidden]
     return sorted(cards, key=lambda d: (d.order is None, d.order or 0, d.title.lower()))
 
 

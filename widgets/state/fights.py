@@ -5,7 +5,8 @@ Each fight is a file in the server's data folder (:func:`data_folder`: ``$COMBAT
 unguessable word (:func:`secrets.token_urlsafe`, 128 bits) that the table's link carries (``?fight=<token>``): a closed
 tab, a dead kernel or a restarted server reopens the same fight from the link. The players' link carries another
 token (``?watch=<token>``), which opens the fight read-only and cannot be turned into the DM's: the file of the
-players' token holds only the name of the fight's file, never the DM's token, behind a one-way hash.
+players' token holds only the name of the fight's file, never the DM's token, behind a one-way hash. The DM's token
+finds the players' (:meth:`FightStore.players`), so a reopened table shows the players' link again.
 
 A token that is not one (the wrong length or letters) or names no fight is refused by :class:`FightNotFound`,
 which says so plainly. Files are written whole and then renamed over the old one, so a reader never sees half.
@@ -14,8 +15,8 @@ which says so plainly. Files are written whole and then renamed over the old one
 >>> store = FightStore(tempfile.mkdtemp())
 >>> dm, players = store.new()
 >>> store.save(dm, "combatkit_fight = 1")
->>> store.load(dm), store.watch(players)
-('combatkit_fight = 1', 'combatkit_fight = 1')
+>>> store.load(dm), store.watch(players), store.players(dm) == players
+('combatkit_fight = 1', 'combatkit_fight = 1', True)
 >>> try:
 ...     store.load(players)
 ... except FightNotFound as error:
@@ -74,7 +75,12 @@ class FightStore:
         dm, players = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
         self.folder.mkdir(parents=True, exist_ok=True)
         self._write(self.folder / f"{_name(players)}.watch", _name(dm))
+        self._write(self.folder / f"{_name(dm)}.players", players)
         return dm, players
+
+    def players(self, dm: str) -> str:
+        """The players' token of the fight the DM's token ``dm`` names."""
+        return self._read(self.folder / f"{_name(self._check(dm))}.players").strip()
 
     def save(self, dm: str, text: str) -> None:
         """Keep the fight of the DM's token ``dm``."""
