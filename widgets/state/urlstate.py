@@ -59,7 +59,7 @@ from combatkit.encounter_files import dumps_toml, loads_encounter
 from combatkit.errors import error_words
 from combatkit.widgets.messages import alert_html, bullets
 
-__all__ = ["MAX_DICE", "MAX_ENCOUNTER", "MAX_ENCOUNTER_BYTES", "MAX_QUERY", "Applied", "CopyLink", "Param",
+__all__ = ["COPY_ON_CLICK_JS", "MAX_DICE", "MAX_ENCOUNTER", "MAX_ENCOUNTER_BYTES", "MAX_QUERY", "Applied", "CopyLink", "Param",
            "ParsedQuery", "bool_param", "build_query", "choice_param", "control_param", "current_state", "dice_param",
            "encounter_param", "int_list_param", "int_param", "options_params", "pack_encounter", "parse_query",
            "shareable", "text_param", "unpack_encounter"]
@@ -474,7 +474,26 @@ def options_params(get: Callable[[], Any], set: Callable[[Any], None]) -> list[P
 
 # ------------------------------------------------------------ the page
 
-_COPY_LINK_ESM = """
+COPY_ON_CLICK_JS = """
+function copyOnClick(button, box, note, before = () => {}) {
+  button.addEventListener("click", async () => {
+    before();
+    try {
+      await navigator.clipboard.writeText(box.value);
+      note.textContent = "Link copied.";
+    } catch (error) {
+      box.focus();
+      box.select();
+      note.textContent = "Press Ctrl+C to copy the selected link.";
+    }
+  });
+}
+"""
+"""The JavaScript a link's Copy button runs (``copyOnClick(button, box, note, before)``): the link in ``box`` to the
+clipboard, or, where the page may not write it (no secure context), the link selected for Ctrl+C; ``note`` says
+which. Each copy-link widget's module begins with it."""
+
+_COPY_LINK_ESM = COPY_ON_CLICK_JS + """
 function render({ model, el }) {
   const button = document.createElement("button");
   button.className = "jupyter-button widget-button ck-copy-link";
@@ -519,17 +538,7 @@ function render({ model, el }) {
   };
   model.on("change:query", show);
   show();
-  button.addEventListener("click", async () => {
-    box.value = link();
-    try {
-      await navigator.clipboard.writeText(box.value);
-      note.textContent = "Link copied.";
-    } catch (error) {
-      box.focus();
-      box.select();
-      note.textContent = "Press Ctrl+C to copy the selected link.";
-    }
-  });
+  copyOnClick(button, box, note, () => { box.value = link(); });
   const row = document.createElement("div");  // the widget's layout owns el's own style
   row.style.display = "flex";
   row.style.flexWrap = "wrap";

@@ -84,7 +84,7 @@ from combatkit.widgets.charts.timeline import placeholder_chart, timeline_frame,
 from combatkit.widgets.messages import bullets, show_alert
 from combatkit.widgets.state.draft import Books, EncounterDraft, read_search
 from combatkit.widgets.state.fights import FightNotFound, FightStore
-from combatkit.widgets.state.urlstate import Param
+from combatkit.widgets.state.urlstate import COPY_ON_CLICK_JS, Param
 from combatkit.widgets.views.classes import slug, tag
 from combatkit.widgets.views.dice_entry import Entered, parse_entry
 from combatkit.widgets.views.downloads import download_link, round_file, round_link
@@ -129,7 +129,7 @@ def _shown(value: Entered) -> str:
 # ----------------------------------------------------------------- the players' link
 
 
-_PLAYERS_LINK_ESM = """
+_PLAYERS_LINK_ESM = COPY_ON_CLICK_JS + """
 function render({ model, el }) {
   const row = document.createElement("div");
   row.style.display = "flex";
@@ -154,16 +154,7 @@ function render({ model, el }) {
   };
   model.on("change:path", show);
   show();
-  button.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(box.value);
-      note.textContent = "Link copied.";
-    } catch (error) {
-      box.focus();
-      box.select();
-      note.textContent = "Press Ctrl+C to copy the selected link.";
-    }
-  });
+  copyOnClick(button, box, note);
   row.append(what, box, button, note);
   el.append(row);
 }
