@@ -31,7 +31,7 @@ from combatkit.effects import CONDITION_OF, EffectKind, Save, SpellEffect, savin
 from combatkit.kinds import Size
 from combatkit.model import Combatant
 from combatkit.resolution.events import EventKind
-from combatkit.resolution.state import D20, Action, Live, WalkState
+from combatkit.resolution.state import D20, FOREVER, Action, Live, WalkState
 from combatkit.timeline import Span, SpanKind, Status, Tick
 
 _CANNOT_CAST: Final = frozenset({"stunned", "prone", "knocked_prone", "overborne"})
@@ -41,7 +41,6 @@ _STATUS: Final = {EffectKind.SLEEP: FigureStatus.ASLEEP, EffectKind.HOLD: Figure
 _OPPOSITE: Final = {"haste": "slow", "slow": "haste"}
 """PH 2e haste "negates the effects of a slow spell", and slow negates a haste."""
 _BIG: Final = frozenset({Size.LARGE, Size.HUGE, Size.GARGANTUAN})
-_FOREVER: Final = 10**9
 NO_EFFECT_RULE: Final = "combatkit/data/spell_effects.toml"
 """What an event about a spell with no effect data cites."""
 WEB_RULE: Final = "PH 2e web: Strength 13-17 breaks 1' a round, 18+ 2', large creatures 10'"
@@ -322,7 +321,7 @@ def _condition(walk: WalkState, caster: Live, effect: SpellEffect, figure: Live,
     if effect.kind is EffectKind.WEB:
         rounds, why = _web_rounds(figure.c, rounds)
     until, last_phase = _until(walk, rounds), _last_phase(walk, rounds, t)
-    last = _FOREVER if until is None else last_phase if last_phase is not None else until * walk.rules.phases - 1
+    last = FOREVER if until is None else last_phase if last_phase is not None else until * walk.rules.phases - 1
     figure.conditions = [a for a in figure.conditions if a.condition.id != condition.id]  # a second casting renews
     figure.conditions.append(ActiveCondition(condition, g, last, effect.rule))
     walk.event(t, caster.name, EventKind.EFFECT, effect.rule,
