@@ -498,7 +498,9 @@ class FightRun:
                                      round_surprised, self.options, mine, self.cache)
 
     def play_round(self, intents: tuple[Intent, ...] | None = None,
-                   rolls: Mapping[str, int | tuple[int, ...]] | None = None) -> RoundResult | None:
+                   rolls: Mapping[str, int | tuple[int, ...]] | None = None, *,
+                   accept: Callable[[tuple[RoundDie, ...]], None] | None = None,
+                   trial: bool = False) -> RoundResult | None:
         """Play the next round and carry its figures forward; the round played (None on the fast path).
 
         ``intents``: what the figures they name mean to do this round, in place of the encounter's (round 1) or
@@ -506,14 +508,20 @@ class FightRun:
         round, keyed as a fight's are (:func:`round_rolls`: a timing roll by its key, ``initiative: party``; a
         resolved one by its count, ``attack roll: Kell [round 2, #1]``). A round that cannot be played (a number
         its dice cannot roll, a roll it needs that nobody entered and no seed rolls) raises and leaves the fight
-        as it was."""
+        as it was; so does one that ``accept``, shown the round's dice (:attr:`dice`), refuses by raising.
+        ``trial``: the round is played, then the fight is left as it was (its :attr:`dice` read first)."""
         mark = self._mark()
         try:
             with remembering(self.cache, self.explain):
-                return self.step(intents, rolls or {})
+                result = self.step(intents, rolls or {})
+            if accept is not None:
+                accept(self.dice)
         except BaseException:
             self._restore(mark)
             raise
+        if trial:
+            self._restore(mark)
+        return result
 
     def fight(self) -> Fight:
         """The fight as it stands: its winner, if one side is left, else why not."""
@@ -534,14 +542,14 @@ class FightRun:
         """Everything a round changes, to put back when it cannot be played (:meth:`play_round`)."""
         roller = self.resolve_roller
         return (list(self.figures), self.surprised, list(self.rounds), self.refused, dict(self.carried), self.carry,
-                self.held_over, self.quiet, self.played, self.master.getstate(),
+                self.held_over, self.quiet, self.played, self.dice, self.master.getstate(),
                 roller.rng.getstate() if roller.rng else None, dict(roller.counted), len(roller.log),
                 dict(roller.entered), dict(self.table_rolls))
 
     def _restore(self, mark: tuple) -> None:
         roller = self.resolve_roller
         (self.figures, self.surprised, self.rounds, self.refused, self.carried, self.carry, self.held_over,
-         self.quiet, self.played, master, rng, roller.counted, logged, roller.entered, self.table_rolls) = mark
+         self.quiet, self.played, self.dice, master, rng, roller.counted, logged, roller.entered, self.table_rolls) = mark
         self.master.setstate(master)
         if roller.rng is not None:
             roller.rng.setstate(rng)

@@ -50,10 +50,11 @@ from combatkit.dice import EnteredRollError
 from combatkit.encounter import Encounter
 from combatkit.encounter_files import encounter_from_dict, encounter_to_dict
 from combatkit.errors import EncounterFileError, RulesError, is_whole
-from combatkit.fight import Fight, FightRun, RoundDie
+from combatkit.fight import Fight, FightRun, RoundDie, in_round
 from combatkit.intent import Intent
 from combatkit.model import Combatant
 from combatkit.resolution import Event, EventKind, RoundResult
+from combatkit.resolution.state import FOREVER
 from combatkit.systems import find_system
 
 __all__ = ["FORMAT", "FightFileError", "Overrule", "OverruleKind", "RosterRow", "RoundPreview", "RollNeededError",
@@ -96,9 +97,6 @@ class OverruleKind(enum.Enum):
 
 
 _STATUSES: Final = {s.value: s for s in FigureStatus}
-
-_FOREVER_PHASE: Final = 10**8
-"""A condition lasting to this phase or beyond lasts until removed (the resolution's ``FOREVER``)."""
 
 
 @dataclass(frozen=True)
@@ -277,7 +275,7 @@ class TableFight:
             if for_players and not ours and f.name not in self.revealed:
                 continue
             secret = for_players and not ours
-            conditions = tuple((a.condition.name, None if a.last >= _FOREVER_PHASE else
+            conditions = tuple((a.condition.name, None if a.last >= FOREVER else
                                 max(0, (a.last + 1 + per_round - 1) // per_round - self.round))
                                for a in f.conditions if a.last >= self.round * per_round)
             lasting = tuple((x.effect.kind.value, None if x.until is None else max(0, x.until - self.round))
@@ -316,33 +314,33 @@ class TableFight:
         """The next round tried with ``intents`` and the ``rolls`` typed so far, not played: its result and every
         roll it asks for. A number its dice cannot roll, or typed under a key no roll of the round is called,
         raises :class:`~combatkit.dice.EnteredRollError` naming it."""
-        run = self._run
-        mark, played = run._mark(), run.dice
-        try:
-            result = run.play_round(intents, rolls)
-            dice = run.dice
-        finally:
-            run._restore(mark)
-            run.dice = played  # :attr:`dice` stays the last round played's
+        tried: list[tuple[RoundDie, ...]] = []
+        result = self._run.play_round(intents, rolls, accept=tried.append, trial=True)
         assert result is not None  # a table fight is explained
-        needed = next((d for d in dice if not d.typed), None) if self.seed is None else None
-        return RoundPreview(result, dice, needed)
+        dice = tried[0]
+        return RoundPreview(result, dice, _first_untyped(dice) if self.seed is None else None)
 
     def play(self, intents: tuple[Intent, ...] | None = None,
              rolls: Mapping[str, int | tuple[int, ...]] | None = None) -> RoundResult:
         """Play the next round with ``intents`` (None: :meth:`intents`) and the ``rolls`` typed at the table
         (keys as :attr:`RoundDie.key` gives them), and carry everything forward. The table rolls everything
-        (no seed): refused with :class:`RollNeededError` while a roll it asks for is not typed."""
+        (no seed): refused with :class:`RollNeededError` while a roll it asks for is not typed. The step kept (and
+        saved) holds the typed rolls the round used."""
         if self.over:
             raise RulesError("combatkit fights", f"the fight is over after round {self.round}: "
                                                  f"{self.fight().undecided_why or 'side ' + repr(self.fight().winner) + ' wins'}")
-        if self.seed is None:
-            needed = self.preview(intents, rolls).needed
+        r = self.round + 1
+
+        def all_typed(dice: tuple[RoundDie, ...]) -> None:
+            needed = _first_untyped(dice)
             if needed is not None:
-                raise RollNeededError(needed, self.round + 1)
-        result = self._run.play_round(intents, rolls)
+                raise RollNeededError(needed, r)
+
+        result = self._run.play_round(intents, rolls, accept=all_typed if self.seed is None else None)
         assert result is not None
-        self.steps.append(Step(intents=intents, rolls=dict(rolls or {})))
+        used = {d.key for d in self._run.dice}
+        self.steps.append(Step(intents=intents, rolls={k: v for k, v in (rolls or {}).items()
+                                                       if in_round(k, r) in used}))
         return result
 
     # -- the DM's hand
@@ -467,6 +465,11 @@ def _alone(encounter: Encounter) -> Encounter:
     """``encounter`` with nothing that names its figures (intents, refinements, declarations, distances, hits,
     rolls): the frame a late arrival's combatant is written in and read back."""
     return replace(encounter, intents=(), refinements=(), declarations=(), distances=(), hits=(), rolls={})
+
+
+def _first_untyped(dice: tuple[RoundDie, ...]) -> RoundDie | None:
+    """The first of a round's rolls the table has not typed."""
+    return next((d for d in dice if not d.typed), None)
 
 
 def _replayed(encounter: Encounter, system: str, seed: int | None, steps: list[Step]) -> TableFight:

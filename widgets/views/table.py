@@ -696,9 +696,7 @@ class TableView(widgets.VBox):
             self._say("round", "A die's box holds a number that was not applied: fix it or clear it first.")
             return False
         try:
-            intents = self.chosen_intents()
-            asked = {d.key for d in fight.preview(intents, self.typed).dice}
-            fight.play(intents, {key: value for key, value in self.typed.items() if key in asked})
+            fight.play(self.chosen_intents(), self.typed)  # the step keeps the typed rolls the round used
         except ValueError as error:
             self._say("round", error_words(error))
             return False
